@@ -1,0 +1,20 @@
+from __future__ import annotations
+
+import os
+
+from celery import Celery
+from celery.signals import worker_ready
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "judge.settings")
+
+app = Celery("judge")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.autodiscover_tasks(["judge.submissions"])
+
+
+@worker_ready.connect
+def recover_on_start(sender, **kwargs) -> None:
+    """A worker that starts after a crash picks up what the dead one left."""
+    from judge.submissions.tasks import recover_stalled_submissions
+
+    recover_stalled_submissions.delay()

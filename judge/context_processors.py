@@ -1,0 +1,14 @@
+from __future__ import annotations
+
+import numpy as np
+
+
+def sandbox(request) -> dict:
+    from judge.grading.sandboxes import PROCESS_WARNING, resolve_backend_cached
+
+    backend = resolve_backend_cached()
+    return {
+        "sandbox_backend": backend,
+        "sandbox_warning": PROCESS_WARNING if backend == "process" else "",
+        "numpy_version": np.__version__,
+    }

@@ -1,0 +1,67 @@
+"""Which sandbox backend grades, and one warm sandbox per worker process."""
+
+from __future__ import annotations
+
+import functools
+import logging
+import threading
+
+from django.conf import settings
+
+from sandbox.backends.base import Sandbox
+from sandbox.backends.process import ProcessSandbox, is_isolated
+
+log = logging.getLogger(__name__)
+_local = threading.local()
+
+PROCESS_WARNING = (
+    "Grading with the process sandbox: it is weaker than Docker "
+    + ("(namespaces and a separate uid, but the host kernel and file system)."
+       if is_isolated() else "(NOT running as root: no network or file-system isolation, same uid).")
+)
+
+
+def docker_available() -> bool:
+    try:
+        from sandbox.backends import docker as docker_backend
+    except ImportError:
+        return False
+    return docker_backend.available(settings.SANDBOX_IMAGE)
+
+
+def resolve_backend(requested: str | None = None) -> str:
+    kind = requested or settings.SANDBOX_BACKEND
+    if kind == "auto":
+        kind = "docker" if docker_available() else "process"
+    return kind
+
+
+def open_sandbox(kind: str | None = None) -> Sandbox:
+    kind = resolve_backend(kind)
+    if kind == "docker":
+        from sandbox.backends.docker import DockerSandbox
+
+        return DockerSandbox(image=settings.SANDBOX_IMAGE, pool_size=settings.SANDBOX_POOL_SIZE)
+    log.warning(PROCESS_WARNING)
+    return ProcessSandbox()
+
+
+def worker_sandbox() -> Sandbox:
+    """The sandbox this worker process keeps warm between submissions."""
+    sandbox = getattr(_local, "sandbox", None)
+    if sandbox is None:
+        sandbox = _local.sandbox = open_sandbox()
+    return sandbox
+
+
+def discard_worker_sandbox() -> None:
+    sandbox = getattr(_local, "sandbox", None)
+    _local.sandbox = None
+    if sandbox is not None:
+        sandbox.close()
+
+
+@functools.lru_cache(maxsize=1)
+def resolve_backend_cached() -> str:
+    """For pages: which backend this site's workers use (looked up once)."""
+    return resolve_backend()

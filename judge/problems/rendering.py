@@ -1,0 +1,22 @@
+"""Markdown with math to safe HTML.
+
+Math is kept as text delimited by \\( \\) and \\[ \\] (pymdownx.arithmatex in
+generic mode) so that KaTeX renders it in the browser; nh3 removes anything
+unsafe the Markdown might contain.
+"""
+
+from __future__ import annotations
+
+import markdown
+import nh3
+
+EXTENSIONS = ["fenced_code", "tables", "toc", "sane_lists", "pymdownx.arithmatex"]
+EXTENSION_CONFIGS = {"pymdownx.arithmatex": {"generic": True}, "toc": {"permalink": False}}
+ALLOWED_TAGS = nh3.ALLOWED_TAGS | {"span", "div", "pre", "code", "table", "thead", "tbody", "tr", "th", "td",
+                                   "h1", "h2", "h3", "h4", "img"}
+ALLOWED_ATTRIBUTES = {"*": {"class", "id"}, "a": {"href", "title"}, "img": {"src", "alt"}}
+
+
+def render_markdown(text: str) -> str:
+    html = markdown.markdown(text, extensions=EXTENSIONS, extension_configs=EXTENSION_CONFIGS)
+    return nh3.clean(html, tags=ALLOWED_TAGS, attributes=ALLOWED_ATTRIBUTES, link_rel="noopener noreferrer")

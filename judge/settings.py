@@ -1,0 +1,191 @@
+"""Django settings, read from environment variables (twelve-factor).
+
+With no variables set, the site runs on the embedded default: SQLite, a
+file-system Celery broker (no server to install) and the best sandbox backend
+the machine offers.  Production (``docker-compose.yml``) sets DATABASE_URL,
+CELERY_BROKER_URL, SECRET_KEY and DEBUG=0.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = Path(os.environ.get("JUDGE_VAR_DIR", BASE_DIR / "var"))
+
+
+def env_bool(name: str, default: bool) -> bool:
+    value = os.environ.get(name)
+    if value is None:
+        return default
+    if value.lower() in ("1", "true", "yes", "on"):
+        return True
+    if value.lower() in ("0", "false", "no", "off", ""):
+        return False
+    raise ImproperlyConfigured(f"{name} must be a boolean (1/0, true/false), got {value!r}")
+
+
+def env_number(name: str, default: float, kind: type = int) -> float:
+    value = os.environ.get(name)
+    if value is None:
+        return default
+    try:
+        return kind(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a {kind.__name__}, got {value!r}") from None
+
+
+def env_choice(name: str, default: str, choices: tuple[str, ...]) -> str:
+    value = os.environ.get(name, default)
+    if value not in choices:
+        raise ImproperlyConfigured(f"{name} must be one of {', '.join(choices)}, got {value!r}")
+    return value
+
+
+def dev_secret_key() -> str:
+    """A per-checkout random key for the embedded default, never committed."""
+    path = VAR_DIR / "secret_key"
+    if not path.exists():
+        VAR_DIR.mkdir(parents=True, exist_ok=True)
+        path.write_text(secrets.token_urlsafe(50))
+        path.chmod(0o600)
+    return path.read_text().strip()
+
+
+DEBUG = env_bool("DEBUG", True)
+SECRET_KEY = os.environ.get("SECRET_KEY") or (dev_secret_key() if DEBUG else "")
+if not SECRET_KEY:
+    raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off")
+ALLOWED_HOSTS = [h for h in os.environ.get("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]").split(",") if h]
+CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o]
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "judge.accounts",
+    "judge.problems",
+    "judge.submissions",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "judge.urls"
+WSGI_APPLICATION = "judge.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "judge" / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+                "judge.context_processors.sandbox",
+            ],
+        },
+    },
+]
+
+DATABASES = {
+    "default": dj_database_url.parse(
+        os.environ.get("DATABASE_URL", f"sqlite:///{VAR_DIR / 'judge.sqlite3'}"),
+        conn_max_age=env_number("DATABASE_CONN_MAX_AGE", 60),
+    )
+}
+if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+    VAR_DIR.mkdir(parents=True, exist_ok=True)
+    # The web process and the worker write to the same file: wait for locks.
+    DATABASES["default"]["OPTIONS"] = {"timeout": 20, "init_command": "PRAGMA journal_mode=WAL;"}
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+]
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "problem-list"
+LOGOUT_REDIRECT_URL = "problem-list"
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = False
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = VAR_DIR / "static"
+STATICFILES_DIRS = [BASE_DIR / "judge" / "static"]
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+}
+
+# --- The judge --------------------------------------------------------------
+PROBLEMS_DIR = Path(os.environ.get("PROBLEMS_DIR", BASE_DIR / "problems"))
+# "auto" picks docker when an engine answers and the image exists, else process.
+SANDBOX_BACKEND = env_choice("SANDBOX_BACKEND", "auto", ("auto", "process", "docker"))
+SANDBOX_IMAGE = os.environ.get("SANDBOX_IMAGE", "judge-sandbox:latest")
+SANDBOX_POOL_SIZE = env_number("SANDBOX_POOL_SIZE", 2)
+MAX_CODE_BYTES = env_number("MAX_CODE_BYTES", 64 * 1024)
+MAX_OUTPUT_BYTES = env_number("MAX_OUTPUT_BYTES", 16 * 1024 * 1024)
+# How often a grading worker proves it is alive, and when silence means it died.
+HEARTBEAT_INTERVAL_S = env_number("HEARTBEAT_INTERVAL_S", 5.0, float)
+STALE_AFTER_S = env_number("STALE_AFTER_S", 30.0, float)
+# A queued submission whose message may have been lost is re-sent after this.
+REQUEUE_AFTER_S = env_number("REQUEUE_AFTER_S", 60.0, float)
+MAX_GRADING_ATTEMPTS = env_number("MAX_GRADING_ATTEMPTS", 3)
+
+# --- Celery -----------------------------------------------------------------
+BROKER_DIR = VAR_DIR / "broker"
+CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "filesystem://")
+if CELERY_BROKER_URL == "filesystem://":
+    for sub in ("queue", "processed"):
+        (BROKER_DIR / sub).mkdir(parents=True, exist_ok=True)
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(BROKER_DIR / "queue"),
+        "data_folder_out": str(BROKER_DIR / "queue"),
+        "processed_folder": str(BROKER_DIR / "processed"),
+        "store_processed": False,
+    }
+else:
+    # Redelivery of a message whose worker died; the recovery sweep is faster.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BEAT_SCHEDULE = {
+    "recover-stalled-submissions": {
+        "task": "judge.submissions.tasks.recover_stalled_submissions",
+        "schedule": env_number("RECOVERY_INTERVAL_S", 15.0, float),
+    },
+}
+CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
+
+if env_bool("JUDGE_TEST", False):
+    PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"

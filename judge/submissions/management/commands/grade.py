@@ -1,0 +1,77 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+
+from judge.grading.grader import GradeReport
+from judge.grading.sandboxes import open_sandbox
+from judge.problems.packages import PackageError, build_cases, load_package
+from judge.submissions.services import SubmissionRejected, grade_with_sandbox, validate_code
+
+
+class Command(BaseCommand):
+    help = "Grade solution files against a problem's tests, synchronously, as the workers do."
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("slug")
+        parser.add_argument("files", nargs="+", type=Path)
+        parser.add_argument("--sandbox", choices=("process", "docker"), default=None)
+        parser.add_argument("--json", action="store_true", help="print one JSON list")
+
+    def handle(self, *args, slug: str, files: list[Path], sandbox: str | None, json: bool, **options) -> None:
+        package_dir = settings.PROBLEMS_DIR / slug
+        if not (package_dir / "problem.toml").is_file():
+            raise CommandError(f"unknown problem {slug!r}: no package at {package_dir}", returncode=2)
+        codes = [self.read(path) for path in files]
+        try:
+            package = load_package(package_dir)
+            cases = build_cases(package)
+        except PackageError as exc:
+            raise CommandError(f"malformed problem package: {exc}", returncode=2) from None
+        spec = package.spec(settings.MAX_OUTPUT_BYTES)
+        reports = []
+        with open_sandbox(sandbox) as box:
+            for path, code in zip(files, codes):
+                report = grade_with_sandbox(code, spec, cases, box)
+                reports.append((path, report))
+                if not json:
+                    self.print_report(path, report)
+        if json:
+            self.stdout.write(_json_dumps([as_json(path, report) for path, report in reports]))
+
+    def read(self, path: Path) -> str:
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise CommandError(f"cannot read {path}: {exc.strerror}", returncode=2) from None
+        try:
+            return validate_code(data)
+        except SubmissionRejected as exc:
+            raise CommandError(f"{path}: {exc}", returncode=2) from None
+
+    def print_report(self, path: Path, report: GradeReport) -> None:
+        self.stdout.write(f"{path}: {report.verdict}" + (f" - {report.message}" if report.message else ""))
+        for test in report.tests:
+            where = "hidden" if test.hidden else "visible"
+            self.stdout.write(f"  {test.status:<22} {test.name} ({where}, {test.time_ms:.1f} ms) {test.message}")
+        self.stdout.write(f"  graded in {report.time_ms:.1f} ms")
+
+
+def as_json(path: Path, report: GradeReport) -> dict:
+    return {
+        "file": str(path),
+        "verdict": report.verdict,
+        "message": report.message,
+        "tests": [
+            {"name": t.name, "hidden": t.hidden, "status": t.status, "message": t.message, "time_ms": t.time_ms}
+            for t in report.tests
+        ],
+        "time_ms": report.time_ms,
+    }
+
+
+def _json_dumps(data) -> str:
+    return json.dumps(data, indent=2)

@@ -1,0 +1,65 @@
+from __future__ import annotations
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+
+from judge.grading.verdicts import Verdict
+from judge.problems.models import Problem, TestSet
+
+
+class Status(models.TextChoices):
+    QUEUED = "queued", "Queued"
+    RUNNING = "running", "Running"
+    DONE = "done", "Done"
+
+
+class Kind(models.TextChoices):
+    SUBMIT = "submit", "Submit"  # all tests; counts
+    RUN = "run", "Run"  # visible examples only; does not count
+
+
+class Submission(models.Model):
+    """The source of truth for one attempt, from acceptance to final verdict."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="submissions")
+    problem = models.ForeignKey(Problem, on_delete=models.CASCADE, related_name="submissions")
+    test_set = models.ForeignKey(TestSet, on_delete=models.PROTECT, related_name="submissions")
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.SUBMIT)
+    code = models.TextField()
+
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED, db_index=True)
+    verdict = models.CharField(max_length=30, choices=Verdict.choices, blank=True)
+    message = models.TextField(blank=True)
+    results = models.JSONField(default=list, blank=True)
+    grading_ms = models.FloatField(null=True, blank=True)
+    sandbox = models.JSONField(default=dict, blank=True)
+
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    enqueued_at = models.DateTimeField(null=True, blank=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    # The claim: who is grading it now, and when they last said so.
+    claim = models.UUIDField(null=True, blank=True)
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["user", "problem", "kind"])]
+
+    def __str__(self) -> str:
+        return f"#{self.pk} {self.problem.slug} {self.status} {self.verdict}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("submission-detail", args=[self.pk])
+
+    @property
+    def is_final(self) -> bool:
+        return self.status == Status.DONE
+
+    @staticmethod
+    def new_claim() -> uuid.UUID:
+        return uuid.uuid4()

@@ -1,0 +1,9 @@
+from django.contrib import admin
+from django.urls import include, path
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("accounts/", include("judge.accounts.urls")),
+    path("submissions/", include("judge.submissions.urls")),
+    path("", include("judge.problems.urls")),
+]

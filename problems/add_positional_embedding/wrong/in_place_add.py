@@ -1,0 +1,6 @@
+import numpy as np
+
+
+def add_positional_embedding(tokens: np.ndarray, pos_embed: np.ndarray) -> np.ndarray:
+    tokens += pos_embed
+    return tokens

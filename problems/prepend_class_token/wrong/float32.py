@@ -1,0 +1,8 @@
+import numpy as np
+
+
+def prepend_class_token(patches: np.ndarray, cls_token: np.ndarray) -> np.ndarray:
+    batch = patches.shape[0]
+    tiled = np.tile(cls_token, (batch, 1, 1))
+    out = np.concatenate([tiled, patches], axis=1)
+    return out.astype(np.float32)  # "float32 is what GPUs use anyway"

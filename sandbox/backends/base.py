@@ -1,0 +1,148 @@
+"""The interface every sandbox backend offers to the judge.
+
+A backend owns one zygote (a local process, or a process in a container) and
+runs jobs on it one at a time.  It returns the zygote's events *unvalidated*:
+deciding what they mean is the judge's job (``judge/grading``), which treats them
+as hostile data.  A backend raises ``SandboxError`` when the sandbox itself
+failed (died, hung, spoke nonsense); the caller then retries on a fresh one.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import time
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+
+from sandbox import protocol as P
+
+# Slack on top of the per-test limits for start-up, fork and transfer.
+JOB_SLACK_S = 10.0
+
+
+class SandboxError(Exception):
+    """The sandbox failed, not the student's code; the job may be retried."""
+
+
+@dataclass(frozen=True)
+class JobTest:
+    name: str
+    args: dict[str, bytes]  # parameter name -> .npy bytes
+
+
+@dataclass(frozen=True)
+class Job:
+    code: str
+    function: str
+    params: list[str]
+    tests: list[JobTest]
+    time_limit_s: float
+    memory_mb: int
+    output_bytes: int = 16 * 1024 * 1024
+
+    def to_request(self) -> dict:
+        return {
+            "op": "run",
+            "code": self.code,
+            "function": self.function,
+            "params": list(self.params),
+            "tests": [{"name": t.name, "args": {k: P.b64(v) for k, v in t.args.items()}} for t in self.tests],
+            "limits": {
+                "time_limit_s": self.time_limit_s,
+                "memory_mb": self.memory_mb,
+                "output_bytes": self.output_bytes,
+            },
+        }
+
+    def deadline_s(self) -> float:
+        return (len(self.tests) + 1) * (self.time_limit_s + 1.0) + JOB_SLACK_S
+
+
+@dataclass
+class JobRun:
+    """What a backend hands back: the raw events and how long the round trip took."""
+
+    events: list[dict]
+    elapsed_ms: float
+    anomaly: str | None = None
+    info: dict = field(default_factory=dict)
+
+
+class Sandbox(ABC):
+    """One warm zygote.  Not thread-safe: one job at a time."""
+
+    name = "abstract"
+
+    @abstractmethod
+    def run(self, job: Job) -> JobRun: ...
+
+    @abstractmethod
+    def close(self) -> None: ...
+
+    def __enter__(self) -> "Sandbox":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+class FrameChannel:
+    """Frames over a pair of file descriptors, with deadlines on every read."""
+
+    def __init__(self, read_fd: int, write_fd: int) -> None:
+        self.read_fd = read_fd
+        self.write_fd = write_fd
+        self.buffer = bytearray()
+
+    def send(self, message: dict) -> None:
+        data = memoryview(P.encode_frame(message))
+        while data:
+            written = os.write(self.write_fd, data)
+            data = data[written:]
+
+    def receive(self, deadline: float, max_bytes: int = P.MAX_FRAME_BYTES) -> dict:
+        while True:
+            if len(self.buffer) >= P.HEADER.size:
+                (size,) = P.HEADER.unpack_from(self.buffer)
+                if size > max_bytes:
+                    raise SandboxError(f"sandbox sent a frame of {size} bytes")
+                if len(self.buffer) >= P.HEADER.size + size:
+                    body = bytes(self.buffer[P.HEADER.size : P.HEADER.size + size])
+                    del self.buffer[: P.HEADER.size + size]
+                    try:
+                        return P.decode_body(body)
+                    except P.ProtocolError as exc:
+                        raise SandboxError(str(exc)) from None
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise SandboxError("sandbox did not answer in time")
+            ready, _, _ = select.select([self.read_fd], [], [], remaining)
+            if ready:
+                chunk = os.read(self.read_fd, 1 << 20)
+                if not chunk:
+                    raise SandboxError("sandbox closed its output")
+                self.buffer += chunk
+
+    def run_job(self, job: Job) -> JobRun:
+        started = time.monotonic()
+        deadline = started + job.deadline_s()
+        self.send(job.to_request())
+        events = []
+        max_frame = 2 * job.output_bytes + 512 * 1024
+        while True:
+            event = self.receive(deadline, max_frame)
+            if event.get("event") == "done":
+                anomaly = event.get("anomaly")
+                return JobRun(events, (time.monotonic() - started) * 1000,
+                              anomaly if isinstance(anomaly, str) else None)
+            events.append(event)
+            if len(events) > len(job.tests) + 2:
+                raise SandboxError("sandbox sent more events than there are tests")
+
+    def ping(self, timeout_s: float) -> dict:
+        self.send({"op": "ping"})
+        reply = self.receive(time.monotonic() + timeout_s, 64 * 1024)
+        if reply.get("event") != "pong":
+            raise SandboxError(f"sandbox answered a ping with {reply!r:.200}")
+        return reply

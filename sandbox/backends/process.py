@@ -1,0 +1,108 @@
+"""The process backend: the zygote runs as a local subprocess.
+
+This is the embedded default for machines without Docker.  Running as root,
+the zygote gets its own network namespace (no network at all) and mount
+namespace (the project, /tmp, /run, home directories and service state hidden
+under empty tmpfs mounts), and children run under an unprivileged uid of their
+own.  Without root none of that is possible: children then share the worker's
+uid and file system, which is why the site warns that this backend is weaker
+than Docker.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from sandbox.backends.base import FrameChannel, Job, JobRun, Sandbox, SandboxError
+
+log = logging.getLogger(__name__)
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+THREAD_VARIABLES = (
+    "OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS",
+    "NUMEXPR_NUM_THREADS", "VECLIB_MAXIMUM_THREADS",
+)
+# Older OpenBLAS builds need these on some processors; they are not secrets.
+PASSED_THROUGH = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")
+MASKED = ("/tmp", "/var/tmp", "/run", "/home", "/root", "/var/lib", "/var/log", "/var/spool",
+          "/srv", "/mnt", "/media", "/work")
+
+
+def is_isolated() -> bool:
+    """Whether this machine gives the process backend namespaces and a separate uid."""
+    return os.geteuid() == 0
+
+
+class ProcessSandbox(Sandbox):
+    name = "process"
+
+    def __init__(self) -> None:
+        self.process: subprocess.Popen | None = None
+        self.channel: FrameChannel | None = None
+        self.info: dict = {}
+
+    def command(self) -> list[str]:
+        command = [sys.executable, "-s", "-B", "-m", "sandbox.zygote"]
+        if is_isolated():
+            masks = list(MASKED) + [str(REPO_ROOT), str(REPO_ROOT.parent)]
+            keeps = sorted({sys.base_prefix, sys.prefix})
+            command += ["--child-uid", "auto", "--isolate"]
+            command += [f"--mask={m}" for m in masks] + [f"--keep={k}" for k in keeps]
+        return command
+
+    def start(self) -> None:
+        env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(REPO_ROOT), "PYTHONDONTWRITEBYTECODE": "1"}
+        env |= {name: "1" for name in THREAD_VARIABLES}
+        env |= {name: os.environ[name] for name in PASSED_THROUGH if name in os.environ}
+        self.process = subprocess.Popen(
+            self.command(),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            cwd=tempfile.gettempdir(),
+            env=env,
+            close_fds=True,
+            start_new_session=True,
+        )
+        self.channel = FrameChannel(self.process.stdout.fileno(), self.process.stdin.fileno())
+        try:
+            self.info = self.channel.ping(timeout_s=60)
+        except SandboxError:
+            self.close()
+            raise
+
+    def run(self, job: Job) -> JobRun:
+        if self.process is None or self.process.poll() is not None:
+            self.start()
+        try:
+            result = self.channel.run_job(job)
+        except (SandboxError, OSError) as exc:
+            self.close()
+            raise SandboxError(f"process sandbox failed: {exc}") from None
+        result.info = self.info
+        if result.anomaly:
+            log.info("recycling the process sandbox: %s", result.anomaly)
+            self.close()
+        return result
+
+    def close(self) -> None:
+        if self.process is None:
+            return
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        for stream in (self.process.stdin, self.process.stdout):
+            try:
+                stream.close()
+            except OSError:
+                pass
+        self.process.wait()
+        self.process = None
+        self.channel = None

@@ -1,0 +1,107 @@
+"""The contract between the trusted judge and the sandbox.
+
+Everything that crosses the boundary is a *frame*: a 4-byte big-endian length
+followed by that many bytes of UTF-8 JSON.  Arrays travel inside frames as
+base64-encoded ``.npy`` bytes (never pickle).  ``sandbox/CONTRACT.md`` describes
+the messages in prose; this module is the single implementation of the framing,
+imported by both sides.  It must stay free of Django and of NumPy so that the
+sandbox image only needs the standard library and NumPy.
+
+Requests (judge -> zygote)::
+
+    {"op": "ping"}
+    {"op": "run", "code": str, "function": str, "params": [str, ...],
+     "tests": [{"name": str, "args": {param: b64 npy}}, ...],
+     "limits": {"time_limit_s": float, "memory_mb": int, "output_bytes": int}}
+
+Events (zygote -> judge), in order, for a run::
+
+    {"event": "compile_error", "message": str, "line": int | None, "text": str}
+    {"event": "missing_function", "found": str | None}
+    {"event": "load_error", "error": ERROR}      # module-level code raised
+    {"event": "test", "name": str, "outcome": OUTCOME, ...}   # one per test
+    {"event": "done", "anomaly": str | None}
+
+A pong is ``{"event": "pong", "numpy": str, "python": str}``.  The outcomes of
+a test event are listed in ``Outcome``; the judge validates every field.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import struct
+from typing import BinaryIO
+
+HEADER = struct.Struct(">I")
+# A frame carries at most one test's output and its input hashes; the judge
+# enforces the per-problem output limit itself, this is only a hard ceiling.
+MAX_FRAME_BYTES = 64 * 1024 * 1024
+STUDENT_FILENAME = "<submission>"
+
+
+class ProtocolError(Exception):
+    """The peer sent something that is not a well-formed frame."""
+
+
+class Outcome:
+    """What happened when the sandbox called the student's function once."""
+
+    RETURNED = "returned"  # "output": b64 npy, "dtype", "shape", "input_hashes"
+    WRONG_TYPE = "wrong_type"  # "type": a description of what came back
+    ERROR = "error"  # "error": ERROR (an exception escaped the function)
+    TIMEOUT = "timeout"  # the wall-clock or CPU limit killed the child
+    MEMORY = "memory"  # the memory limit killed the child
+    OUTPUT_LIMIT = "output_limit"  # the result was larger than allowed
+    CRASHED = "crashed"  # the child died without reporting ("detail")
+
+    ALL = (RETURNED, WRONG_TYPE, ERROR, TIMEOUT, MEMORY, OUTPUT_LIMIT, CRASHED)
+
+
+def encode_frame(message: dict) -> bytes:
+    body = json.dumps(message, separators=(",", ":")).encode("utf-8")
+    if len(body) > MAX_FRAME_BYTES:
+        raise ProtocolError(f"frame of {len(body)} bytes exceeds {MAX_FRAME_BYTES}")
+    return HEADER.pack(len(body)) + body
+
+
+def write_frame(stream: BinaryIO, message: dict) -> None:
+    stream.write(encode_frame(message))
+    stream.flush()
+
+
+def decode_body(body: bytes) -> dict:
+    try:
+        message = json.loads(body.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise ProtocolError(f"frame is not UTF-8 JSON: {exc}") from None
+    if not isinstance(message, dict):
+        raise ProtocolError("frame is not a JSON object")
+    return message
+
+
+def read_exact(stream: BinaryIO, size: int) -> bytes:
+    chunks = []
+    remaining = size
+    while remaining:
+        chunk = stream.read(remaining)
+        if not chunk:
+            raise EOFError(f"stream ended with {remaining} of {size} bytes missing")
+        chunks.append(chunk)
+        remaining -= len(chunk)
+    return b"".join(chunks)
+
+
+def read_frame(stream: BinaryIO, max_bytes: int = MAX_FRAME_BYTES) -> dict:
+    (size,) = HEADER.unpack(read_exact(stream, HEADER.size))
+    if size > max_bytes:
+        raise ProtocolError(f"frame of {size} bytes exceeds the limit of {max_bytes}")
+    return decode_body(read_exact(stream, size))
+
+
+def b64(data: bytes) -> str:
+    return base64.b64encode(data).decode("ascii")
+
+
+def unb64(text: str) -> bytes:
+    return base64.b64decode(text.encode("ascii"), validate=True)

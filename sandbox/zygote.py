@@ -1,0 +1,502 @@
+"""The zygote: imports NumPy once, then forks one hardened child per job.
+
+It runs inside the sandbox (a Docker container, or a plain subprocess for the
+process backend) and talks to the judge over its own stdin/stdout using the
+frames of ``sandbox.protocol``.  It never sees expected outputs, reference
+solutions or checker code: it receives the student's code and the test inputs,
+and reports what the student's function returned, as ``.npy`` bytes.
+
+Each job runs in a fresh child that is its own session and process group, runs
+under a uid different from the zygote's, is not dumpable, has rlimits, and
+keeps only the one pipe it reports on.  The zygote enforces a wall-clock limit
+per test and kills the child's whole group (and every process of the child's
+uid) when it expires.  If a child dies mid-job, the zygote reports that test
+and forks a fresh child for the remaining ones.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ctypes
+import hashlib
+import io
+import json
+import math
+import os
+import resource
+import select
+import shutil
+import signal
+import sys
+import tempfile
+import time
+import traceback
+
+import numpy as np
+
+# Imported here, before any isolation, so that student code finds them even
+# when the file system behind them has been masked.
+import numpy.fft  # noqa: F401
+import numpy.linalg  # noqa: F401
+import numpy.random  # noqa: F401
+import collections, dataclasses, functools, itertools, operator, typing  # noqa: E401,F401
+
+from sandbox import protocol as P
+
+PR_SET_PDEATHSIG = 1
+PR_SET_DUMPABLE = 4
+PR_SET_NO_NEW_PRIVS = 38
+CLONE_NEWNS = 0x00020000
+CLONE_NEWNET = 0x40000000
+MS_RDONLY, MS_NOSUID, MS_NODEV = 1, 2, 4
+MS_REMOUNT, MS_BIND, MS_MOVE, MS_REC, MS_PRIVATE = 32, 4096, 8192, 16384, 1 << 18
+STDOUT_CAPTURE_CHARS = 4000
+ERROR_MESSAGE_CHARS = 2000
+
+_libc = ctypes.CDLL(None, use_errno=True)
+
+
+def _check(result: int, what: str) -> None:
+    if result != 0:
+        err = ctypes.get_errno()
+        raise OSError(err, f"{what}: {os.strerror(err)}")
+
+
+def prctl(option: int, value: int) -> None:
+    _check(_libc.prctl(option, value, 0, 0, 0), "prctl")
+
+
+# --------------------------------------------------------------------------
+# Isolation of the zygote itself (process backend, running as root)
+# --------------------------------------------------------------------------
+
+
+def _mount(source: str, target: str, fstype: str | None, flags: int, data: str | None) -> None:
+    _check(
+        _libc.mount(
+            source.encode(),
+            target.encode(),
+            fstype.encode() if fstype else None,
+            ctypes.c_ulong(flags),
+            data.encode() if data else None,
+        ),
+        f"mount {target}",
+    )
+
+
+def isolate(masks: list[str], keeps: list[str]) -> None:
+    """Give the zygote (and so its children) no network and a masked file system.
+
+    Every path in ``masks`` is hidden under an empty tmpfs; every path in ``keeps``
+    (the Python installation) is put back read-only inside the masked tree.
+    """
+    _check(_libc.unshare(CLONE_NEWNS | CLONE_NEWNET), "unshare")
+    _mount("none", "/", None, MS_REC | MS_PRIVATE, None)
+    _mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "size=64m,mode=711")
+    staged = []
+    for index, keep in enumerate(keeps):
+        stage = f"/tmp/.keep{index}"
+        os.mkdir(stage)
+        _mount(keep, stage, None, MS_BIND | MS_REC, None)
+        staged.append((stage, keep))
+    for mask in sorted(set(masks), key=len):
+        if os.path.isdir(mask) and not os.path.islink(mask) and mask != "/tmp":
+            _mount("tmpfs", mask, "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=755")
+    for stage, keep in staged:
+        os.makedirs(keep, exist_ok=True)
+        _mount(stage, keep, None, MS_MOVE, None)
+        _mount("none", keep, None, MS_REMOUNT | MS_BIND | MS_RDONLY, None)
+        os.rmdir(stage)
+
+
+# --------------------------------------------------------------------------
+# The child: runs the student's code and reports on one pipe
+# --------------------------------------------------------------------------
+
+
+def harden_child(report_fd: int, workdir: str, limits: dict, child_uid: int | None, cpu_s: int) -> None:
+    os.setsid()
+    devnull = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(devnull, fd)
+    keep = sorted({0, 1, 2, report_fd})
+    for low, high in zip(keep, keep[1:] + [65536]):
+        os.closerange(low + 1, high)
+    address_space = _current_vm_bytes() + limits["memory_mb"] * 1024 * 1024
+    for name, value in (
+        (resource.RLIMIT_AS, address_space),
+        (resource.RLIMIT_CPU, cpu_s),
+        (resource.RLIMIT_FSIZE, 1024 * 1024),
+        (resource.RLIMIT_NOFILE, 64),
+        (resource.RLIMIT_CORE, 0),
+        (resource.RLIMIT_NPROC, 16),
+    ):
+        hard = value + 1 if name == resource.RLIMIT_CPU else value
+        resource.setrlimit(name, (value, hard))
+    os.chdir(workdir)
+    if child_uid is not None:
+        os.setgroups([])
+        os.setresgid(child_uid, child_uid, child_uid)
+        os.setresuid(child_uid, child_uid, child_uid)
+    prctl(PR_SET_NO_NEW_PRIVS, 1)
+    prctl(PR_SET_DUMPABLE, 0)
+    prctl(PR_SET_PDEATHSIG, signal.SIGKILL)  # after the uid change, which clears it
+    os.environ.clear()
+    os.environ.update({"HOME": workdir, "TMPDIR": workdir, "PATH": "/usr/bin:/bin"})
+
+
+def _current_vm_bytes() -> int:
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("VmSize:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 512 * 1024 * 1024
+
+
+class _CappedText(io.TextIOBase):
+    """Stands in for sys.stdout: keeps the first few thousand characters."""
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+        self.size = 0
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        text = str(text)
+        if self.size < STDOUT_CAPTURE_CHARS:
+            self.parts.append(text[: STDOUT_CAPTURE_CHARS - self.size])
+            self.size += len(self.parts[-1])
+        return len(text)
+
+    def getvalue(self) -> str:
+        return "".join(self.parts)
+
+
+def _error_event(exc: BaseException, code_lines: list[str]) -> dict:
+    frames = []
+    for frame in traceback.extract_tb(exc.__traceback__):
+        if frame.filename == P.STUDENT_FILENAME and frame.lineno:
+            text = code_lines[frame.lineno - 1].strip() if frame.lineno <= len(code_lines) else ""
+            frames.append({"line": frame.lineno, "function": frame.name, "text": text[:200]})
+    try:
+        message = str(exc)
+    except BaseException:  # a hostile __str__
+        message = "<unprintable>"
+    return {"type": type(exc).__name__[:100], "message": message[:ERROR_MESSAGE_CHARS], "frames": frames[-20:]}
+
+
+def _describe(value: object) -> str:
+    kind = type(value)
+    if isinstance(value, np.ndarray):
+        return f"{kind.__module__}.{kind.__qualname__} (a subclass of numpy.ndarray)"[:200]
+    if value is None:
+        return "None"
+    return f"{kind.__module__}.{kind.__qualname__}".removeprefix("builtins.")[:200]
+
+
+def _npy(array: np.ndarray) -> bytes:
+    buffer = io.BytesIO()
+    np.save(buffer, array, allow_pickle=False)
+    return buffer.getvalue()
+
+
+def _load_args(test: dict) -> dict:
+    return {
+        name: np.load(io.BytesIO(P.unb64(data)), allow_pickle=False)
+        for name, data in test["args"].items()
+    }
+
+
+def _call(function, params: list[str], args: dict):
+    positional = []
+    for name in params:
+        if name not in args:
+            break
+        positional.append(args[name])
+    keywords = {name: value for name, value in args.items() if name not in params[: len(positional)]}
+    return function(*positional, **keywords)
+
+
+def child_main(job: dict, first: int, report) -> None:
+    code = job["code"]
+    lines = code.splitlines()
+    try:
+        compiled = compile(code, P.STUDENT_FILENAME, "exec", dont_inherit=True)
+    except (SyntaxError, ValueError) as exc:
+        line = getattr(exc, "lineno", None)
+        P.write_frame(report, {
+            "event": "compile_error",
+            "message": f"{type(exc).__name__}: {getattr(exc, 'msg', str(exc))}"[:ERROR_MESSAGE_CHARS],
+            "line": line,
+            "text": (lines[line - 1] if line and line <= len(lines) else "")[:200],
+        })
+        return
+    namespace: dict = {"__name__": "submission", "__builtins__": __builtins__}
+    sys.stdout = sys.stderr = _CappedText()
+    try:
+        exec(compiled, namespace)
+    except BaseException as exc:
+        P.write_frame(report, {"event": "load_error", "error": _error_event(exc, lines)})
+        return
+    function = namespace.get(job["function"])
+    if not callable(function):
+        found = sorted(k for k, v in namespace.items() if callable(v) and not k.startswith("_"))
+        P.write_frame(report, {"event": "missing_function", "found": ", ".join(found)[:200] or None})
+        return
+    P.write_frame(report, {"event": "ready"})
+    for test in job["tests"][first:]:
+        P.write_frame(report, run_test(function, job, test, lines))
+
+
+def run_test(function, job: dict, test: dict, lines: list[str]) -> dict:
+    event = {"event": "test", "name": test["name"]}
+    args = _load_args(test)
+    captured = sys.stdout = sys.stderr = _CappedText()
+    started = time.perf_counter()
+    try:
+        result = _call(function, job["params"], args)
+    except MemoryError:
+        return event | {"outcome": P.Outcome.MEMORY, "time_ms": _ms(started)}
+    except BaseException as exc:
+        return event | {"outcome": P.Outcome.ERROR, "error": _error_event(exc, lines),
+                        "time_ms": _ms(started), "stdout": captured.getvalue()}
+    event |= {"time_ms": _ms(started), "stdout": captured.getvalue()}
+    if type(result) is not np.ndarray:
+        return event | {"outcome": P.Outcome.WRONG_TYPE, "type": _describe(result)}
+    event |= {"outcome": P.Outcome.RETURNED, "dtype": result.dtype.str[:40], "shape": list(result.shape)[:64]}
+    if result.nbytes > job["limits"]["output_bytes"]:
+        return event | {"outcome": P.Outcome.OUTPUT_LIMIT}
+    if not result.dtype.hasobject:
+        event["output"] = P.b64(_npy(result))
+    event["input_hashes"] = {name: hashlib.sha256(_npy(value)).hexdigest() for name, value in args.items()}
+    return event
+
+
+def _ms(started: float) -> float:
+    return round((time.perf_counter() - started) * 1000, 3)
+
+
+# --------------------------------------------------------------------------
+# The zygote: one job at a time, children forked on demand
+# --------------------------------------------------------------------------
+
+
+class Zygote:
+    def __init__(self, out, scratch: str, child_uid: int | None) -> None:
+        self.out = out
+        self.scratch = scratch
+        self.child_uid = child_uid
+
+    def emit(self, message: dict) -> None:
+        P.write_frame(self.out, message)
+
+    def run(self, job: dict) -> None:
+        anomalies: list[str] = []
+        index = 0
+        while index < len(job["tests"]):
+            index = self.run_child(job, index, anomalies)
+        self.emit({"event": "done", "anomaly": "; ".join(anomalies) or None})
+
+    def run_child(self, job: dict, first: int, anomalies: list[str]) -> int:
+        """Fork a child for tests[first:]; return the index of the next test to run."""
+        tests, limits = job["tests"], job["limits"]
+        workdir = tempfile.mkdtemp(dir=self.scratch)
+        if self.child_uid is not None:
+            os.chown(workdir, self.child_uid, self.child_uid)
+        read_fd, write_fd = os.pipe()
+        cpu_s = math.ceil(limits["time_limit_s"] * (len(tests) - first + 1)) + 1
+        pid = os.fork()
+        if pid == 0:
+            status = 0
+            try:
+                os.close(read_fd)
+                harden_child(write_fd, workdir, limits, self.child_uid, cpu_s)
+                with os.fdopen(write_fd, "wb") as report:
+                    child_main(job, first, report)
+            except BaseException:
+                status = 70
+            finally:
+                os._exit(status)
+        os.close(write_fd)
+        current, killed_by_us = self.supervise(pid, read_fd, job, first)
+        os.close(read_fd)
+        _, wait_status = os.waitpid(pid, 0)
+        self.cleanup(pid, workdir, anomalies)
+        if current is None:
+            return len(tests)
+        if current >= len(tests):
+            return current
+        if killed_by_us is not None:
+            outcome = killed_by_us
+        else:
+            outcome = self.outcome_of_death(wait_status)
+            anomalies.append(f"child died: {outcome['detail']}")
+        self.emit({"event": "test", "name": tests[current]["name"]} | outcome)
+        return current + 1
+
+    def supervise(self, pid: int, read_fd: int, job: dict, first: int):
+        """Relay the child's frames; returns (index of the unfinished test or None, kill outcome)."""
+        tests, limits = job["tests"], job["limits"]
+        max_frame = 2 * limits["output_bytes"] + 256 * 1024
+        buffer = bytearray()
+        current = first
+        deadline = time.monotonic() + limits["time_limit_s"]
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                self.kill(pid)
+                return current, {"outcome": P.Outcome.TIMEOUT, "time_ms": limits["time_limit_s"] * 1000}
+            ready, _, _ = select.select([read_fd], [], [], remaining)
+            if not ready:
+                continue
+            chunk = os.read(read_fd, 1 << 20)
+            if not chunk:
+                return current, None
+            buffer += chunk
+            while len(buffer) >= P.HEADER.size:
+                (size,) = P.HEADER.unpack_from(buffer)
+                if size > max_frame:
+                    self.kill(pid)
+                    return current, {"outcome": P.Outcome.OUTPUT_LIMIT}
+                if len(buffer) < P.HEADER.size + size:
+                    break
+                body = bytes(buffer[P.HEADER.size : P.HEADER.size + size])
+                del buffer[: P.HEADER.size + size]
+                try:
+                    message = P.decode_body(body)
+                except P.ProtocolError:
+                    self.kill(pid)
+                    return current, {"outcome": P.Outcome.CRASHED, "detail": "sent a malformed report"}
+                event = message.get("event")
+                if event == "ready":
+                    deadline = time.monotonic() + limits["time_limit_s"]
+                elif event == "test" and current < len(tests):
+                    # The child names the test, but the judge only believes the position.
+                    message["name"] = tests[current]["name"]
+                    self.emit(message)
+                    current += 1
+                    deadline = time.monotonic() + limits["time_limit_s"]
+                    if current == len(tests):
+                        self.kill(pid)
+                        return current, None
+                elif event in ("compile_error", "missing_function", "load_error"):
+                    self.emit(message)
+                    self.kill(pid)
+                    return None, None
+                else:
+                    self.kill(pid)
+                    return current, {"outcome": P.Outcome.CRASHED, "detail": "sent an unexpected report"}
+
+    @staticmethod
+    def outcome_of_death(wait_status: int) -> dict:
+        if os.WIFSIGNALED(wait_status):
+            sig = os.WTERMSIG(wait_status)
+            if sig == signal.SIGXCPU:
+                return {"outcome": P.Outcome.TIMEOUT, "detail": "CPU time limit"}
+            if sig == signal.SIGKILL:
+                # Only the kernel's memory killer sends SIGKILL that we did not send.
+                return {"outcome": P.Outcome.MEMORY, "detail": "killed by the memory limit"}
+            return {"outcome": P.Outcome.CRASHED, "detail": f"killed by signal {signal.Signals(sig).name}"}
+        return {"outcome": P.Outcome.CRASHED, "detail": f"exited with status {os.WEXITSTATUS(wait_status)}"}
+
+    def kill(self, pid: int) -> None:
+        try:
+            os.killpg(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+    def cleanup(self, pid: int, workdir: str, anomalies: list[str]) -> None:
+        """Kill every process the child's uid still has, and remove its directory."""
+        if self.child_uid is not None and self.kill_uid(self.child_uid):
+            anomalies.append("a process outlived the job")
+        if os.listdir(workdir):
+            anomalies.append("the job left files in its scratch directory")
+        shutil.rmtree(workdir, ignore_errors=True)
+
+    @staticmethod
+    def kill_uid(uid: int) -> bool:
+        """Kill every process of ``uid`` (the student's); True if there was any."""
+        if not _processes_of(uid):
+            return False
+        pid = os.fork()
+        if pid == 0:
+            try:
+                # As that uid, kill(-1) reaches exactly that uid's processes.
+                os.setresgid(uid, uid, uid)
+                os.setresuid(uid, uid, uid)
+                for _ in range(50):
+                    os.kill(-1, signal.SIGKILL)
+                    if not _processes_of(uid, exclude=os.getpid()):
+                        break
+                    time.sleep(0.01)
+            finally:
+                os._exit(0)
+        os.waitpid(pid, 0)
+        return True
+
+
+def _processes_of(uid: int, exclude: int | None = None) -> list[int]:
+    """Live (not zombie) processes whose real uid is ``uid``."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == exclude:
+            continue
+        try:
+            with open(f"/proc/{entry}/status") as status:
+                fields = dict(line.split(":", 1) for line in status if line.startswith(("State:", "Uid:")))
+        except (OSError, ValueError):
+            continue
+        if int(fields.get("Uid", "-1 0").split()[0]) == uid and not fields.get("State", "").strip().startswith(("Z", "X")):
+            found.append(int(entry))
+    return found
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--child-uid", default=None,
+                        help="run children under this uid ('auto': 100000 + the zygote's pid)")
+    parser.add_argument("--isolate", action="store_true", help="new network and mount namespace")
+    parser.add_argument("--mask", action="append", default=[], help="hide this directory")
+    parser.add_argument("--keep", action="append", default=[], help="but keep this one read-only")
+    parser.add_argument("--scratch", default=None, help="where children get their directories")
+    options = parser.parse_args(argv)
+
+    # The protocol owns the original stdin/stdout; anything printed lands on stderr.
+    requests = os.fdopen(os.dup(0), "rb", buffering=0)
+    out = os.fdopen(os.dup(1), "wb")
+    devnull = os.open(os.devnull, os.O_RDWR)
+    os.dup2(devnull, 0)
+    os.dup2(2, 1)
+    if options.isolate:
+        isolate(options.mask, options.keep)
+    scratch = options.scratch or tempfile.mkdtemp(prefix="zygote-")
+    os.chmod(scratch, 0o711)
+    prctl(PR_SET_DUMPABLE, 0)
+    child_uid = options.child_uid
+    if child_uid == "auto":
+        child_uid = 100000 + os.getpid()
+    zygote = Zygote(out, scratch, int(child_uid) if child_uid is not None else None)
+    while True:
+        try:
+            request = P.read_frame(requests)
+        except EOFError:
+            return
+        op = request.get("op")
+        if op == "ping":
+            zygote.emit({"event": "pong", "numpy": np.__version__, "python": sys.version.split()[0],
+                         "uid": os.getuid(), "pid": os.getpid()})
+        elif op == "run":
+            zygote.run(request)
+        elif op == "exit":
+            return
+        else:
+            zygote.emit({"event": "error", "message": f"unknown op {op!r}"})
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,105 @@
+"""The process backend contains what student code tries to do."""
+
+from __future__ import annotations
+
+import os
+import time
+
+import numpy as np
+
+from judge.grading.grader import grade
+from tests.conftest import REPO
+from tests.helpers import one_case, spec
+
+X = np.ones((2, 3))
+
+
+def run(body: str, sandbox, header: str = "import numpy as np\n", **overrides):
+    code = f"{header}def f(x):\n" + "".join(f"    {line}\n" for line in body.splitlines())
+    return grade(code, spec(**overrides), one_case(X, X * 2), sandbox)
+
+
+def test_sleeping_past_the_limit_is_time_limit_exceeded(process_sandbox):
+    started = time.monotonic()
+    report = run("import time\ntime.sleep(30)", process_sandbox, time_limit_s=0.5)
+    assert report.verdict == "time_limit_exceeded"
+    assert time.monotonic() - started < 10
+
+
+def test_busy_loop_is_time_limit_exceeded(process_sandbox):
+    assert run("while True:\n    pass", process_sandbox, time_limit_s=0.5).verdict == "time_limit_exceeded"
+
+
+def test_allocating_past_the_limit_is_memory_limit_exceeded(process_sandbox):
+    report = run("return np.ones((1024, 1024, 1024))", process_sandbox, memory_mb=128)
+    assert report.verdict == "memory_limit_exceeded"
+
+
+def test_huge_return_value_is_output_limit_exceeded(process_sandbox):
+    from judge.grading.grader import ProblemSpec  # noqa: F401
+
+    report = run("return np.zeros((2000, 2000))", process_sandbox, max_output_bytes=1024 * 1024)
+    assert report.verdict == "output_limit_exceeded"
+
+
+def test_exiting_early_is_a_runtime_error_not_a_pass(process_sandbox):
+    assert run("import os\nos._exit(0)", process_sandbox).verdict == "runtime_error"
+    assert run("raise SystemExit(0)", process_sandbox).verdict == "runtime_error"
+
+
+def test_fork_bomb_is_contained_and_the_next_job_runs(process_sandbox):
+    report = run("import os\nwhile True:\n    os.fork()", process_sandbox, time_limit_s=1.0)
+    assert report.verdict != "accepted"
+    assert run("return x * 2", process_sandbox).verdict == "accepted"
+
+
+def test_a_detached_daemon_does_not_survive_the_job(process_sandbox):
+    body = ("import os, time\nif os.fork() == 0:\n    os.setsid()\n    time.sleep(60)\n    os._exit(0)\n"
+            "return x * 2")
+    assert run(body, process_sandbox).verdict == "accepted"
+    assert student_processes() == []
+
+
+def student_processes() -> list[str]:
+    """Live processes under a student uid (the process backend uses 100000 + the zygote's pid)."""
+    survivors = []
+    for pid in (p for p in os.listdir("/proc") if p.isdigit()):
+        try:
+            with open(f"/proc/{pid}/status") as status:
+                fields = dict(line.split(":", 1) for line in status if ":" in line)
+        except OSError:
+            continue
+        if int(fields["Uid"].split()[0]) >= 100000 and not fields["State"].strip().startswith(("Z", "X")):
+            survivors.append(pid)
+    return survivors
+
+
+def test_student_code_cannot_read_the_project_or_its_solutions(process_sandbox):
+    if os.geteuid() != 0:
+        return  # without root the process backend cannot hide files (documented)
+    body = f"open({str(REPO / 'problems/prepend_class_token/solution.py')!r}).read()\nreturn x * 2"
+    report = run(body, process_sandbox)
+    assert report.verdict == "runtime_error"
+    assert "No such file" in report.tests[0].message
+
+
+def test_student_code_has_no_network(process_sandbox):
+    if os.geteuid() != 0:
+        return
+    report = run("import socket\nsocket.create_connection(('127.0.0.1', 6379), timeout=2)\nreturn x * 2",
+                 process_sandbox)
+    assert report.verdict == "runtime_error"
+    assert "unreachable" in report.tests[0].message.lower()
+
+
+def test_student_code_sees_no_environment_secrets(process_sandbox):
+    os.environ["JUDGE_CANARY_SECRET"] = "s3cret"
+    report = run("import os\nassert 'JUDGE_CANARY_SECRET' not in os.environ, 'leak'\nreturn x * 2", process_sandbox)
+    assert report.verdict == "accepted"
+
+
+def test_patching_numpy_does_not_leak_into_the_next_submission(process_sandbox):
+    run("np.ndarray.__eq__ = lambda *a: True\nnp.allclose = lambda *a, **k: True\nreturn x", process_sandbox)
+    report = run("return x * 2", process_sandbox)
+    assert report.verdict == "accepted"
+    assert run("return x", process_sandbox).verdict == "wrong_answer"

@@ -1,0 +1,72 @@
+"""Every packaged problem: the reference passes, the starter and known-wrong solutions fail as declared."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import PROBLEMS
+from tests.helpers import first_failure, grade_code, package
+
+SLUGS = sorted(p.name for p in PROBLEMS.iterdir() if (p / "problem.toml").exists())
+WRONG = [(slug, wrong) for slug in SLUGS for wrong in package(slug).wrong]
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_reference_solution_is_accepted(slug, process_sandbox):
+    report = grade_code(package(slug).solution, slug, process_sandbox)
+    assert report.verdict == "accepted", [(t.name, t.status, t.message) for t in report.tests]
+    assert all(t.checks == dict.fromkeys(["type", "dtype", "shape", "values", "inputs"], "passed") for t in report.tests)
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_starter_code_is_not_accepted(slug, process_sandbox):
+    assert grade_code(package(slug).starter, slug, process_sandbox).verdict != "accepted"
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_each_problem_has_at_least_three_known_wrong_solutions(slug):
+    assert len(package(slug).wrong) >= 3
+
+
+@pytest.mark.parametrize(("slug", "wrong"), WRONG, ids=[f"{s}/{w.file}" for s, w in WRONG])
+def test_known_wrong_solution_fails_with_its_declared_check(slug, wrong, process_sandbox):
+    """``fails_with`` is the check the first failing hidden test reports."""
+    report = grade_code(wrong.code, slug, process_sandbox)
+    assert report.verdict != "accepted"
+    failure = next(t for t in report.tests if t.hidden and t.status != "passed")
+    assert failure.status == wrong.fails_with, failure.message
+
+
+def test_appended_class_token_is_wrong_value(process_sandbox):
+    report = grade_code((PROBLEMS / "prepend_class_token/wrong/appended.py").read_text(), "prepend_class_token",
+                        process_sandbox)
+    failure = first_failure(report)
+    assert (report.verdict, failure.status) == ("wrong_answer", "wrong_value")
+    assert "first mismatch at index (0, 0, 0)" in failure.message
+
+
+def test_float32_result_is_wrong_dtype_with_shapes_in_the_message(process_sandbox):
+    report = grade_code((PROBLEMS / "prepend_class_token/wrong/float32.py").read_text(), "prepend_class_token",
+                        process_sandbox)
+    assert first_failure(report).message == "expected a float64 array of shape (1, 3, 3), got float32 of shape (1, 3, 3)"
+
+
+def test_softmax_over_the_wrong_axis_is_wrong_value(process_sandbox):
+    code = (PROBLEMS / "scaled_dot_product_attention/wrong/softmax_over_queries.py").read_text()
+    report = grade_code(code, "scaled_dot_product_attention", process_sandbox)
+    assert first_failure(report).status == "wrong_value"
+
+
+def test_naive_softmax_overflows_on_large_scores_and_the_message_says_why(process_sandbox):
+    code = (PROBLEMS / "scaled_dot_product_attention/wrong/naive_softmax.py").read_text()
+    report = grade_code(code, "scaled_dot_product_attention", process_sandbox)
+    failed = [t for t in report.tests if t.status != "passed"]
+    assert failed and all(t.hidden for t in failed)
+    assert any("subtract the maximum" in t.message for t in failed)
+
+
+def test_in_place_addition_is_input_mutated(process_sandbox):
+    code = (PROBLEMS / "add_positional_embedding/wrong/in_place_add.py").read_text()
+    failure = first_failure(grade_code(code, "add_positional_embedding", process_sandbox))
+    assert failure.status == "input_mutated"
+    assert "`tokens`" in failure.message
