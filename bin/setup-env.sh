@@ -31,3 +31,14 @@ if [ ! -e "$STAMP" ]; then
     touch "$STAMP"
 fi
 export PATH="$ROOT/.venv/bin:$PATH"
+
+# Browser assets (code editor, KaTeX, htmx) come from npm and are served from
+# node_modules as static files; there is no build step.
+if [ -f package-lock.json ]; then
+    command -v npm >/dev/null || apt_install nodejs npm
+    NPM_STAMP=node_modules/.installed-$(sha256sum package-lock.json | cut -c1-16)
+    if [ ! -e "$NPM_STAMP" ]; then
+        npm ci --no-audit --no-fund --loglevel=error
+        touch "$NPM_STAMP"
+    fi
+fi

@@ -135,7 +135,15 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)
-STATICFILES_DIRS = [BASE_DIR / "judge" / "static"]
+# Third-party browser assets are served straight from the npm packages that
+# bin/setup-env.sh installs (package.json); nothing is copied into the repo.
+NODE_MODULES = BASE_DIR / "node_modules"
+STATICFILES_DIRS = [
+    BASE_DIR / "judge" / "static",
+    ("vendor/ace", NODE_MODULES / "ace-builds" / "src-min-noconflict"),
+    ("vendor/katex", NODE_MODULES / "katex" / "dist"),
+    ("vendor/htmx", NODE_MODULES / "htmx.org" / "dist"),
+]
 
 LOGGING = {
     "version": 1,
