@@ -49,7 +49,7 @@ PR_SET_NO_NEW_PRIVS = 38
 CLONE_NEWNS = 0x00020000
 CLONE_NEWNET = 0x40000000
 MS_RDONLY, MS_NOSUID, MS_NODEV = 1, 2, 4
-MS_REMOUNT, MS_BIND, MS_MOVE, MS_REC, MS_PRIVATE = 32, 4096, 8192, 16384, 1 << 18
+MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 32, 4096, 16384, 1 << 18
 STDOUT_CAPTURE_CHARS = 4000
 ERROR_MESSAGE_CHARS = 2000
 
@@ -92,21 +92,17 @@ def isolate(masks: list[str], keeps: list[str]) -> None:
     """
     _check(_libc.unshare(CLONE_NEWNS | CLONE_NEWNET), "unshare")
     _mount("none", "/", None, MS_REC | MS_PRIVATE, None)
-    _mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "size=64m,mode=711")
-    staged = []
-    for index, keep in enumerate(keeps):
-        stage = f"/tmp/.keep{index}"
-        os.mkdir(stage)
-        _mount(keep, stage, None, MS_BIND | MS_REC, None)
-        staged.append((stage, keep))
+    # Handles on the kept trees survive the masking: bind them back through /proc/self/fd.
+    handles = [(os.open(keep, os.O_PATH | os.O_DIRECTORY), keep) for keep in keeps if os.path.isdir(keep)]
     for mask in sorted(set(masks), key=len):
-        if os.path.isdir(mask) and not os.path.islink(mask) and mask != "/tmp":
-            _mount("tmpfs", mask, "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=755")
-    for stage, keep in staged:
+        if os.path.isdir(mask) and not os.path.islink(mask):
+            options = "size=64m,mode=711" if mask == "/tmp" else "size=1m,mode=755"
+            _mount("tmpfs", mask, "tmpfs", MS_NOSUID | MS_NODEV, options)
+    for handle, keep in handles:
         os.makedirs(keep, exist_ok=True)
-        _mount(stage, keep, None, MS_MOVE, None)
-        _mount("none", keep, None, MS_REMOUNT | MS_BIND | MS_RDONLY, None)
-        os.rmdir(stage)
+        _mount(f"/proc/self/fd/{handle}", keep, None, MS_BIND | MS_REC, None)
+        _mount("none", keep, None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID, None)
+        os.close(handle)
 
 
 # --------------------------------------------------------------------------

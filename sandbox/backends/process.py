@@ -33,6 +33,9 @@ PASSED_THROUGH = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")
 MASKED = ("/tmp", "/var/tmp", "/run", "/home", "/root", "/var/lib", "/var/log", "/var/spool",
           "/srv", "/mnt", "/media", "/work")
 
+# Never masked, whatever the checkout's location: the system needs them.
+SYSTEM_DIRS = {Path(p) for p in ("/", "/usr", "/bin", "/lib", "/lib64", "/etc", "/proc", "/dev", "/sys", "/opt")}
+
 
 def is_isolated() -> bool:
     """Whether this machine gives the process backend namespaces and a separate uid."""
@@ -50,7 +53,7 @@ class ProcessSandbox(Sandbox):
     def command(self) -> list[str]:
         command = [sys.executable, "-s", "-B", "-m", "sandbox.zygote"]
         if is_isolated():
-            masks = list(MASKED) + [str(REPO_ROOT), str(REPO_ROOT.parent)]
+            masks = list(MASKED) + [str(p) for p in (REPO_ROOT, REPO_ROOT.parent) if p not in SYSTEM_DIRS]
             keeps = sorted({sys.base_prefix, sys.prefix})
             command += ["--child-uid", "auto", "--isolate"]
             command += [f"--mask={m}" for m in masks] + [f"--keep={k}" for k in keeps]
