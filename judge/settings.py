@@ -74,6 +74,8 @@ INSTALLED_APPS = [
     "judge.accounts",
     "judge.problems",
     "judge.submissions",
+    "judge.learning",
+    "judge.leaderboard",
 ]
 
 MIDDLEWARE = [

@@ -5,5 +5,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("judge.accounts.urls")),
     path("submissions/", include("judge.submissions.urls")),
+    path("problems/", include("judge.learning.urls")),
+    path("leaderboard/", include("judge.leaderboard.urls")),
     path("", include("judge.problems.urls")),
 ]

@@ -7,6 +7,8 @@ unsafe the Markdown might contain.
 
 from __future__ import annotations
 
+import functools
+
 import markdown
 import nh3
 
@@ -17,6 +19,8 @@ ALLOWED_TAGS = nh3.ALLOWED_TAGS | {"span", "div", "pre", "code", "table", "thead
 ALLOWED_ATTRIBUTES = {"*": {"class", "id"}, "a": {"href", "title"}, "img": {"src", "alt"}}
 
 
+@functools.lru_cache(maxsize=1024)
 def render_markdown(text: str) -> str:
+    """Cached by text: a page view re-renders nothing unless a package changed."""
     html = markdown.markdown(text, extensions=EXTENSIONS, extension_configs=EXTENSION_CONFIGS)
     return nh3.clean(html, tags=ALLOWED_TAGS, attributes=ALLOWED_ATTRIBUTES, link_rel="noopener noreferrer")

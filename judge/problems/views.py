@@ -1,9 +1,18 @@
 from __future__ import annotations
 
+import functools
+from dataclasses import dataclass
+
+from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, render
 
-from judge.problems.models import Problem
+from judge.learning.services import draft_code, revealed_hint_count
+from judge.problems.models import Difficulty, Problem
 from judge.problems.rendering import render_markdown
+from judge.submissions.display import format_array, visible_case_data
+from judge.submissions.queries import ProblemStats, history, problem_stats, solved_and_attempted
+
+LIST_FIELDS = ("slug", "title", "summary", "difficulty", "tags", "path_order")
 
 
 def get_problem_for_user(user, slug: str) -> Problem:
@@ -12,20 +21,75 @@ def get_problem_for_user(user, slug: str) -> Problem:
     return get_object_or_404(problems, slug=slug)
 
 
+@dataclass
+class ListedProblem:
+    problem: Problem
+    position: int
+    stats: ProblemStats
+    mark: str  # solved | attempted | ""
+
+
+def matches(problem: Problem, query: str, tag: str, difficulty: str) -> bool:
+    if tag and tag not in problem.tags:
+        return False
+    if difficulty and problem.difficulty != difficulty:
+        return False
+    haystack = " ".join([problem.title, problem.summary, problem.slug, *problem.tags]).lower()
+    return all(word in haystack for word in query.lower().split())
+
+
 def problem_list(request):
-    problems = Problem.objects.filter(published=True)
-    return render(request, "problems/list.html", {"problems": problems})
+    query, tag, difficulty = (request.GET.get(k, "").strip() for k in ("q", "tag", "difficulty"))
+    problems = list(Problem.objects.filter(published=True).only(*LIST_FIELDS))  # ordered by the learning path
+    stats = problem_stats()
+    solved, attempted = solved_and_attempted(request.user)
+    listed = [
+        ListedProblem(p, position, stats.get(p.pk, ProblemStats()),
+                      "solved" if p.pk in solved else "attempted" if p.pk in attempted else "")
+        for position, p in enumerate(problems, start=1) if matches(p, query, tag, difficulty)
+    ]
+    return render(request, "problems/list.html", {
+        "listed": listed, "total": len(problems), "query": query, "tag": tag, "difficulty": difficulty,
+        "tags": sorted({t for p in problems for t in p.tags}), "difficulties": Difficulty.choices,
+        "solved_count": len(solved),
+    })
 
 
 def problem_detail(request, slug: str):
-    problem = get_problem_for_user(request.user, slug)
-    submissions = []
-    if request.user.is_authenticated:
-        submissions = problem.submissions.filter(user=request.user)[:20]
+    return problem_page(request, get_problem_for_user(request.user, slug))
+
+
+def problem_page(request, problem: Problem, code: str | None = None, error: str = "", status: int = 200):
+    """The problem page; also re-shown with ``error`` when a plain form post is refused."""
+    user = request.user
+    shown = revealed_hint_count(user, problem)
     return render(request, "problems/detail.html", {
         "problem": problem,
         "statement_html": render_markdown(problem.statement_md),
-        "theory_html": render_markdown(problem.theory_md),
-        "submissions": submissions,
-        "code": problem.starter_code,
-    })
+        "theory_html": render_markdown(problem.theory_md) if problem.theory_md else "",
+        "hints_html": [render_markdown(hint) for hint in problem.hints[:shown]],
+        "hints_left": len(problem.hints) - shown,
+        "examples": visible_examples(problem),
+        "submissions": history(user, problem) if user.is_authenticated else [],
+        "code": draft_code(user, problem) if code is None else code,
+        "error": error,
+    }, status=status)
+
+
+def visible_examples(problem: Problem) -> list[dict]:
+    return [] if problem.current_test_set_id is None else _examples(problem.current_test_set_id)
+
+
+@functools.lru_cache(maxsize=256)
+def _examples(test_set_id: int) -> list[dict]:
+    """The visible tests, formatted once: a test set never changes after it is made."""
+    cases = visible_case_data(test_set_id)
+    return [{"name": name, "inputs": [format_array(k, v) for k, v in inputs.items()],
+             "expected": format_array("expected", expected)} for name, (inputs, expected) in cases.items()]
+
+
+@login_required
+def problem_history(request, slug: str):
+    """The Submissions tab, refreshed each time it is opened."""
+    problem = get_problem_for_user(request.user, slug)
+    return render(request, "problems/_history.html", {"submissions": history(request.user, problem)})

@@ -5,4 +5,6 @@ from judge.submissions import views
 urlpatterns = [
     path("new/<slug:slug>/", views.submit, name="submit"),
     path("<int:pk>/", views.submission_detail, name="submission-detail"),
+    path("<int:pk>/status/", views.submission_status, name="submission-status"),
+    path("diff/", views.submission_diff, name="submission-diff"),
 ]

@@ -1,0 +1,9 @@
+from django.urls import path
+
+from judge.learning import views
+
+urlpatterns = [
+    path("<slug:slug>/draft/", views.draft_save, name="draft-save"),
+    path("<slug:slug>/draft/reset/", views.draft_reset, name="draft-reset"),
+    path("<slug:slug>/hints/next/", views.hint_reveal, name="hint-reveal"),
+]

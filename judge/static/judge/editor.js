@@ -1,0 +1,138 @@
+// The solution editor: Ace (from the ace-builds npm package) bound to the
+// form's textarea, with a server-side draft autosaved per user and problem,
+// reset to the starter code, and the failing line marked after a verdict.
+(function () {
+  "use strict";
+
+  var SAVE_DELAY_MS = 800;
+
+  function csrfToken(form) {
+    var input = form.querySelector("input[name=csrfmiddlewaretoken]");
+    return input ? input.value : "";
+  }
+
+  function post(url, form, fields) {
+    var body = new FormData();
+    body.append("csrfmiddlewaretoken", csrfToken(form));
+    Object.keys(fields).forEach(function (key) { body.append(key, fields[key]); });
+    return fetch(url, { method: "POST", body: body, credentials: "same-origin",
+                        headers: { "X-CSRFToken": csrfToken(form) } });
+  }
+
+  function setUp() {
+    var form = document.getElementById("solve");
+    var holder = document.getElementById("editor");
+    var textarea = document.getElementById("code");
+    if (!form || !holder || !window.ace) return;
+
+    window.ace.config.set("basePath", holder.dataset.aceBase || "/static/vendor/ace/");
+    var editor = window.ace.edit(holder, {
+      mode: "ace/mode/python",
+      theme: "ace/theme/chrome",
+      value: textarea.value,
+      tabSize: 4,
+      useSoftTabs: true,
+      showPrintMargin: false,
+      fontSize: "14px",
+      fontFamily: "\"DejaVu Sans Mono\", ui-monospace, Menlo, Consolas, monospace",
+      minLines: 18,
+      maxLines: 40,
+      scrollPastEnd: 0.2,
+    });
+    editor.session.setUseWrapMode(false);
+    editor.clearSelection();
+    form.classList.add("enhanced");
+    window.judgeEditor = editor;
+
+    var state = document.getElementById("draft-state");
+    var draftUrl = form.dataset.draftUrl;
+    var timer = null;
+    var dirty = false;
+
+    function show(text) { if (state) state.textContent = text; }
+
+    function save() {
+      if (!draftUrl || !dirty) return;
+      dirty = false;
+      show("Saving…");
+      post(draftUrl, form, { code: editor.getValue() }).then(function (response) {
+        return response.json().then(function (data) {
+          show(data.saved ? "Draft saved" : "Draft not saved: " + data.error);
+        });
+      }).catch(function () { dirty = true; show("Draft not saved (offline?)"); });
+    }
+
+    editor.session.on("change", function () {
+      textarea.value = editor.getValue();
+      dirty = true;
+      clearMarks();
+      if (draftUrl) {
+        show("Editing…");
+        clearTimeout(timer);
+        timer = setTimeout(save, SAVE_DELAY_MS);
+      }
+    });
+    window.addEventListener("pagehide", function () {
+      if (draftUrl && dirty && navigator.sendBeacon) {
+        var body = new FormData();
+        body.append("csrfmiddlewaretoken", csrfToken(form));
+        body.append("code", editor.getValue());
+        navigator.sendBeacon(draftUrl, body);
+      }
+    });
+
+    var reset = document.getElementById("reset-code");
+    if (reset) {
+      reset.addEventListener("click", function () {
+        if (!window.confirm("Replace your code with the starter code? Your draft will be lost.")) return;
+        post(form.dataset.resetUrl, form, {}).then(function (r) { return r.json(); }).then(function (data) {
+          editor.setValue(data.code, -1);
+          dirty = false;
+          clearTimeout(timer);
+          show("Reset to the starter code");
+        });
+      });
+    }
+
+    editor.commands.addCommand({
+      name: "runExamples", bindKey: { win: "Ctrl-Enter", mac: "Command-Enter" },
+      exec: function () { var b = document.getElementById("run-button"); if (b) b.click(); },
+    });
+    editor.commands.addCommand({
+      name: "submitSolution", bindKey: { win: "Ctrl-Shift-Enter", mac: "Command-Shift-Enter" },
+      exec: function () { var b = document.getElementById("submit-button"); if (b) b.click(); },
+    });
+
+    var Range = window.ace.require("ace/range").Range;
+    var marker = null;
+    function clearMarks() {
+      editor.session.clearAnnotations();
+      if (marker !== null) { editor.session.removeMarker(marker); marker = null; }
+    }
+    function markLine(line, text) {
+      clearMarks();
+      editor.session.setAnnotations([{ row: line - 1, column: 0, text: text, type: "error" }]);
+      marker = editor.session.addMarker(new Range(line - 1, 0, line - 1, 1), "error-line-marker", "fullLine");
+      editor.scrollToLine(line - 1, true, true, function () {});
+    }
+
+    document.body.addEventListener("htmx:beforeRequest", function (event) {
+      if (event.detail.elt && event.detail.elt.form === form) { save(); clearMarks(); }
+    });
+    document.body.addEventListener("htmx:afterSwap", function () {
+      var panel = document.querySelector("#result .result-panel[data-final=true]");
+      if (!panel || panel.dataset.marked) return;
+      panel.dataset.marked = "1";
+      if (panel.dataset.errorLine) {
+        var message = panel.querySelector(".test-message, .message");
+        markLine(parseInt(panel.dataset.errorLine, 10), message ? message.textContent : "error");
+      }
+      var history = document.getElementById("tab-submissions");
+      if (history && history.getAttribute("hx-get") && window.htmx) {
+        window.htmx.ajax("GET", history.getAttribute("hx-get"), { target: "#history", swap: "outerHTML" });
+      }
+    });
+  }
+
+  document.addEventListener("DOMContentLoaded", setUp);
+})();

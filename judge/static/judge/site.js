@@ -1,0 +1,55 @@
+// Small behaviours shared by every page: math typesetting and tabs.
+// Math arrives from the server as \( \) and \[ \] inside .arithmatex elements
+// (pymdownx.arithmatex, generic mode); KaTeX turns each one into markup.
+(function () {
+  "use strict";
+
+  function renderMath(root) {
+    if (!window.katex) return;
+    root.querySelectorAll(".arithmatex:not([data-typeset])").forEach(function (el) {
+      var tex = el.textContent.trim();
+      var display = el.tagName === "DIV" || tex.startsWith("\\[");
+      tex = tex.replace(/^\\[\(\[]/, "").replace(/\\[\)\]]$/, "");
+      try {
+        window.katex.render(tex, el, { displayMode: display, throwOnError: false, strict: "ignore" });
+        el.setAttribute("data-typeset", "");
+      } catch (err) {
+        el.classList.add("math-error");
+      }
+    });
+  }
+
+  function selectTab(tab, remember) {
+    var list = tab.closest("[role=tablist]");
+    list.querySelectorAll("[role=tab]").forEach(function (other) {
+      var selected = other === tab;
+      other.setAttribute("aria-selected", selected ? "true" : "false");
+      var panel = document.getElementById(other.getAttribute("aria-controls"));
+      if (panel) panel.hidden = !selected;
+    });
+    if (remember) history.replaceState(null, "", "#" + tab.id.replace(/^tab-/, ""));
+  }
+
+  function setUpTabs() {
+    document.querySelectorAll("[role=tablist]").forEach(function (list) {
+      list.addEventListener("click", function (event) {
+        var tab = event.target.closest("[role=tab]");
+        if (tab) selectTab(tab, true);
+      });
+    });
+    var wanted = location.hash && document.getElementById("tab-" + location.hash.slice(1));
+    if (wanted && wanted.getAttribute("role") === "tab") {
+      selectTab(wanted, false);
+      if (wanted.hasAttribute("hx-get")) wanted.click();
+    }
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    renderMath(document);
+    setUpTabs();
+  });
+  document.addEventListener("htmx:afterSwap", function (event) {
+    renderMath(event.detail.target.parentNode || document);
+  });
+  window.judgeRenderMath = renderMath;
+})();

@@ -1,0 +1,251 @@
+"""How a graded submission is shown: per-test rows, arrays, difference pictures.
+
+Only visible tests ever bring data to the page: their inputs and expected
+output from the test set, and the student's own output for a wrong value.
+Hidden tests name the check that failed and nothing more.  The student's
+output arrives as base64 ``.npy`` bytes that their code produced, so it is
+parsed with the same defensive reader the grader uses.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import functools
+import io
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+
+from judge.grading.arrays import UnreadableArray, load_inputs, read_npy
+from judge.grading.verdicts import CHECKS, TestStatus, Verdict
+from judge.problems.models import TestCase
+from judge.submissions.models import Submission
+
+MAX_ACTUAL_BYTES = 512 * 1024
+MAX_PANELS = 8  # leading indices drawn for a 3-D array
+MAX_GRID = 48  # cells per side of a panel; larger arrays are pooled by block maximum
+CHECK_LABELS = {"type": "ndarray", "dtype": "float64", "shape": "shape", "values": "values", "inputs": "inputs unchanged"}
+
+
+@dataclass
+class ShownArray:
+    label: str
+    shape: tuple
+    dtype: str
+    text: str
+
+
+@dataclass
+class TestRow:
+    name: str
+    hidden: bool
+    status: str
+    status_label: str
+    message: str
+    time_ms: float
+    checks: list[tuple[str, str]]  # (label, passed | failed | skipped)
+    traceback: list[dict] = field(default_factory=list)
+    stdout: str = ""
+    inputs: list[ShownArray] = field(default_factory=list)
+    expected: ShownArray | None = None
+    actual: ShownArray | None = None
+    picture: SafeString | None = None
+    detail: dict = field(default_factory=dict)
+
+    @property
+    def passed(self) -> bool:
+        return self.status == TestStatus.PASSED
+
+
+def format_array(label: str, array: np.ndarray) -> ShownArray:
+    with np.printoptions(precision=6, suppress=True, threshold=120, edgeitems=3, linewidth=96):
+        text = np.array2string(array, separator=", ")
+    return ShownArray(label, tuple(array.shape), str(array.dtype), text)
+
+
+@functools.lru_cache(maxsize=64)
+def visible_case_data(test_set_id: int) -> dict[str, tuple[dict[str, np.ndarray], np.ndarray]]:
+    """Inputs and expected output of each visible test; a test set never changes once made."""
+    data = {}
+    for case in TestCase.objects.filter(test_set_id=test_set_id, hidden=False):
+        expected = np.load(io.BytesIO(bytes(case.expected)), allow_pickle=False)
+        data[case.name] = (load_inputs(bytes(case.inputs)), expected)
+    return data
+
+
+def decode_actual(detail: dict) -> np.ndarray | None:
+    encoded = detail.get("actual_npy")
+    if not isinstance(encoded, str):
+        return None
+    try:
+        return read_npy(base64.b64decode(encoded, validate=True), MAX_ACTUAL_BYTES)
+    except (UnreadableArray, binascii.Error, ValueError):
+        return None
+
+
+def test_rows(submission: Submission) -> list[TestRow]:
+    if not submission.results:
+        return []
+    cases = visible_case_data(submission.test_set_id) if any(not t.get("hidden", True) for t in submission.results) else {}
+    return [_row(test, cases) for test in submission.results if isinstance(test, dict)]
+
+
+def _row(test: dict, cases: dict) -> TestRow:
+    status = str(test.get("status", ""))
+    marks = test.get("checks") or {}
+    row = TestRow(
+        name=str(test.get("name", "")), hidden=bool(test.get("hidden", True)), status=status,
+        status_label=_label(TestStatus, status), message=str(test.get("message", "")),
+        time_ms=float(test.get("time_ms") or 0), checks=[(CHECK_LABELS[c], marks.get(c, "skipped")) for c in CHECKS],
+        traceback=list(test.get("traceback") or []),
+    )
+    if row.hidden:
+        return row
+    row.stdout, row.detail = str(test.get("stdout") or ""), dict(test.get("detail") or {})
+    if row.name in cases:
+        inputs, expected = cases[row.name]
+        row.inputs = [format_array(name, value) for name, value in inputs.items()]
+        row.expected = format_array("expected", expected)
+        actual = decode_actual(row.detail)
+        if actual is not None:
+            row.actual = format_array("your result", actual)
+            if status == TestStatus.WRONG_VALUE and actual.shape == expected.shape:
+                row.picture = difference_picture(actual, expected, row.detail.get("first_mismatch"))
+    return row
+
+
+def _label(choices, value: str) -> str:
+    try:
+        return choices(value).label
+    except ValueError:
+        return value.replace("_", " ")
+
+
+def verdict_label(value: str) -> str:
+    return _label(Verdict, value)
+
+
+def error_line(submission: Submission) -> int | None:
+    """The editor line to point at: where the first failing test raised, or the syntax error."""
+    for test in submission.results or []:
+        frames = test.get("traceback") if isinstance(test, dict) else None
+        if frames and isinstance(frames[-1], dict) and isinstance(frames[-1].get("line"), int):
+            return frames[-1]["line"]
+    if submission.verdict in (Verdict.COMPILE_ERROR, Verdict.RUNTIME_ERROR):
+        match = re.search(r"\bline (\d+)", submission.message)
+        return int(match.group(1)) if match else None
+    return None
+
+
+# --- The difference picture ---------------------------------------------------
+
+def _panels(error: np.ndarray) -> tuple[np.ndarray, list[str]]:
+    """View any array as a stack of 2-D panels, labelled by their leading index."""
+    if error.ndim == 0:
+        return error.reshape(1, 1, 1), [""]
+    if error.ndim == 1:
+        return error.reshape(1, 1, -1), [""]
+    if error.ndim == 2:
+        return error[np.newaxis], [""]
+    leading = error.shape[:-2]
+    stacked = error.reshape(-1, *error.shape[-2:])
+    labels = ["[" + ", ".join(str(i) for i in np.unravel_index(k, leading)) + ", :, :]" for k in range(len(stacked))]
+    return stacked, labels
+
+
+def _pool(panel: np.ndarray) -> tuple[np.ndarray, int, int]:
+    """Shrink a panel to at most MAX_GRID cells a side, keeping each block's largest error."""
+    rows, cols = panel.shape
+    by_r, by_c = -(-rows // MAX_GRID), -(-cols // MAX_GRID)
+    if by_r == 1 and by_c == 1:
+        return panel, 1, 1
+    padded = np.full((-(-rows // by_r) * by_r, -(-cols // by_c) * by_c), 0.0)
+    padded[:rows, :cols] = panel
+    pooled = padded.reshape(padded.shape[0] // by_r, by_r, padded.shape[1] // by_c, by_c).max(axis=(1, 3))
+    return pooled, by_r, by_c
+
+
+def _colour(fraction: float) -> str:
+    """White for no error through orange to dark red for the largest error."""
+    stops = ((255, 255, 255), (253, 174, 97), (215, 48, 39), (120, 0, 20))
+    position = min(max(fraction, 0.0), 1.0) * (len(stops) - 1)
+    low = min(int(position), len(stops) - 2)
+    t = position - low
+    rgb = [round(a + (b - a) * t) for a, b in zip(stops[low], stops[low + 1])]
+    return "#%02x%02x%02x" % tuple(rgb)
+
+
+def difference_picture(actual: np.ndarray, expected: np.ndarray, first_mismatch) -> SafeString:
+    """An inline SVG heatmap of |actual - expected|, one panel per leading index."""
+    with np.errstate(all="ignore"):
+        error = np.abs(actual.astype(np.float64) - expected.astype(np.float64))
+    both_nan = np.isnan(actual) & np.isnan(expected)
+    error = np.where(both_nan, 0.0, np.where(np.isfinite(error), error, np.inf))
+    finite_max = float(error[np.isfinite(error)].max()) if np.isfinite(error).any() else 0.0
+    scale = finite_max or 1.0
+    panels, labels = _panels(error)
+    first = tuple(first_mismatch) if isinstance(first_mismatch, list | tuple) else None
+    first_panel, first_cell = _locate(first, error.shape)
+    parts, x_offset, height = [], 0, 0
+    for k, (panel, label) in enumerate(zip(panels[:MAX_PANELS], labels)):
+        svg, width, panel_height = _panel_svg(panel, label, scale, x_offset, first_cell if k == first_panel else None)
+        parts.append(svg)
+        x_offset += width + 16
+        height = max(height, panel_height)
+    more = len(panels) - MAX_PANELS
+    note = f'<p class="more-panels">…and {more} more panel{"s" * (more > 1)} not drawn.</p>' if more > 0 else ""
+    legend = _legend(finite_max)
+    svg = (f'<svg class="heatmap" role="img" xmlns="http://www.w3.org/2000/svg" width="{max(x_offset - 16, 1)}" '
+           f'height="{height}" viewBox="0 0 {max(x_offset - 16, 1)} {height}">'
+           f"<title>|actual − expected| for each position; the outlined cell is the first mismatch</title>"
+           + "".join(parts) + "</svg>")
+    return mark_safe(f'<div class="difference-picture">{svg}{legend}{note}</div>')
+
+
+def _locate(first: tuple | None, shape: tuple) -> tuple[int | None, tuple[int, int] | None]:
+    if first is None or len(first) != len(shape):
+        return None, None
+    if len(shape) == 0:
+        return 0, (0, 0)
+    if len(shape) == 1:
+        return 0, (0, first[0])
+    if len(shape) == 2:
+        return 0, (first[0], first[1])
+    return int(np.ravel_multi_index(first[:-2], shape[:-2])), (first[-2], first[-1])
+
+
+def _panel_svg(panel: np.ndarray, label: str, scale: float, x0: int, first: tuple[int, int] | None):
+    pooled, by_r, by_c = _pool(panel)
+    rows, cols = pooled.shape
+    cell = max(4, min(22, 260 // max(cols, 1), 260 // max(rows, 1)))
+    top = 18
+    titles = rows * cols <= 400 and by_r == by_c == 1
+    cells = []
+    for r in range(rows):
+        for c in range(cols):
+            value = pooled[r, c]
+            fill = "#5b0a91" if np.isinf(value) else _colour(value / scale)
+            title = f"<title>[{r}, {c}] |error| = {value:.3g}</title>" if titles else ""
+            cells.append(f'<rect x="{x0 + c * cell}" y="{top + r * cell}" width="{cell}" height="{cell}" '
+                         f'fill="{fill}">{title}</rect>')
+    outline = ""
+    if first is not None:
+        r, c = first[0] // by_r, first[1] // by_c
+        outline = (f'<rect class="first-mismatch" x="{x0 + c * cell - 1}" y="{top + r * cell - 1}" '
+                   f'width="{cell + 2}" height="{cell + 2}" fill="none" stroke="#0057d9" stroke-width="3"/>')
+    frame = (f'<rect x="{x0}" y="{top}" width="{cols * cell}" height="{rows * cell}" fill="none" '
+             f'stroke="#888" stroke-width="1"/>')
+    pooled_note = f" (max per {by_r}×{by_c} block)" if by_r > 1 or by_c > 1 else ""
+    caption = f'<text x="{x0}" y="12" font-size="11" fill="#333">{escape(label + pooled_note)}</text>'
+    return caption + "".join(cells) + frame + outline, max(cols * cell, 60), top + rows * cell + 2
+
+
+def _legend(finite_max: float) -> str:
+    stops = "".join(f'<span style="background:{_colour(i / 8)}"></span>' for i in range(9))
+    return (f'<div class="legend"><span class="legend-label">0</span><span class="ramp">{stops}</span>'
+            f'<span class="legend-label">{finite_max:.3g}</span> <span class="legend-note">|actual − expected|; '
+            f'outlined in blue: first mismatch</span></div>')
