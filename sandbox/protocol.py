@@ -13,6 +13,8 @@ Requests (judge -> zygote)::
     {"op": "run", "code": str, "function": str, "params": [str, ...],
      "tests": [{"name": str, "args": {param: b64 npy}}, ...],
      "limits": {"time_limit_s": float, "memory_mb": int, "output_bytes": int}}
+    {"op": "generate", "code": str, "seed": int, "params": [str, ...], "max_cases": int,
+     "limits": {"time_limit_s": float, "memory_mb": int, "output_bytes": int}}
 
 Events (zygote -> judge), in order, for a run::
 
@@ -20,6 +22,12 @@ Events (zygote -> judge), in order, for a run::
     {"event": "missing_function", "found": str | None}
     {"event": "load_error", "error": ERROR}      # module-level code raised
     {"event": "test", "name": str, "outcome": OUTCOME, ...}   # one per test
+    {"event": "done", "anomaly": str | None}
+
+Events of a generate (an author's ``tests.py`` run in a hardened child)::
+
+    {"event": "case", "name": str, "hidden": bool, "args": {param: b64 npy}, "shape"?: [int]}
+    {"event": "generated"} | {"event": "generate_error", "error": ERROR}
     {"event": "done", "anomaly": str | None}
 
 A pong is ``{"event": "pong", "numpy": str, "python": str}``.  The outcomes of

@@ -273,6 +273,55 @@ def run_test(function, job: dict, test: dict, lines: list[str]) -> dict:
     return event
 
 
+def generate_main(job: dict, report) -> None:
+    """Run an author's generator (``tests.py``) and report each case as .npy frames.
+
+    Author code is untrusted too: it runs in the same hardened child as a
+    submission, and the judge re-validates every case it reports.
+    """
+    code = job["code"]
+    lines = code.splitlines()
+    try:
+        compiled = compile(code, P.STUDENT_FILENAME, "exec", dont_inherit=True)
+        namespace: dict = {"__name__": "generator", "__builtins__": __builtins__}
+        sys.stdout = sys.stderr = _CappedText()
+        exec(compiled, namespace)
+        generate = namespace.get("generate")
+        if not callable(generate):
+            raise InvalidCase("tests.py must define generate(rng)")
+        for index, raw in enumerate(generate(np.random.default_rng(job["seed"]))):
+            if index >= job["max_cases"]:
+                raise InvalidCase(f"generate() yielded more than {job['max_cases']} cases")
+            P.write_frame(report, _case_frame(index, raw, job))
+    except BaseException as exc:
+        P.write_frame(report, {"event": "generate_error", "error": _error_event(exc, lines)})
+        return
+    P.write_frame(report, {"event": "generated"})
+
+
+class InvalidCase(Exception):
+    pass
+
+
+def _case_frame(index: int, raw: object, job: dict) -> dict:
+    if not isinstance(raw, dict) or not isinstance(raw.get("name"), str) or not isinstance(raw.get("args"), dict):
+        raise InvalidCase(f"case {index} must be a dict with a string 'name' and a dict 'args'")
+    where = f"case {index} ({raw['name'][:100]})"
+    args = {}
+    for name, value in raw["args"].items():
+        if name not in job["params"]:
+            raise InvalidCase(f"{where}: unknown argument {str(name)[:100]!r}")
+        if type(value) is not np.ndarray or value.dtype.hasobject:
+            raise InvalidCase(f"{where}: argument {name!r} must be a numeric ndarray, got {_describe(value)}")
+        if value.nbytes > job["limits"]["output_bytes"]:
+            raise InvalidCase(f"{where}: argument {name!r} is larger than {job['limits']['output_bytes']} bytes")
+        args[name] = P.b64(_npy(np.ascontiguousarray(value)))
+    frame = {"event": "case", "name": raw["name"][:100], "hidden": bool(raw.get("hidden", True)), "args": args}
+    if "shape" in raw:
+        frame["shape"] = [int(n) for n in raw["shape"]]
+    return frame
+
+
 def _ms(started: float) -> float:
     return round((time.perf_counter() - started) * 1000, 3)
 
@@ -297,6 +346,82 @@ class Zygote:
         while index < len(job["tests"]):
             index = self.run_child(job, index, anomalies)
         self.emit({"event": "done", "anomaly": "; ".join(anomalies) or None})
+
+    def generate(self, job: dict) -> None:
+        """One child runs the whole generator; its frames are relayed as they come."""
+        limits = job["limits"]
+        anomalies: list[str] = []
+        workdir = tempfile.mkdtemp(dir=self.scratch)
+        if self.child_uid is not None:
+            os.chown(workdir, self.child_uid, self.child_uid)
+        read_fd, write_fd = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            status = 0
+            try:
+                os.close(read_fd)
+                harden_child(write_fd, workdir, limits, self.child_uid, math.ceil(limits["time_limit_s"]) + 1)
+                with os.fdopen(write_fd, "wb") as report:
+                    generate_main(job, report)
+            except BaseException:
+                status = 70
+            finally:
+                os._exit(status)
+        os.close(write_fd)
+        failure = self.relay_generation(pid, read_fd, job)
+        os.close(read_fd)
+        _, wait_status = os.waitpid(pid, 0)
+        self.cleanup(pid, workdir, anomalies)
+        if failure is not None:
+            if failure == "died":
+                failure = f"the generator {self.outcome_of_death(wait_status)['detail']}"
+            self.emit({"event": "generate_error", "error": {"type": "GeneratorFailed", "message": failure,
+                                                            "frames": []}})
+        self.emit({"event": "done", "anomaly": "; ".join(anomalies) or None})
+
+    def relay_generation(self, pid: int, read_fd: int, job: dict) -> str | None:
+        """Relay case frames until the generator finishes; a reason if it did not finish cleanly."""
+        limits = job["limits"]
+        max_frame = 2 * limits["output_bytes"] * max(1, len(job["params"])) + 256 * 1024
+        deadline = time.monotonic() + limits["time_limit_s"]
+        buffer, cases = bytearray(), 0
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                self.kill(pid)
+                return f"the generator did not finish within {limits['time_limit_s']} s"
+            ready, _, _ = select.select([read_fd], [], [], remaining)
+            if not ready:
+                continue
+            chunk = os.read(read_fd, 1 << 20)
+            if not chunk:
+                return "died"
+            buffer += chunk
+            while len(buffer) >= P.HEADER.size:
+                (size,) = P.HEADER.unpack_from(buffer)
+                if size > max_frame:
+                    self.kill(pid)
+                    return "the generator produced a case larger than the limit"
+                if len(buffer) < P.HEADER.size + size:
+                    break
+                body = bytes(buffer[P.HEADER.size : P.HEADER.size + size])
+                del buffer[: P.HEADER.size + size]
+                try:
+                    message = P.decode_body(body)
+                except P.ProtocolError:
+                    self.kill(pid)
+                    return "the generator's process sent a malformed report"
+                event = message.get("event")
+                if event == "case" and cases < job["max_cases"]:
+                    self.emit(message)
+                    cases += 1
+                elif event in ("generated", "generate_error"):
+                    self.emit(message)
+                    self.kill(pid)
+                    return None
+                else:
+                    self.kill(pid)
+                    return "the generator's process sent an unexpected report"
 
     def run_child(self, job: dict, first: int, anomalies: list[str]) -> int:
         """Fork a child for tests[first:]; return the index of the next test to run."""
@@ -488,6 +613,8 @@ def main(argv: list[str] | None = None) -> None:
                          "uid": os.getuid(), "pid": os.getpid()})
         elif op == "run":
             zygote.run(request)
+        elif op == "generate":
+            zygote.generate(request)
         elif op == "exit":
             return
         else:

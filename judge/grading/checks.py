@@ -43,6 +43,8 @@ class TestResult:
     detail: dict = field(default_factory=dict)
     stdout: str = ""
     traceback: list[dict] = field(default_factory=list)
+    # A known misconception this result matches: {"name", "explanation", "see"}.
+    misconception: dict = field(default_factory=dict)
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -214,3 +216,74 @@ def _value_message(actual, expected, tolerance: Tolerance, hidden: bool, detail:
         f"max absolute error {error.max():.6g}, max relative error {relative.max():.6g}; "
         f"first mismatch at index {first}: expected {expected[first]:.6g}, got {actual[first]:.6g}"
     )
+
+
+# --------------------------------------------------------------------------
+# Misconception diagnosis: does a failing result match a known-wrong solution's
+# result on the same inputs?  Only names and explanations reach the student,
+# so this works on hidden tests without revealing their data.
+# --------------------------------------------------------------------------
+
+DIAGNOSABLE = {TestStatus.WRONG_TYPE, TestStatus.WRONG_DTYPE, TestStatus.WRONG_SHAPE, TestStatus.WRONG_VALUE,
+               TestStatus.INPUT_MUTATED, TestStatus.RUNTIME_ERROR}
+
+
+@dataclass(frozen=True)
+class KnownWrong:
+    """What one known-wrong solution did on one test (computed in a sandbox when the tests were built)."""
+
+    name: str
+    explanation: str
+    see: str
+    status: str  # the status its result got on this test
+    output: bytes | None = None  # its returned .npy, for array statuses
+    signature: str = ""  # "Type: message" for runtime_error, the type description for wrong_type
+
+    def as_misconception(self) -> dict:
+        return {"name": self.name, "explanation": self.explanation, "see": self.see}
+
+
+def error_signature(event: TestEvent) -> str:
+    return f"{event.error.type}: {event.error.message}" if event.error else ""
+
+
+def diagnose(event: TestEvent, status: str, known: tuple[KnownWrong, ...], tolerance: Tolerance,
+             max_output_bytes: int) -> KnownWrong | None:
+    """The first known-wrong result that this (failing) result reproduces, if any."""
+    if status not in DIAGNOSABLE:
+        return None
+    actual = None
+    for candidate in known:
+        if candidate.status != status:
+            continue
+        if status == TestStatus.RUNTIME_ERROR:
+            if event.error is not None and error_signature(event) == candidate.signature:
+                return candidate
+            continue
+        if status == TestStatus.WRONG_TYPE:
+            if event.output is None and event.type_description == candidate.signature:
+                return candidate
+            continue
+        if actual is None:
+            try:
+                actual = read_npy(event.output or b"", max_output_bytes + 4096)
+            except UnreadableArray:
+                return None
+        if candidate.output is not None and same_result(actual, read_npy(candidate.output, 1 << 62), tolerance):
+            return candidate
+    return None
+
+
+def same_result(actual: np.ndarray, other: np.ndarray, tolerance: Tolerance) -> bool:
+    """Same dtype and shape, the same NaN/inf pattern, and values within the problem's tolerance."""
+    if actual.dtype != other.dtype or actual.shape != other.shape:
+        return False
+    if actual.dtype.kind not in "fc":
+        return bool(np.array_equal(actual, other))
+    for test in (np.isnan, np.isposinf, np.isneginf):
+        if not np.array_equal(test(actual), test(other)):
+            return False
+    finite = np.isfinite(other)
+    with np.errstate(all="ignore"):
+        close = np.abs(actual - other) <= tolerance.atol + tolerance.rtol * np.abs(other)
+    return bool(np.all(close | ~finite))

@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from judge.grading.arrays import npy_hash
-from judge.grading.checks import TestResult, Tolerance, check_test
+from judge.grading.checks import KnownWrong, TestResult, Tolerance, check_test, diagnose
 from judge.grading.events import Malformed, TestEvent
 from judge.grading.verdicts import VERDICT_OF_STATUS, TestStatus, Verdict
 from sandbox.backends.base import Job, JobTest, Sandbox, SandboxError
@@ -41,6 +41,7 @@ class Case:
     hidden: bool
     inputs: dict[str, bytes]  # parameter -> .npy bytes
     expected: bytes  # .npy bytes; never leaves this process
+    known_wrong: tuple[KnownWrong, ...] = ()  # what each known-wrong solution did on this test
 
 
 @dataclass
@@ -102,8 +103,14 @@ def _check(raw: dict, case: Case, spec: ProblemSpec) -> TestResult:
                           f"the sandbox sent back a malformed result ({exc})")
     expected = np.load(io.BytesIO(case.expected), allow_pickle=False)
     hashes = {name: npy_hash(data) for name, data in case.inputs.items()}
-    return check_test(event, name=case.name, hidden=case.hidden, expected=expected, input_hashes=hashes,
-                      tolerance=Tolerance(spec.rtol, spec.atol), max_output_bytes=spec.max_output_bytes)
+    tolerance = Tolerance(spec.rtol, spec.atol)
+    result = check_test(event, name=case.name, hidden=case.hidden, expected=expected, input_hashes=hashes,
+                        tolerance=tolerance, max_output_bytes=spec.max_output_bytes)
+    if case.known_wrong and result.status != TestStatus.PASSED:
+        match = diagnose(event, result.status, case.known_wrong, tolerance, spec.max_output_bytes)
+        if match is not None:
+            result.misconception = match.as_misconception()
+    return result
 
 
 def _not_run(cases: list[Case]) -> list[TestResult]:

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
 from django.urls import reverse
 
@@ -39,8 +40,19 @@ class Problem(models.Model):
     current_test_set = models.ForeignKey(
         "TestSet", null=True, on_delete=models.SET_NULL, related_name="+"
     )
-    published = models.BooleanField(default=True)
+    # A problem is a draft, invisible to students, until the publish gate passes.
+    published = models.BooleanField(default=False)
     updated_at = models.DateTimeField(auto_now=True)
+
+    # The working copy of the package, {relative path: text}: the source of truth
+    # for authoring (see README, "Authoring a problem").  The fields above show the
+    # last version that passed the gate, or the draft while never published.
+    draft_files = models.JSONField(default=dict, blank=True)
+    draft_hash = models.CharField(max_length=64, blank=True)
+    imported_hash = models.CharField(max_length=64, blank=True, help_text="hash last imported from problems/")
+    edited_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                  related_name="+")
+    edited_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["path_order", "slug"]
@@ -87,6 +99,54 @@ class TestCase(models.Model):
     class Meta:
         ordering = ["index"]
         constraints = [models.UniqueConstraint(fields=["test_set", "index"], name="unique_case_index")]
+
+
+class KnownWrongOutcome(models.Model):
+    """What one known-wrong solution did on one test case, computed in a sandbox by the gate.
+
+    Students' failing results are compared with these to name their misconception;
+    the output itself never leaves the worker.
+    """
+
+    case = models.ForeignKey(TestCase, on_delete=models.CASCADE, related_name="known_wrong")
+    position = models.PositiveSmallIntegerField(default=0)
+    name = models.CharField(max_length=200)
+    explanation = models.TextField(blank=True)
+    see = models.CharField(max_length=200, blank=True)
+    status = models.CharField(max_length=30)
+    output = models.BinaryField(null=True)
+    signature = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["position"]
+
+
+class GateStatus(models.TextChoices):
+    QUEUED = "queued", "Queued"
+    RUNNING = "running", "Running"
+    DONE = "done", "Done"
+
+
+class GateRun(models.Model):
+    """One run of the publish gate on a version of a problem's package, check by check."""
+
+    problem = models.ForeignKey(Problem, on_delete=models.CASCADE, related_name="gate_runs")
+    package_hash = models.CharField(max_length=64)
+    status = models.CharField(max_length=10, choices=GateStatus.choices, default=GateStatus.QUEUED)
+    passed = models.BooleanField(null=True)
+    checks = models.JSONField(default=list, blank=True)  # [{"key", "title", "passed", "detail"}]
+    error = models.TextField(blank=True)
+    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                     related_name="+")
+    trigger = models.CharField(max_length=20, default="manual")  # manual | sync | command
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"gate #{self.pk} {self.problem.slug} {self.status} {self.passed}"
 
 
 class WrongSolution(models.Model):

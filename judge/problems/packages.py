@@ -1,9 +1,9 @@
 """Problem packages: the folders under ``problems/``.
 
-A package is the source of truth for a problem.  ``load_package`` reads and
-validates one folder (a malformed one raises ``PackageError`` naming the file
-and field); ``build_cases`` runs its generator and reference solution to make
-the test set.  Nothing here touches the database.
+``load_package`` reads and validates one folder (a malformed one raises
+``PackageError`` naming the file and field); ``build_cases`` runs its
+generator and reference solution, in a sandbox, to make the test set.
+Nothing here touches the database.
 
 Layout of ``problems/<slug>/``::
 
@@ -20,18 +20,19 @@ Layout of ``problems/<slug>/``::
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import re
-import sys
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
-from judge.grading.arrays import to_npy
-from judge.grading.grader import Case, ProblemSpec
+from judge.grading.arrays import UnreadableArray, npy_hash, read_npy, to_npy
+from judge.grading.events import ErrorInfo, Malformed, TestEvent
+from judge.grading.grader import Case, ProblemSpec, interpret
 from judge.grading.verdicts import TestStatus
+from sandbox.backends.base import GenerateJob, Job, JobTest, Sandbox, SandboxError
+from sandbox.protocol import Outcome, unb64
 
 MANIFEST = "problem.toml"
 SLUG = re.compile(r"^[a-z][a-z0-9_]{1,79}$")
@@ -207,74 +208,145 @@ def discover(root: Path) -> list[Path]:
 
 
 # --------------------------------------------------------------------------
-# Building the test set (author code: runs at sync time, never in a worker)
+# Building the test set.  Author code (generator, reference, known-wrong
+# solutions) runs in a sandbox like student code, never in this process; what
+# comes back is parsed as hostile data.
 # --------------------------------------------------------------------------
 
 
-def _module_from(path: Path, source: str, label: str):
-    name = f"_judge_package_{path.name}_{label}"
-    spec = importlib.util.spec_from_loader(name, loader=None, origin=str(path / f"{label}.py"))
-    module = importlib.util.module_from_spec(spec)
-    try:
-        exec(compile(source, str(path / f"{label}.py"), "exec"), module.__dict__)
-    except Exception as exc:
-        raise PackageError(f"{path.name}/{label}.py: raised {type(exc).__name__}: {exc}") from None
-    finally:
-        sys.modules.pop(name, None)
-    return module
+class ReferenceFailed(PackageError):
+    """The reference solution did not produce a usable expected output."""
+
+    def __init__(self, message: str, check: str = "reference") -> None:
+        super().__init__(message)
+        self.check = check
 
 
-def generate_inputs(package: Package) -> list[dict]:
+@dataclass(frozen=True)
+class GeneratedCase:
+    name: str
+    hidden: bool
+    inputs: dict[str, bytes]  # parameter -> .npy bytes
+    shape: tuple[int, ...] | None = None  # the expected output's shape, when the generator declares it
+
+
+def generate_cases(package: Package, sandbox: Sandbox, max_bytes: int = 16 * 1024 * 1024) -> list[GeneratedCase]:
+    """Run ``tests.py`` in the sandbox and validate every case it reports."""
+    job = GenerateJob(code=package.generator, seed=package.seed, params=package.params, output_bytes=max_bytes)
+    return parse_generated(sandbox.run(job).events, package, max_bytes)
+
+
+def parse_generated(events: list[dict], package: Package, max_bytes: int) -> list[GeneratedCase]:
     where = f"{package.slug}/tests.py"
-    module = _module_from(package.path, package.generator, "tests")
-    if not callable(getattr(module, "generate", None)):
-        raise PackageError(f"{where}: must define generate(rng)")
+    if events and events[-1].get("event") == "generate_error":
+        raise PackageError(f"{where}: {_error_text(events[-1].get('error'))}")
+    if not events or events[-1].get("event") != "generated":
+        raise PackageError(f"{where}: the generator did not report its end")
     cases, names = [], set()
-    try:
-        produced = list(module.generate(np.random.default_rng(package.seed)))
-    except Exception as exc:
-        raise PackageError(f"{where}: generate() raised {type(exc).__name__}: {exc}") from None
-    for index, raw in enumerate(produced):
-        label = f"{where}: case {index}"
-        if not isinstance(raw, dict) or not isinstance(raw.get("name"), str) or not isinstance(raw.get("args"), dict):
-            raise PackageError(f"{label} must be a dict with a string 'name' and a dict 'args'")
-        if raw["name"] in names:
-            raise PackageError(f"{label}: duplicate name {raw['name']!r}")
-        names.add(raw["name"])
-        unknown = set(raw["args"]) - set(package.params)
-        if unknown:
-            raise PackageError(f"{label} ({raw['name']}): unknown argument(s) {sorted(unknown)}")
-        for name, value in raw["args"].items():
-            if type(value) is not np.ndarray or value.dtype.hasobject or value.size > MAX_CASE_ELEMENTS:
-                raise PackageError(f"{label} ({raw['name']}): argument {name!r} must be a numeric ndarray")
-        ordered = {p: np.ascontiguousarray(raw["args"][p]) for p in package.params if p in raw["args"]}
-        cases.append({"name": raw["name"], "hidden": bool(raw.get("hidden", True)), "args": ordered})
+    for index, event in enumerate(events[:-1]):
+        cases.append(_parse_case(event, index, package, where, max_bytes))
+        if cases[-1].name in names:
+            raise PackageError(f"{where}: case {index}: duplicate name {cases[-1].name!r}")
+        names.add(cases[-1].name)
     if not cases:
         raise PackageError(f"{where}: generate() yielded no cases")
-    if all(case["hidden"] for case in cases):
+    if all(case.hidden for case in cases):
         raise PackageError(f"{where}: at least one case must be visible (hidden = False)")
     return cases
 
 
-def build_cases(package: Package) -> list[Case]:
-    """Generate inputs and compute expected outputs with the reference solution."""
-    reference = getattr(_module_from(package.path, package.solution, "solution"), package.function, None)
-    if not callable(reference):
-        raise PackageError(f"{package.slug}/solution.py: must define {package.function}()")
-    built = []
-    for case in generate_inputs(package):
-        args = {name: value.copy() for name, value in case["args"].items()}
+def _parse_case(event: dict, index: int, package: Package, where: str, max_bytes: int) -> GeneratedCase:
+    name, hidden, args = event.get("name"), event.get("hidden"), event.get("args")
+    if event.get("event") != "case" or not isinstance(name, str) or not 0 < len(name) <= 100:
+        raise PackageError(f"{where}: case {index} has no valid name")
+    if not isinstance(hidden, bool) or not isinstance(args, dict) or set(args) - set(package.params):
+        raise PackageError(f"{where}: case {index} ({name}) has invalid 'hidden' or argument names")
+    inputs = {}
+    for param in package.params:
+        if param not in args:
+            continue
         try:
-            expected = reference(**args)
-        except Exception as exc:
-            raise PackageError(f"{package.slug}/solution.py: raised {type(exc).__name__} on {case['name']}: {exc}") from None
-        if type(expected) is not np.ndarray or expected.dtype != np.float64:
-            raise PackageError(f"{package.slug}/solution.py: must return a float64 ndarray on {case['name']}")
-        if any(not np.array_equal(args[n], case["args"][n], equal_nan=True) for n in args):
-            raise PackageError(f"{package.slug}/solution.py: modified its inputs on {case['name']}")
-        built.append(Case(
-            name=case["name"], hidden=case["hidden"],
-            inputs={name: to_npy(value) for name, value in case["args"].items()},
-            expected=to_npy(np.ascontiguousarray(expected)),
-        ))
-    return built
+            array = read_npy(unb64(args[param]) if isinstance(args[param], str) else b"", max_bytes + 4096)
+        except (UnreadableArray, ValueError) as exc:
+            raise PackageError(f"{where}: case {index} ({name}): argument {param!r} is not an array: {exc}") from None
+        if array.dtype.kind not in "biuf" or array.size > MAX_CASE_ELEMENTS:
+            raise PackageError(f"{where}: case {index} ({name}): argument {param!r} must be a numeric ndarray")
+        inputs[param] = to_npy(np.ascontiguousarray(array))
+    shape = event.get("shape")
+    if shape is not None and (not isinstance(shape, list) or len(shape) > 32
+                              or not all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in shape)):
+        raise PackageError(f"{where}: case {index} ({name}): 'shape' must be a list of sizes")
+    return GeneratedCase(name, hidden, inputs, tuple(shape) if shape is not None else None)
+
+
+def _error_text(raw: object) -> str:
+    try:
+        error = ErrorInfo.parse(raw)
+    except Malformed:
+        return "the generator failed"
+    line = f" (line {error.frames[-1]['line']}: {error.frames[-1]['text']})" if error.frames else ""
+    return f"{error.type}: {error.message}{line}"
+
+
+def job_for(code: str, spec: ProblemSpec, cases: list[GeneratedCase] | list[Case]) -> Job:
+    return Job(code=code, function=spec.function, params=spec.params,
+               tests=[JobTest(case.name, case.inputs) for case in cases],
+               time_limit_s=spec.time_limit_s, memory_mb=spec.memory_mb, output_bytes=spec.max_output_bytes)
+
+
+def reference_outputs(package: Package, generated: list[GeneratedCase], sandbox: Sandbox,
+                      max_output_bytes: int = 16 * 1024 * 1024) -> tuple[list[bytes], list[float]]:
+    """The reference's output on every case (.npy bytes) and its time per case (ms)."""
+    where = f"{package.slug}/solution.py"
+    spec = package.spec(max_output_bytes)
+    events = sandbox.run(job_for(package.solution, spec, generated)).events
+    if events and events[0].get("event") in ("compile_error", "missing_function", "load_error"):
+        stand_ins = [Case(c.name, c.hidden, c.inputs, b"") for c in generated]
+        raise ReferenceFailed(f"{where}: {interpret(events, spec, stand_ins).message}")
+    tests = [event for event in events if event.get("event") == "test"]
+    if len(tests) != len(generated):
+        raise SandboxError(f"sandbox reported {len(tests)} results for {len(generated)} cases")
+    outputs, times = [], []
+    for raw, case in zip(tests, generated):
+        output, time_ms = _reference_output(raw, case, where, max_output_bytes)
+        outputs.append(output)
+        times.append(time_ms)
+    return outputs, times
+
+
+def _reference_output(raw: dict, case: GeneratedCase, where: str, max_bytes: int) -> tuple[bytes, float]:
+    try:
+        event = TestEvent.parse(raw)
+    except Malformed as exc:
+        raise ReferenceFailed(f"{where}: malformed result on {case.name} ({exc})") from None
+    if event.outcome == Outcome.ERROR and event.error:
+        line = f" (line {event.error.frames[-1]['line']})" if event.error.frames else ""
+        raise ReferenceFailed(f"{where}: raised {event.error.type} on {case.name}: {event.error.message}{line}")
+    if event.outcome != Outcome.RETURNED:
+        what = event.type_description if event.outcome == Outcome.WRONG_TYPE else event.outcome.replace("_", " ")
+        raise ReferenceFailed(f"{where}: did not return an array on {case.name} ({what})", "float64")
+    try:
+        array = read_npy(event.output or b"", max_bytes + 4096)
+    except UnreadableArray as exc:
+        raise ReferenceFailed(f"{where}: unreadable result on {case.name} ({exc})", "float64") from None
+    if array.dtype != np.dtype("<f8"):
+        raise ReferenceFailed(f"{where}: must return a float64 ndarray on {case.name}, got {array.dtype}", "float64")
+    if case.shape is not None and array.shape != case.shape:
+        raise ReferenceFailed(
+            f"{where}: returned shape {array.shape} on {case.name}; the generator declares {case.shape}", "float64")
+    if event.input_hashes != {name: npy_hash(data) for name, data in case.inputs.items()}:
+        raise ReferenceFailed(f"{where}: modified its inputs on {case.name}")
+    return to_npy(np.ascontiguousarray(array)), event.time_ms
+
+
+def build_cases(package: Package, sandbox: Sandbox | None = None,
+                max_output_bytes: int = 16 * 1024 * 1024) -> list[Case]:
+    """Generate inputs and compute expected outputs with the reference, both in a sandbox."""
+    if sandbox is None:
+        from judge.grading.sandboxes import open_sandbox
+
+        with open_sandbox() as own:
+            return build_cases(package, own, max_output_bytes)
+    generated = generate_cases(package, sandbox)
+    expected, _ = reference_outputs(package, generated, sandbox, max_output_bytes)
+    return [Case(c.name, c.hidden, c.inputs, output) for c, output in zip(generated, expected)]

@@ -58,6 +58,45 @@ class Job:
     def deadline_s(self) -> float:
         return (len(self.tests) + 1) * (self.time_limit_s + 1.0) + JOB_SLACK_S
 
+    def max_frame_bytes(self) -> int:
+        return 2 * self.output_bytes + 512 * 1024
+
+    def max_events(self) -> int:
+        return len(self.tests) + 2
+
+
+@dataclass(frozen=True)
+class GenerateJob:
+    """Run a problem author's test generator; ``sandbox.run`` accepts it like a Job."""
+
+    code: str
+    seed: int
+    params: list[str]
+    time_limit_s: float = 30.0
+    memory_mb: int = 1024
+    output_bytes: int = 16 * 1024 * 1024  # per argument of one case
+    max_cases: int = 200
+
+    def to_request(self) -> dict:
+        return {
+            "op": "generate",
+            "code": self.code,
+            "seed": self.seed,
+            "params": list(self.params),
+            "max_cases": self.max_cases,
+            "limits": {"time_limit_s": self.time_limit_s, "memory_mb": self.memory_mb,
+                       "output_bytes": self.output_bytes},
+        }
+
+    def deadline_s(self) -> float:
+        return self.time_limit_s + JOB_SLACK_S
+
+    def max_frame_bytes(self) -> int:
+        return 2 * self.output_bytes * max(1, len(self.params)) + 512 * 1024
+
+    def max_events(self) -> int:
+        return self.max_cases + 1
+
 
 @dataclass
 class JobRun:
@@ -75,7 +114,7 @@ class Sandbox(ABC):
     name = "abstract"
 
     @abstractmethod
-    def run(self, job: Job) -> JobRun: ...
+    def run(self, job: Job | GenerateJob) -> JobRun: ...
 
     @abstractmethod
     def close(self) -> None: ...
@@ -124,12 +163,13 @@ class FrameChannel:
                     raise SandboxError("sandbox closed its output")
                 self.buffer += chunk
 
-    def run_job(self, job: Job) -> JobRun:
+    def run_job(self, job: Job | GenerateJob) -> JobRun:
+        """Send one job (a run or a generate) and collect its events until ``done``."""
         started = time.monotonic()
         deadline = started + job.deadline_s()
         self.send(job.to_request())
         events = []
-        max_frame = 2 * job.output_bytes + 512 * 1024
+        max_frame = job.max_frame_bytes()
         while True:
             event = self.receive(deadline, max_frame)
             if event.get("event") == "done":
@@ -137,8 +177,8 @@ class FrameChannel:
                 return JobRun(events, (time.monotonic() - started) * 1000,
                               anomaly if isinstance(anomaly, str) else None)
             events.append(event)
-            if len(events) > len(job.tests) + 2:
-                raise SandboxError("sandbox sent more events than there are tests")
+            if len(events) > job.max_events():
+                raise SandboxError("sandbox sent more events than the job allows")
 
     def ping(self, timeout_s: float) -> dict:
         self.send({"op": "ping"})

@@ -19,7 +19,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from sandbox.backends.base import FrameChannel, Job, JobRun, Sandbox, SandboxError
+from sandbox.backends.base import FrameChannel, GenerateJob, Job, JobRun, Sandbox, SandboxError
 
 log = logging.getLogger(__name__)
 
@@ -80,7 +80,7 @@ class ProcessSandbox(Sandbox):
             self.close()
             raise
 
-    def run(self, job: Job) -> JobRun:
+    def run(self, job: Job | GenerateJob) -> JobRun:
         if self.process is None or self.process.poll() is not None:
             self.start()
         try:

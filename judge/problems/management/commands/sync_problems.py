@@ -9,16 +9,19 @@ from judge.problems.services import sync_problems
 
 
 class Command(BaseCommand):
-    help = "Load or update the problem packages under problems/ (idempotent)."
+    help = "Import the problem packages under problems/ and publish those that pass the gate (idempotent)."
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("slugs", nargs="*", help="only these problems")
         parser.add_argument("--root", type=Path, default=None, help="folder holding the packages")
+        parser.add_argument("--force", action="store_true",
+                            help="import even problems edited in the browser since their last import")
 
-    def handle(self, *args, slugs: list[str], root: Path | None, **options) -> None:
+    def handle(self, *args, slugs: list[str], root: Path | None, force: bool, **options) -> None:
         try:
-            outcomes = sync_problems(root, only=slugs or None)
+            outcomes = sync_problems(root, only=slugs or None, force=force)
         except PackageError as exc:
             raise CommandError(f"malformed problem package: {exc}", returncode=2) from None
         for outcome in outcomes:
-            self.stdout.write(f"{outcome.slug}: {outcome.action} ({outcome.cases} tests)")
+            note = f" - {outcome.note}" if outcome.note else ""
+            self.stdout.write(f"{outcome.slug}: {outcome.action} ({outcome.cases} tests){note}")

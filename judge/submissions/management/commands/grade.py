@@ -8,7 +8,8 @@ from django.core.management.base import BaseCommand, CommandError
 
 from judge.grading.grader import GradeReport
 from judge.grading.sandboxes import open_sandbox
-from judge.problems.packages import PackageError, build_cases, load_package
+from judge.problems.gate import run_gate
+from judge.problems.packages import PackageError, load_package
 from judge.submissions.services import SubmissionRejected, grade_with_sandbox, validate_code
 
 
@@ -28,12 +29,17 @@ class Command(BaseCommand):
         codes = [self.read(path) for path in files]
         try:
             package = load_package(package_dir)
-            cases = build_cases(package)
         except PackageError as exc:
             raise CommandError(f"malformed problem package: {exc}", returncode=2) from None
         spec = package.spec(settings.MAX_OUTPUT_BYTES)
         reports = []
         with open_sandbox(sandbox) as box:
+            # The gate builds the tests in the sandbox, with what each known-wrong solution does on them.
+            gate = run_gate(package, box, settings.MAX_OUTPUT_BYTES)
+            cases = gate.cases
+            if not cases:
+                failure = gate.first_failure()
+                raise CommandError(f"cannot build the tests: {failure.detail if failure else 'unknown'}", returncode=2)
             for path, code in zip(files, codes):
                 report = grade_with_sandbox(code, spec, cases, box)
                 reports.append((path, report))
@@ -57,6 +63,10 @@ class Command(BaseCommand):
         for test in report.tests:
             where = "hidden" if test.hidden else "visible"
             self.stdout.write(f"  {test.status:<22} {test.name} ({where}, {test.time_ms:.1f} ms) {test.message}")
+            if test.misconception:
+                see = f" (see {test.misconception['see']})" if test.misconception["see"] else ""
+                self.stdout.write(f"  {'':<22} misconception: {test.misconception['name']}. "
+                                  f"{test.misconception['explanation']}{see}")
         self.stdout.write(f"  graded in {report.time_ms:.1f} ms")
 
 
@@ -70,6 +80,7 @@ def as_json(path: Path, report: GradeReport) -> dict:
             for t in report.tests
         ],
         "time_ms": report.time_ms,
+        "misconceptions": [{"test": t.name, **t.misconception} for t in report.tests if t.misconception],
     }
 
 

@@ -1,0 +1,10 @@
+from __future__ import annotations
+
+from celery import shared_task
+
+from judge.problems import services
+
+
+@shared_task(acks_late=True, ignore_result=True)
+def run_gate_task(gate_run_id: int) -> None:
+    services.execute_gate_run(gate_run_id)
