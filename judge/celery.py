@@ -9,7 +9,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "judge.settings")
 
 app = Celery("judge")
 app.config_from_object("django.conf:settings", namespace="CELERY")
-app.autodiscover_tasks(["judge.submissions", "judge.problems"])
+app.autodiscover_tasks(["judge.submissions", "judge.problems", "judge.authoring"])
 
 
 @worker_ready.connect

@@ -74,6 +74,7 @@ INSTALLED_APPS = [
     "judge.accounts",
     "judge.problems",
     "judge.submissions",
+    "judge.authoring",
     "judge.learning",
     "judge.leaderboard",
 ]

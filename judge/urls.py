@@ -7,5 +7,6 @@ urlpatterns = [
     path("submissions/", include("judge.submissions.urls")),
     path("problems/", include("judge.learning.urls")),
     path("leaderboard/", include("judge.leaderboard.urls")),
+    path("authoring/", include("judge.authoring.urls")),
     path("", include("judge.problems.urls")),
 ]

@@ -1,0 +1,56 @@
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+from judge.problems.models import Problem
+
+
+class Action(models.TextChoices):
+    CREATE = "create", "Created a problem"
+    EDIT = "edit", "Edited the draft"
+    UPLOAD = "upload", "Uploaded a zip"
+    DOWNLOAD = "download", "Downloaded a zip"
+    GATE = "gate", "Ran the publish gate"
+    UNPUBLISH = "unpublish", "Unpublished"
+    REJUDGE = "rejudge", "Requested a rejudge"
+
+
+class AuditEntry(models.Model):
+    """Who changed what in authoring, and when."""
+
+    at = models.DateTimeField(auto_now_add=True, db_index=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    action = models.CharField(max_length=20, choices=Action.choices)
+    problem_slug = models.CharField(max_length=80, blank=True, db_index=True)
+    summary = models.CharField(max_length=500, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+        verbose_name_plural = "audit entries"
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M} {self.user} {self.action} {self.problem_slug}"
+
+
+class RejudgeScope(models.TextChoices):
+    SUBMISSION = "submission", "One submission"
+    PROBLEM = "problem", "One problem"
+    EVERYTHING = "everything", "Everything"
+
+
+class RejudgeBatch(models.Model):
+    """A rejudge request: which submissions go back in the queue, against their problem's current tests."""
+
+    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    scope = models.CharField(max_length=20, choices=RejudgeScope.choices)
+    problem = models.ForeignKey(Problem, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    submission_ids = models.JSONField(default=list)
+    total = models.PositiveIntegerField(default=0)
+    requeued = models.PositiveIntegerField(default=0)  # set by the Celery task as it goes
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    queued_all_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]

@@ -1,0 +1,206 @@
+"""Write operations of authoring: new problems, edits, zips, rejudges, and the audit log.
+
+Views call these; each records who did what in ``AuditEntry``.  Problems
+themselves (drafts, the gate, publishing) live in ``judge.problems.services``.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import zipfile
+
+from django.db import transaction
+from django.utils import timezone
+
+from judge.authoring.models import Action, AuditEntry, RejudgeBatch, RejudgeScope
+from judge.problems.models import GateRun, Problem
+from judge.problems.packages import SLUG, PackageError
+from judge.problems.services import request_gate_run, save_draft, unpublish_problem
+from judge.submissions.models import Kind, Status, Submission
+
+log = logging.getLogger(__name__)
+
+MAX_ZIP_BYTES = 5 * 1024 * 1024
+IGNORED = ("__pycache__/", ".DS_Store", ".git/")
+
+
+def audit(user, action: str, slug: str = "", summary: str = "") -> AuditEntry:
+    return AuditEntry.objects.create(user=user, action=action, problem_slug=slug, summary=summary[:500])
+
+
+# --------------------------------------------------------------------------
+# Problems
+# --------------------------------------------------------------------------
+
+
+def skeleton_files(slug: str, title: str, function: str, params: list[str]) -> dict[str, str]:
+    """A new package that loads but fails the gate until the author writes the reference."""
+    args = ", ".join(params)
+    cases = ", ".join(f'"{p}": rng.standard_normal((2, 3))' for p in params)
+    first = ", ".join(f'"{p}": np.arange(6.0).reshape(2, 3)' for p in params)
+    return {
+        "problem.toml": (
+            f'slug = "{slug}"\ntitle = "{title}"\ndifficulty = "easy"\ntags = []\nprerequisites = []\n'
+            f'summary = ""\n\n[function]\nname = "{function}"\nparams = [{", ".join(repr(p).replace(chr(39), chr(34)) for p in params)}]\n\n'
+            '[limits]\ntime_limit_s = 2.0\nmemory_mb = 512\n\n[checking]\nrtol = 1e-7\natol = 1e-9\n\n[tests]\nseed = 1\n'
+        ),
+        "statement.md": f"# {title}\n\nDescribe the task here.\n",
+        "theory.md": "## Background\n\nExplain the idea here.\n",
+        "starter.py": f"import numpy as np\n\n\ndef {function}({args}):\n    raise NotImplementedError\n",
+        "solution.py": f"import numpy as np\n\n\ndef {function}({args}):\n    raise NotImplementedError(\"write the reference solution\")\n",
+        "tests.py": (
+            "import numpy as np\n\n\ndef generate(rng):\n"
+            f'    yield {{"name": "example_1", "hidden": False, "args": {{{first}}}}}\n'
+            "    for i in range(5):\n"
+            f'        yield {{"name": f"random_{{i}}", "hidden": True, "args": {{{cases}}}}}\n'
+        ),
+    }
+
+
+def create_problem(user, slug: str, title: str, function: str, params: list[str]) -> Problem:
+    if not SLUG.match(slug):
+        raise PackageError(f"slug must match {SLUG.pattern}, got {slug!r}")
+    if Problem.objects.filter(slug=slug).exists():
+        raise PackageError(f"slug {slug!r} is taken")
+    if not title.strip() or '"' in title or "\\" in title or "\n" in title:
+        raise PackageError("title must be one line without quotes or backslashes")
+    problem = save_draft(slug, skeleton_files(slug, title.strip(), function, params), user=user)
+    audit(user, Action.CREATE, slug, f"created {slug!r}")
+    return problem
+
+
+def edit_draft(user, problem: Problem, files: dict[str, str]) -> Problem:
+    before = problem.draft_files
+    problem = save_draft(problem.slug, files, user=user)
+    changed = sorted(name for name in set(before) | set(files) if before.get(name) != files.get(name))
+    audit(user, Action.EDIT, problem.slug, "changed " + (", ".join(changed) or "nothing"))
+    return problem
+
+
+def run_checks(user, problem: Problem) -> GateRun:
+    run = request_gate_run(problem, user)
+    audit(user, Action.GATE, problem.slug, f"gate run #{run.pk} on {problem.draft_hash[:12]}")
+    return run
+
+
+def unpublish(user, problem: Problem) -> None:
+    unpublish_problem(problem)
+    audit(user, Action.UNPUBLISH, problem.slug, "hidden from students")
+
+
+# --------------------------------------------------------------------------
+# Zips, in the format of problems/<slug>/
+# --------------------------------------------------------------------------
+
+
+def package_zip(problem: Problem) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for name, text in sorted(problem.draft_files.items()):
+            archive.writestr(f"{problem.slug}/{name}", text)
+    return buffer.getvalue()
+
+
+def read_package_zip(data: bytes, filename: str = "upload.zip") -> tuple[str, dict[str, str]]:
+    """The slug and files of an uploaded zip holding one folder ``<slug>/``; PackageError says what is wrong."""
+    if len(data) > MAX_ZIP_BYTES:
+        raise PackageError(f"{filename}: {len(data):,} bytes; the limit is {MAX_ZIP_BYTES:,}")
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+    except zipfile.BadZipFile:
+        raise PackageError(f"{filename}: not a zip file") from None
+    entries = [i for i in archive.infolist() if not i.is_dir() and not any(x in i.filename for x in IGNORED)]
+    tops = {entry.filename.split("/", 1)[0] for entry in entries}
+    if len(tops) != 1 or any("/" not in entry.filename for entry in entries):
+        raise PackageError(f"{filename}: must hold exactly one folder, named after the problem's slug "
+                           f"(found {', '.join(sorted(tops)) or 'nothing'})")
+    slug = tops.pop()
+    files, total = {}, 0
+    for entry in entries:
+        name = entry.filename.split("/", 1)[1]
+        total += entry.file_size
+        if total > 4 * MAX_ZIP_BYTES:
+            raise PackageError(f"{filename}: too large once unpacked")
+        try:
+            files[name] = archive.read(entry).decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise PackageError(f"{slug}/{name}: not UTF-8 ({exc.reason} at byte {exc.start})") from None
+    return slug, files
+
+
+def upload_zip(user, data: bytes, filename: str) -> Problem:
+    slug, files = read_package_zip(data, filename)
+    existed = Problem.objects.filter(slug=slug).exists()
+    problem = save_draft(slug, files, user=user)
+    audit(user, Action.UPLOAD, slug, f"{'replaced the draft' if existed else 'created'} from {filename}")
+    return problem
+
+
+# --------------------------------------------------------------------------
+# Rejudge: back to the queue against the current tests, claimed and recorded as usual
+# --------------------------------------------------------------------------
+
+
+def request_rejudge(user, scope: str, problem: Problem | None = None,
+                    submission: Submission | None = None) -> RejudgeBatch:
+    chosen = Submission.objects.filter(status=Status.DONE, problem__current_test_set__isnull=False)
+    if scope == RejudgeScope.SUBMISSION:
+        chosen = chosen.filter(pk=submission.pk)
+    elif scope == RejudgeScope.PROBLEM:
+        chosen = chosen.filter(problem=problem, kind=Kind.SUBMIT)
+    else:
+        chosen = chosen.filter(kind=Kind.SUBMIT)
+    ids = list(chosen.order_by("pk").values_list("pk", flat=True))
+    with transaction.atomic():
+        batch = RejudgeBatch.objects.create(requested_by=user, scope=scope, problem=problem or (
+            submission.problem if submission else None), submission_ids=ids, total=len(ids))
+        transaction.on_commit(lambda: _enqueue_batch(batch.pk))
+    target = submission.pk if submission else (problem.slug if problem else "all problems")
+    audit(user, Action.REJUDGE, batch.problem.slug if batch.problem else "", f"{scope} {target}: {len(ids)} submissions")
+    return batch
+
+
+def _enqueue_batch(batch_id: int) -> None:
+    from judge.authoring.tasks import rejudge_batch
+
+    try:
+        rejudge_batch.delay(batch_id)
+    except Exception:
+        log.exception("could not enqueue rejudge batch %s", batch_id)
+
+
+def run_rejudge_batch(batch_id: int, chunk: int = 200) -> int:
+    """Put the batch's finished submissions back in the queue with their problem's current test set.
+
+    One UPDATE per chunk and problem, guarded by ``status=done``: a submission
+    being graded right now is left alone, and the usual claim/record
+    compare-and-set then gives each requeued submission exactly one new verdict.
+    """
+    from judge.submissions.services import enqueue
+
+    batch = RejudgeBatch.objects.get(pk=batch_id)
+    RejudgeBatch.objects.filter(pk=batch_id, started_at__isnull=True).update(started_at=timezone.now())
+    current = dict(Problem.objects.filter(current_test_set__isnull=False).values_list("pk", "current_test_set"))
+    requeued = 0
+    for start in range(0, len(batch.submission_ids), chunk):
+        ids = batch.submission_ids[start:start + chunk]
+        now = timezone.now()
+        for problem_id, test_set_id in current.items():
+            requeued += Submission.objects.filter(pk__in=ids, problem_id=problem_id, status=Status.DONE).update(
+                status=Status.QUEUED, test_set_id=test_set_id, verdict="", message="", results=[],
+                grading_ms=None, sandbox={}, enqueued_at=now, started_at=None, finished_at=None,
+                claim=None, heartbeat_at=None, attempts=0,
+            )
+        for pk in ids:
+            enqueue(pk)
+        RejudgeBatch.objects.filter(pk=batch_id).update(requeued=requeued)
+    RejudgeBatch.objects.filter(pk=batch_id).update(queued_all_at=timezone.now())
+    return requeued
+
+
+def rejudge_progress(batch: RejudgeBatch) -> dict:
+    done = Submission.objects.filter(pk__in=batch.submission_ids, status=Status.DONE,
+                                     finished_at__gte=batch.created_at).count()
+    return {"total": batch.total, "requeued": batch.requeued, "done": done,
+            "finished": batch.queued_all_at is not None and done >= batch.requeued}

@@ -1,0 +1,31 @@
+"""Misconceptions a submission's results name, grouped, with links to the theory or hints."""
+
+from __future__ import annotations
+
+from django import template
+
+register = template.Library()
+
+
+def see_url(problem_url: str, see: str) -> str:
+    """``theory#why-position-0`` -> the theory section; ``hints#2`` -> the hints."""
+    page, _, anchor = see.partition("#")
+    if page == "hints":
+        return f"{problem_url}#hints"
+    return f"{problem_url}#{anchor or 'theory'}"
+
+
+@register.simple_tag
+def misconceptions_of(submission) -> list[dict]:
+    found: dict[str, dict] = {}
+    for test in submission.results or []:
+        known = test.get("misconception") if isinstance(test, dict) else None
+        if not known or not isinstance(known, dict):
+            continue
+        entry = found.setdefault(str(known.get("name", "")), {
+            "name": str(known.get("name", "")), "explanation": str(known.get("explanation", "")),
+            "url": see_url(submission.problem.get_absolute_url(), str(known.get("see", ""))) if known.get("see") else "",
+            "tests": [],
+        })
+        entry["tests"].append(str(test.get("name", "")))
+    return list(found.values())

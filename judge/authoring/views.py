@@ -1,0 +1,177 @@
+"""Staff pages for authoring problems.  Every view goes through ``staff_only``."""
+
+from __future__ import annotations
+
+import functools
+
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from judge.authoring import services
+from judge.authoring.models import Action, AuditEntry, RejudgeBatch, RejudgeScope
+from judge.problems.models import Problem
+from judge.problems.packages import PackageError
+from judge.problems.rendering import render_markdown
+from judge.submissions.models import Submission
+
+
+def staff_only(view):
+    """Anonymous visitors are sent to log in; signed-in non-staff get 403."""
+
+    @functools.wraps(view)
+    def wrapped(request, *args, **kwargs):
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        if not request.user.is_staff:
+            raise PermissionDenied("Only staff can author problems.")
+        return view(request, *args, **kwargs)
+
+    return wrapped
+
+
+def get_problem_for_author(slug: str) -> Problem:
+    return get_object_or_404(Problem, slug=slug)
+
+
+@staff_only
+def home(request):
+    problems = Problem.objects.order_by("path_order", "slug")
+    return render(request, "authoring/home.html", {
+        "problems": [(p, p.gate_runs.first()) for p in problems],
+        "batches": RejudgeBatch.objects.all()[:5],
+    })
+
+
+@staff_only
+def new_problem(request):
+    error = ""
+    if request.method == "POST":
+        params = [p.strip() for p in request.POST.get("params", "").split(",") if p.strip()]
+        try:
+            problem = services.create_problem(request.user, request.POST.get("slug", "").strip(),
+                                              request.POST.get("title", ""), request.POST.get("function", "").strip(),
+                                              params)
+        except PackageError as exc:
+            error = str(exc)
+        else:
+            return redirect("authoring-edit", problem.slug)
+    return render(request, "authoring/new.html", {"error": error, "form": request.POST}, status=400 if error else 200)
+
+
+@staff_only
+def problem_overview(request, slug: str):
+    problem = get_problem_for_author(slug)
+    runs = problem.gate_runs.all()[:10]
+    pending = any(run.status != "done" for run in runs)
+    return render(request, "authoring/problem.html", {
+        "problem": problem, "runs": runs, "pending": pending,
+        "draft_is_live": problem.published and problem.draft_hash == problem.package_hash,
+        "audit": AuditEntry.objects.filter(problem_slug=slug)[:20],
+    })
+
+
+@staff_only
+def edit_problem(request, slug: str):
+    problem = get_problem_for_author(slug)
+    files, error, saved = dict(problem.draft_files), "", False
+    if request.method == "POST":
+        files = _posted_files(request.POST, problem.draft_files)
+        if request.POST.get("action") != "preview":
+            try:
+                problem = services.edit_draft(request.user, problem, files)
+                saved = True
+            except PackageError as exc:
+                error = str(exc)
+    return render(request, "authoring/edit.html", {
+        "problem": problem, "files": sorted(files.items(), key=lambda item: _file_order(item[0])),
+        "error": error, "saved": saved,
+        "statement_html": render_markdown(files.get("statement.md", "")),
+        "theory_html": render_markdown(files.get("theory.md", "")),
+    }, status=400 if error else 200)
+
+
+def _posted_files(post, current: dict[str, str]) -> dict[str, str]:
+    files = {}
+    for key, value in post.items():
+        if key.startswith("file:") and post.get(f"delete:{key[5:]}") != "on":
+            files[key[5:]] = value.replace("\r\n", "\n")
+    new_name = post.get("new_name", "").strip()
+    if new_name:
+        files[new_name] = post.get("new_text", "").replace("\r\n", "\n")
+    return files
+
+
+def _file_order(name: str) -> tuple:
+    order = ["problem.toml", "statement.md", "theory.md", "starter.py", "solution.py", "tests.py"]
+    return (order.index(name) if name in order else len(order), name)
+
+
+@staff_only
+@require_POST
+def run_gate(request, slug: str):
+    problem = get_problem_for_author(slug)
+    services.run_checks(request.user, problem)
+    return redirect("authoring-problem", slug)
+
+
+@staff_only
+@require_POST
+def unpublish(request, slug: str):
+    services.unpublish(request.user, get_problem_for_author(slug))
+    return redirect("authoring-problem", slug)
+
+
+@staff_only
+def download(request, slug: str):
+    problem = get_problem_for_author(slug)
+    services.audit(request.user, Action.DOWNLOAD, slug, "downloaded the draft as a zip")
+    response = HttpResponse(services.package_zip(problem), content_type="application/zip")
+    response["Content-Disposition"] = f'attachment; filename="{slug}.zip"'
+    return response
+
+
+@staff_only
+def upload(request):
+    error = ""
+    if request.method == "POST":
+        upload_file = request.FILES.get("package")
+        if upload_file is None:
+            error = "choose a .zip file to upload"
+        else:
+            try:
+                problem = services.upload_zip(request.user, upload_file.read(services.MAX_ZIP_BYTES + 1),
+                                              upload_file.name)
+            except PackageError as exc:
+                error = str(exc)
+            else:
+                return redirect("authoring-problem", problem.slug)
+    return render(request, "authoring/upload.html", {"error": error}, status=400 if error else 200)
+
+
+@staff_only
+@require_POST
+def rejudge(request):
+    scope = request.POST.get("scope", "")
+    problem = submission = None
+    if scope == RejudgeScope.PROBLEM:
+        problem = get_problem_for_author(request.POST.get("slug", ""))
+    elif scope == RejudgeScope.SUBMISSION:
+        submission = get_object_or_404(Submission, pk=request.POST.get("submission", "0") or 0)
+    elif scope != RejudgeScope.EVERYTHING:
+        return HttpResponse("unknown rejudge scope", status=400)
+    batch = services.request_rejudge(request.user, scope, problem, submission)
+    return redirect("authoring-rejudge", batch.pk)
+
+
+@staff_only
+def rejudge_status(request, pk: int):
+    batch = get_object_or_404(RejudgeBatch, pk=pk)
+    return render(request, "authoring/rejudge.html", {"batch": batch, "progress": services.rejudge_progress(batch)})
+
+
+@staff_only
+def audit_log(request):
+    return render(request, "authoring/audit.html", {"entries": AuditEntry.objects.select_related("user")[:200]})
