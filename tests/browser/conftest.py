@@ -1,0 +1,133 @@
+"""Headless Chromium against a live server and a real Celery worker.
+
+The browser is Debian's ``chromium`` driven by Playwright's Python package;
+the worker is a separate process grading in the process sandbox against the
+test database, exactly as in production minus Docker.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import uuid
+from pathlib import Path
+
+import pytest
+import redis
+
+from tests.conftest import REPO
+
+# Playwright's sync API runs an event loop in this thread; the ORM calls the
+# tests make between browser steps are still ordinary synchronous calls.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM = os.environ.get("BROWSER_EXECUTABLE", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run"]
+SCREENSHOTS = REPO / "artifacts" / "screenshots"
+PASSWORD = "a long pass phrase 42"
+VERDICT_TIMEOUT_MS = 90_000
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    if not Path(CHROMIUM).exists():
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{CHROMIUM} is missing; bin/test.d/browser.sh should have installed it")
+        pytest.skip(f"{CHROMIUM} is not installed")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture(scope="session")
+def grading_worker(django_db_setup, django_db_blocker, tmp_path_factory):
+    """One Celery worker for the whole browser session, on the test database."""
+    from django.conf import settings
+    from django.db import connection
+
+    from tests.test_worker_end_to_end import Worker
+
+    with django_db_blocker.unblock():
+        db = connection.settings_dict
+        var = tmp_path_factory.mktemp("browser-worker")
+        redis.Redis.from_url(settings.CELERY_BROKER_URL).flushdb()
+        env = os.environ | {
+            "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+            "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
+            "SANDBOX_BACKEND": os.environ.get("E2E_SANDBOX_BACKEND", "process"),
+            "JUDGE_VAR_DIR": str(var),
+            "PYTHONPATH": str(REPO),
+        }
+        worker = Worker(env, var / "worker.log")
+    yield worker
+    worker.kill()
+
+
+@pytest.fixture
+def site(live_server, problems, grading_worker):
+    """The live server's address, with the problems loaded and a worker grading."""
+    return live_server.url
+
+
+@pytest.fixture
+def page(chromium):
+    context = chromium.new_context(viewport={"width": 1360, "height": 900})
+    context.set_default_timeout(20_000)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page
+    context.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+def screenshot(page, name: str) -> Path:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+def sign_up(page, site: str, username: str | None = None) -> str:
+    username = username or f"student_{uuid.uuid4().hex[:8]}"
+    page.goto(f"{site}/accounts/signup/")
+    page.fill("#id_username", username)
+    page.fill("#id_password1", PASSWORD)
+    page.fill("#id_password2", PASSWORD)
+    page.get_by_role("button", name="Create account").click()
+    page.wait_for_url(re.compile(r"/$"))
+    return username
+
+
+def log_in(page, site: str, username: str) -> None:
+    page.goto(f"{site}/accounts/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_url(re.compile(r"/$"))
+
+
+def open_problem(page, site: str, slug: str) -> None:
+    page.goto(f"{site}/problems/{slug}/")
+    page.wait_for_selector("#editor .ace_content")
+
+
+def editor_text(page) -> str:
+    return page.evaluate("window.judgeEditor.getValue()")
+
+
+def replace_code(page, code: str) -> None:
+    """Select everything in the editor and type the new code over it."""
+    page.click("#editor .ace_content")
+    page.keyboard.press("Control+A")
+    page.keyboard.press("Delete")
+    page.keyboard.insert_text(code)
+
+
+def submit_and_wait(page, button: str = "Submit"):
+    page.get_by_role("button", name=button, exact=True).click()
+    return page.wait_for_selector("#result .result-panel[data-final=true]", timeout=VERDICT_TIMEOUT_MS)
