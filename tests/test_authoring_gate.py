@@ -1,0 +1,143 @@
+"""The publish gate runs author code in the sandbox and keeps a problem a draft until every check passes."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from judge.problems.models import GateRun, Problem
+from judge.problems.packages import generate_cases
+from judge.problems.services import files_from_folder, package_from_files, run_gate_now, save_draft
+from sandbox.backends.process import is_isolated
+from tests.conftest import PROBLEMS
+
+SLUG = "prepend_class_token"
+
+
+@pytest.fixture
+def files():
+    return files_from_folder(PROBLEMS / SLUG)
+
+
+def gate(files: dict[str, str]) -> GateRun:
+    problem = save_draft(SLUG, files)
+    return run_gate_now(problem)
+
+
+def check(run: GateRun, key: str) -> dict:
+    return next(c for c in run.checks if c["key"] == key)
+
+
+def test_a_good_package_passes_every_check_and_is_published(db, files):
+    run = gate(files)
+    assert run.passed and [c["passed"] for c in run.checks] == [True] * 7
+    problem = Problem.objects.get(slug=SLUG)
+    assert problem.published and problem.current_test_set.cases.count() == 13
+
+
+def test_a_broken_reference_fails_the_gate_and_the_problem_stays_an_invisible_draft(db, files, client, student):
+    files["solution.py"] = files["solution.py"].replace("return np.concatenate", "return 1 / 0 + np.concatenate")
+    run = gate(files)
+    assert run.passed is False
+    assert check(run, "reference")["passed"] is False
+    assert "raised ZeroDivisionError on example_1" in check(run, "reference")["detail"]
+    assert check(run, "starter")["passed"] is None  # not run after the failure
+    assert not Problem.objects.get(slug=SLUG).published
+    client.force_login(student)
+    assert client.get(f"/problems/{SLUG}/").status_code == 404
+    assert SLUG not in client.get("/").content.decode()
+
+
+def test_an_unseeded_generator_fails_the_determinism_check(db, files):
+    files["tests.py"] = files["tests.py"].replace(
+        "def generate(rng: np.random.Generator) -> Iterator[dict]:",
+        "def generate(rng: np.random.Generator) -> Iterator[dict]:\n    rng = np.random.default_rng()")
+    run = gate(files)
+    assert check(run, "deterministic")["passed"] is False
+    assert "second run differs" in check(run, "deterministic")["detail"]
+    assert not Problem.objects.get(slug=SLUG).published
+
+
+def test_a_wrong_solution_declaring_the_wrong_check_fails_the_gate(db, files):
+    files["problem.toml"] = files["problem.toml"].replace(
+        'file = "wrong/appended.py"\nfails_with = "wrong_value"', 'file = "wrong/appended.py"\nfails_with = "wrong_shape"')
+    run = gate(files)
+    detail = check(run, "wrong")["detail"]
+    assert check(run, "wrong")["passed"] is False
+    assert "FAIL wrong/appended.py: declares wrong_shape, first failing hidden test gives wrong_value" in detail
+    assert "ok  wrong/float32.py" in detail
+
+
+def test_a_starter_that_already_passes_fails_the_gate(db, files):
+    files["starter.py"] = files["solution.py"]
+    run = gate(files)
+    assert check(run, "starter")["passed"] is False and check(run, "reference")["passed"] is True
+
+
+def test_a_float32_reference_fails_the_float64_check(db, files):
+    files["solution.py"] = files["solution.py"].replace(".astype(np.float64, copy=False)", ".astype(np.float32)")
+    run = gate(files)
+    assert check(run, "float64")["passed"] is False
+    assert "must return a float64 ndarray on example_1, got float32" in check(run, "float64")["detail"]
+
+
+def test_a_declared_output_shape_is_checked(db, files):
+    files["tests.py"] = files["tests.py"].replace(
+        '"hidden": hidden,', '"hidden": hidden,\n        "shape": [patches.shape[0], patches.shape[1], patches.shape[2]],')
+    run = gate(files)
+    assert check(run, "float64")["passed"] is False
+    assert "the generator declares" in check(run, "float64")["detail"]
+
+
+def test_a_time_limit_without_headroom_fails_the_gate(db, files):
+    files["solution.py"] = "import time\n" + files["solution.py"].replace(
+        "    batch, _, width", "    time.sleep(0.15)\n    batch, _, width")
+    files["problem.toml"] = files["problem.toml"].replace("time_limit_s = 2.0", "time_limit_s = 0.5")
+    run = gate(files)
+    assert check(run, "headroom")["passed"] is False
+    assert "limit 500 ms" in check(run, "headroom")["detail"]
+
+
+def test_the_generator_runs_in_a_sandbox_process_not_in_the_judge(db, files, process_sandbox):
+    files["tests.py"] = files["tests.py"].replace(
+        'yield _case(\n        "example_1",', 'import os\n    yield _case(\n        f"example_{os.getpid()}_{os.getuid()}",', 1)
+    name = generate_cases(package_from_files(SLUG, files), process_sandbox)[0].name
+    _, pid, uid = name.split("_")
+    assert int(pid) != os.getpid()
+    if is_isolated():
+        assert int(uid) != os.getuid()
+    # The pid changes from run to run, which is exactly what the determinism check catches.
+    assert check(gate(files), "deterministic")["passed"] is False
+
+
+def test_a_generator_that_raises_is_reported_with_its_line(db, files):
+    files["tests.py"] += "\n\ndef generate(rng):\n    raise RuntimeError('no cases today')\n    yield\n"
+    run = gate(files)
+    assert check(run, "generator")["passed"] is False
+    assert "RuntimeError: no cases today (line" in check(run, "generator")["detail"]
+
+
+def test_validate_problem_command_prints_each_check_and_fails_with_status_1(db, files, capsys):
+    good = save_draft(SLUG, files)
+    call_command("validate_problem", SLUG)
+    assert "PASS The reference solution passes every test" in capsys.readouterr().out
+    files["solution.py"] = files["solution.py"].replace("axis=1", "axis=0")
+    save_draft(SLUG, files)
+    with pytest.raises(CommandError) as raised:
+        call_command("validate_problem", SLUG)
+    assert raised.value.returncode == 1
+    assert "FAIL The reference solution passes every test" in capsys.readouterr().out
+    assert good.slug == SLUG
+
+
+def test_editing_a_published_problem_keeps_the_live_version_until_the_gate_passes(db, files):
+    gate(files)
+    live = Problem.objects.get(slug=SLUG)
+    files["statement.md"] += "\nA new paragraph.\n"
+    files["solution.py"] = files["solution.py"].replace("axis=1", "axis=0")
+    gate(files)
+    problem = Problem.objects.get(slug=SLUG)
+    assert problem.published and problem.current_test_set_id == live.current_test_set_id
+    assert "A new paragraph." not in problem.statement_md
