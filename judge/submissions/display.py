@@ -221,7 +221,7 @@ def _locate(first: tuple | None, shape: tuple) -> tuple[int | None, tuple[int, i
 def _panel_svg(panel: np.ndarray, label: str, scale: float, x0: int, first: tuple[int, int] | None):
     pooled, by_r, by_c = _pool(panel)
     rows, cols = pooled.shape
-    cell = max(4, min(22, 260 // max(cols, 1), 260 // max(rows, 1)))
+    cell = max(4, min(34, 280 // max(cols, 1), 280 // max(rows, 1)))
     top = 18
     titles = rows * cols <= 400 and by_r == by_c == 1
     cells = []
@@ -241,7 +241,7 @@ def _panel_svg(panel: np.ndarray, label: str, scale: float, x0: int, first: tupl
              f'stroke="#888" stroke-width="1"/>')
     pooled_note = f" (max per {by_r}×{by_c} block)" if by_r > 1 or by_c > 1 else ""
     caption = f'<text x="{x0}" y="12" font-size="11" fill="#333">{escape(label + pooled_note)}</text>'
-    return caption + "".join(cells) + frame + outline, max(cols * cell, 60), top + rows * cell + 2
+    return caption + "".join(cells) + frame + outline, max(cols * cell, 72), top + rows * cell + 2
 
 
 def _legend(finite_max: float) -> str:

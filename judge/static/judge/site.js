@@ -30,6 +30,23 @@
     if (remember) history.replaceState(null, "", "#" + tab.id.replace(/^tab-/, ""));
   }
 
+  // "#theory" opens a tab; "#why-position-0" opens the tab holding that section.
+  function showHash() {
+    var id = decodeURIComponent(location.hash.slice(1));
+    if (!id) return;
+    var tab = document.getElementById("tab-" + id);
+    var target = null;
+    if (!tab || tab.getAttribute("role") !== "tab") {
+      target = document.getElementById(id);
+      var panel = target && target.closest("[role=tabpanel]");
+      tab = panel && document.getElementById(panel.getAttribute("aria-labelledby"));
+    }
+    if (!tab) return;
+    selectTab(tab, false);
+    if (tab.hasAttribute("hx-get") && window.htmx) window.htmx.trigger(tab, "click");
+    if (target) target.scrollIntoView({ block: "start" });
+  }
+
   function setUpTabs() {
     document.querySelectorAll("[role=tablist]").forEach(function (list) {
       list.addEventListener("click", function (event) {
@@ -37,11 +54,8 @@
         if (tab) selectTab(tab, true);
       });
     });
-    var wanted = location.hash && document.getElementById("tab-" + location.hash.slice(1));
-    if (wanted && wanted.getAttribute("role") === "tab") {
-      selectTab(wanted, false);
-      if (wanted.hasAttribute("hx-get")) wanted.click();
-    }
+    showHash();
+    window.addEventListener("hashchange", showHash);
   }
 
   document.addEventListener("DOMContentLoaded", function () {

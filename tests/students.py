@@ -1,0 +1,24 @@
+"""Helpers for page tests: finished submissions without a worker."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.utils import timezone
+
+from judge.grading.verdicts import Verdict
+from judge.submissions.models import Kind, Status, Submission
+
+START = timezone.make_aware(datetime(2026, 1, 5, 9, 0))
+
+
+def graded(user, problem, verdict: str = Verdict.ACCEPTED, kind: str = Kind.SUBMIT, minute: int = 0,
+           code: str = "import numpy as np\n", results: list | None = None) -> Submission:
+    """A submission as a worker would have left it, created ``minute`` minutes after START."""
+    submission = Submission.objects.create(
+        user=user, problem=problem, test_set_id=problem.current_test_set_id, kind=kind, code=code,
+        status=Status.DONE, verdict=verdict, results=results or [],
+    )
+    Submission.objects.filter(pk=submission.pk).update(created_at=START + timedelta(minutes=minute))
+    submission.refresh_from_db()
+    return submission
