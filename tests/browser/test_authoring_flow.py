@@ -1,0 +1,86 @@
+"""An author creates a problem in the browser, the gate catches a broken reference, and a student solves it."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.browser.conftest import PASSWORD, log_in, replace_code, screenshot, sign_up, submit_and_wait
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+
+SLUG = "double_the_scores"
+STATEMENT = "# Double the scores\n\nReturn a new float64 array holding $2x$ for every entry of `x`.\n"
+BROKEN = "import numpy as np\n\n\ndef double(x):\n    return x * two\n"
+FIXED = "import numpy as np\n\n\ndef double(x):\n    return x * 2.0\n"
+STUDENT = "import numpy as np\n\ndef double(x):\n    return np.add(x, x)\n"
+GATE_TIMEOUT_MS = 90_000
+
+
+def run_checks(page) -> None:
+    runs = page.locator("section.gate-run").count()
+    page.click("#run-gate")
+    page.wait_for_function(f"document.querySelectorAll('section.gate-run').length > {runs}")
+    page.wait_for_selector("section.gate-run[data-status=done]:first-of-type", timeout=GATE_TIMEOUT_MS)
+
+
+def save_file(page, name: str, text: str) -> None:
+    page.fill(f'textarea[name="file:{name}"]', text)
+    page.click("#save-draft")
+    page.wait_for_selector("#edit-saved")
+
+
+def test_author_publishes_a_new_problem_only_after_the_gate_passes_and_a_student_solves_it(
+        site, page, chromium, django_user_model):
+    django_user_model.objects.create_user("author", password=PASSWORD, is_staff=True)
+    log_in(page, site, "author")
+    page.get_by_role("link", name="Authoring").click()
+    page.get_by_role("link", name="New problem").click()
+    page.fill("input[name=slug]", SLUG)
+    page.fill("input[name=title]", "Double the scores")
+    page.fill("input[name=function]", "double")
+    page.fill("input[name=params]", "x")
+    page.get_by_role("button", name="Create the draft").click()
+    page.wait_for_url(re.compile(f"/authoring/problems/{SLUG}/edit/$"))
+
+    page.fill('textarea[name="file:statement.md"]', STATEMENT)
+    save_file(page, "solution.py", BROKEN)
+    assert "Double the scores" in page.inner_text("section.statement.preview h1")
+    screenshot(page, "authoring-edit")
+
+    page.goto(f"{site}/authoring/problems/{SLUG}/")
+    run_checks(page)
+    latest = page.locator("section.gate-run").first
+    assert latest.get_attribute("data-passed") == "false"
+    reference = latest.locator("li.gate-check[data-check=reference]")
+    assert "failed" in reference.get_attribute("class")
+    assert "NameError" in reference.inner_text() and "example_1" in reference.inner_text()
+    assert latest.locator("li.gate-check[data-check=generator].passed").count() == 1
+    assert "Draft" in page.inner_text("#state")
+    screenshot(page, "authoring-gate-failed")
+
+    student = chromium.new_context().new_page()
+    sign_up(student, site)
+    assert "Double the scores" not in student.inner_text("main")
+    assert student.goto(f"{site}/problems/{SLUG}/").status == 404
+
+    page.goto(f"{site}/authoring/problems/{SLUG}/edit/")
+    save_file(page, "solution.py", FIXED)
+    page.goto(f"{site}/authoring/problems/{SLUG}/")
+    run_checks(page)
+    latest = page.locator("section.gate-run").first
+    assert latest.get_attribute("data-passed") == "true", latest.inner_text()
+    assert latest.locator("li.gate-check.passed").count() == 7
+    assert "Published" in page.inner_text("#state")
+    screenshot(page, "authoring-gate-passed")
+
+    student.goto(f"{site}/")
+    student.get_by_role("link", name="Double the scores").click()
+    student.wait_for_selector("#editor .ace_content")
+    assert "2x" in student.inner_text("#panel-problem .statement")
+    replace_code(student, STUDENT)
+    panel = submit_and_wait(student)
+    assert panel.query_selector("#verdict").inner_text() == "Accepted"
+    screenshot(student, "student-solves-new-problem")
+    student.context.close()
