@@ -5,6 +5,7 @@ from dataclasses import dataclass
 
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 
 from judge.learning.services import draft_code, revealed_hint_count
 from judge.problems.models import Difficulty, Problem
@@ -23,10 +24,26 @@ def get_problem_for_user(user, slug: str) -> Problem:
 
 @dataclass
 class ListedProblem:
-    problem: Problem
+    """One row of the list, flattened so that rendering 100 rows stays cheap."""
+
     position: int
-    stats: ProblemStats
+    slug: str
+    url: str
+    title: str
+    summary: str
+    difficulty: str
+    difficulty_label: str
+    tags: list[str]
+    acceptance: str  # "67%", or "" before any graded submit
+    solvers: int
     mark: str  # solved | attempted | ""
+
+
+def listed(problem: Problem, position: int, stats: ProblemStats, mark: str, url_prefix: str) -> ListedProblem:
+    rate = stats.acceptance_rate
+    return ListedProblem(position, problem.slug, f"{url_prefix}{problem.slug}/", problem.title, problem.summary,
+                         problem.difficulty, problem.get_difficulty_display(), problem.tags,
+                         "" if rate is None else f"{round(rate * 100)}%", stats.solvers, mark)
 
 
 def matches(problem: Problem, query: str, tag: str, difficulty: str) -> bool:
@@ -43,13 +60,14 @@ def problem_list(request):
     problems = list(Problem.objects.filter(published=True).only(*LIST_FIELDS))  # ordered by the learning path
     stats = problem_stats()
     solved, attempted = solved_and_attempted(request.user)
-    listed = [
-        ListedProblem(p, position, stats.get(p.pk, ProblemStats()),
-                      "solved" if p.pk in solved else "attempted" if p.pk in attempted else "")
+    url_prefix = reverse("problem-detail", args=["slug"]).removesuffix("slug/")
+    rows = [
+        listed(p, position, stats.get(p.pk, ProblemStats()),
+               "solved" if p.pk in solved else "attempted" if p.pk in attempted else "", url_prefix)
         for position, p in enumerate(problems, start=1) if matches(p, query, tag, difficulty)
     ]
     return render(request, "problems/list.html", {
-        "listed": listed, "total": len(problems), "query": query, "tag": tag, "difficulty": difficulty,
+        "listed": rows, "total": len(problems), "query": query, "tag": tag, "difficulty": difficulty,
         "tags": sorted({t for p in problems for t in p.tags}), "difficulties": Difficulty.choices,
         "solved_count": len(solved),
     })

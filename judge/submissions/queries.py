@@ -47,7 +47,7 @@ def solved_and_attempted(user) -> tuple[set[int], set[int]]:
     """Problem ids this user solved, and those they submitted to without solving yet."""
     if not user.is_authenticated:
         return set(), set()
-    rows = graded_submits().filter(user=user).values_list("problem_id", "verdict").distinct()
+    rows = graded_submits().filter(user=user).order_by().values_list("problem_id", "verdict").distinct()
     solved = {pid for pid, verdict in rows if verdict == Verdict.ACCEPTED}
     return solved, {pid for pid, _ in rows} - solved
 
