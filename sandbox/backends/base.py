@@ -156,12 +156,17 @@ class FrameChannel:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 raise SandboxError("sandbox did not answer in time")
-            ready, _, _ = select.select([self.read_fd], [], [], remaining)
-            if ready:
-                chunk = os.read(self.read_fd, 1 << 20)
-                if not chunk:
-                    raise SandboxError("sandbox closed its output")
-                self.buffer += chunk
+            self.buffer += self.read_some(remaining)
+
+    def read_some(self, timeout: float) -> bytes:
+        """Whatever the zygote wrote within ``timeout`` (maybe nothing); SandboxError at its end."""
+        ready, _, _ = select.select([self.read_fd], [], [], timeout)
+        if not ready:
+            return b""
+        chunk = os.read(self.read_fd, 1 << 20)
+        if not chunk:
+            raise SandboxError("sandbox closed its output")
+        return chunk
 
     def run_job(self, job: Job | GenerateJob) -> JobRun:
         """Send one job (a run or a generate) and collect its events until ``done``."""
