@@ -29,8 +29,19 @@ def test_a_new_student_signs_up_solves_prepend_class_token_and_is_accepted(site,
     screenshot(page, "problem-page")
 
     replace_code(page, read_solution(SLUG))
+    page.evaluate("""() => {
+        window.stillTheSamePage = true;
+        window.seen = [];
+        new MutationObserver(() => {
+            const shown = document.querySelector('#result #verdict');
+            if (shown) window.seen.push(shown.textContent.trim().replace(/\\s+/g, ' '));
+        }).observe(document.getElementById('result'), {childList: true, subtree: true});
+    }""")
     panel = submit_and_wait(page)
     assert panel.query_selector("#verdict").inner_text() == "Accepted"
+    seen = page.evaluate("window.seen")
+    assert seen[0].startswith("Queued, position 1 in the queue") and seen[-1] == "Accepted", seen
+    assert page.evaluate("window.stillTheSamePage")  # live updates, no reload
     assert page.locator("#result li.test.passed").count() == 13
     screenshot(page, "accepted")
 
