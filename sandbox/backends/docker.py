@@ -1,0 +1,389 @@
+"""The Docker backend: a warm pool of hardened containers, each running one zygote.
+
+Every container is started from the sandbox image (``sandbox/image/``) with no
+network, a read-only root, a small tmpfs for scratch, every capability dropped
+but the five the zygote needs to drop its children to another uid, no new
+privileges, our seccomp profile, a pids limit, a memory limit with no swap on
+top, and a CPU quota.  The worker talks to the zygote over the container's
+attached stdin/stdout: the Docker API hijacks the HTTP connection on the local
+socket, and since there is no TTY every chunk the container writes arrives
+behind an 8-byte header (stream, 0, 0, 0, length) that ``DemuxChannel`` strips.
+No network is involved, and the container cannot reach anything.
+
+A pool keeps ``pool_size`` containers per worker process: one job at a time per
+container.  A container is retired after ``max_jobs`` jobs, or at once when the
+zygote reports an anomaly (a timeout or crash, a process that outlived the job,
+files left behind) or when it fails; a replacement starts in the background.
+A container that dies mid-job closes the stream, which raises ``SandboxError``
+(the grader retries on a fresh container) well before any deadline.
+
+Containers carry labels naming the host and the worker process that owns them;
+``remove_orphans`` deletes those whose owner is gone (a worker killed with
+SIGKILL, a machine that rebooted).  ``auto_remove`` and ``stdin_once`` normally
+make that unnecessary: when a worker dies its attach connection closes, the
+zygote reads end-of-file and exits, and the engine removes the container.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import random
+import select
+import socket
+import threading
+import time
+from collections import deque
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from sandbox.backends.base import FrameChannel, GenerateJob, Job, JobRun, Sandbox, SandboxError
+
+log = logging.getLogger(__name__)
+
+SECCOMP_PROFILE = Path(__file__).resolve().parents[1] / "image" / "seccomp.json"
+LABEL = "org.numpy-judge.sandbox"
+OWNER_LABEL = "org.numpy-judge.owner"  # "<host>/<pid>/<process start time>"
+HOST_LABEL = "org.numpy-judge.host"
+# The zygote runs as root inside the container only to switch each child to its
+# own uid: these are the capabilities that takes (sandbox/image/README.md says why).
+ZYGOTE_CAPABILITIES = ["SETUID", "SETGID", "KILL", "CHOWN", "DAC_OVERRIDE"]
+START_TIMEOUT_S = 60.0
+STDOUT, STDERR = 1, 2
+
+
+def _client(timeout: float = 30.0):
+    import docker
+
+    return docker.from_env(timeout=timeout)
+
+
+def available(image: str) -> bool:
+    """Whether an engine answers here and has ``image``."""
+    try:
+        client = _client(timeout=5)
+        client.api.inspect_image(image)
+        return True
+    except Exception:  # no SDK, no socket, no daemon, no image: all mean "not here"
+        return False
+
+
+# --------------------------------------------------------------------------
+# Owners and orphans
+# --------------------------------------------------------------------------
+
+
+def _start_time(pid: int) -> str | None:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[19]
+    except (OSError, IndexError):
+        return None
+
+
+def owner_label() -> str:
+    return f"{socket.gethostname()}/{os.getpid()}/{_start_time(os.getpid())}"
+
+
+def _owner_alive(owner: str) -> bool:
+    host, _, rest = owner.partition("/")
+    pid, _, started = rest.partition("/")
+    if host != socket.gethostname():
+        return True  # another machine's worker: not ours to judge
+    return pid.isdigit() and _start_time(int(pid)) == started
+
+
+def remove_orphans(client=None) -> int:
+    """Remove sandbox containers of this host whose worker process is gone; return how many."""
+    client = client or _client()
+    removed = 0
+    filters = {"label": [LABEL, f"{HOST_LABEL}={socket.gethostname()}"]}
+    for info in client.api.containers(all=True, filters=filters):
+        if _owner_alive(info.get("Labels", {}).get(OWNER_LABEL, "")):
+            continue
+        _remove(client, info["Id"])
+        removed += 1
+    if removed:
+        log.warning("removed %d sandbox container(s) left by dead workers", removed)
+    return removed
+
+
+def _remove(client, container_id: str) -> None:
+    import docker.errors
+
+    try:
+        client.api.remove_container(container_id, force=True)
+    except docker.errors.NotFound:
+        pass
+    except docker.errors.APIError as exc:  # "removal already in progress" by auto_remove
+        if exc.status_code != 409:
+            log.warning("could not remove sandbox container %s: %s", container_id[:12], exc)
+
+
+# --------------------------------------------------------------------------
+# One container
+# --------------------------------------------------------------------------
+
+
+class DemuxChannel(FrameChannel):
+    """Frames over a hijacked attach connection whose chunks carry 8-byte stream headers."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        super().__init__(sock.fileno(), sock.fileno())
+        self.sock = sock
+        self.raw = bytearray()
+
+    def read_some(self, timeout: float) -> bytes:
+        ready, _, _ = select.select([self.read_fd], [], [], timeout)
+        if not ready:
+            return b""
+        try:
+            chunk = self.sock.recv(1 << 20)
+        except OSError as exc:
+            raise SandboxError(f"lost the container's stream: {exc}") from None
+        if not chunk:
+            raise SandboxError("the container closed its output (it died or was killed)")
+        self.raw += chunk
+        payload = bytearray()
+        while len(self.raw) >= 8:
+            stream, size = self.raw[0], int.from_bytes(self.raw[4:8], "big")
+            if len(self.raw) < 8 + size:
+                break
+            if stream == STDOUT:
+                payload += self.raw[8 : 8 + size]
+            del self.raw[: 8 + size]
+        return bytes(payload)
+
+    def idle_and_healthy(self) -> bool:
+        """An idle zygote writes nothing: anything readable means it died or misbehaved."""
+        ready, _, _ = select.select([self.read_fd], [], [], 0)
+        return not ready and not self.buffer and not self.raw
+
+
+class Container:
+    """One started sandbox container with its zygote answering on the attach stream."""
+
+    def __init__(self, client, container_id: str, sock: socket.socket, keepalive) -> None:
+        self.client = client
+        self.id = container_id
+        self.channel = DemuxChannel(sock)
+        self._keepalive = keepalive  # the HTTP response owning the socket
+        self.info: dict = {}
+        self.jobs = 0
+
+    def close(self) -> None:
+        _remove(self.client, self.id)
+        try:
+            self.channel.sock.close()
+        except OSError:
+            pass
+
+
+# --------------------------------------------------------------------------
+# The pool
+# --------------------------------------------------------------------------
+
+
+class DockerSandbox(Sandbox):
+    """A warm pool of sandbox containers; ``run`` uses one at a time, in order."""
+
+    name = "docker"
+    _orphans_checked = False
+
+    def __init__(
+        self,
+        image: str = "judge-sandbox:latest",
+        pool_size: int = 2,
+        *,
+        memory_mb: int = 1024,
+        cpus: float = 1.0,
+        pids_limit: int = 64,
+        scratch_mb: int = 16,
+        max_jobs: int = 200,
+        client=None,
+    ) -> None:
+        self.image = image
+        self.pool_size = max(1, int(pool_size))
+        self.memory_mb = memory_mb
+        self.cpus = cpus
+        self.pids_limit = pids_limit
+        self.scratch_mb = scratch_mb
+        self.max_jobs = max_jobs
+        self.client = client or _client()
+        self.seccomp = SECCOMP_PROFILE.read_text()
+        self.owner = owner_label()
+        self.info: dict = {}
+        self._lock = threading.Condition()
+        self._ready: deque[Container] = deque()
+        self._starting = 0
+        self._busy = 0
+        self._closed = False
+        self._last_failure: Exception | None = None
+        self._executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="sandbox-pool")
+        if not DockerSandbox._orphans_checked:
+            DockerSandbox._orphans_checked = True
+            remove_orphans(self.client)
+        with self._lock:
+            self._replenish()
+
+    # ---- the Sandbox interface
+
+    def run(self, job: Job | GenerateJob) -> JobRun:
+        container = self._take()
+        try:
+            result = container.channel.run_job(job)
+        except (SandboxError, OSError) as exc:
+            self._retire(container, f"failed: {exc}")
+            raise SandboxError(f"docker sandbox failed: {exc}") from None
+        container.jobs += 1
+        result.info = container.info | {"container": container.id[:12]}
+        if result.anomaly:
+            self._retire(container, result.anomaly)
+        elif container.jobs >= self.max_jobs:
+            self._retire(container, f"served {container.jobs} jobs")
+        else:
+            self._give_back(container)
+        return result
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            ready, self._ready = list(self._ready), deque()
+            self._lock.notify_all()
+        for container in ready:
+            container.close()
+        self._executor.shutdown(wait=True)
+
+    # ---- the pool
+
+    def ready_count(self) -> int:
+        with self._lock:
+            return len(self._ready)
+
+    def wait_until_full(self, timeout_s: float = START_TIMEOUT_S) -> None:
+        """Block until every container of the pool is warm (benchmarks and tests)."""
+        deadline = time.monotonic() + timeout_s
+        with self._lock:
+            while len(self._ready) + self._busy < self.pool_size:
+                self._replenish()
+                if self._starting == 0 and self._last_failure is not None:
+                    raise SandboxError(f"cannot start a sandbox container: {self._last_failure}")
+                if not self._lock.wait(max(0.0, deadline - time.monotonic())):
+                    raise SandboxError("the sandbox pool did not fill in time")
+
+    def _take(self) -> Container:
+        deadline = time.monotonic() + START_TIMEOUT_S
+        with self._lock:
+            if self._closed:
+                raise SandboxError("the sandbox pool is closed")
+            while True:
+                while self._ready:
+                    container = self._ready.popleft()
+                    if container.channel.idle_and_healthy():
+                        self._busy += 1
+                        self._replenish()
+                        return container
+                    self._executor.submit(container.close)
+                self._replenish()
+                if self._starting == 0 and self._last_failure is not None:
+                    failure, self._last_failure = self._last_failure, None
+                    raise SandboxError(f"cannot start a sandbox container: {failure}")
+                if not self._lock.wait(max(0.0, deadline - time.monotonic())):
+                    raise SandboxError("no sandbox container became ready in time")
+
+    def _give_back(self, container: Container) -> None:
+        with self._lock:
+            self._busy -= 1
+            if self._closed:
+                self._executor.submit(container.close)
+                return
+            self._ready.append(container)
+            self._lock.notify_all()
+
+    def _retire(self, container: Container, why: str) -> None:
+        log.info("recycling sandbox container %s: %s", container.id[:12], why)
+        with self._lock:
+            self._busy -= 1
+            if not self._closed:
+                self._executor.submit(container.close)
+                self._replenish()
+                return
+        container.close()
+
+    def _replenish(self) -> None:
+        """Start containers in the background until the pool is full (lock held)."""
+        if self._closed:
+            return
+        missing = self.pool_size - len(self._ready) - self._starting - self._busy
+        for _ in range(max(0, missing)):
+            self._starting += 1
+            self._executor.submit(self._start_one)
+
+    def _start_one(self) -> None:
+        container = failure = None
+        try:
+            container = self.start_container()
+        except Exception as exc:  # reported to the next caller of _take
+            failure = exc
+            log.warning("could not start a sandbox container: %s", exc)
+        with self._lock:
+            self._starting -= 1
+            if container is not None and not self._closed:
+                self._ready.append(container)
+                self._last_failure = None
+            elif failure is not None:
+                self._last_failure = failure
+            self._lock.notify_all()
+        if container is not None and self._closed:
+            container.close()
+
+    # ---- one container
+
+    def host_config(self) -> dict:
+        return self.client.api.create_host_config(
+            network_mode="none",
+            read_only=True,
+            # Root-owned and 0711: a child writes only in the directory the zygote gives it.
+            tmpfs={"/tmp": f"size={self.scratch_mb}m,mode=0711"},
+            ipc_mode="none",  # no /dev/shm to leave files in
+            cap_drop=["ALL"],
+            cap_add=ZYGOTE_CAPABILITIES,
+            security_opt=["no-new-privileges", f"seccomp={self.seccomp}"],
+            pids_limit=self.pids_limit,
+            mem_limit=f"{self.memory_mb}m",
+            memswap_limit=f"{self.memory_mb}m",
+            nano_cpus=int(self.cpus * 1e9),
+            init=True,  # tini as pid 1 reaps whatever a child orphans
+            auto_remove=True,
+        )
+
+    def command(self, child_uid: int) -> list[str]:
+        return ["python3", "-s", "-B", "-m", "sandbox.zygote", "--child-uid", str(child_uid)]
+
+    def start_container(self) -> Container:
+        api = self.client.api
+        # A uid of its own per container, so that per-uid limits never span two sandboxes.
+        child_uid = random.randrange(200_000, 2_000_000_000)
+        created = api.create_container(
+            self.image,
+            command=self.command(child_uid),
+            user="0",
+            stdin_open=True,  # and, since not detached, StdinOnce: our hang-up is its end-of-file
+            tty=False,
+            network_disabled=True,
+            labels={LABEL: "1", OWNER_LABEL: self.owner, HOST_LABEL: socket.gethostname()},
+            host_config=self.host_config(),
+        )
+        container_id = created["Id"]
+        try:
+            # Attach before starting, so nothing the zygote writes can be missed.
+            response = api.attach_socket(container_id, params={"stdin": 1, "stdout": 1, "stream": 1})
+            sock = getattr(response, "_sock", response)
+            sock.setblocking(True)
+            container = Container(self.client, container_id, sock, response)
+            api.start(container_id)
+            container.info = container.channel.ping(timeout_s=START_TIMEOUT_S)
+        except Exception:
+            _remove(self.client, container_id)
+            raise
+        return container
