@@ -89,11 +89,13 @@ def sync_problems(root: Path | None = None, only: list[str] | None = None, force
 def sync_package(package: Package, path_order: int, files: dict[str, str], sandbox: Sandbox,
                  force: bool = False) -> SyncOutcome:
     existing = Problem.objects.filter(slug=package.slug).first()
-    if existing and existing.package_hash == package.content_hash and existing.current_test_set_id:
+    imported = existing and (existing.imported_hash or existing.package_hash)
+    edited = existing and existing.draft_hash not in ("", imported)  # in the browser, since the import
+    if existing and imported == package.content_hash and existing.current_test_set_id and not (force and edited):
         if existing.path_order != path_order:
             Problem.objects.filter(pk=existing.pk).update(path_order=path_order)
         return SyncOutcome(package.slug, "unchanged", existing.current_test_set.cases.count())
-    if existing and not force and existing.draft_hash not in ("", existing.imported_hash):
+    if edited and not force:
         return SyncOutcome(package.slug, "skipped", 0, "edited in the browser since the last import; "
                                                        "download it into problems/ or pass --force")
     problem = save_draft(package.slug, files, imported=True, path_order=path_order)
