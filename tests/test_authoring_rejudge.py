@@ -11,6 +11,7 @@ from judge.problems.services import files_from_folder, run_gate_now, save_draft
 from judge.submissions import services
 from judge.submissions.models import Status, Submission
 from tests.conftest import PROBLEMS
+from tests.test_worker_end_to_end import start_worker, worker_env  # noqa: F401  (fixtures)
 
 SLUG = "prepend_class_token"
 # Right except when the embedding width is 1, which the trimmed tests below never try.
@@ -93,3 +94,27 @@ def test_the_rejudge_page_shows_progress(client, old_tests, student, author, no_
     services.grade_submission(submission.pk)
     page = client.get(response["Location"]).content.decode()
     assert 'data-done="1" data-total="1"' in page and "Finished." in page
+
+
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_a_problem_rejudge_runs_as_celery_work_and_the_verdict_follows_the_new_tests(
+        problems, student, author, start_worker, tmp_path):
+    from judge.authoring.services import rejudge_progress
+    from tests.test_worker_end_to_end import final, wait_for
+
+    files = files_from_folder(PROBLEMS / SLUG)
+    trimmed = dict(files, **{"tests.py": files["tests.py"].replace(
+        '    yield _case("width_one", True, *_random(rng, 2, 5, 1))\n', "").replace(
+        "int(rng.integers(1, 65)))", "int(rng.integers(2, 65)))")})
+    assert run_gate_now(save_draft(SLUG, trimmed, imported=True)).passed
+    start_worker()
+    submission = services.submit_solution(student, Problem.objects.get(slug=SLUG), WRONG_FOR_WIDTH_ONE)
+    assert wait_for(lambda: final(submission.pk), 60, "the first verdict", tmp_path / "worker.log").verdict == "accepted"
+
+    assert run_gate_now(save_draft(SLUG, files, imported=True)).passed
+    batch = request_rejudge(author, "problem", Problem.objects.get(slug=SLUG))
+    wait_for(lambda: rejudge_progress(RejudgeBatch.objects.get(pk=batch.pk))["finished"], 60,
+             "the rejudge to finish", tmp_path / "worker.log")
+    after = Submission.objects.get(pk=submission.pk)
+    assert (after.verdict, after.test_set_id) == ("wrong_answer", Problem.objects.get(slug=SLUG).current_test_set_id)
