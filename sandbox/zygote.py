@@ -111,13 +111,39 @@ def isolate(masks: list[str], keeps: list[str]) -> None:
 
 
 def harden_child(report_fd: int, workdir: str, limits: dict, child_uid: int | None, cpu_s: int) -> None:
+    isolate_child([report_fd], workdir)
+    drop_privileges(workdir, child_uid)
+    limit_child(limits, cpu_s)
+
+
+def isolate_child(keep_fds: list[int], workdir: str) -> None:
+    """Own session and process group, only ``keep_fds`` open, in its own directory."""
+    prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
     os.setsid()
     devnull = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
         os.dup2(devnull, fd)
-    keep = sorted({0, 1, 2, report_fd})
+    keep = sorted({0, 1, 2, *keep_fds})
     for low, high in zip(keep, keep[1:] + [65536]):
         os.closerange(low + 1, high)
+    os.chdir(workdir)
+
+
+def drop_privileges(workdir: str, child_uid: int | None) -> None:
+    """The child's own uid, no way back to privileges, not dumpable, a clean environment."""
+    if child_uid is not None:
+        os.setgroups([])
+        os.setresgid(child_uid, child_uid, child_uid)
+        os.setresuid(child_uid, child_uid, child_uid)
+    prctl(PR_SET_NO_NEW_PRIVS, 1)
+    prctl(PR_SET_DUMPABLE, 0)
+    prctl(PR_SET_PDEATHSIG, signal.SIGKILL)  # after the uid change, which clears it
+    os.environ.clear()
+    os.environ.update({"HOME": workdir, "TMPDIR": workdir, "PATH": "/usr/bin:/bin"})
+
+
+def limit_child(limits: dict, cpu_s: int) -> None:
+    """The job's rlimits; only ever lowered, so this works after the uid change too."""
     address_space = _current_vm_bytes() + limits["memory_mb"] * 1024 * 1024
     for name, value in (
         (resource.RLIMIT_AS, address_space),
@@ -129,16 +155,18 @@ def harden_child(report_fd: int, workdir: str, limits: dict, child_uid: int | No
     ):
         hard = value + 1 if name == resource.RLIMIT_CPU else value
         resource.setrlimit(name, (value, hard))
-    os.chdir(workdir)
-    if child_uid is not None:
-        os.setgroups([])
-        os.setresgid(child_uid, child_uid, child_uid)
-        os.setresuid(child_uid, child_uid, child_uid)
-    prctl(PR_SET_NO_NEW_PRIVS, 1)
-    prctl(PR_SET_DUMPABLE, 0)
-    prctl(PR_SET_PDEATHSIG, signal.SIGKILL)  # after the uid change, which clears it
-    os.environ.clear()
-    os.environ.update({"HOME": workdir, "TMPDIR": workdir, "PATH": "/usr/bin:/bin"})
+
+
+def _run_cpu_s(job: dict, first: int) -> int:
+    return math.ceil(job["limits"]["time_limit_s"] * (len(job["tests"]) - first + 1)) + 1
+
+
+def _warm_up() -> None:
+    """Touch, before the job, the pages a job touches (copy-on-write faults after fork)."""
+    array = np.load(io.BytesIO(_npy(np.zeros((2, 3)))), allow_pickle=False)
+    hashlib.sha256(_npy(array + 1.0)).hexdigest()
+    P.decode_body(P.encode_frame({"a": P.b64(b"warm")})[P.HEADER.size :])
+    compile("pass", P.STUDENT_FILENAME, "exec", dont_inherit=True)
 
 
 def _current_vm_bytes() -> int:
@@ -331,24 +359,97 @@ def _ms(started: float) -> float:
 # --------------------------------------------------------------------------
 
 
+class Spare:
+    """A child forked and hardened ahead of time, waiting for its job on a pipe."""
+
+    def __init__(self, pid: int, job_fd: int, report_fd: int, workdir: str) -> None:
+        self.pid, self.job_fd, self.report_fd, self.workdir = pid, job_fd, report_fd, workdir
+
+
 class Zygote:
     def __init__(self, out, scratch: str, child_uid: int | None) -> None:
         self.out = out
         self.scratch = scratch
         self.child_uid = child_uid
+        self.spare: Spare | None = None
+
+    def fork_spare(self) -> Spare:
+        """Fork, isolate and warm a child now; it reads ``first`` + the raw run request later.
+
+        Only trusted code runs in it until the job arrives; it keeps the zygote's uid
+        until then and is forked after the previous job's processes were killed, so
+        no student code can reach it.
+        """
+        workdir = tempfile.mkdtemp(dir=self.scratch)
+        if self.child_uid is not None:
+            os.chown(workdir, self.child_uid, self.child_uid)
+        job_read, job_write = os.pipe()
+        report_read, report_write = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            status = 0
+            try:
+                os.close(job_write)
+                os.close(report_read)
+                isolate_child([job_read, report_write], workdir)
+                _warm_up()
+                with os.fdopen(job_read, "rb") as requests:
+                    first = P.HEADER.unpack(P.read_exact(requests, P.HEADER.size))[0]
+                    job = P.read_frame(requests)
+                # Only now the student's uid: a waiting spare is no process of that uid,
+                # so killing the uid's processes after a job never touches it.
+                drop_privileges(workdir, self.child_uid)
+                limit_child(job["limits"], _run_cpu_s(job, first))
+                with os.fdopen(report_write, "wb") as report:
+                    child_main(job, first, report)
+            except BaseException:
+                status = 70
+            finally:
+                os._exit(status)
+        os.close(job_read)
+        os.close(report_write)
+        return Spare(pid, job_write, report_read, workdir)
+
+    def prepare_spare(self) -> None:
+        if self.spare is None:
+            self.spare = self.fork_spare()
+
+    def discard_spare(self) -> None:
+        spare, self.spare = self.spare, None
+        if spare is not None:
+            self.kill(spare.pid)
+            for fd in (spare.job_fd, spare.report_fd):
+                os.close(fd)
+            os.waitpid(spare.pid, 0)
+            shutil.rmtree(spare.workdir, ignore_errors=True)
+
+    def start_child(self, raw_job: bytes, first: int) -> Spare:
+        """The spare (or a fresh child), given its job."""
+        child, self.spare = self.spare or self.fork_spare(), None
+        message = P.HEADER.pack(first) + P.HEADER.pack(len(raw_job)) + raw_job
+        try:
+            view = memoryview(message)
+            while view:
+                view = view[os.write(child.job_fd, view) :]
+        except BrokenPipeError:
+            pass  # it died waiting: supervise() sees end-of-file and reports a crash
+        os.close(child.job_fd)
+        return child
 
     def emit(self, message: dict) -> None:
         P.write_frame(self.out, message)
 
-    def run(self, job: dict) -> None:
+    def run(self, job: dict, raw: bytes | None = None) -> None:
+        raw = raw if raw is not None else json.dumps(job).encode()
         anomalies: list[str] = []
         index = 0
         while index < len(job["tests"]):
-            index = self.run_child(job, index, anomalies)
+            index = self.run_child(job, raw, index, anomalies)
         self.emit({"event": "done", "anomaly": "; ".join(anomalies) or None})
 
     def generate(self, job: dict) -> None:
         """One child runs the whole generator; its frames are relayed as they come."""
+        self.discard_spare()  # it runs under the same uid, and cleanup kills that uid's processes
         limits = job["limits"]
         anomalies: list[str] = []
         workdir = tempfile.mkdtemp(dir=self.scratch)
@@ -423,35 +524,17 @@ class Zygote:
                     self.kill(pid)
                     return "the generator's process sent an unexpected report"
 
-    def run_child(self, job: dict, first: int, anomalies: list[str]) -> int:
-        """Fork a child for tests[first:]; return the index of the next test to run."""
-        tests, limits = job["tests"], job["limits"]
-        workdir = tempfile.mkdtemp(dir=self.scratch)
-        if self.child_uid is not None:
-            os.chown(workdir, self.child_uid, self.child_uid)
-        read_fd, write_fd = os.pipe()
-        cpu_s = math.ceil(limits["time_limit_s"] * (len(tests) - first + 1)) + 1
-        pid = os.fork()
-        if pid == 0:
-            status = 0
-            try:
-                os.close(read_fd)
-                harden_child(write_fd, workdir, limits, self.child_uid, cpu_s)
-                with os.fdopen(write_fd, "wb") as report:
-                    child_main(job, first, report)
-            except BaseException:
-                status = 70
-            finally:
-                os._exit(status)
-        os.close(write_fd)
+    def run_child(self, job: dict, raw: bytes, first: int, anomalies: list[str]) -> int:
+        """Give tests[first:] to a hardened child; return the index of the next test to run."""
+        tests = job["tests"]
+        child = self.start_child(raw, first)
+        pid, read_fd, workdir = child.pid, child.report_fd, child.workdir
         current, killed_by_us = self.supervise(pid, read_fd, job, first)
         os.close(read_fd)
         _, wait_status = os.waitpid(pid, 0)
         self.cleanup(pid, workdir, anomalies)
-        if current is None:
+        if current is None or current >= len(tests):
             return len(tests)
-        if current >= len(tests):
-            return current
         if killed_by_us is not None:
             outcome = killed_by_us
         else:
@@ -604,21 +687,27 @@ def main(argv: list[str] | None = None) -> None:
     zygote = Zygote(out, scratch, int(child_uid) if child_uid is not None else None)
     while True:
         try:
-            request = P.read_frame(requests)
+            raw = P.read_exact(requests, P.HEADER.size)
+            raw = P.read_exact(requests, P.HEADER.unpack(raw)[0])
         except EOFError:
+            zygote.discard_spare()
             return
+        request = P.decode_body(raw)
         op = request.get("op")
         if op == "ping":
             zygote.emit({"event": "pong", "numpy": np.__version__, "python": sys.version.split()[0],
                          "uid": os.getuid(), "pid": os.getpid()})
         elif op == "run":
-            zygote.run(request)
+            zygote.run(request, raw)
         elif op == "generate":
             zygote.generate(request)
         elif op == "exit":
+            zygote.discard_spare()
             return
         else:
             zygote.emit({"event": "error", "message": f"unknown op {op!r}"})
+        # Between requests, off the judge's clock: the next job's child waits ready.
+        zygote.prepare_spare()
 
 
 if __name__ == "__main__":
