@@ -65,7 +65,7 @@ def new_problem(request):
 def problem_overview(request, slug: str):
     problem = get_problem_for_author(slug)
     runs = problem.gate_runs.all()[:10]
-    pending = any(run.status != "done" for run in runs)
+    pending = any(run.status != "done" and not run.stalled for run in runs)
     return render(request, "authoring/problem.html", {
         "problem": problem, "runs": runs, "pending": pending,
         "draft_is_live": problem.published and problem.draft_hash == problem.package_hash,

@@ -127,6 +127,9 @@ class GateStatus(models.TextChoices):
     DONE = "done", "Done"
 
 
+STALLED_AFTER_S = 600
+
+
 class GateRun(models.Model):
     """One run of the publish gate on a version of a problem's package, check by check."""
 
@@ -147,6 +150,13 @@ class GateRun(models.Model):
 
     def __str__(self) -> str:
         return f"gate #{self.pk} {self.problem.slug} {self.status} {self.passed}"
+
+    @property
+    def stalled(self) -> bool:
+        """Not finished long after it was requested: its worker died or the queue lost it."""
+        from django.utils import timezone
+
+        return self.status != GateStatus.DONE and (timezone.now() - self.created_at).total_seconds() > STALLED_AFTER_S
 
 
 class WrongSolution(models.Model):

@@ -241,6 +241,12 @@ def execute_gate_run(run_id: int, sandbox: Sandbox | None = None) -> bool:
         GateRun.objects.filter(pk=run_id).update(status=GateStatus.DONE, passed=False, error=str(exc),
                                                  finished_at=timezone.now())
         return True
+    except Exception as exc:
+        log.exception("gate run %s failed", run_id)
+        GateRun.objects.filter(pk=run_id).update(status=GateStatus.DONE, passed=False,
+                                                 error=f"the judge failed while checking ({type(exc).__name__})",
+                                                 finished_at=timezone.now())
+        raise
     with transaction.atomic():
         if outcome.passed:
             publish_package(problem, package, outcome)

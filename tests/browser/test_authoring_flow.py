@@ -47,6 +47,7 @@ def test_author_publishes_a_new_problem_only_after_the_gate_passes_and_a_student
     page.fill('textarea[name="file:statement.md"]', STATEMENT)
     save_file(page, "solution.py", BROKEN)
     assert "Double the scores" in page.inner_text("section.statement.preview h1")
+    assert page.locator("section.statement.preview .katex").count() == 1  # the math is typeset
     screenshot(page, "authoring-edit")
 
     page.goto(f"{site}/authoring/problems/{SLUG}/")
@@ -84,3 +85,21 @@ def test_author_publishes_a_new_problem_only_after_the_gate_passes_and_a_student
     assert panel.query_selector("#verdict").inner_text() == "Accepted"
     screenshot(student, "student-solves-new-problem")
     student.context.close()
+
+
+def test_a_student_who_appends_the_class_token_is_told_the_misconception_and_led_to_the_theory(site, page):
+    from tests.browser.conftest import open_problem
+    from tests.conftest import read_solution
+
+    sign_up(page, site)
+    open_problem(page, site, "prepend_class_token")
+    replace_code(page, read_solution("prepend_class_token", "wrong/appended.py"))
+    submit_and_wait(page)
+    note = page.locator("#result .misconception")
+    assert note.count() == 1
+    assert "Looks like a known mistake: Class token appended instead of prepended" in note.inner_text()
+    assert "Seen on 13 tests" in note.inner_text()  # the hidden ones too, without their data
+    screenshot(page, "misconception")
+    note.get_by_role("link", name="Read the section that explains it").click()
+    page.wait_for_url(re.compile(r"/problems/prepend_class_token/#why-position-0$"))
+    assert page.locator("#why-position-0").is_visible()
