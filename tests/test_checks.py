@@ -106,3 +106,17 @@ def test_npy_whose_header_lies_about_its_size_is_refused():
 def test_oversized_npy_is_refused_before_parsing():
     with pytest.raises(UnreadableArray, match="over the limit"):
         read_npy(b"\x93NUMPY" + b"\0" * 2000, 1000)
+
+
+def test_hidden_runtime_error_does_not_echo_the_students_message(process_sandbox):
+    code = "def f(x):\n    raise ValueError('leak ' + repr(x.tolist()))\n"
+    test = run(code, process_sandbox, hidden=True).tests[0]
+    assert test.status == "runtime_error"
+    assert "leak" not in test.message and "ValueError (line 2)" in test.message
+
+
+def test_hidden_wrong_type_does_not_echo_a_crafted_type_name(process_sandbox):
+    code = "def f(x):\n    return type('secret_' + str(int(x.sum())), (), {})()\n"
+    test = run(code, process_sandbox, hidden=True).tests[0]
+    assert test.status == "wrong_type"
+    assert "secret" not in test.message and "another type" in test.message

@@ -97,21 +97,32 @@ def _judge(event, hidden, expected, input_hashes, tolerance, max_output_bytes):
     if outcome == Outcome.CRASHED:
         return TestStatus.RUNTIME_ERROR, f"the process running your code {event.detail or 'died'}", {}
     if outcome == Outcome.ERROR:
-        return _runtime_error(event)
+        return _runtime_error(event, hidden)
     if outcome == Outcome.WRONG_TYPE:
-        return TestStatus.WRONG_TYPE, _wrong_type_message(event.type_description), {}
+        return TestStatus.WRONG_TYPE, _wrong_type_message(event.type_description, hidden), {}
     return _judge_array(event, hidden, expected, input_hashes, tolerance, max_output_bytes)
 
 
-def _runtime_error(event):
+def _runtime_error(event, hidden: bool):
     error = event.error
     if error.type == "MemoryError":
         return TestStatus.MEMORY_LIMIT_EXCEEDED, "MemoryError: the function needed more memory than the limit", {}
     where = f" (line {error.frames[-1]['line']})" if error.frames else ""
+    if hidden:
+        # The message is the student's own text and could carry the hidden inputs out.
+        return TestStatus.RUNTIME_ERROR, f"{error.type}{where}; messages of hidden tests are not shown", {}
     return TestStatus.RUNTIME_ERROR, f"{error.type}: {error.message}{where}", {}
 
 
-def _wrong_type_message(description: str) -> str:
+# Type names a student can always see; any other name is the student's to choose
+# and could spell out hidden data, so hidden tests do not echo it.
+COMMON_TYPES = {"list", "tuple", "float", "int", "str", "dict", "None", "numpy.float64", "numpy.float32",
+                "numpy.int64", "numpy.matrix", "numpy.ma.MaskedArray"}
+
+
+def _wrong_type_message(description: str, hidden: bool = False) -> str:
+    if hidden and description not in COMMON_TYPES:
+        description = "an object of another type" if "subclass" not in description else "an ndarray subclass"
     message = f"expected a numpy.ndarray, got {description or 'something else'}"
     if "subclass" in description:
         return message + "; return a plain array (np.asarray(result))"
