@@ -163,9 +163,10 @@ class DemuxChannel(FrameChannel):
 class Container:
     """One started sandbox container with its zygote answering on the attach stream."""
 
-    def __init__(self, client, container_id: str, sock: socket.socket, keepalive) -> None:
+    def __init__(self, client, container_id: str, sock: socket.socket, keepalive, child_uid: int) -> None:
         self.client = client
         self.id = container_id
+        self.child_uid = child_uid
         self.channel = DemuxChannel(sock)
         self._keepalive = keepalive  # the HTTP response owning the socket
         self.info: dict = {}
@@ -256,9 +257,10 @@ class DockerSandbox(Sandbox):
 
     # ---- the pool
 
-    def ready_count(self) -> int:
+    def ready_containers(self) -> list[Container]:
+        """The warm containers the next jobs will use (tests look inside them)."""
         with self._lock:
-            return len(self._ready)
+            return list(self._ready)
 
     def wait_until_full(self, timeout_s: float = START_TIMEOUT_S) -> None:
         """Block until every container of the pool is warm (benchmarks and tests)."""
@@ -278,16 +280,16 @@ class DockerSandbox(Sandbox):
                 raise SandboxError("the sandbox pool is closed")
             while True:
                 while self._ready:
-                    container = self._ready.popleft()
+                    container = self._ready.pop()  # the most recently used: warm caches, files in order
                     if container.channel.idle_and_healthy():
                         self._busy += 1
                         self._replenish()
                         return container
                     self._executor.submit(container.close)
-                self._replenish()
                 if self._starting == 0 and self._last_failure is not None:
                     failure, self._last_failure = self._last_failure, None
                     raise SandboxError(f"cannot start a sandbox container: {failure}")
+                self._replenish()
                 if not self._lock.wait(max(0.0, deadline - time.monotonic())):
                     raise SandboxError("no sandbox container became ready in time")
 
@@ -380,7 +382,7 @@ class DockerSandbox(Sandbox):
             response = api.attach_socket(container_id, params={"stdin": 1, "stdout": 1, "stream": 1})
             sock = getattr(response, "_sock", response)
             sock.setblocking(True)
-            container = Container(self.client, container_id, sock, response)
+            container = Container(self.client, container_id, sock, response, child_uid)
             api.start(container_id)
             container.info = container.channel.ping(timeout_s=START_TIMEOUT_S)
         except Exception:

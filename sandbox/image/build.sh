@@ -240,6 +240,9 @@ runner_stage() {
         log "runner: $tag built in $(since "$started")"
     fi
     docker tag "$tag" judge-sandbox:latest
+    # The web/worker images (deploy/build.sh) start from the same two stages.
+    docker tag "$BASE_IMAGE" judge-sandbox-base:latest
+    docker tag "$numpy_image" judge-sandbox-numpy:latest
     TAG=$tag
 }
 
