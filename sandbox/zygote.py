@@ -618,6 +618,8 @@ class Zygote:
         """Kill every process the child's uid still has, and remove its directory."""
         if self.child_uid is not None and self.kill_uid(self.child_uid):
             anomalies.append("a process outlived the job")
+        if self.child_uid is not None and self.remove_ipc_of(self.child_uid):
+            anomalies.append("the job left System V IPC objects")
         if os.listdir(workdir):
             anomalies.append("the job left files in its scratch directory")
         shutil.rmtree(workdir, ignore_errors=True)
@@ -642,6 +644,55 @@ class Zygote:
                 os._exit(0)
         os.waitpid(pid, 0)
         return True
+
+
+    @staticmethod
+    def remove_ipc_of(uid: int) -> bool:
+        """Remove the System V shared memory, queues and semaphores ``uid`` owns; True if any.
+
+        They outlive processes and would carry data into the next job.
+        """
+        owned = _ipc_of(uid)
+        if not owned:
+            return False
+        pid = os.fork()
+        if pid == 0:
+            try:
+                os.setresgid(uid, uid, uid)
+                os.setresuid(uid, uid, uid)
+                for kind, ipc_id in owned:  # as the owner, IPC_RMID needs no capability
+                    if kind == "shm":
+                        _libc.shmctl(ipc_id, 0, None)
+                    elif kind == "msg":
+                        _libc.msgctl(ipc_id, 0, None)
+                    else:
+                        _libc.semctl(ipc_id, 0, 0)
+            finally:
+                os._exit(0)
+        os.waitpid(pid, 0)
+        return True
+
+
+IPC_ID_COLUMN = {"shm": "shmid", "msg": "msqid", "sem": "semid"}
+
+
+def _ipc_of(uid: int) -> list[tuple[str, int]]:
+    """(kind, id) of the System V IPC objects owned or created by ``uid``, from /proc/sysvipc."""
+    found = []
+    for kind in ("shm", "msg", "sem"):
+        try:
+            with open(f"/proc/sysvipc/{kind}") as table:
+                header, *rows = [line.split() for line in table]
+        except (OSError, ValueError):
+            continue
+        columns = {name: index for index, name in enumerate(header)}
+        for row in rows:
+            try:
+                if uid in (int(row[columns["uid"]]), int(row[columns["cuid"]])):
+                    found.append((kind, int(row[columns[IPC_ID_COLUMN[kind]]])))
+            except (KeyError, IndexError, ValueError):
+                continue
+    return found
 
 
 def _processes_of(uid: int, exclude: int | None = None) -> list[int]:
