@@ -16,7 +16,7 @@ from django.utils import timezone
 from judge.authoring.models import Action, AuditEntry, RejudgeBatch, RejudgeScope
 from judge.problems.models import GateRun, Problem
 from judge.problems.packages import SLUG, PackageError
-from judge.problems.services import request_gate_run, save_draft, unpublish_problem
+from judge.problems.services import MAX_FILES, request_gate_run, save_draft, unpublish_problem
 from judge.submissions.models import Kind, Status, Submission
 
 log = logging.getLogger(__name__)
@@ -111,6 +111,8 @@ def read_package_zip(data: bytes, filename: str = "upload.zip") -> tuple[str, di
     except zipfile.BadZipFile:
         raise PackageError(f"{filename}: not a zip file") from None
     entries = [i for i in archive.infolist() if not i.is_dir() and not any(x in i.filename for x in IGNORED)]
+    if len(entries) > MAX_FILES:
+        raise PackageError(f"{filename}: {len(entries)} files; a package may have at most {MAX_FILES}")
     tops = {entry.filename.split("/", 1)[0] for entry in entries}
     if len(tops) != 1 or any("/" not in entry.filename for entry in entries):
         raise PackageError(f"{filename}: must hold exactly one folder, named after the problem's slug "

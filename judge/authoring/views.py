@@ -90,6 +90,8 @@ def edit_problem(request, slug: str):
         "error": error, "saved": saved,
         "statement_html": render_markdown(files.get("statement.md", "")),
         "theory_html": render_markdown(files.get("theory.md", "")),
+        "hints_html": [render_markdown(text) for name, text in sorted(files.items())
+                       if name.startswith("hints/") and name.endswith(".md")],
     }, status=400 if error else 200)
 
 

@@ -191,7 +191,10 @@ def draft_package(problem: Problem) -> Package:
 # The publish gate: runs in a sandbox; a pass publishes the draft and its tests
 # --------------------------------------------------------------------------
 
-_passed_gates: dict[str, GateOutcome] = {}  # content hash -> a passed outcome (the gate is deterministic)
+# content hash -> a passed outcome, oldest first: the gate is deterministic, and
+# tests and bin/run import the same packages again and again.
+_passed_gates: dict[str, GateOutcome] = {}
+PASSED_GATES_KEPT = 16
 
 
 def request_gate_run(problem: Problem, user=None) -> GateRun:
@@ -237,6 +240,8 @@ def execute_gate_run(run_id: int, sandbox: Sandbox | None = None) -> bool:
                 outcome = run_gate(package, box, settings.MAX_OUTPUT_BYTES)
             if outcome.passed:
                 _passed_gates[package.content_hash] = outcome
+                while len(_passed_gates) > PASSED_GATES_KEPT:
+                    del _passed_gates[next(iter(_passed_gates))]
     except (PackageError, SandboxError) as exc:
         GateRun.objects.filter(pk=run_id).update(status=GateStatus.DONE, passed=False, error=str(exc),
                                                  finished_at=timezone.now())
@@ -295,18 +300,31 @@ def _gate_summary(run: GateRun) -> str:
     return "gate failed: " + "; ".join(f"{c['key']}: {c['detail'].splitlines()[0]}" for c in failed)
 
 
+class _LazySandbox(Sandbox):
+    """Opens the configured sandbox on first use: an unchanged or cached sync starts no containers."""
+
+    name = "lazy"
+
+    def __init__(self) -> None:
+        self.inner: Sandbox | None = None
+
+    def run(self, job):
+        if self.inner is None:
+            self.inner = open_sandbox()
+        return self.inner.run(job)
+
+    def close(self) -> None:
+        if self.inner is not None:
+            self.inner.close()
+
+
 @contextlib.contextmanager
 def _sandbox(sandbox: Sandbox | None):
     if sandbox is not None:
         yield sandbox
         return
-    box = None
-    try:
-        box = open_sandbox()
+    with _LazySandbox() as box:
         yield box
-    finally:
-        if box is not None:
-            box.close()
 
 
 def _fields(package: Package, path_order: int) -> dict:
