@@ -1,0 +1,104 @@
+"""The production stack: `docker compose up` serves the site and grades a submission sent over HTTP.
+
+Slow (images built on first use, about two minutes on a fresh machine, then
+cached), so it runs once: one correct and one wrong submission.
+"""
+
+from __future__ import annotations
+
+import http.cookiejar
+import os
+import re
+import socket
+import subprocess
+import time
+import urllib.parse
+import urllib.request
+import uuid
+
+import pytest
+
+from tests.conftest import REPO, read_solution
+
+pytestmark = [pytest.mark.docker, pytest.mark.slow]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def stack(docker_image):
+    built = subprocess.run([str(REPO / "deploy" / "build.sh")], capture_output=True, text=True, timeout=1200)
+    assert built.returncode == 0, built.stderr[-3000:]
+    port = free_port()
+    project = f"judge-test-{uuid.uuid4().hex[:8]}"
+    env = os.environ | {"JUDGE_HTTP_PORT": str(port), "SANDBOX_IMAGE": docker_image,
+                        "SECRET_KEY": uuid.uuid4().hex * 2, "POSTGRES_PASSWORD": uuid.uuid4().hex}
+    compose = ["docker", "compose", "-p", project, "-f", str(REPO / "docker-compose.yml")]
+    try:
+        up = subprocess.run([*compose, "up", "-d", "--wait"], env=env, capture_output=True, text=True, timeout=600)
+        logs = subprocess.run([*compose, "logs", "--no-color"], env=env, capture_output=True, text=True).stdout
+        assert up.returncode == 0, up.stderr[-2000:] + logs[-4000:]
+        yield f"http://127.0.0.1:{port}", compose, env
+    finally:
+        subprocess.run([*compose, "down", "-v", "--remove-orphans", "-t", "5"], env=env, capture_output=True,
+                       timeout=300)
+
+
+class Browser:
+    """Just enough of a browser for Django: cookies and the CSRF token."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.cookies = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.cookies))
+
+    def get(self, path: str) -> tuple[str, str]:
+        with self.opener.open(self.base + path, timeout=30) as response:
+            return response.geturl(), response.read().decode()
+
+    def post(self, path: str, fields: dict) -> tuple[str, str]:
+        token = next(c.value for c in self.cookies if c.name == "csrftoken")
+        data = urllib.parse.urlencode(fields | {"csrfmiddlewaretoken": token}).encode()
+        request = urllib.request.Request(self.base + path, data=data, headers={"Referer": self.base + path})
+        with self.opener.open(request, timeout=30) as response:
+            return response.geturl(), response.read().decode()
+
+
+def wait_for_verdict(browser: Browser, url: str, timeout_s: float = 120) -> str:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        _, page = browser.get(urllib.parse.urlparse(url).path)
+        found = re.search(r'data-verdict="([a-z_]+)"', page)
+        if found:
+            return found.group(1)
+        time.sleep(0.5)
+    raise AssertionError(f"no verdict at {url} after {timeout_s} s")
+
+
+def test_compose_stack_grades_submissions_sent_over_http(stack):
+    base, compose, env = stack
+    browser = Browser(base)
+    browser.get("/accounts/signup/")
+    password = uuid.uuid4().hex
+    landed, _ = browser.post("/accounts/signup/", {"username": "compose-student", "password1": password,
+                                                     "password2": password})
+    assert "/accounts/signup/" not in landed
+    _, problem_page = browser.get("/problems/prepend_class_token/")
+    assert "2.2.6" in problem_page  # the NumPy pin students are told about
+    browser.get("/")
+
+    correct, _ = browser.post("/submissions/new/prepend_class_token/", {"code": read_solution("prepend_class_token")})
+    assert re.search(r"/submissions/\d+/$", correct)
+    assert wait_for_verdict(browser, correct) == "accepted"
+
+    wrong, _ = browser.post("/submissions/new/prepend_class_token/",
+                            {"code": read_solution("prepend_class_token", "wrong/appended.py")})
+    assert wait_for_verdict(browser, wrong) == "wrong_answer"
+
+    worker_logs = subprocess.run([*compose, "logs", "--no-color", "worker"], env=env, capture_output=True,
+                                 text=True).stdout
+    assert "process sandbox" not in worker_logs.lower()  # graded in Docker, not the fallback
