@@ -34,27 +34,53 @@ def audit(user, action: str, slug: str = "", summary: str = "") -> AuditEntry:
 # --------------------------------------------------------------------------
 
 
+SKELETON_MANIFEST = """\
+slug = "{slug}"
+title = "{title}"
+difficulty = "easy"
+tags = []
+prerequisites = []
+summary = ""
+
+[function]
+name = "{function}"
+params = [{quoted}]
+
+[limits]
+time_limit_s = 2.0
+memory_mb = 512
+
+[checking]
+rtol = 1e-7
+atol = 1e-9
+
+[tests]
+seed = 1
+"""
+SKELETON_TESTS = """\
+import numpy as np
+
+
+def generate(rng):
+    yield {{"name": "example_1", "hidden": False, "args": {{{example}}}}}
+    for i in range(5):
+        yield {{"name": f"random_{{i}}", "hidden": True, "args": {{{random}}}}}
+"""
+
+
 def skeleton_files(slug: str, title: str, function: str, params: list[str]) -> dict[str, str]:
     """A new package that loads but fails the gate until the author writes the reference."""
-    args = ", ".join(params)
-    cases = ", ".join(f'"{p}": rng.standard_normal((2, 3))' for p in params)
-    first = ", ".join(f'"{p}": np.arange(6.0).reshape(2, 3)' for p in params)
+    signature = f"def {function}({', '.join(params)}):\n"
     return {
-        "problem.toml": (
-            f'slug = "{slug}"\ntitle = "{title}"\ndifficulty = "easy"\ntags = []\nprerequisites = []\n'
-            f'summary = ""\n\n[function]\nname = "{function}"\nparams = [{", ".join(repr(p).replace(chr(39), chr(34)) for p in params)}]\n\n'
-            '[limits]\ntime_limit_s = 2.0\nmemory_mb = 512\n\n[checking]\nrtol = 1e-7\natol = 1e-9\n\n[tests]\nseed = 1\n'
-        ),
+        "problem.toml": SKELETON_MANIFEST.format(slug=slug, title=title, function=function,
+                                                 quoted=", ".join(f'"{p}"' for p in params)),
         "statement.md": f"# {title}\n\nDescribe the task here.\n",
         "theory.md": "## Background\n\nExplain the idea here.\n",
-        "starter.py": f"import numpy as np\n\n\ndef {function}({args}):\n    raise NotImplementedError\n",
-        "solution.py": f"import numpy as np\n\n\ndef {function}({args}):\n    raise NotImplementedError(\"write the reference solution\")\n",
-        "tests.py": (
-            "import numpy as np\n\n\ndef generate(rng):\n"
-            f'    yield {{"name": "example_1", "hidden": False, "args": {{{first}}}}}\n'
-            "    for i in range(5):\n"
-            f'        yield {{"name": f"random_{{i}}", "hidden": True, "args": {{{cases}}}}}\n'
-        ),
+        "starter.py": f"import numpy as np\n\n\n{signature}    raise NotImplementedError\n",
+        "solution.py": f"import numpy as np\n\n\n{signature}    raise NotImplementedError('write the reference')\n",
+        "tests.py": SKELETON_TESTS.format(
+            example=", ".join(f'"{p}": np.arange(6.0).reshape(2, 3)' for p in params),
+            random=", ".join(f'"{p}": rng.standard_normal((2, 3))' for p in params)),
     }
 
 
@@ -159,7 +185,8 @@ def request_rejudge(user, scope: str, problem: Problem | None = None,
             submission.problem if submission else None), submission_ids=ids, total=len(ids))
         transaction.on_commit(lambda: _enqueue_batch(batch.pk))
     target = submission.pk if submission else (problem.slug if problem else "all problems")
-    audit(user, Action.REJUDGE, batch.problem.slug if batch.problem else "", f"{scope} {target}: {len(ids)} submissions")
+    slug = batch.problem.slug if batch.problem else ""
+    audit(user, Action.REJUDGE, slug, f"{scope} {target}: {len(ids)} submissions")
     return batch
 
 

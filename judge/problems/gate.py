@@ -18,7 +18,14 @@ from judge.grading.events import Malformed, TestEvent
 from judge.grading.grader import Case, GradeReport, ProblemSpec, interpret
 from judge.grading.verdicts import TestStatus, Verdict
 from judge.problems.packages import (
-    GeneratedCase, Package, PackageError, ReferenceFailed, WrongSpec, generate_cases, job_for, reference_outputs,
+    GeneratedCase,
+    Package,
+    PackageError,
+    ReferenceFailed,
+    WrongSpec,
+    generate_cases,
+    job_for,
+    reference_outputs,
 )
 from sandbox.backends.base import Sandbox
 
@@ -85,8 +92,8 @@ def run_gate(package: Package, sandbox: Sandbox, max_output_bytes: int = 16 * 10
 
     report, events = execute(sandbox, package.solution, spec, cases)
     failure = _first_failure(report)
-    _set(outcome, "reference", failure is None,
-         f"accepted on all {len(cases)} tests" if failure is None else f"{failure.name}: {failure.status} {failure.message}")
+    _set(outcome, "reference", failure is None, f"accepted on all {len(cases)} tests" if failure is None
+         else f"{failure.name}: {failure.status} {failure.message}")
     _set(outcome, "deterministic", *_determinism(package, sandbox, generated, expected, events))
     slowest = max(times + [t.time_ms for t in report.tests])
     limit_ms = package.time_limit_s * 1000

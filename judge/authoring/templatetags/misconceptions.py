@@ -22,10 +22,10 @@ def misconceptions_of(submission) -> list[dict]:
         known = test.get("misconception") if isinstance(test, dict) else None
         if not known or not isinstance(known, dict):
             continue
+        see = str(known.get("see") or "")
         entry = found.setdefault(str(known.get("name", "")), {
             "name": str(known.get("name", "")), "explanation": str(known.get("explanation", "")),
-            "url": see_url(submission.problem.get_absolute_url(), str(known.get("see", ""))) if known.get("see") else "",
-            "tests": [],
+            "url": see_url(submission.problem.get_absolute_url(), see) if see else "", "tests": [],
         })
         entry["tests"].append(str(test.get("name", "")))
     return list(found.values())
