@@ -11,6 +11,7 @@ urlpatterns = [
     path("rejudge/<int:pk>/", views.rejudge_status, name="authoring-rejudge"),
     path("problems/<slug:slug>/", views.problem_overview, name="authoring-problem"),
     path("problems/<slug:slug>/edit/", views.edit_problem, name="authoring-edit"),
+    path("problems/<slug:slug>/settings/", views.edit_settings, name="authoring-settings"),
     path("problems/<slug:slug>/gate/", views.run_gate, name="authoring-gate"),
     path("problems/<slug:slug>/unpublish/", views.unpublish, name="authoring-unpublish"),
     path("problems/<slug:slug>/download/", views.download, name="authoring-download"),

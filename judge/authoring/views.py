@@ -11,6 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from judge.authoring import services
+from judge.authoring.forms import SettingsForm, parse_manifest
 from judge.authoring.models import Action, AuditEntry, RejudgeBatch, RejudgeScope
 from judge.problems.models import Problem
 from judge.problems.packages import PackageError
@@ -109,6 +110,25 @@ def _posted_files(post, current: dict[str, str]) -> dict[str, str]:
 def _file_order(name: str) -> tuple:
     order = ["problem.toml", "statement.md", "theory.md", "starter.py", "solution.py", "tests.py"]
     return (order.index(name) if name in order else len(order), name)
+
+
+@staff_only
+def edit_settings(request, slug: str):
+    problem = get_problem_for_author(slug)
+    manifest = parse_manifest(problem.draft_files.get("problem.toml", ""))
+    if not manifest:
+        return redirect("authoring-edit", slug)  # fix the TOML by hand first
+    form, error = SettingsForm(manifest, request.POST or None), ""
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.edit_draft(request.user, problem, problem.draft_files | {"problem.toml": form.manifest_text()})
+        except PackageError as exc:
+            error = str(exc)
+        else:
+            return redirect("authoring-problem", slug)
+    bad = request.method == "POST" and (error or form.errors)
+    return render(request, "authoring/settings.html", {"problem": problem, "form": form, "error": error},
+                  status=400 if bad else 200)
 
 
 @staff_only

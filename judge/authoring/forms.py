@@ -1,0 +1,77 @@
+"""The settings form: the fields of ``problem.toml`` that are not code or prose."""
+
+from __future__ import annotations
+
+import tomllib
+
+import tomli_w
+from django import forms
+
+from judge.problems.packages import DIFFICULTIES, WRONG_CHECKS
+
+
+def _words(text: str) -> list[str]:
+    return [word.strip() for word in text.split(",") if word.strip()]
+
+
+class SettingsForm(forms.Form):
+    title = forms.CharField(max_length=200)
+    summary = forms.CharField(max_length=300, required=False)
+    difficulty = forms.ChoiceField(choices=[(d, d) for d in DIFFICULTIES])
+    tags = forms.CharField(required=False, help_text="comma-separated")
+    prerequisites = forms.CharField(required=False, help_text="slugs, comma-separated")
+    time_limit_s = forms.FloatField(min_value=0.01, label="Time limit per test (s)")
+    memory_mb = forms.IntegerField(min_value=16, label="Memory limit (MiB)")
+    rtol = forms.FloatField(min_value=0, label="Relative tolerance")
+    atol = forms.FloatField(min_value=0, label="Absolute tolerance")
+    seed = forms.IntegerField(label="Generator seed")
+
+    def __init__(self, manifest: dict, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.manifest = manifest
+        for index, wrong in enumerate(manifest.get("wrong", [])):
+            prefix = f"wrong_{index}_"
+            self.fields[prefix + "fails_with"] = forms.ChoiceField(
+                choices=[(c, c) for c in sorted(WRONG_CHECKS)], label=f"{wrong.get('file', '?')}: fails with")
+            self.fields[prefix + "name"] = forms.CharField(max_length=200, label="misconception")
+            self.fields[prefix + "explanation"] = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}),
+                                                                  required=False)
+            self.fields[prefix + "see"] = forms.CharField(max_length=200, required=False,
+                                                          help_text="theory#section-id or hints#N")
+        if not self.is_bound:
+            self.initial = self.initial_from(manifest)
+
+    @staticmethod
+    def initial_from(manifest: dict) -> dict:
+        initial = {key: manifest.get(key, "") for key in ("title", "summary", "difficulty")}
+        initial |= {key: ", ".join(manifest.get(key, [])) for key in ("tags", "prerequisites")}
+        initial |= dict(manifest.get("limits", {})) | dict(manifest.get("checking", {}))
+        initial["seed"] = manifest.get("tests", {}).get("seed")
+        for index, wrong in enumerate(manifest.get("wrong", [])):
+            for key in ("fails_with", "name", "explanation", "see"):
+                initial[f"wrong_{index}_{key}"] = wrong.get(key, "")
+        return initial
+
+    def manifest_text(self) -> str:
+        """The new problem.toml: the old one with this form's fields replaced."""
+        data, manifest = self.cleaned_data, dict(self.manifest)
+        manifest |= {"title": data["title"], "summary": data["summary"], "difficulty": data["difficulty"],
+                     "tags": _words(data["tags"]), "prerequisites": _words(data["prerequisites"])}
+        manifest["limits"] = dict(manifest.get("limits", {}), time_limit_s=data["time_limit_s"],
+                                  memory_mb=data["memory_mb"])
+        manifest["checking"] = dict(manifest.get("checking", {}), rtol=data["rtol"], atol=data["atol"])
+        manifest["tests"] = dict(manifest.get("tests", {}), seed=data["seed"])
+        manifest["wrong"] = [
+            dict(wrong, **{key: data[f"wrong_{index}_{key}"] for key in ("fails_with", "name", "explanation", "see")})
+            for index, wrong in enumerate(manifest.get("wrong", []))
+        ]
+        if not manifest["wrong"]:
+            del manifest["wrong"]
+        return tomli_w.dumps(manifest)
+
+
+def parse_manifest(text: str) -> dict:
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return {}
