@@ -581,8 +581,12 @@ class Zygote:
                     deadline = time.monotonic() + limits["time_limit_s"]
                 elif event == "test" and current < len(tests):
                     # The child names the test, but the judge only believes the position.
-                    message["name"] = tests[current]["name"]
-                    self.emit(message)
+                    if message.get("name") == tests[current]["name"]:
+                        self.out.write(P.HEADER.pack(size) + body)  # as checked: no second encoding
+                        self.out.flush()
+                    else:
+                        message["name"] = tests[current]["name"]
+                        self.emit(message)
                     current += 1
                     deadline = time.monotonic() + limits["time_limit_s"]
                     if current == len(tests):

@@ -130,6 +130,7 @@ class DemuxChannel(FrameChannel):
 
     def __init__(self, sock: socket.socket) -> None:
         super().__init__(sock.fileno(), sock.fileno())
+        sock.setblocking(True)  # writes block; reads wait in select() with a deadline
         self.sock = sock
         self.raw = bytearray()
 
@@ -381,7 +382,6 @@ class DockerSandbox(Sandbox):
             # Attach before starting, so nothing the zygote writes can be missed.
             response = api.attach_socket(container_id, params={"stdin": 1, "stdout": 1, "stream": 1})
             sock = getattr(response, "_sock", response)
-            sock.setblocking(True)
             container = Container(self.client, container_id, sock, response, child_uid)
             api.start(container_id)
             container.info = container.channel.ping(timeout_s=START_TIMEOUT_S)
