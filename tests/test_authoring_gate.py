@@ -141,3 +141,21 @@ def test_editing_a_published_problem_keeps_the_live_version_until_the_gate_passe
     problem = Problem.objects.get(slug=SLUG)
     assert problem.published and problem.current_test_set_id == live.current_test_set_id
     assert "A new paragraph." not in problem.statement_md
+
+
+def test_a_reference_that_times_out_fails_the_reference_check(db, files):
+    files["solution.py"] = "import time\n" + files["solution.py"].replace(
+        "    batch, _, width", "    time.sleep(5)\n    batch, _, width")
+    files["problem.toml"] = files["problem.toml"].replace("time_limit_s = 2.0", "time_limit_s = 0.5")
+    run = gate(files)
+    assert check(run, "reference")["passed"] is False
+    assert "timeout on example_1" in check(run, "reference")["detail"]
+
+
+def test_a_reference_returning_a_list_fails_the_float64_check(db, files):
+    files["solution.py"] = files["solution.py"].replace(
+        "return np.concatenate([tiled, patches], axis=1).astype(np.float64, copy=False)",
+        "return np.concatenate([tiled, patches], axis=1).tolist()")
+    run = gate(files)
+    assert check(run, "float64")["passed"] is False
+    assert "returned list, not an ndarray, on example_1" in check(run, "float64")["detail"]

@@ -322,9 +322,11 @@ def _reference_output(raw: dict, case: GeneratedCase, where: str, max_bytes: int
     if event.outcome == Outcome.ERROR and event.error:
         line = f" (line {event.error.frames[-1]['line']})" if event.error.frames else ""
         raise ReferenceFailed(f"{where}: raised {event.error.type} on {case.name}: {event.error.message}{line}")
+    if event.outcome == Outcome.WRONG_TYPE:
+        raise ReferenceFailed(f"{where}: returned {event.type_description}, not an ndarray, on {case.name}", "float64")
     if event.outcome != Outcome.RETURNED:
-        what = event.type_description if event.outcome == Outcome.WRONG_TYPE else event.outcome.replace("_", " ")
-        raise ReferenceFailed(f"{where}: did not return an array on {case.name} ({what})", "float64")
+        detail = f": {event.detail}" if event.detail else ""
+        raise ReferenceFailed(f"{where}: {event.outcome.replace('_', ' ')} on {case.name}{detail}")
     try:
         array = read_npy(event.output or b"", max_bytes + 4096)
     except UnreadableArray as exc:
