@@ -84,3 +84,13 @@ def test_drafts_are_invisible_to_students_but_visible_to_staff(client, problems,
     assert client.post(f"/submissions/new/{SLUG}/", {"code": "x = 1"}).status_code in (400, 404)
     client.force_login(author)
     assert client.get(f"/authoring/problems/{SLUG}/").status_code == 200
+
+
+def test_staff_can_preview_a_never_published_draft_as_students_would_see_it(client, problems, author):
+    from judge.authoring.services import create_problem
+
+    create_problem(author, "scale_by_two", "Scale by two", "scale", ["x"])
+    client.force_login(author)
+    page = client.get("/problems/scale_by_two/")
+    assert page.status_code == 200 and "Scale by two" in page.content.decode()
+    assert "Student page" in client.get("/authoring/problems/scale_by_two/").content.decode()
