@@ -35,7 +35,9 @@ def stack(docker_image):
     assert built.returncode == 0, built.stderr[-3000:]
     port = free_port()
     project = f"judge-test-{uuid.uuid4().hex[:8]}"
-    env = os.environ | {"JUDGE_HTTP_PORT": str(port), "SANDBOX_IMAGE": docker_image,
+    # The test run's own service URLs must not leak into the stack's containers.
+    inherited = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "DOCKER_HOST", "TMPDIR")}
+    env = inherited | {"JUDGE_HTTP_PORT": str(port), "SANDBOX_IMAGE": docker_image,
                         "SECRET_KEY": uuid.uuid4().hex * 2, "POSTGRES_PASSWORD": uuid.uuid4().hex}
     compose = ["docker", "compose", "-p", project, "-f", str(REPO / "docker-compose.yml")]
     try:
