@@ -18,3 +18,14 @@ def recover_on_start(sender, **kwargs) -> None:
     from judge.submissions.tasks import recover_stalled_submissions
 
     recover_stalled_submissions.delay()
+
+
+@worker_ready.connect
+def remove_dead_workers_sandboxes(sender, **kwargs) -> None:
+    """Sandbox containers whose worker process died on this host go before new ones start."""
+    from judge.grading.sandboxes import resolve_backend
+
+    if resolve_backend() == "docker":
+        from sandbox.backends.docker import remove_orphans
+
+        remove_orphans()
