@@ -52,8 +52,13 @@ def graded(student, code: str) -> Submission:
 
 
 def test_rejudging_a_problem_grades_old_submissions_against_the_new_tests(old_tests, student, author, no_enqueue):
+    from judge.leaderboard.ranking import leaderboard
+    from judge.submissions.queries import solved_and_attempted
+
     before = graded(student, WRONG_FOR_WIDTH_ONE)
     assert before.verdict == "accepted"
+    assert before.problem_id in solved_and_attempted(student)[0]
+    assert [(s.username, s.solved) for s in leaderboard()] == [(student.username, 1)]
     old_version = before.test_set_id
     assert run_gate_now(save_draft(SLUG, old_tests, imported=True)).passed  # the full tests: a new version
     problem = Problem.objects.get(slug=SLUG)
@@ -69,6 +74,8 @@ def test_rejudging_a_problem_grades_old_submissions_against_the_new_tests(old_te
     after = Submission.objects.get(pk=before.pk)
     assert after.verdict == "wrong_answer"
     assert any(t["name"] == "width_one" and t["status"] == "wrong_value" for t in after.results)
+    assert after.problem_id not in solved_and_attempted(student)[0]  # the solved mark follows
+    assert leaderboard() == []
 
 
 def test_a_submission_being_graded_is_not_reset_under_its_worker(old_tests, student, author, no_enqueue):
