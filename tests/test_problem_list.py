@@ -11,7 +11,7 @@ from tests.students import graded
 
 
 def row(page: str, slug: str) -> str:
-    match = re.search(rf'<tr class="[^"]*" data-slug="{slug}">(.*?)</tr>', page, re.S)
+    match = re.search(rf'<tr class="[^"]*" data-slug="{slug}">(.*?)</tr>', page, re.DOTALL)
     assert match, f"no row for {slug}"
     return match.group(1)
 

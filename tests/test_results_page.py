@@ -28,7 +28,7 @@ def graded_page(client, student, problem, code: str, kind: str = Kind.SUBMIT) ->
 
 
 def result_rows(page: str) -> dict[str, str]:
-    return dict(re.findall(r'<li class="test[^"]*" data-test="([a-z_0-9]+)"[^>]*>(.*?)</li>', page, re.S))
+    return dict(re.findall(r'<li class="test[^"]*" data-test="([a-z_0-9]+)"[^>]*>(.*?)</li>', page, re.DOTALL))
 
 
 def test_a_wrong_value_shows_a_heatmap_per_image_with_the_first_mismatch(client, problems, student, no_enqueue):
@@ -87,7 +87,7 @@ def test_the_difference_picture_of_a_3d_array_has_one_panel_per_leading_index():
     cells = re.findall(r'<rect x="(\d+)" y="(\d+)" width="(\d+)" height="\d+" fill="(#[0-9a-f]+)">', svg)
     darkest = [c for c in cells if c[3] != "#ffffff"]
     assert len(darkest) == 1  # only the wrong cell is coloured
-    x, y, size, _ = darkest[0]
+    x, y, _, _ = darkest[0]
     assert (int(outline.group(1)), int(outline.group(2))) == (int(x) - 1, int(y) - 1)
 
 

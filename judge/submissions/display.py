@@ -176,7 +176,7 @@ def _colour(fraction: float) -> str:
     low = min(int(position), len(stops) - 2)
     t = position - low
     rgb = [round(a + (b - a) * t) for a, b in zip(stops[low], stops[low + 1])]
-    return "#%02x%02x%02x" % tuple(rgb)
+    return "#{:02x}{:02x}{:02x}".format(*rgb)
 
 
 def difference_picture(actual: np.ndarray, expected: np.ndarray, first_mismatch) -> SafeString:

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from tests.browser.conftest import editor_text, log_in, open_problem, replace_code, screenshot, sign_up, submit_and_wait
+from tests.browser.conftest import editor_text, open_problem, replace_code, screenshot, sign_up, submit_and_wait
 from tests.conftest import read_solution
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
