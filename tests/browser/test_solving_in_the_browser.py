@@ -169,3 +169,25 @@ def test_hints_are_revealed_one_at_a_time(site, page):
     page.reload()
     page.get_by_role("tab", name=re.compile("Hints")).click()
     assert page.locator("#hints li.hint").count() == 2  # recorded, not just shown
+
+
+def test_two_attempts_can_be_compared_from_the_submissions_tab(site, page):
+    sign_up(page, site)
+    open_problem(page, site, SLUG)
+    replace_code(page, read_solution(SLUG, "wrong/float32.py"))
+    submit_and_wait(page)
+    replace_code(page, read_solution(SLUG))
+    submit_and_wait(page)
+    page.get_by_role("tab", name="Submissions").click()
+    page.wait_for_function("document.querySelectorAll('#history tbody tr').length === 2")
+    screenshot(page, "submissions-tab")
+    page.get_by_role("button", name="Compare A and B").click()
+    page.wait_for_selector("pre.diff")
+    assert "return out.astype(np.float32)" in page.inner_text("pre.diff .removed >> nth=-1")
+    assert page.locator("pre.diff .added").count() > 0
+    screenshot(page, "diff")
+    page.locator("h1 a").first.click()
+    page.wait_for_selector("pre.code")
+    assert "np.float32" in page.inner_text("pre.code")
+    assert page.inner_text("#verdict") == "Wrong answer"
+    screenshot(page, "submission")
