@@ -43,9 +43,14 @@ def chromium():
         browser.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def grading_worker(django_db_setup, django_db_blocker, tmp_path_factory):
-    """One Celery worker for the whole browser session, on the test database."""
+    """One Celery worker per test module, on the test database.
+
+    Not per session: pytest-django runs other transactional tests (which start
+    and kill workers of their own) after these, and a leftover worker would
+    take their tasks.
+    """
     from django.conf import settings
     from django.db import connection
 
