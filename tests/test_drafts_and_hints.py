@@ -65,3 +65,9 @@ def test_hints_revealed_by_one_student_stay_hidden_for_another(client, problems,
     client.post(PAGE + "hints/next/")
     client.force_login(second_student)
     assert 'class="hint"' not in client.get(PAGE).content.decode()
+
+
+def test_anonymous_visitors_read_the_problem_but_are_asked_to_log_in_to_submit(client, problems):
+    page = client.get(PAGE).content.decode()
+    assert "NotImplementedError" in page and 'class="statement markdown"' in page
+    assert "to run and submit" in page and 'id="submit-button"' not in page

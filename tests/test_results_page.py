@@ -98,3 +98,8 @@ def test_a_large_2d_difference_is_pooled_into_a_readable_picture():
     svg = str(difference_picture(actual, expected, [150, 60]))
     assert svg.count("<rect") <= 48 * 48 + 3
     assert "max per 5×2 block" in svg
+
+
+def test_a_syntax_error_points_the_editor_at_its_line(client, problems, student, no_enqueue):
+    page = graded_page(client, student, problems[SLUG], "import numpy as np\n\ndef prepend_class_token(p, c)\n    return p\n")
+    assert 'data-verdict="compile_error"' in page and 'data-error-line="3"' in page
