@@ -372,6 +372,13 @@ class Zygote:
         self.scratch = scratch
         self.child_uid = child_uid
         self.spare: Spare | None = None
+        self.reap_after_reply = False
+        self.dying: list[int] = []  # killed children whose exit has not been waited for
+
+    def reap_dying(self) -> None:
+        """Wait for the killed children: after the reply, before the next request is read."""
+        while self.dying:
+            os.waitpid(self.dying.pop(), 0)
 
     def fork_spare(self) -> Spare:
         """Fork, isolate and warm a child now; it reads ``first`` + the raw run request later.
@@ -531,6 +538,11 @@ class Zygote:
         pid, read_fd, workdir = child.pid, child.report_fd, child.workdir
         current, killed_by_us = self.supervise(pid, read_fd, job, first)
         os.close(read_fd)
+        if self.reap_after_reply and (current is None or current >= len(tests)):
+            # supervise() killed it; its teardown overlaps the judge's checking (reap_dying).
+            self.cleanup(pid, workdir, anomalies, dying=pid)
+            self.dying.append(pid)
+            return len(tests)
         _, wait_status = os.waitpid(pid, 0)
         self.cleanup(pid, workdir, anomalies)
         if current is None or current >= len(tests):
@@ -618,9 +630,12 @@ class Zygote:
         except ProcessLookupError:
             pass
 
-    def cleanup(self, pid: int, workdir: str, anomalies: list[str]) -> None:
-        """Kill every process the child's uid still has, and remove its directory."""
-        if self.child_uid is not None and self.kill_uid(self.child_uid):
+    def cleanup(self, pid: int, workdir: str, anomalies: list[str], dying: int | None = None) -> None:
+        """Kill every process the child's uid still has, and remove its directory.
+
+        ``dying``: the job's child, already killed but maybe not yet gone; not a stray.
+        """
+        if self.child_uid is not None and self.kill_uid(self.child_uid, dying):
             anomalies.append("a process outlived the job")
         if self.child_uid is not None and self.remove_ipc_of(self.child_uid):
             anomalies.append("the job left System V IPC objects")
@@ -629,9 +644,9 @@ class Zygote:
         shutil.rmtree(workdir, ignore_errors=True)
 
     @staticmethod
-    def kill_uid(uid: int) -> bool:
-        """Kill every process of ``uid`` (the student's); True if there was any."""
-        if not _processes_of(uid):
+    def kill_uid(uid: int, dying: int | None = None) -> bool:
+        """Kill every process of ``uid`` (the student's) but ``dying``; True if there was any."""
+        if not _processes_of(uid, exclude=dying):
             return False
         pid = os.fork()
         if pid == 0:
@@ -723,6 +738,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--mask", action="append", default=[], help="hide this directory")
     parser.add_argument("--keep", action="append", default=[], help="but keep this one read-only")
     parser.add_argument("--scratch", default=None, help="where children get their directories")
+    parser.add_argument("--reap-after-reply", action="store_true",
+                        help="wait for a finished job's killed child after sending `done` (the Docker backend)")
     options = parser.parse_args(argv)
 
     # The protocol owns the original stdin/stdout; anything printed lands on stderr.
@@ -740,6 +757,7 @@ def main(argv: list[str] | None = None) -> None:
     if child_uid == "auto":
         child_uid = 100000 + os.getpid()
     zygote = Zygote(out, scratch, int(child_uid) if child_uid is not None else None)
+    zygote.reap_after_reply = options.reap_after_reply
     while True:
         try:
             raw = P.read_exact(requests, P.HEADER.size)
@@ -761,7 +779,8 @@ def main(argv: list[str] | None = None) -> None:
             return
         else:
             zygote.emit({"event": "error", "message": f"unknown op {op!r}"})
-        # Between requests, off the judge's clock: the next job's child waits ready.
+        # Between requests, off the judge's clock: the last child is gone and the next one waits ready.
+        zygote.reap_dying()
         zygote.prepare_spare()
 
 
