@@ -169,6 +169,8 @@ STALE_AFTER_S = env_number("STALE_AFTER_S", 30.0, float)
 # A queued submission whose message may have been lost is re-sent after this.
 REQUEUE_AFTER_S = env_number("REQUEUE_AFTER_S", 60.0, float)
 MAX_GRADING_ATTEMPTS = env_number("MAX_GRADING_ATTEMPTS", 3)
+# The problem list's acceptance rates and solver counts may lag a verdict by this long.
+PROBLEM_STATS_CACHE_S = env_number("PROBLEM_STATS_CACHE_S", 10.0, float)
 
 # --- Celery -----------------------------------------------------------------
 BROKER_DIR = VAR_DIR / "broker"
@@ -200,5 +202,6 @@ CELERY_BEAT_SCHEDULE = {
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 
 if env_bool("JUDGE_TEST", False):
+    PROBLEM_STATS_CACHE_S = 0.0  # tests read statistics right after writing them
     PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"

@@ -8,11 +8,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.conf import settings
+from django.core.cache import cache
 from django.db.models import Count, Min, Q, QuerySet
 
 from judge.grading.verdicts import Verdict
 from judge.problems.models import Problem
 from judge.submissions.models import Kind, Status, Submission
+
+STATS_CACHE_KEY = "judge:problem-stats:v1"
 
 
 @dataclass(frozen=True)
@@ -35,7 +39,22 @@ def accepted_submits() -> QuerySet[Submission]:
 
 
 def problem_stats() -> dict[int, ProblemStats]:
-    """Per problem id: graded submits, accepted ones, and distinct users who solved it."""
+    """Per problem id: graded submits, accepted ones, and distinct users who solved it.
+
+    Shared by every visitor and costly to aggregate, so it is cached for
+    ``PROBLEM_STATS_CACHE_S`` seconds; each student's own marks never are.
+    """
+    ttl = settings.PROBLEM_STATS_CACHE_S
+    if ttl <= 0:
+        return _problem_stats()
+    stats = cache.get(STATS_CACHE_KEY)
+    if stats is None:
+        stats = _problem_stats()
+        cache.set(STATS_CACHE_KEY, stats, ttl)
+    return stats
+
+
+def _problem_stats() -> dict[int, ProblemStats]:
     accepted = Q(verdict=Verdict.ACCEPTED)
     rows = graded_submits().values("problem_id").annotate(
         total=Count("id"), ok=Count("id", filter=accepted), solvers=Count("user_id", filter=accepted, distinct=True),
