@@ -87,7 +87,7 @@ def decode_actual(detail: dict) -> np.ndarray | None:
         return None
 
 
-def test_rows(submission: Submission) -> list[TestRow]:
+def result_rows(submission: Submission) -> list[TestRow]:
     if not submission.results:
         return []
     cases = visible_case_data(submission.test_set_id) if any(not t.get("hidden", True) for t in submission.results) else {}

@@ -48,7 +48,7 @@ def status_context(submission: Submission) -> dict:
     return {
         "submission": submission,
         "position": queue_position(submission),
-        "rows": display.test_rows(submission) if final else [],
+        "rows": display.result_rows(submission) if final else [],
         "error_line": display.error_line(submission) if final else None,
     }
 
