@@ -1,0 +1,168 @@
+"""Sandbox latency and throughput: warm pool vs `docker exec` vs `docker run`, per submission.
+
+Grades the same correct prepend_class_token submission through
+
+  (a) the warm pool (DockerSandbox: a zygote already running in a hardened container),
+  (b) `docker exec` per submission (a hardened container stays up; every submission
+      execs a fresh zygote in it, over the Engine API, so no CLI start-up is counted),
+  (c) `docker run` per submission (a fresh hardened container per submission: create,
+      attach, start, NumPy import, the job, removal),
+
+each with two job sizes: one tiny test (the transport and fork cost alone) and the
+problem's full 13-test case set (one argument has 100k elements).  Prints p50/p95
+of the sandbox round trip, submissions per second (one worker, back to back, the
+result checked by the judge as a worker does), and the ratios.
+
+    .venv/bin/python bench/sandbox_latency.py [--runs 300] [--slow-runs 20] [--image judge-sandbox:latest]
+
+Needs a running Docker engine and the sandbox image (scripts/ensure-docker.sh,
+sandbox/image/build.sh).  Figures depend on the machine and its load: run it on
+an idle machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import random
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "judge.settings")
+
+import numpy as np  # noqa: E402
+
+from judge.grading.grader import Case, interpret  # noqa: E402
+from judge.problems.packages import build_cases, load_package  # noqa: E402
+from sandbox.backends.base import Job, JobRun, JobTest  # noqa: E402
+from sandbox.backends.docker import DemuxChannel, DockerSandbox, _remove  # noqa: E402
+
+SLUG = "prepend_class_token"
+
+
+def npy(array: np.ndarray) -> bytes:
+    buffer = io.BytesIO()
+    np.save(buffer, array)
+    return buffer.getvalue()
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+def tiny_cases() -> list[Case]:
+    patches = np.arange(24, dtype=np.float64).reshape(2, 3, 4)
+    token = np.full((1, 1, 4), -1.0)
+    expected = np.concatenate([np.broadcast_to(token, (2, 1, 4)), patches], axis=1)
+    return [Case("tiny", False, {"patches": npy(patches), "cls_token": npy(token)}, npy(expected))]
+
+
+def job_for(code: str, spec, cases: list[Case]) -> Job:
+    return Job(code, spec.function, spec.params, [JobTest(c.name, c.inputs) for c in cases],
+               spec.time_limit_s, spec.memory_mb, spec.max_output_bytes)
+
+
+class ExecPerSubmission:
+    """One hardened container that only sleeps; each submission execs a fresh zygote in it."""
+
+    def __init__(self, pool: DockerSandbox) -> None:
+        self.pool = pool
+        api = pool.client.api
+        self.child_uid = random.randrange(200_000, 2_000_000_000)
+        self.id = api.create_container(pool.image, command=["sleep", "infinity"], user="0",
+                                       host_config=pool.host_config(), network_disabled=True)["Id"]
+        api.start(self.id)
+
+    def run(self, job: Job) -> JobRun:
+        api = self.pool.client.api
+        exec_id = api.exec_create(self.id, self.pool.command(self.child_uid), stdin=True, stdout=True,
+                                  stderr=False, user="0")["Id"]
+        response = api.exec_start(exec_id, socket=True)
+        sock = getattr(response, "_sock", response)
+        try:
+            return DemuxChannel(sock).run_job(job)
+        finally:
+            sock.close()  # end of its stdin: the zygote exits
+
+    def close(self) -> None:
+        _remove(self.pool.client, self.id)
+
+
+def run_per_submission(pool: DockerSandbox, job: Job) -> JobRun:
+    container = pool.start_container()
+    try:
+        return container.channel.run_job(job)
+    finally:
+        container.close()
+
+
+def measure(label: str, runs: int, submit: Callable[[], JobRun], cases: list[Case], spec, gap_s: float = 0.0) -> dict:
+    submit()  # warm caches
+    latencies = []
+    started = time.perf_counter()
+    for _ in range(runs):
+        time.sleep(gap_s)
+        began = time.perf_counter()
+        result = submit()
+        latencies.append((time.perf_counter() - began) * 1000)
+        verdict = interpret(result.events, spec, cases).verdict
+        if verdict != "accepted":
+            raise SystemExit(f"{label}: the reference was graded {verdict}")
+    wall = time.perf_counter() - started - runs * gap_s
+    return {"label": label, "runs": runs, "p50": percentile(latencies, 0.5), "p95": percentile(latencies, 0.95),
+            "per_s": runs / wall}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=300, help="submissions through the warm pool per case set")
+    parser.add_argument("--slow-runs", type=int, default=20, help="submissions per case set for exec and run")
+    parser.add_argument("--image", default=os.environ.get("SANDBOX_IMAGE", "judge-sandbox:latest"))
+    options = parser.parse_args()
+
+    package = load_package(ROOT / "problems" / SLUG)
+    spec = package.spec()
+    code = (ROOT / "problems" / SLUG / "solution.py").read_text()
+    print(f"machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}; image {options.image}")
+    with DockerSandbox(image=options.image, pool_size=2) as pool:
+        pool.wait_until_full()
+        full = build_cases(package, pool)
+        exec_box = ExecPerSubmission(pool)
+        try:
+            rows = []
+            for name, cases in (("1 tiny test", tiny_cases()), (f"full set, {len(full)} tests", full)):
+                job = job_for(code, spec, cases)
+                rows.append((name, [
+                    measure("(a) warm pool", options.runs, lambda job=job: pool.run(job), cases, spec),
+                    # A worker does database work between submissions; the zygote uses such gaps.
+                    measure("(a) 10 ms apart", options.runs, lambda job=job: pool.run(job), cases, spec, gap_s=0.01),
+                    measure("(b) docker exec", options.slow_runs, lambda job=job: exec_box.run(job), cases, spec),
+                    measure("(c) docker run", options.slow_runs, lambda job=job: run_per_submission(pool, job), cases, spec),
+                ]))
+        finally:
+            exec_box.close()
+    print_table(rows)
+
+
+def print_table(rows) -> None:
+    print(f"{'case set':<22} {'path':<17} {'runs':>5} {'p50 ms':>9} {'p95 ms':>9} {'subm/s':>8} "
+          f"{'p50 vs (a)':>11} {'(a) subm/s ÷ this':>18}")
+    for name, results in rows:
+        warm = results[0]
+        for result in results:
+            print(f"{name:<22} {result['label']:<17} {result['runs']:>5} {result['p50']:>9.2f} {result['p95']:>9.2f} "
+                  f"{result['per_s']:>8.1f} {result['p50'] / warm['p50']:>10.1f}x {warm['per_s'] / result['per_s']:>17.1f}x")
+    print("p50/p95: the sandbox round trip of one submission; subm/s: one worker, back to back, checks included")
+    print("(for '10 ms apart', subm/s leaves the gaps out).")
+    print("warm pool vs docker run, throughput: "
+          + ", ".join(f"{name}: {r[0]['per_s'] / r[-1]['per_s']:.0f}x" for name, r in rows))
+
+
+if __name__ == "__main__":
+    main()
