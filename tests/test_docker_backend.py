@@ -95,6 +95,13 @@ def test_a_container_is_recycled_after_an_anomaly(docker_image):
         assert second.anomaly is None
 
 
+def test_a_container_is_recycled_after_a_timeout(docker_image):
+    with DockerSandbox(image=docker_image, pool_size=1) as sandbox:
+        slow = sandbox.run(job("while True:\n    pass", time_limit_s=0.5))
+        assert slow.events[0]["outcome"] == "timeout"
+        assert sandbox.run(job("return x")).info["container"] != slow.info["container"]
+
+
 def test_a_container_is_recycled_after_its_job_quota(docker_image):
     with DockerSandbox(image=docker_image, pool_size=1, max_jobs=2) as sandbox:
         used = [sandbox.run(job("return x")).info["container"] for _ in range(3)]

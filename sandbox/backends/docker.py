@@ -49,6 +49,9 @@ HOST_LABEL = "org.numpy-judge.host"
 # own uid: these are the capabilities that takes (sandbox/image/README.md says why).
 ZYGOTE_CAPABILITIES = ["SETUID", "SETGID", "KILL", "CHOWN", "DAC_OVERRIDE"]
 START_TIMEOUT_S = 60.0
+# A job that hit a limit or crashed was cleaned up by the zygote, but its container is
+# replaced anyway: nothing it did can matter to the next submission.
+RECYCLE_OUTCOMES = ("timeout", "memory", "crashed", "output_limit")
 STDOUT, STDERR = 1, 2
 
 
@@ -239,8 +242,9 @@ class DockerSandbox(Sandbox):
             raise SandboxError(f"docker sandbox failed: {exc}") from None
         container.jobs += 1
         result.info = container.info | {"container": container.id[:12]}
-        if result.anomaly:
-            self._retire(container, result.anomaly)
+        limit_hit = next((e["outcome"] for e in result.events if e.get("outcome") in RECYCLE_OUTCOMES), None)
+        if result.anomaly or limit_hit:
+            self._retire(container, result.anomaly or f"a test ended with {limit_hit}")
         elif container.jobs >= self.max_jobs:
             self._retire(container, f"served {container.jobs} jobs")
         else:
