@@ -43,13 +43,13 @@ def chromium():
         browser.close()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def grading_worker(django_db_setup, django_db_blocker, tmp_path_factory):
-    """One Celery worker per test module, on the test database.
+    """A Celery worker on the test database, for one test.
 
-    Not per session: pytest-django runs other transactional tests (which start
-    and kill workers of their own) after these, and a leftover worker would
-    take their tasks.
+    It must be gone before the test's tables are truncated: a worker still
+    querying them can deadlock the flush, and one left running would take the
+    tasks of later tests that start workers of their own.
     """
     from django.conf import settings
     from django.db import connection
