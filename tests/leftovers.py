@@ -28,14 +28,18 @@ def processes_of(uid: int) -> list[int]:
     return found
 
 
-def scratch_entries(root_pid: int) -> list[str]:
-    """Whatever lies in the zygote's scratch, except the one empty directory its waiting child owns."""
+def scratch_entries(root_pid: int, whole_tmp: bool) -> list[str]:
+    """Whatever lies in the zygote's scratch, except the one empty directory its waiting child owns.
+
+    ``whole_tmp``: anything else in /tmp counts too (a container's /tmp is the zygote's alone;
+    the process backend's may hold the mount points of a checkout that lives under /tmp).
+    """
     workdirs = glob.glob(f"/proc/{root_pid}/root/tmp/zygote-*/*")
     entries = [path for workdir in workdirs for path in glob.glob(f"{workdir}/*") + glob.glob(f"{workdir}/.*")]
     if len(workdirs) > 1:
         entries += workdirs
     others = [p for p in glob.glob(f"/proc/{root_pid}/root/tmp/*") + glob.glob(f"/proc/{root_pid}/root/tmp/.*")
-              if "/tmp/zygote-" not in p]
+              if "/tmp/zygote-" not in p] if whole_tmp else []
     return [path.split("/root", 1)[1] for path in entries + others]
 
 
@@ -77,5 +81,5 @@ def _leftovers(sandbox) -> list[str]:
     for pid, uid in targets:
         if uid is not None:
             found += [f"process {p} of uid {uid}" for p in processes_of(uid)]
-        found += [f"file {path}" for path in scratch_entries(pid)]
+        found += [f"file {path}" for path in scratch_entries(pid, isinstance(sandbox, DockerSandbox))]
     return found
