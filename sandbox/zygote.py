@@ -384,10 +384,15 @@ class Zygote:
         self.reap_after_reply = False
         self.dying: list[int] = []  # killed children whose exit has not been waited for
 
-    def reap_dying(self) -> None:
-        """Wait for the killed children: after the reply, before the next request is read."""
-        while self.dying:
-            os.waitpid(self.dying.pop(), 0)
+    def reap_dying(self, block: bool = False) -> None:
+        """Reap the killed children that are gone (all of them, waiting, with ``block``).
+
+        A killed child runs no code any more, so its teardown may overlap the next job;
+        until it is reaped, cleanup() does not count it as a stray.
+        """
+        for pid in list(self.dying):
+            if os.waitpid(pid, 0 if block else os.WNOHANG)[0]:
+                self.dying.remove(pid)
 
     def fork_spare(self) -> Spare:
         """Fork, isolate and warm a child now; it reads ``first`` + the raw run request later.
@@ -466,6 +471,7 @@ class Zygote:
     def generate(self, job: dict) -> None:
         """One child runs the whole generator; its frames are relayed as they come."""
         self.discard_spare()  # it runs under the same uid, and cleanup kills that uid's processes
+        self.reap_dying(block=True)
         limits = job["limits"]
         anomalies: list[str] = []
         workdir = tempfile.mkdtemp(dir=self.scratch)
@@ -548,9 +554,9 @@ class Zygote:
         current, killed_by_us = self.supervise(pid, read_fd, job, first)
         os.close(read_fd)
         if self.reap_after_reply and (current is None or current >= len(tests)):
-            # supervise() killed it; its teardown overlaps the judge's checking (reap_dying).
-            self.cleanup(pid, workdir, anomalies, dying=pid)
+            # supervise() killed it: it runs no code any more; its teardown overlaps what comes next.
             self.dying.append(pid)
+            self.cleanup(pid, workdir, anomalies)
             return len(tests)
         _, wait_status = os.waitpid(pid, 0)
         self.cleanup(pid, workdir, anomalies)
@@ -639,12 +645,12 @@ class Zygote:
         except ProcessLookupError:
             pass
 
-    def cleanup(self, pid: int, workdir: str, anomalies: list[str], dying: int | None = None) -> None:
+    def cleanup(self, pid: int, workdir: str, anomalies: list[str]) -> None:
         """Kill every process the child's uid still has, and remove its directory.
 
-        ``dying``: the job's child, already killed but maybe not yet gone; not a stray.
+        Children killed by us but not yet reaped (``self.dying``) are no strays.
         """
-        if self.child_uid is not None and self.kill_uid(self.child_uid, dying):
+        if self.child_uid is not None and self.kill_uid(self.child_uid, set(self.dying)):
             anomalies.append("a process outlived the job")
         if self.child_uid is not None and self.remove_ipc_of(self.child_uid):
             anomalies.append("the job left System V IPC objects")
@@ -653,7 +659,7 @@ class Zygote:
         shutil.rmtree(workdir, ignore_errors=True)
 
     @staticmethod
-    def kill_uid(uid: int, dying: int | None = None) -> bool:
+    def kill_uid(uid: int, dying: set[int] = frozenset()) -> bool:
         """Kill every process of ``uid`` (the student's) but ``dying``; True if there was any."""
         if not _processes_of(uid, exclude=dying):
             return False
@@ -665,7 +671,7 @@ class Zygote:
                 os.setresuid(uid, uid, uid)
                 for _ in range(50):
                     os.kill(-1, signal.SIGKILL)
-                    if not _processes_of(uid, exclude=os.getpid()):
+                    if not _processes_of(uid, exclude=dying | {os.getpid()}):
                         break
                     time.sleep(0.01)
             finally:
@@ -723,11 +729,11 @@ def _ipc_of(uid: int) -> list[tuple[str, int]]:
     return found
 
 
-def _processes_of(uid: int, exclude: int | None = None) -> list[int]:
-    """Live (not zombie) processes whose real uid is ``uid``."""
+def _processes_of(uid: int, exclude: set[int] = frozenset()) -> list[int]:
+    """Live (not zombie) processes whose real uid is ``uid``, but those in ``exclude``."""
     found = []
     for entry in os.listdir("/proc"):
-        if not entry.isdigit() or int(entry) == exclude:
+        if not entry.isdigit() or int(entry) in exclude:
             continue
         try:
             with open(f"/proc/{entry}/status") as status:
@@ -788,7 +794,7 @@ def main(argv: list[str] | None = None) -> None:
             return
         else:
             zygote.emit({"event": "error", "message": f"unknown op {op!r}"})
-        # Between requests, off the judge's clock: the last child is gone and the next one waits ready.
+        # Between requests, off the judge's clock: the next job's child waits ready.
         zygote.reap_dying()
         zygote.prepare_spare()
 
