@@ -65,7 +65,10 @@ def available(image: str) -> bool:
     """Whether an engine answers here and has ``image``."""
     try:
         client = _client(timeout=5)
-        client.api.inspect_image(image)
+        try:
+            client.api.inspect_image(image)
+        finally:
+            client.close()
         return True
     except Exception:  # no SDK, no socket, no daemon, no image: all mean "not here"
         return False
