@@ -549,6 +549,7 @@ class Zygote:
     def run_child(self, job: dict, raw: bytes, first: int, anomalies: list[str]) -> int:
         """Give tests[first:] to a hardened child; return the index of the next test to run."""
         tests = job["tests"]
+        oom_kills = _oom_kills()
         child = self.start_child(raw, first)
         pid, read_fd, workdir = child.pid, child.report_fd, child.workdir
         current, killed_by_us = self.supervise(pid, read_fd, job, first)
@@ -565,7 +566,7 @@ class Zygote:
         if killed_by_us is not None:
             outcome = killed_by_us
         else:
-            outcome = self.outcome_of_death(wait_status)
+            outcome = self.outcome_of_death(wait_status, oom_kills)
             anomalies.append(f"child died: {outcome['detail']}")
         self.emit({"event": "test", "name": tests[current]["name"]} | outcome)
         return current + 1
@@ -628,13 +629,15 @@ class Zygote:
                     return current, {"outcome": P.Outcome.CRASHED, "detail": "sent an unexpected report"}
 
     @staticmethod
-    def outcome_of_death(wait_status: int) -> dict:
+    def outcome_of_death(wait_status: int, oom_kills_before: int | None = None) -> dict:
         if os.WIFSIGNALED(wait_status):
             sig = os.WTERMSIG(wait_status)
             if sig == signal.SIGXCPU:
                 return {"outcome": P.Outcome.TIMEOUT, "detail": "CPU time limit"}
-            if sig == signal.SIGKILL:
-                # Only the kernel's memory killer sends SIGKILL that we did not send.
+            after = _oom_kills()
+            if sig == signal.SIGKILL and (oom_kills_before is None or after is None or after > oom_kills_before):
+                # A SIGKILL we did not send: the memory cgroup's OOM killer, when its count
+                # went up (or cannot be read); otherwise the code killed itself.
                 return {"outcome": P.Outcome.MEMORY, "detail": "killed by the memory limit"}
             return {"outcome": P.Outcome.CRASHED, "detail": f"killed by signal {signal.Signals(sig).name}"}
         return {"outcome": P.Outcome.CRASHED, "detail": f"exited with status {os.WEXITSTATUS(wait_status)}"}
@@ -727,6 +730,19 @@ def _ipc_of(uid: int) -> list[tuple[str, int]]:
             except (KeyError, IndexError, ValueError):
                 continue
     return found
+
+
+def _oom_kills() -> int | None:
+    """How many processes the memory cgroup's OOM killer has killed (cgroup v1 or v2)."""
+    for path in ("/sys/fs/cgroup/memory/memory.oom_control", "/sys/fs/cgroup/memory.events"):
+        try:
+            with open(path) as counters:
+                for line in counters:
+                    if line.startswith("oom_kill "):
+                        return int(line.split()[1])
+        except (OSError, ValueError):
+            continue
+    return None
 
 
 def _processes_of(uid: int, exclude: set[int] = frozenset()) -> list[int]:

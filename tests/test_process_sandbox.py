@@ -108,3 +108,9 @@ def test_patching_numpy_does_not_leak_into_the_next_submission(process_sandbox):
     report = run("return x * 2", process_sandbox)
     assert report.verdict == "accepted"
     assert run("return x", process_sandbox).verdict == "wrong_answer"
+
+
+def test_a_child_that_kills_itself_is_a_runtime_error_not_a_memory_verdict(process_sandbox):
+    report = run("import os, signal\nos.kill(os.getpid(), signal.SIGKILL)", process_sandbox)
+    assert report.verdict == "runtime_error"
+    assert "SIGKILL" in report.tests[0].message
