@@ -23,6 +23,7 @@ import io
 import json
 import math
 import os
+import random
 import resource
 import select
 import shutil
@@ -45,6 +46,7 @@ from sandbox import protocol as P
 
 PR_SET_PDEATHSIG = 1
 PR_SET_DUMPABLE = 4
+PR_SET_CHILD_SUBREAPER = 36
 PR_SET_NO_NEW_PRIVS = 38
 CLONE_NEWNS = 0x00020000
 CLONE_NEWNET = 0x40000000
@@ -648,6 +650,25 @@ class Zygote:
         except ProcessLookupError:
             pass
 
+    def reap_orphans(self) -> None:
+        """Reap the killed descendants this zygote adopted as their subreaper.
+
+        Left to an init that never reaps, they would stay zombies of the student's
+        uid and count against its process limit in every later job.
+        """
+        known = set(self.dying) | ({self.spare.pid} if self.spare else set())
+        try:
+            with open(f"/proc/self/task/{os.getpid()}/children") as children:
+                adopted = [int(pid) for pid in children.read().split()]
+        except OSError:
+            return
+        for pid in adopted:
+            if pid not in known:
+                try:
+                    os.waitpid(pid, os.WNOHANG)
+                except ChildProcessError:
+                    pass
+
     def cleanup(self, pid: int, workdir: str, anomalies: list[str]) -> None:
         """Kill every process the child's uid still has, and remove its directory.
 
@@ -655,6 +676,7 @@ class Zygote:
         """
         if self.child_uid is not None and self.kill_uid(self.child_uid, set(self.dying)):
             anomalies.append("a process outlived the job")
+        self.reap_orphans()
         if self.child_uid is not None and self.remove_ipc_of(self.child_uid):
             anomalies.append("the job left System V IPC objects")
         if os.listdir(workdir):
@@ -732,6 +754,15 @@ def _ipc_of(uid: int) -> list[tuple[str, int]]:
     return found
 
 
+def _unused_uid() -> int:
+    """A uid no process has: pids are reused, so a uid derived from one could meet old strays."""
+    rng = random.SystemRandom()
+    while True:
+        uid = rng.randrange(200_000, 2_000_000_000)
+        if not _processes_of(uid):
+            return uid
+
+
 def _oom_kills() -> int | None:
     """How many processes the memory cgroup's OOM killer has killed (cgroup v1 or v2)."""
     for path in ("/sys/fs/cgroup/memory/memory.oom_control", "/sys/fs/cgroup/memory.events"):
@@ -764,7 +795,7 @@ def _processes_of(uid: int, exclude: set[int] = frozenset()) -> list[int]:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--child-uid", default=None,
-                        help="run children under this uid ('auto': 100000 + the zygote's pid)")
+                        help="run children under this uid ('auto': a random unused uid above 200000)")
     parser.add_argument("--isolate", action="store_true", help="new network and mount namespace")
     parser.add_argument("--mask", action="append", default=[], help="hide this directory")
     parser.add_argument("--keep", action="append", default=[], help="but keep this one read-only")
@@ -784,9 +815,10 @@ def main(argv: list[str] | None = None) -> None:
     scratch = options.scratch or tempfile.mkdtemp(prefix="zygote-")
     os.chmod(scratch, 0o711)
     prctl(PR_SET_DUMPABLE, 0)
+    prctl(PR_SET_CHILD_SUBREAPER, 1)  # a job's orphans come back here to be reaped
     child_uid = options.child_uid
     if child_uid == "auto":
-        child_uid = 100000 + os.getpid()
+        child_uid = _unused_uid()
     zygote = Zygote(out, scratch, int(child_uid) if child_uid is not None else None)
     zygote.reap_after_reply = options.reap_after_reply
     while True:
@@ -800,7 +832,7 @@ def main(argv: list[str] | None = None) -> None:
         op = request.get("op")
         if op == "ping":
             zygote.emit({"event": "pong", "numpy": np.__version__, "python": sys.version.split()[0],
-                         "uid": os.getuid(), "pid": os.getpid()})
+                         "uid": os.getuid(), "pid": os.getpid(), "child_uid": zygote.child_uid})
         elif op == "run":
             zygote.run(request, raw)
         elif op == "generate":

@@ -69,7 +69,7 @@ def _leftovers(sandbox) -> list[str]:
         if sandbox.process is None:
             return []
         pid = sandbox.process.pid
-        uid = 100000 + pid if os.geteuid() == 0 else None
+        uid = sandbox.info.get("child_uid")
         targets = [(pid, uid)]
     elif isinstance(sandbox, DockerSandbox):
         targets = []

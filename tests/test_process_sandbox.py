@@ -58,7 +58,7 @@ def test_a_detached_daemon_does_not_survive_the_job(process_sandbox):
     if os.geteuid() != 0:
         pytest.skip("without root children keep the worker's uid and cannot be reaped by uid")
     assert run("return x * 2", process_sandbox).verdict == "accepted"
-    child_uid = 100000 + process_sandbox.info["pid"]  # the zygote's --child-uid auto
+    child_uid = process_sandbox.info["child_uid"]
     body = ("import os, time\nif os.fork() == 0:\n    os.setsid()\n    time.sleep(60)\n    os._exit(0)\n"
             "return x * 2")
     assert run(body, process_sandbox).verdict == "accepted"
@@ -114,3 +114,31 @@ def test_a_child_that_kills_itself_is_a_runtime_error_not_a_memory_verdict(proce
     report = run("import os, signal\nos.kill(os.getpid(), signal.SIGKILL)", process_sandbox)
     assert report.verdict == "runtime_error"
     assert "SIGKILL" in report.tests[0].message
+
+
+def test_killed_grandchildren_leave_no_zombies_of_the_student_uid(process_sandbox):
+    """Zombies of the student's uid would count against its process limit in every later job."""
+    if os.geteuid() != 0:
+        pytest.skip("without root children keep the worker's uid")
+    assert run("return x * 2", process_sandbox).verdict == "accepted"
+    child_uid = process_sandbox.info["child_uid"]
+    bomb = "import os, time\nfor _ in range(12):\n    if os.fork() == 0:\n        time.sleep(60)\n        os._exit(0)\nreturn x * 2"
+    assert run(bomb, process_sandbox).verdict == "accepted"
+    deadline = time.monotonic() + 5
+    while any_process_of(child_uid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert any_process_of(child_uid) == []
+
+
+def any_process_of(uid: int) -> list[str]:
+    """Processes of ``uid``, zombies included."""
+    found = []
+    for pid in (p for p in os.listdir("/proc") if p.isdigit()):
+        try:
+            with open(f"/proc/{pid}/status") as status:
+                fields = dict(line.split(":", 1) for line in status if ":" in line)
+        except OSError:
+            continue
+        if int(fields["Uid"].split()[0]) == uid:
+            found.append(f"{pid} {fields['State'].strip()}")
+    return found
