@@ -15,7 +15,8 @@ from sandbox.backends.docker import DockerSandbox
 from sandbox.backends.process import ProcessSandbox
 
 
-def processes_of(uid: int) -> list[int]:
+def processes_of(uid: int, zombies: bool = False) -> list[int]:
+    """Processes whose real uid is ``uid``; zombies only when asked."""
     found = []
     for entry in filter(str.isdigit, os.listdir("/proc")):
         try:
@@ -23,7 +24,7 @@ def processes_of(uid: int) -> list[int]:
                 fields = dict(line.split(":", 1) for line in status if ":" in line)
         except (OSError, ValueError):
             continue
-        if int(fields["Uid"].split()[0]) == uid and not fields["State"].strip().startswith(("Z", "X")):
+        if int(fields["Uid"].split()[0]) == uid and (zombies or not fields["State"].strip().startswith(("Z", "X"))):
             found.append(int(entry))
     return found
 

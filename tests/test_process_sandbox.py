@@ -11,6 +11,7 @@ import pytest
 from judge.grading.grader import grade
 from tests.conftest import REPO
 from tests.helpers import one_case, spec
+from tests.leftovers import processes_of
 
 X = np.ones((2, 3))
 
@@ -37,8 +38,6 @@ def test_allocating_past_the_limit_is_memory_limit_exceeded(process_sandbox):
 
 
 def test_huge_return_value_is_output_limit_exceeded(process_sandbox):
-    from judge.grading.grader import ProblemSpec  # noqa: F401
-
     report = run("return np.zeros((2000, 2000))", process_sandbox, max_output_bytes=1024 * 1024)
     assert report.verdict == "output_limit_exceeded"
 
@@ -62,21 +61,7 @@ def test_a_detached_daemon_does_not_survive_the_job(process_sandbox):
     body = ("import os, time\nif os.fork() == 0:\n    os.setsid()\n    time.sleep(60)\n    os._exit(0)\n"
             "return x * 2")
     assert run(body, process_sandbox).verdict == "accepted"
-    assert student_processes(child_uid) == []
-
-
-def student_processes(uid: int) -> list[str]:
-    """Live processes running under ``uid``."""
-    survivors = []
-    for pid in (p for p in os.listdir("/proc") if p.isdigit()):
-        try:
-            with open(f"/proc/{pid}/status") as status:
-                fields = dict(line.split(":", 1) for line in status if ":" in line)
-        except OSError:
-            continue
-        if int(fields["Uid"].split()[0]) == uid and not fields["State"].strip().startswith(("Z", "X")):
-            survivors.append(pid)
-    return survivors
+    assert processes_of(child_uid) == []
 
 
 def test_student_code_cannot_read_the_project_or_its_solutions(process_sandbox):
@@ -125,20 +110,6 @@ def test_killed_grandchildren_leave_no_zombies_of_the_student_uid(process_sandbo
     bomb = "import os, time\nfor _ in range(12):\n    if os.fork() == 0:\n        time.sleep(60)\n        os._exit(0)\nreturn x * 2"
     assert run(bomb, process_sandbox).verdict == "accepted"
     deadline = time.monotonic() + 5
-    while any_process_of(child_uid) and time.monotonic() < deadline:
+    while processes_of(child_uid, zombies=True) and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert any_process_of(child_uid) == []
-
-
-def any_process_of(uid: int) -> list[str]:
-    """Processes of ``uid``, zombies included."""
-    found = []
-    for pid in (p for p in os.listdir("/proc") if p.isdigit()):
-        try:
-            with open(f"/proc/{pid}/status") as status:
-                fields = dict(line.split(":", 1) for line in status if ":" in line)
-        except OSError:
-            continue
-        if int(fields["Uid"].split()[0]) == uid:
-            found.append(f"{pid} {fields['State'].strip()}")
-    return found
+    assert processes_of(child_uid, zombies=True) == []
