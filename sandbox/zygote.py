@@ -377,6 +377,42 @@ class Spare:
         self.pid, self.job_fd, self.report_fd, self.workdir = pid, job_fd, report_fd, workdir
 
 
+class ReportStream:
+    """Frames from a child's report pipe, read against a deadline the caller can move."""
+
+    def __init__(self, read_fd: int, max_frame: int, timeout_s: float) -> None:
+        self.read_fd, self.max_frame = read_fd, max_frame
+        self.buffer = bytearray()
+        self.extend(timeout_s)
+
+    def extend(self, timeout_s: float) -> None:
+        self.deadline = time.monotonic() + timeout_s
+
+    def next(self) -> tuple[bytes, dict] | str:
+        """The next (body, message), or why there is none: timeout, eof, too_large or malformed."""
+        while True:
+            if len(self.buffer) >= P.HEADER.size:
+                (size,) = P.HEADER.unpack_from(self.buffer)
+                if size > self.max_frame:
+                    return "too_large"
+                if len(self.buffer) >= P.HEADER.size + size:
+                    body = bytes(self.buffer[P.HEADER.size : P.HEADER.size + size])
+                    del self.buffer[: P.HEADER.size + size]
+                    try:
+                        return body, P.decode_body(body)
+                    except P.ProtocolError:
+                        return "malformed"
+            remaining = self.deadline - time.monotonic()
+            if remaining <= 0:
+                return "timeout"
+            if not select.select([self.read_fd], [], [], remaining)[0]:
+                continue
+            chunk = os.read(self.read_fd, 1 << 20)
+            if not chunk:
+                return "eof"
+            self.buffer += chunk
+
+
 class Zygote:
     def __init__(self, out, scratch: str, child_uid: int | None) -> None:
         self.out = out
@@ -508,45 +544,31 @@ class Zygote:
         """Relay case frames until the generator finishes; a reason if it did not finish cleanly."""
         limits = job["limits"]
         max_frame = 2 * limits["output_bytes"] * max(1, len(job["params"])) + 256 * 1024
-        deadline = time.monotonic() + limits["time_limit_s"]
-        buffer, cases = bytearray(), 0
+        reports, cases = ReportStream(read_fd, max_frame, limits["time_limit_s"]), 0
+        failures = {
+            "timeout": f"the generator did not finish within {limits['time_limit_s']} s",
+            "too_large": "the generator produced a case larger than the limit",
+            "malformed": "the generator's process sent a malformed report",
+        }
         while True:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                self.kill(pid)
-                return f"the generator did not finish within {limits['time_limit_s']} s"
-            ready, _, _ = select.select([read_fd], [], [], remaining)
-            if not ready:
-                continue
-            chunk = os.read(read_fd, 1 << 20)
-            if not chunk:
+            frame = reports.next()
+            if frame == "eof":
                 return "died"
-            buffer += chunk
-            while len(buffer) >= P.HEADER.size:
-                (size,) = P.HEADER.unpack_from(buffer)
-                if size > max_frame:
-                    self.kill(pid)
-                    return "the generator produced a case larger than the limit"
-                if len(buffer) < P.HEADER.size + size:
-                    break
-                body = bytes(buffer[P.HEADER.size : P.HEADER.size + size])
-                del buffer[: P.HEADER.size + size]
-                try:
-                    message = P.decode_body(body)
-                except P.ProtocolError:
-                    self.kill(pid)
-                    return "the generator's process sent a malformed report"
-                event = message.get("event")
-                if event == "case" and cases < job["max_cases"]:
-                    self.emit(message)
-                    cases += 1
-                elif event in ("generated", "generate_error"):
-                    self.emit(message)
-                    self.kill(pid)
-                    return None
-                else:
-                    self.kill(pid)
-                    return "the generator's process sent an unexpected report"
+            if isinstance(frame, str):
+                self.kill(pid)
+                return failures[frame]
+            _, message = frame
+            event = message.get("event")
+            if event == "case" and cases < job["max_cases"]:
+                self.emit(message)
+                cases += 1
+            elif event in ("generated", "generate_error"):
+                self.emit(message)
+                self.kill(pid)
+                return None
+            else:
+                self.kill(pid)
+                return "the generator's process sent an unexpected report"
 
     def run_child(self, job: dict, raw: bytes, first: int, anomalies: list[str]) -> int:
         """Give tests[first:] to a hardened child; return the index of the next test to run."""
@@ -576,59 +598,44 @@ class Zygote:
     def supervise(self, pid: int, read_fd: int, job: dict, first: int):
         """Relay the child's frames; returns (index of the unfinished test or None, kill outcome)."""
         tests, limits = job["tests"], job["limits"]
-        max_frame = 2 * limits["output_bytes"] + 256 * 1024
-        buffer = bytearray()
+        reports = ReportStream(read_fd, 2 * limits["output_bytes"] + 256 * 1024, limits["time_limit_s"])
+        failures = {
+            "timeout": {"outcome": P.Outcome.TIMEOUT, "time_ms": limits["time_limit_s"] * 1000},
+            "too_large": {"outcome": P.Outcome.OUTPUT_LIMIT},
+            "malformed": {"outcome": P.Outcome.CRASHED, "detail": "sent a malformed report"},
+        }
         current = first
-        deadline = time.monotonic() + limits["time_limit_s"]
         while True:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                self.kill(pid)
-                return current, {"outcome": P.Outcome.TIMEOUT, "time_ms": limits["time_limit_s"] * 1000}
-            ready, _, _ = select.select([read_fd], [], [], remaining)
-            if not ready:
-                continue
-            chunk = os.read(read_fd, 1 << 20)
-            if not chunk:
+            frame = reports.next()
+            if frame == "eof":
                 return current, None
-            buffer += chunk
-            while len(buffer) >= P.HEADER.size:
-                (size,) = P.HEADER.unpack_from(buffer)
-                if size > max_frame:
-                    self.kill(pid)
-                    return current, {"outcome": P.Outcome.OUTPUT_LIMIT}
-                if len(buffer) < P.HEADER.size + size:
-                    break
-                body = bytes(buffer[P.HEADER.size : P.HEADER.size + size])
-                del buffer[: P.HEADER.size + size]
-                try:
-                    message = P.decode_body(body)
-                except P.ProtocolError:
-                    self.kill(pid)
-                    return current, {"outcome": P.Outcome.CRASHED, "detail": "sent a malformed report"}
-                event = message.get("event")
-                if event == "ready":
-                    deadline = time.monotonic() + limits["time_limit_s"]
-                elif event == "test" and current < len(tests):
-                    # The child names the test, but the judge only believes the position.
-                    if message.get("name") == tests[current]["name"]:
-                        self.out.write(P.HEADER.pack(size) + body)  # as checked: no second encoding
-                        self.out.flush()
-                    else:
-                        message["name"] = tests[current]["name"]
-                        self.emit(message)
-                    current += 1
-                    deadline = time.monotonic() + limits["time_limit_s"]
-                    if current == len(tests):
-                        self.kill(pid)
-                        return current, None
-                elif event in ("compile_error", "missing_function", "load_error"):
-                    self.emit(message)
-                    self.kill(pid)
-                    return None, None
+            if isinstance(frame, str):
+                self.kill(pid)
+                return current, failures[frame]
+            body, message = frame
+            event = message.get("event")
+            if event == "ready":
+                reports.extend(limits["time_limit_s"])
+            elif event == "test" and current < len(tests):
+                # The child names the test, but the judge only believes the position.
+                if message.get("name") == tests[current]["name"]:
+                    self.out.write(P.HEADER.pack(len(body)) + body)  # as checked: no second encoding
+                    self.out.flush()
                 else:
+                    message["name"] = tests[current]["name"]
+                    self.emit(message)
+                current += 1
+                reports.extend(limits["time_limit_s"])
+                if current == len(tests):
                     self.kill(pid)
-                    return current, {"outcome": P.Outcome.CRASHED, "detail": "sent an unexpected report"}
+                    return current, None
+            elif event in ("compile_error", "missing_function", "load_error"):
+                self.emit(message)
+                self.kill(pid)
+                return None, None
+            else:
+                self.kill(pid)
+                return current, {"outcome": P.Outcome.CRASHED, "detail": "sent an unexpected report"}
 
     @staticmethod
     def outcome_of_death(wait_status: int, oom_kills_before: int | None = None) -> dict:
