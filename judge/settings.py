@@ -161,6 +161,10 @@ PROBLEMS_DIR = Path(os.environ.get("PROBLEMS_DIR", BASE_DIR / "problems"))
 SANDBOX_BACKEND = env_choice("SANDBOX_BACKEND", "auto", ("auto", "process", "docker"))
 SANDBOX_IMAGE = os.environ.get("SANDBOX_IMAGE", "judge-sandbox:latest")
 SANDBOX_POOL_SIZE = env_number("SANDBOX_POOL_SIZE", 2)
+# Where a worker makes the Unix sockets its sandbox containers connect to: a directory
+# on the Docker host, at the same path in the worker (compose mounts /run/judge-sandbox).
+# Empty: talk over the containers' attached stdin/stdout instead (an engine elsewhere).
+SANDBOX_SOCKET_DIR = os.environ.get("SANDBOX_SOCKET_DIR", str(VAR_DIR / "sandbox-sockets")) or None
 MAX_CODE_BYTES = env_number("MAX_CODE_BYTES", 64 * 1024)
 MAX_OUTPUT_BYTES = env_number("MAX_OUTPUT_BYTES", 16 * 1024 * 1024)
 # How often a grading worker proves it is alive, and when silence means it died.

@@ -23,12 +23,14 @@ Events (zygote -> judge), in order, for a run::
     {"event": "load_error", "error": ERROR}      # module-level code raised
     {"event": "test", "name": str, "outcome": OUTCOME, ...}   # one per test
     {"event": "done", "anomaly": str | None}
+    {"event": "clean", "anomaly": str | None}    # after the job's processes were killed
 
 Events of a generate (an author's ``tests.py`` run in a hardened child)::
 
     {"event": "case", "name": str, "hidden": bool, "args": {param: b64 npy}, "shape"?: [int]}
     {"event": "generated"} | {"event": "generate_error", "error": ERROR}
     {"event": "done", "anomaly": str | None}
+    {"event": "clean", "anomaly": str | None}    # after the job's processes were killed
 
 A pong is ``{"event": "pong", "numpy": str, "python": str}``.  The outcomes of
 a test event are listed in ``Outcome``; the judge validates every field.

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import logging
 import os
+import stat
 import subprocess
 import sys
 import threading
@@ -67,8 +69,29 @@ def test_containers_carry_every_hardening_flag(docker_sandbox):
     assert host["Memory"] == host["MemorySwap"] == 1024 * 1024 * 1024
     assert host["NanoCpus"] == 1_000_000_000
     assert host["Tmpfs"] == {"/tmp": "size=16m,mode=0711"}
-    assert host["Binds"] in (None, [])
+    assert host["Binds"] == [f"{container.socket_dir}:/run/judge:ro"]  # nothing else of the host
     assert info["Config"]["Labels"][LABEL] == "1"
+
+
+def test_the_socket_directory_is_private_and_empty_once_the_zygote_connected(docker_sandbox):
+    docker_sandbox.wait_until_full()
+    container = docker_sandbox.ready_containers()[0]
+    assert stat.S_IMODE(os.stat(container.socket_dir).st_mode) == 0o700
+    assert os.listdir(container.socket_dir) == []  # nothing left to connect to
+    probe = ("import os, socket\ntry:\n    os.listdir('/run/judge')\n    seen = 'listed'\n"
+             "except OSError as exc:\n    seen = type(exc).__name__\n"
+             "s = socket.socket(socket.AF_UNIX)\ntry:\n    s.connect('/run/judge/z.sock')\n    reach = 'connected'\n"
+             "except OSError as exc:\n    reach = type(exc).__name__\n"
+             "raise RuntimeError(f'{seen} {reach}')")
+    error = docker_sandbox.run(job(probe)).events[0]["error"]["message"]
+    assert error == "PermissionError PermissionError"
+
+
+def test_the_attach_transport_grades_too(docker_image):
+    with DockerSandbox(image=docker_image, pool_size=1, socket_dir=None) as sandbox:
+        result = sandbox.run(job("return x * 2"))
+        assert sandbox.ready_containers()[0].socket_dir is None
+    assert result.events[0]["outcome"] == "returned"
 
 
 def test_a_container_that_dies_mid_job_fails_fast_and_the_next_job_runs(docker_image):
@@ -85,14 +108,15 @@ def test_a_container_that_dies_mid_job_fails_fast_and_the_next_job_runs(docker_i
         assert result.info["container"] != victim[:12]
 
 
-def test_a_container_is_recycled_after_an_anomaly(docker_image):
+def test_a_container_is_recycled_after_an_anomaly(docker_image, caplog):
     daemon = "import os, time\nif os.fork() == 0:\n    os.setsid()\n    time.sleep(60)\nreturn x"
-    with DockerSandbox(image=docker_image, pool_size=1) as sandbox:
+    with DockerSandbox(image=docker_image, pool_size=1) as sandbox, caplog.at_level(logging.INFO):
         first = sandbox.run(job(daemon))
-        assert first.anomaly and "outlived" in first.anomaly
+        assert first.events[0]["outcome"] == "returned"  # the results come before the cleanup
         second = sandbox.run(job("return x"))
         assert second.info["container"] != first.info["container"]
         assert second.anomaly is None
+    assert f"recycling sandbox container {first.info['container']}: a process outlived the job" in caplog.text
 
 
 def test_a_container_is_recycled_after_a_timeout(docker_image):

@@ -41,7 +41,8 @@ def open_sandbox(kind: str | None = None) -> Sandbox:
     if kind == "docker":
         from sandbox.backends.docker import DockerSandbox
 
-        return DockerSandbox(image=settings.SANDBOX_IMAGE, pool_size=settings.SANDBOX_POOL_SIZE)
+        return DockerSandbox(image=settings.SANDBOX_IMAGE, pool_size=settings.SANDBOX_POOL_SIZE,
+                             socket_dir=settings.SANDBOX_SOCKET_DIR)
     log.warning(PROCESS_WARNING)
     return ProcessSandbox()
 

@@ -19,6 +19,8 @@ from sandbox import protocol as P
 
 # Slack on top of the per-test limits for start-up, fork and transfer.
 JOB_SLACK_S = 10.0
+# How long a zygote may take, after a job's ``done``, to kill what the job left and say ``clean``.
+SETTLE_TIMEOUT_S = 10.0
 
 
 class SandboxError(Exception):
@@ -133,6 +135,7 @@ class FrameChannel:
         self.read_fd = read_fd
         self.write_fd = write_fd
         self.buffer = bytearray()
+        self.unsettled = False  # a job's ``done`` came, its ``clean`` not yet
 
     def send(self, message: dict) -> None:
         data = memoryview(P.encode_frame(message))
@@ -168,8 +171,18 @@ class FrameChannel:
             raise SandboxError("sandbox closed its output")
         return chunk
 
+    def idle_and_healthy(self) -> bool:
+        """An idle zygote writes nothing: anything readable means it died or misbehaved."""
+        ready, _, _ = select.select([self.read_fd], [], [], 0)
+        return not ready and not self.buffer and not self.unsettled
+
     def run_job(self, job: Job | GenerateJob) -> JobRun:
-        """Send one job (a run or a generate) and collect its events until ``done``."""
+        """Send one job (a run or a generate) and collect its events until ``done``.
+
+        The zygote cleans up after ``done``; call ``settle`` before the next request.
+        """
+        if self.unsettled:
+            raise SandboxError("the previous job was not settled")
         started = time.monotonic()
         deadline = started + job.deadline_s()
         self.send(job.to_request())
@@ -178,6 +191,7 @@ class FrameChannel:
         while True:
             event = self.receive(deadline, max_frame)
             if event.get("event") == "done":
+                self.unsettled = True
                 anomaly = event.get("anomaly")
                 return JobRun(events, (time.monotonic() - started) * 1000,
                               anomaly if isinstance(anomaly, str) else None)
@@ -185,7 +199,23 @@ class FrameChannel:
             if len(events) > job.max_events():
                 raise SandboxError("sandbox sent more events than the job allows")
 
+    def settle(self, timeout_s: float = SETTLE_TIMEOUT_S) -> str | None:
+        """Wait for the last job's ``clean``: None, or why the zygote should be recycled.
+
+        SandboxError when it does not come in time or something else comes instead.
+        """
+        if not self.unsettled:
+            return None
+        reply = self.receive(time.monotonic() + timeout_s, 64 * 1024)
+        if reply.get("event") != "clean":
+            raise SandboxError(f"sandbox sent {str(reply.get('event'))[:40]!r} instead of 'clean'")
+        self.unsettled = False
+        anomaly = reply.get("anomaly")
+        return anomaly[:500] if isinstance(anomaly, str) else None
+
     def ping(self, timeout_s: float) -> dict:
+        if self.unsettled:
+            raise SandboxError("the previous job was not settled")
         self.send({"op": "ping"})
         reply = self.receive(time.monotonic() + timeout_s, 64 * 1024)
         if reply.get("event") != "pong":

@@ -4,16 +4,28 @@ Every container is started from the sandbox image (``sandbox/image/``) with no
 network, a read-only root, a small tmpfs for scratch, every capability dropped
 but the five the zygote needs to drop its children to another uid, no new
 privileges, our seccomp profile, a pids limit, a memory limit with no swap on
-top, and a CPU quota.  The worker talks to the zygote over the container's
-attached stdin/stdout: the Docker API hijacks the HTTP connection on the local
-socket, and since there is no TTY every chunk the container writes arrives
-behind an 8-byte header (stream, 0, 0, 0, length) that ``DemuxChannel`` strips.
-No network is involved, and the container cannot reach anything.
+top, and a CPU quota.  No network is involved, and the container cannot reach
+anything.
+
+The worker talks to the zygote over a Unix socket (the default): for each
+container it creates a private directory (0700) under ``socket_dir`` with a
+listening socket in it, bind-mounts only that directory, read-only, at
+``/run/judge``, and accepts the one connection the zygote makes when it starts;
+then it deletes the socket file, so nothing else can connect.  Frames go straight
+between the two processes.  The alternative (``socket_dir=None``, for an engine on
+another machine) is the container's attached stdin/stdout: the Docker API hijacks
+the HTTP connection, and every chunk the container writes arrives behind an 8-byte
+header (stream, 0, 0, 0, length) that ``DemuxChannel`` strips.  That works
+anywhere, but every frame is copied by containerd's shim and by dockerd, which
+here costs about a millisecond per round trip (bench/sandbox_latency.py).
 
 A pool keeps ``pool_size`` containers per worker process: one job at a time per
-container.  A container is retired after ``max_jobs`` jobs, or at once when the
-zygote reports an anomaly (a timeout or crash, a process that outlived the job,
-files left behind) or when it fails; a replacement starts in the background.
+container.  ``run`` returns at the job's ``done``; a background thread then waits
+for the zygote's ``clean`` (it has killed what the job left) before the container
+can take another job, so the cleanup is off the submission's clock.  A container
+is retired after ``max_jobs`` jobs, or at once when the zygote reports an anomaly
+(a timeout or crash, a process that outlived the job, files left behind) or when
+it fails; a replacement starts in the background.
 A container that dies mid-job closes the stream, which raises ``SandboxError``
 (the grader retries on a fresh container) well before any deadline.
 
@@ -30,7 +42,9 @@ import logging
 import os
 import random
 import select
+import shutil
 import socket
+import tempfile
 import threading
 import time
 from collections import deque
@@ -45,6 +59,13 @@ SECCOMP_PROFILE = Path(__file__).resolve().parents[1] / "image" / "seccomp.json"
 LABEL = "org.numpy-judge.sandbox"
 OWNER_LABEL = "org.numpy-judge.owner"  # "<host>/<pid>/<process start time>"
 HOST_LABEL = "org.numpy-judge.host"
+SOCKET_LABEL = "org.numpy-judge.socket-dir"  # the host directory to delete with the container
+# Where the zygote finds the socket inside the container, and its name there.
+SOCKET_MOUNT = "/run/judge"
+SOCKET_NAME = "z.sock"
+# A Unix socket's path must fit in 108 bytes.
+MAX_SOCKET_PATH = 100
+DEFAULT_SOCKET_DIR = Path(tempfile.gettempdir()) / f"judge-sandbox-{os.getuid()}"
 # The zygote runs as root inside the container only to switch each child to its
 # own uid: these are the capabilities that takes (sandbox/image/README.md says why).
 ZYGOTE_CAPABILITIES = ["SETUID", "SETGID", "KILL", "CHOWN", "DAC_OVERRIDE"]
@@ -105,13 +126,20 @@ def remove_orphans(client=None) -> int:
     removed = 0
     filters = {"label": [LABEL, f"{HOST_LABEL}={socket.gethostname()}"]}
     for info in client.api.containers(all=True, filters=filters):
-        if _owner_alive(info.get("Labels", {}).get(OWNER_LABEL, "")):
+        labels = info.get("Labels", {})
+        if _owner_alive(labels.get(OWNER_LABEL, "")):
             continue
         _remove(client, info["Id"])
+        _remove_socket_dir(labels.get(SOCKET_LABEL))
         removed += 1
     if removed:
         log.warning("removed %d sandbox container(s) left by dead workers", removed)
     return removed
+
+
+def _remove_socket_dir(path: str | Path | None) -> None:
+    if path and os.path.basename(str(path)).startswith("z-"):
+        shutil.rmtree(path, ignore_errors=True)
 
 
 def _remove(client, container_id: str) -> None:
@@ -129,6 +157,27 @@ def _remove(client, container_id: str) -> None:
 # --------------------------------------------------------------------------
 # One container
 # --------------------------------------------------------------------------
+
+
+class SocketChannel(FrameChannel):
+    """Frames over the Unix socket the zygote connected to: no daemon copies them."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        super().__init__(sock.fileno(), sock.fileno())
+        sock.setblocking(True)  # writes block; reads wait in select() with a deadline
+        self.sock = sock
+
+    def read_some(self, timeout: float) -> bytes:
+        ready, _, _ = select.select([self.read_fd], [], [], timeout)
+        if not ready:
+            return b""
+        try:
+            chunk = self.sock.recv(1 << 20)
+        except OSError as exc:
+            raise SandboxError(f"lost the container's socket: {exc}") from None
+        if not chunk:
+            raise SandboxError("the container closed its output (it died or was killed)")
+        return chunk
 
 
 class DemuxChannel(FrameChannel):
@@ -162,20 +211,20 @@ class DemuxChannel(FrameChannel):
         return bytes(payload)
 
     def idle_and_healthy(self) -> bool:
-        """An idle zygote writes nothing: anything readable means it died or misbehaved."""
-        ready, _, _ = select.select([self.read_fd], [], [], 0)
-        return not ready and not self.buffer and not self.raw
+        return super().idle_and_healthy() and not self.raw
 
 
 class Container:
-    """One started sandbox container with its zygote answering on the attach stream."""
+    """One started sandbox container with its zygote answering on ``channel``."""
 
-    def __init__(self, client, container_id: str, sock: socket.socket, keepalive, child_uid: int) -> None:
+    def __init__(self, client, container_id: str, channel: SocketChannel | DemuxChannel, child_uid: int,
+                 socket_dir: Path | None = None, keepalive=None) -> None:
         self.client = client
         self.id = container_id
         self.child_uid = child_uid
-        self.channel = DemuxChannel(sock)
-        self._keepalive = keepalive  # the HTTP response owning the socket
+        self.channel = channel
+        self.socket_dir = socket_dir
+        self._keepalive = keepalive  # for attach: the HTTP response owning the socket
         self.info: dict = {}
         self.jobs = 0
 
@@ -185,6 +234,7 @@ class Container:
             self.channel.sock.close()
         except OSError:
             pass
+        _remove_socket_dir(self.socket_dir)
 
 
 # --------------------------------------------------------------------------
@@ -208,9 +258,15 @@ class DockerSandbox(Sandbox):
         pids_limit: int = 64,
         scratch_mb: int = 16,
         max_jobs: int = 200,
+        socket_dir: str | Path | None = DEFAULT_SOCKET_DIR,
         client=None,
     ) -> None:
         self.image = image
+        self.socket_dir = Path(socket_dir).resolve() if socket_dir else None
+        if self.socket_dir is not None:
+            if len(str(self.socket_dir / "z-xxxxxxxx" / SOCKET_NAME)) > MAX_SOCKET_PATH:
+                raise ValueError(f"socket_dir {self.socket_dir} is too long for a Unix socket path")
+            self.socket_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
         self.pool_size = max(1, int(pool_size))
         self.memory_mb = memory_mb
         self.cpus = cpus
@@ -224,10 +280,12 @@ class DockerSandbox(Sandbox):
         self._lock = threading.Condition()
         self._ready: deque[Container] = deque()
         self._starting = 0
-        self._busy = 0
+        self._busy = 0  # taken by a job, or back from one and settling
+        self._settling = 0
         self._closed = False
         self._last_failure: Exception | None = None
         self._executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="sandbox-pool")
+        self._settler = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sandbox-settle")
         if not DockerSandbox._orphans_checked:
             DockerSandbox._orphans_checked = True
             remove_orphans(self.client)
@@ -251,7 +309,9 @@ class DockerSandbox(Sandbox):
         elif container.jobs >= self.max_jobs:
             self._retire(container, f"served {container.jobs} jobs")
         else:
-            self._give_back(container)
+            with self._lock:
+                self._settling += 1
+            self._settler.submit(self._settle, container)
         return result
 
     def close(self) -> None:
@@ -261,13 +321,15 @@ class DockerSandbox(Sandbox):
             self._lock.notify_all()
         for container in ready:
             container.close()
+        self._settler.shutdown(wait=True)
         self._executor.shutdown(wait=True)
 
     # ---- the pool
 
     def ready_containers(self) -> list[Container]:
-        """The warm containers the next jobs will use (tests look inside them)."""
+        """The warm containers the next jobs will use, once settled (tests look inside them)."""
         with self._lock:
+            self._lock.wait_for(lambda: not self._settling, timeout=START_TIMEOUT_S)
             return list(self._ready)
 
     def wait_until_full(self, timeout_s: float = START_TIMEOUT_S) -> None:
@@ -287,6 +349,8 @@ class DockerSandbox(Sandbox):
             if self._closed:
                 raise SandboxError("the sandbox pool is closed")
             while True:
+                if self._settling and self._lock.wait(max(0.0, deadline - time.monotonic())):
+                    continue  # the last used container is back in a moment: the same one, in order
                 while self._ready:
                     container = self._ready.pop()  # the most recently used: warm caches, files in order
                     if container.channel.idle_and_healthy():
@@ -301,14 +365,28 @@ class DockerSandbox(Sandbox):
                 if not self._lock.wait(max(0.0, deadline - time.monotonic())):
                     raise SandboxError("no sandbox container became ready in time")
 
+    def _settle(self, container: Container) -> None:
+        """Wait for the zygote's ``clean`` after a job, then make the container available again."""
+        try:
+            anomaly = container.channel.settle()
+        except (SandboxError, OSError) as exc:
+            anomaly = f"it did not clean up: {exc}"
+        with self._lock:
+            self._settling -= 1
+            self._lock.notify_all()
+        if anomaly:
+            self._retire(container, anomaly)
+        else:
+            self._give_back(container)
+
     def _give_back(self, container: Container) -> None:
         with self._lock:
             self._busy -= 1
-            if self._closed:
-                self._executor.submit(container.close)
+            if not self._closed:
+                self._ready.append(container)
+                self._lock.notify_all()
                 return
-            self._ready.append(container)
-            self._lock.notify_all()
+        container.close()
 
     def _retire(self, container: Container, why: str) -> None:
         log.info("recycling sandbox container %s: %s", container.id[:12], why)
@@ -349,8 +427,10 @@ class DockerSandbox(Sandbox):
 
     # ---- one container
 
-    def host_config(self) -> dict:
+    def host_config(self, socket_dir: Path | None = None) -> dict:
         return self.client.api.create_host_config(
+            # Only the container's own socket directory, read-only (connecting needs no write).
+            binds=[f"{socket_dir}:{SOCKET_MOUNT}:ro"] if socket_dir else None,
             network_mode="none",
             read_only=True,
             # Root-owned and 0711: a child writes only in the directory the zygote gives it.
@@ -367,34 +447,76 @@ class DockerSandbox(Sandbox):
             auto_remove=True,
         )
 
-    def command(self, child_uid: int) -> list[str]:
+    def command(self, child_uid: int, connect: bool = False) -> list[str]:
         # --reap-after-reply: a finished job's killed child is waited for after `done`, so its
         # teardown overlaps the worker's checking instead of adding to the round trip.
-        return ["python3", "-s", "-B", "-m", "sandbox.zygote", "--child-uid", str(child_uid), "--reap-after-reply"]
+        command = ["python3", "-s", "-B", "-m", "sandbox.zygote", "--child-uid", str(child_uid), "--reap-after-reply"]
+        return command + ["--connect", f"{SOCKET_MOUNT}/{SOCKET_NAME}"] if connect else command
 
     def start_container(self) -> Container:
+        socket_dir = Path(tempfile.mkdtemp(prefix="z-", dir=self.socket_dir)) if self.socket_dir else None
+        listener = None
+        try:
+            if socket_dir is not None:
+                listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                listener.bind(str(socket_dir / SOCKET_NAME))
+                listener.listen(1)
+            return self._start(socket_dir, listener)
+        except Exception:
+            _remove_socket_dir(socket_dir)
+            raise
+        finally:
+            if listener is not None:
+                listener.close()
+                # Connected (or failed): nothing else may ever connect.
+                (socket_dir / SOCKET_NAME).unlink(missing_ok=True)
+
+    def _start(self, socket_dir: Path | None, listener: socket.socket | None) -> Container:
         api = self.client.api
         # A uid of its own per container, so that per-uid limits never span two sandboxes.
         child_uid = random.randrange(200_000, 2_000_000_000)
+        labels = {LABEL: "1", OWNER_LABEL: self.owner, HOST_LABEL: socket.gethostname()}
         created = api.create_container(
             self.image,
-            command=self.command(child_uid),
+            command=self.command(child_uid, connect=listener is not None),
             user="0",
-            stdin_open=True,  # and, since not detached, StdinOnce: our hang-up is its end-of-file
+            # With attach, and since not detached, StdinOnce: our hang-up is its end-of-file.
+            # With a socket, the socket's end is.
+            stdin_open=listener is None,
             tty=False,
             network_disabled=True,
-            labels={LABEL: "1", OWNER_LABEL: self.owner, HOST_LABEL: socket.gethostname()},
-            host_config=self.host_config(),
+            labels=labels | ({SOCKET_LABEL: str(socket_dir)} if socket_dir else {}),
+            host_config=self.host_config(socket_dir),
         )
         container_id = created["Id"]
         try:
-            # Attach before starting, so nothing the zygote writes can be missed.
-            response = api.attach_socket(container_id, params={"stdin": 1, "stdout": 1, "stream": 1})
-            sock = getattr(response, "_sock", response)
-            container = Container(self.client, container_id, sock, response, child_uid)
-            api.start(container_id)
+            if listener is not None:
+                api.start(container_id)
+                channel, keepalive = SocketChannel(self._accept(listener, container_id)), None
+            else:
+                # Attach before starting, so nothing the zygote writes can be missed.
+                response = api.attach_socket(container_id, params={"stdin": 1, "stdout": 1, "stream": 1})
+                channel, keepalive = DemuxChannel(getattr(response, "_sock", response)), response
+                api.start(container_id)
+            container = Container(self.client, container_id, channel, child_uid, socket_dir, keepalive)
             container.info = container.channel.ping(timeout_s=START_TIMEOUT_S)
         except Exception:
             _remove(self.client, container_id)
             raise
         return container
+
+    def _accept(self, listener: socket.socket, container_id: str) -> socket.socket:
+        """The zygote's connection; fails fast if its container stops before connecting."""
+        import docker.errors
+
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while time.monotonic() < deadline:
+            if select.select([listener], [], [], 0.2)[0]:
+                return listener.accept()[0]
+            try:
+                state = self.client.api.inspect_container(container_id)["State"]
+            except docker.errors.NotFound:
+                state = {"Status": "removed"}
+            if not state.get("Running"):
+                raise SandboxError(f"the sandbox container stopped ({state.get('Status')}) before connecting")
+        raise SandboxError("the sandbox container did not connect in time")

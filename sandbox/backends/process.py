@@ -88,9 +88,15 @@ class ProcessSandbox(Sandbox):
         except (SandboxError, OSError) as exc:
             self.close()
             raise SandboxError(f"process sandbox failed: {exc}") from None
+        # Unlike the Docker pool, which settles in the background, wait for the cleanup
+        # here: this backend is for machines without Docker, where a millisecond is cheap.
+        try:
+            anomaly = result.anomaly or self.channel.settle()
+        except (SandboxError, OSError) as exc:
+            anomaly = f"it did not clean up: {exc}"
         result.info = self.info
-        if result.anomaly:
-            log.info("recycling the process sandbox: %s", result.anomaly)
+        if anomaly:
+            log.info("recycling the process sandbox: %s", anomaly)
             self.close()
         return result
 
