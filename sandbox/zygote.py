@@ -29,6 +29,7 @@ import resource
 import select
 import shutil
 import signal
+import struct
 import socket
 import sys
 import tempfile
@@ -399,6 +400,109 @@ def _ms(started: float) -> float:
 
 
 # --------------------------------------------------------------------------
+# The template: the process the children are forked from
+# --------------------------------------------------------------------------
+
+def fork_spare(scratch: str, child_uid: int | None) -> Spare:
+    """Fork, isolate and warm a child now; it reads ``first`` + the raw run request later.
+
+    Only trusted code runs in it until the job arrives, and it keeps the zygote's
+    uid, and its directory stays root's, until then: it is forked while the previous
+    job runs, whose processes can neither signal nor trace a process of another uid,
+    nor enter its directory, nor kill it when their uid's processes are killed.
+    """
+    workdir = tempfile.mkdtemp(dir=scratch)  # 0700, root's until the job arrives
+    job_read, job_write = os.pipe()
+    report_read, report_write = os.pipe()
+    # Objects that exist now are never collected in the child: its collections then
+    # leave their pages shared instead of copying them (each copy is a page fault).
+    gc.freeze()
+    try:
+        pid = os.fork()
+    except OSError:
+        for fd in (job_read, job_write, report_read, report_write):
+            os.close(fd)
+        shutil.rmtree(workdir, ignore_errors=True)
+        raise
+    if pid == 0:
+        status = 0
+        try:
+            os.close(job_write)
+            os.close(report_read)
+            isolate_child([job_read, report_write], workdir)
+            clean_environment(workdir)
+            _rehearse(job_read)
+            with os.fdopen(job_read, "rb") as requests:
+                first = P.HEADER.unpack(P.read_exact(requests, P.HEADER.size))[0]
+                job = P.read_frame(requests)
+            if child_uid is not None:
+                os.chown(workdir, child_uid, child_uid)
+            drop_privileges(child_uid)
+            limit_child(job["limits"], _run_cpu_s(job, first))
+            with os.fdopen(report_write, "wb") as report:
+                child_main(job, first, report)
+        except BaseException:
+            status = 70
+        finally:
+            os._exit(status)
+    os.close(job_read)
+    os.close(report_write)
+    return Spare(pid, job_write, report_read, workdir)
+
+
+SPARE, EXITED, FAILED, FORK = b"S", b"X", b"F", b"f"
+PID_STATUS = struct.Struct(">ii")
+
+
+def template_main(control: socket.socket, scratch: str, child_uid: int | None) -> None:
+    """Fork spares on request, hand their pipes to the zygote, report every exit status.
+
+    After a fork, every page either process writes is copied on its first write: a
+    page fault, which costs microseconds here.  The zygote does the judge's work on
+    every job, so if it forked the children itself it would pay that on the clock,
+    a few hundred times per job.  The template, forked from it once, does nothing
+    but fork, and the zygote's own pages stay its own.  Only a parent can wait for a
+    child, so the template reports each exit status to the zygote.
+    """
+    prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    keep = sorted({0, 1, 2, control.fileno()})
+    for low, high in zip(keep, keep[1:] + [65536]):
+        os.closerange(low + 1, high)
+    wakeup_read, wakeup_write = os.pipe()
+    os.set_blocking(wakeup_write, False)
+    signal.set_wakeup_fd(wakeup_write)
+    signal.signal(signal.SIGCHLD, lambda *_: None)
+    while True:
+        ready = select.select([control, wakeup_read], [], [])[0]
+        if wakeup_read in ready:
+            os.read(wakeup_read, 4096)
+            _report_exits(control)
+        if control in ready:
+            if not control.recv(16):
+                return  # the zygote is gone
+            try:
+                spare = fork_spare(scratch, child_uid)
+            except OSError:
+                control.send(FAILED)
+                continue
+            fds = [spare.job_fd, spare.report_fd]
+            socket.send_fds(control, [SPARE + PID_STATUS.pack(spare.pid, 0) + spare.workdir.encode()], fds)
+            for fd in fds:
+                os.close(fd)
+
+
+def _report_exits(control: socket.socket) -> None:
+    while True:
+        try:
+            pid, status = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+        control.send(EXITED + PID_STATUS.pack(pid, status))
+
+
+# --------------------------------------------------------------------------
 # The zygote: one job at a time, children forked on demand
 # --------------------------------------------------------------------------
 
@@ -452,8 +556,46 @@ class Zygote:
         self.scratch = scratch
         self.child_uid = child_uid
         self.spare: Spare | None = None
+        self.spare_requested = False
         self.reap_after_reply = False
         self.dying: list[int] = []  # killed children whose exit has not been waited for
+        self.statuses: dict[int, int] = {}  # exit statuses the template reported
+        self.template, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        gc.freeze()
+        self.template_pid = os.fork()
+        if self.template_pid == 0:
+            try:
+                self.template.close()
+                template_main(theirs, scratch, child_uid)
+            finally:
+                os._exit(0)
+        theirs.close()
+
+    def receive(self, timeout: float | None) -> bool:
+        """Take one message of the template, waiting up to ``timeout`` (None: forever)."""
+        if not select.select([self.template], [], [], timeout)[0]:
+            return False
+        data, fds, _, _ = socket.recv_fds(self.template, 4096, 2)
+        if not data:
+            raise SystemExit("the template process died")
+        kind, body = data[:1], data[1:]
+        if kind == EXITED:
+            pid, status = PID_STATUS.unpack(body)
+            self.statuses[pid] = status
+        elif kind == SPARE and len(fds) == 2:
+            pid, _ = PID_STATUS.unpack_from(body)
+            self.spare = Spare(pid, fds[0], fds[1], body[PID_STATUS.size :].decode())
+            self.spare_requested = False
+        else:
+            self.spare_requested = False
+        return True
+
+    def wait_status(self, pid: int, block: bool = True) -> int | None:
+        """The exit status of a child of the template (None if it has not exited, without ``block``)."""
+        while pid not in self.statuses:
+            if not self.receive(None if block else 0):
+                return None
+        return self.statuses.pop(pid)
 
     def reap_dying(self, block: bool = False) -> None:
         """Reap the killed children that are gone (all of them, waiting, with ``block``).
@@ -462,71 +604,39 @@ class Zygote:
         until it is reaped, cleanup() does not count it as a stray.
         """
         for pid in list(self.dying):
-            if os.waitpid(pid, 0 if block else os.WNOHANG)[0]:
+            if self.wait_status(pid, block) is not None:
                 self.dying.remove(pid)
 
-    def fork_spare(self) -> Spare:
-        """Fork, isolate and warm a child now; it reads ``first`` + the raw run request later.
-
-        Only trusted code runs in it until the job arrives, and it keeps the zygote's
-        uid, and its directory stays root's, until then: it is forked while the previous
-        job runs, whose processes can neither signal nor trace a process of another uid,
-        nor enter its directory, nor kill it when their uid's processes are killed.
-        """
-        workdir = tempfile.mkdtemp(dir=self.scratch)  # 0700, root's until the job arrives
-        job_read, job_write = os.pipe()
-        report_read, report_write = os.pipe()
-        # Objects that exist now are never collected in the child: its collections then
-        # leave their pages shared instead of copying them (each copy is a page fault).
-        gc.freeze()
-        try:
-            pid = os.fork()
-        except OSError:
-            for fd in (job_read, job_write, report_read, report_write):
-                os.close(fd)
-            shutil.rmtree(workdir, ignore_errors=True)
-            raise
-        if pid == 0:
-            status = 0
-            try:
-                os.close(job_write)
-                os.close(report_read)
-                isolate_child([job_read, report_write], workdir)
-                clean_environment(workdir)
-                _rehearse(job_read)
-                with os.fdopen(job_read, "rb") as requests:
-                    first = P.HEADER.unpack(P.read_exact(requests, P.HEADER.size))[0]
-                    job = P.read_frame(requests)
-                if self.child_uid is not None:
-                    os.chown(workdir, self.child_uid, self.child_uid)
-                drop_privileges(self.child_uid)
-                limit_child(job["limits"], _run_cpu_s(job, first))
-                with os.fdopen(report_write, "wb") as report:
-                    child_main(job, first, report)
-            except BaseException:
-                status = 70
-            finally:
-                os._exit(status)
-        os.close(job_read)
-        os.close(report_write)
-        return Spare(pid, job_write, report_read, workdir)
-
     def prepare_spare(self) -> None:
-        if self.spare is None:
-            self.spare = self.fork_spare()
+        """Ask the template for the next job's child, unless one is there or on its way."""
+        if self.spare is None and not self.spare_requested:
+            self.template.send(FORK)
+            self.spare_requested = True
+
+    def take_spare(self) -> Spare:
+        for _ in range(2):  # a second time after a failed fork: the pids may be free by now
+            self.prepare_spare()
+            while self.spare is None and self.spare_requested:
+                self.receive(None)
+            if self.spare is not None:
+                spare, self.spare = self.spare, None
+                return spare
+        raise OSError("the template could not fork a child")
 
     def discard_spare(self) -> None:
+        while self.spare is None and self.spare_requested:
+            self.receive(None)
         spare, self.spare = self.spare, None
         if spare is not None:
             self.kill(spare.pid)
             for fd in (spare.job_fd, spare.report_fd):
                 os.close(fd)
-            os.waitpid(spare.pid, 0)
+            self.wait_status(spare.pid)
             shutil.rmtree(spare.workdir, ignore_errors=True)
 
     def start_child(self, raw_job: bytes, first: int) -> Spare:
         """The spare (or a fresh child), given its job."""
-        child, self.spare = self.spare or self.fork_spare(), None
+        child = self.take_spare()
         message = P.HEADER.pack(first) + P.HEADER.pack(len(raw_job)) + raw_job
         try:
             view = memoryview(message)
@@ -535,10 +645,7 @@ class Zygote:
         except BrokenPipeError:
             pass  # it died waiting: supervise() sees end-of-file and reports a crash
         os.close(child.job_fd)
-        try:
-            self.prepare_spare()  # the next job's child, while this one runs
-        except OSError:
-            pass  # this job's processes hold the pids: the main loop tries again after the cleanup
+        self.prepare_spare()  # the next job's child, forked by the template while this one runs
         return child
 
     def emit(self, message: dict) -> None:
@@ -646,7 +753,7 @@ class Zygote:
             # supervise() killed it: it runs no code any more; its teardown overlaps what comes next.
             self.dying.append(pid)
             return (pid, workdir), len(tests)
-        _, wait_status = os.waitpid(pid, 0)
+        wait_status = self.wait_status(pid)
         if finished:
             return (pid, workdir), len(tests)
         if killed_by_us is not None:
@@ -725,7 +832,7 @@ class Zygote:
         Left to an init that never reaps, they would stay zombies of the student's
         uid and count against its process limit in every later job.
         """
-        known = set(self.dying) | ({self.spare.pid} if self.spare else set())
+        known = {self.template_pid}
         try:
             with open(f"/proc/self/task/{os.getpid()}/children") as children:
                 adopted = [int(pid) for pid in children.read().split()]
