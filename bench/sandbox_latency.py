@@ -3,6 +3,7 @@
 Grades the same correct prepend_class_token submission through
 
   (a) the warm pool (DockerSandbox: a zygote already running in a hardened container),
+      over its Unix socket (the default), and for comparison over the attach stream,
   (b) `docker exec` per submission (a hardened container stays up; every submission
       execs a fresh zygote in it, over the Engine API, so no CLI start-up is counted),
   (c) `docker run` per submission (a fresh hardened container per submission: create,
@@ -102,9 +103,18 @@ def run_per_submission(pool: DockerSandbox, job: Job) -> JobRun:
         container.close()
 
 
+def containers_cpu_ns() -> int | None:
+    """CPU time all Docker containers have used, removed ones included (cgroup v1's docker group)."""
+    try:
+        return int(Path("/sys/fs/cgroup/cpuacct/docker/cpuacct.usage").read_text())
+    except (OSError, ValueError):
+        return None
+
+
 def measure(label: str, runs: int, submit: Callable[[], JobRun], cases: list[Case], spec, gap_s: float = 0.0) -> dict:
     submit()  # warm caches
     latencies = []
+    cpu_before = containers_cpu_ns()
     started = time.perf_counter()
     for _ in range(runs):
         time.sleep(gap_s)
@@ -115,8 +125,10 @@ def measure(label: str, runs: int, submit: Callable[[], JobRun], cases: list[Cas
         if verdict != "accepted":
             raise SystemExit(f"{label}: the reference was graded {verdict}")
     wall = time.perf_counter() - started - runs * gap_s
+    cpu_after = containers_cpu_ns()
+    cpu_ms = (cpu_after - cpu_before) / runs / 1e6 if None not in (cpu_before, cpu_after) else None
     return {"label": label, "runs": runs, "p50": percentile(latencies, 0.5), "p95": percentile(latencies, 0.95),
-            "per_s": runs / wall}
+            "per_s": runs / wall, "cpu_ms": cpu_ms}
 
 
 def main() -> None:
@@ -124,14 +136,17 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=300, help="submissions through the warm pool per case set")
     parser.add_argument("--slow-runs", type=int, default=20, help="submissions per case set for exec and run")
     parser.add_argument("--image", default=os.environ.get("SANDBOX_IMAGE", "judge-sandbox:latest"))
+    parser.add_argument("--socket-dir", default=str(ROOT / "var" / "sandbox-sockets"))
     options = parser.parse_args()
 
     package = load_package(ROOT / "problems" / SLUG)
     spec = package.spec()
     code = (ROOT / "problems" / SLUG / "solution.py").read_text()
     print(f"machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}; image {options.image}")
-    with DockerSandbox(image=options.image, pool_size=2) as pool:
+    with DockerSandbox(image=options.image, pool_size=2, socket_dir=options.socket_dir) as pool, \
+            DockerSandbox(image=options.image, pool_size=1, socket_dir=None) as attached:
         pool.wait_until_full()
+        attached.wait_until_full()
         full = build_cases(package, pool)
         exec_box = ExecPerSubmission(pool)
         try:
@@ -142,6 +157,7 @@ def main() -> None:
                     measure("(a) warm pool", options.runs, lambda job=job: pool.run(job), cases, spec),
                     # A worker does database work between submissions; the zygote uses such gaps.
                     measure("(a) 10 ms apart", options.runs, lambda job=job: pool.run(job), cases, spec, gap_s=0.01),
+                    measure("(a) attach stream", options.runs, lambda job=job: attached.run(job), cases, spec),
                     measure("(b) docker exec", options.slow_runs, lambda job=job: exec_box.run(job), cases, spec),
                     measure("(c) docker run", options.slow_runs, lambda job=job: run_per_submission(pool, job), cases, spec),
                 ]))
@@ -152,14 +168,17 @@ def main() -> None:
 
 def print_table(rows) -> None:
     print(f"{'case set':<22} {'path':<17} {'runs':>5} {'p50 ms':>9} {'p95 ms':>9} {'subm/s':>8} "
-          f"{'p50 vs (a)':>11} {'(a) subm/s ÷ this':>18}")
+          f"{'p50 vs (a)':>11} {'(a) subm/s ÷ this':>18} {'CPU ms/subm':>12}")
     for name, results in rows:
         warm = results[0]
         for result in results:
+            cpu = f"{result['cpu_ms']:.2f}" if result.get("cpu_ms") is not None else "-"
             print(f"{name:<22} {result['label']:<17} {result['runs']:>5} {result['p50']:>9.2f} {result['p95']:>9.2f} "
-                  f"{result['per_s']:>8.1f} {result['p50'] / warm['p50']:>10.1f}x {warm['per_s'] / result['per_s']:>17.1f}x")
+                  f"{result['per_s']:>8.1f} {result['p50'] / warm['p50']:>10.1f}x {warm['per_s'] / result['per_s']:>17.1f}x"
+                  f" {cpu:>12}")
     print("p50/p95: the sandbox round trip of one submission; subm/s: one worker, back to back, checks included")
-    print("(for '10 ms apart', subm/s leaves the gaps out).")
+    print("(for '10 ms apart', subm/s leaves the gaps out). CPU ms/subm: what the containers used per submission")
+    print("(zygote, template, children and their page faults; for (c) also NumPy's import); each has a one-CPU quota.")
     print("warm pool vs docker run, throughput: "
           + ", ".join(f"{name}: {r[0]['per_s'] / r[-1]['per_s']:.0f}x" for name, r in rows))
 

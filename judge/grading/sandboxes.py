@@ -36,12 +36,12 @@ def resolve_backend(requested: str | None = None) -> str:
     return kind
 
 
-def open_sandbox(kind: str | None = None) -> Sandbox:
+def open_sandbox(kind: str | None = None, pool_size: int | None = None) -> Sandbox:
     kind = resolve_backend(kind)
     if kind == "docker":
         from sandbox.backends.docker import DockerSandbox
 
-        return DockerSandbox(image=settings.SANDBOX_IMAGE, pool_size=settings.SANDBOX_POOL_SIZE,
+        return DockerSandbox(image=settings.SANDBOX_IMAGE, pool_size=pool_size or settings.SANDBOX_POOL_SIZE,
                              socket_dir=settings.SANDBOX_SOCKET_DIR)
     log.warning(PROCESS_WARNING)
     return ProcessSandbox()

@@ -243,7 +243,7 @@ class Container:
 
 
 class DockerSandbox(Sandbox):
-    """A warm pool of sandbox containers; ``run`` uses one at a time, in order."""
+    """A warm pool of sandbox containers; ``run`` uses one at a time (``pool_size=1``: always the same)."""
 
     name = "docker"
     _orphans_checked = False
@@ -349,10 +349,12 @@ class DockerSandbox(Sandbox):
             if self._closed:
                 raise SandboxError("the sandbox pool is closed")
             while True:
-                if self._settling and self._lock.wait(max(0.0, deadline - time.monotonic())):
-                    continue  # the last used container is back in a moment: the same one, in order
                 while self._ready:
-                    container = self._ready.pop()  # the most recently used: warm caches, files in order
+                    # The most recently settled.  One job at a time with a few milliseconds
+                    # between them (a worker's database work) always gets the same container;
+                    # back to back, a job takes another one while the last cleans up, so two
+                    # containers (two CPU quotas) overlap the cleanup with the next job.
+                    container = self._ready.pop()
                     if container.channel.idle_and_healthy():
                         self._busy += 1
                         self._replenish()

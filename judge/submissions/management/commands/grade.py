@@ -33,7 +33,8 @@ class Command(BaseCommand):
             raise CommandError(f"malformed problem package: {exc}", returncode=2) from None
         spec = package.spec(settings.MAX_OUTPUT_BYTES)
         reports = []
-        with open_sandbox(sandbox) as box:
+        # One container: several files go through the same warm sandbox, in order.
+        with open_sandbox(sandbox, pool_size=1) as box:
             # The gate builds the tests in the sandbox, with what each known-wrong solution does on them.
             gate = run_gate(package, box, settings.MAX_OUTPUT_BYTES)
             cases = gate.cases
