@@ -1,8 +1,12 @@
 """The contract between the trusted judge and the sandbox.
 
-Everything that crosses the boundary is a *frame*: a 4-byte big-endian length
-followed by that many bytes of UTF-8 JSON.  Arrays travel inside frames as
-base64-encoded ``.npy`` bytes (never pickle).  ``sandbox/CONTRACT.md`` describes
+Everything that crosses the boundary is a *frame*: a 4-byte big-endian length,
+then that many bytes of body.  The body is a 4-byte big-endian length, that many
+bytes of UTF-8 JSON, and the frame's attachments: every ``bytes`` value of a
+message (arrays, as ``.npy`` bytes, never pickle) travels raw after the JSON, which
+holds ``{"$bytes": [start, end]}`` in its place (offsets into the attachments).
+No base64, no escaping: a 100k-element array is copied, not re-encoded.
+``sandbox/CONTRACT.md`` describes
 the messages in prose; this module is the single implementation of the framing,
 imported by both sides.  It must stay free of Django and of NumPy so that the
 sandbox image only needs the standard library and NumPy.
@@ -11,7 +15,7 @@ Requests (judge -> zygote)::
 
     {"op": "ping"}
     {"op": "run", "code": str, "function": str, "params": [str, ...],
-     "tests": [{"name": str, "args": {param: b64 npy}}, ...],
+     "tests": [{"name": str, "args": {param: npy}}, ...],
      "limits": {"time_limit_s": float, "memory_mb": int, "output_bytes": int}}
     {"op": "generate", "code": str, "seed": int, "params": [str, ...], "max_cases": int,
      "limits": {"time_limit_s": float, "memory_mb": int, "output_bytes": int}}
@@ -27,7 +31,7 @@ Events (zygote -> judge), in order, for a run::
 
 Events of a generate (an author's ``tests.py`` run in a hardened child)::
 
-    {"event": "case", "name": str, "hidden": bool, "args": {param: b64 npy}, "shape"?: [int]}
+    {"event": "case", "name": str, "hidden": bool, "args": {param: npy}, "shape"?: [int]}
     {"event": "generated"} | {"event": "generate_error", "error": ERROR}
     {"event": "done", "anomaly": str | None}
     {"event": "clean", "anomaly": str | None}    # after the job's processes were killed
@@ -44,6 +48,7 @@ import struct
 from typing import BinaryIO
 
 HEADER = struct.Struct(">I")
+BYTES = "$bytes"  # the JSON stand-in for an attachment
 # A frame carries at most one test's output and its input hashes; the judge
 # enforces the per-problem output limit itself, this is only a hard ceiling.
 MAX_FRAME_BYTES = 64 * 1024 * 1024
@@ -57,7 +62,7 @@ class ProtocolError(Exception):
 class Outcome:
     """What happened when the sandbox called the student's function once."""
 
-    RETURNED = "returned"  # "output": b64 npy, "dtype", "shape", "input_hashes"
+    RETURNED = "returned"  # "output": npy, "dtype", "shape", "input_hashes"
     WRONG_TYPE = "wrong_type"  # "type": a description of what came back
     ERROR = "error"  # "error": ERROR (an exception escaped the function)
     TIMEOUT = "timeout"  # the wall-clock or CPU limit killed the child
@@ -69,10 +74,26 @@ class Outcome:
 
 
 def encode_frame(message: dict) -> bytes:
-    body = json.dumps(message, separators=(",", ":")).encode("utf-8")
-    if len(body) > MAX_FRAME_BYTES:
-        raise ProtocolError(f"frame of {len(body)} bytes exceeds {MAX_FRAME_BYTES}")
-    return HEADER.pack(len(body)) + body
+    attachments: list[bytes] = []
+    size = 0
+
+    def detach(value):
+        nonlocal size
+        if isinstance(value, (bytes, bytearray)):
+            attachments.append(value)
+            size += len(value)
+            return {BYTES: [size - len(value), size]}
+        if isinstance(value, dict):
+            return {key: detach(item) for key, item in value.items()}
+        if isinstance(value, list):
+            return [detach(item) for item in value]
+        return value
+
+    text = json.dumps(detach(message), separators=(",", ":")).encode("utf-8")
+    body_size = HEADER.size + len(text) + size
+    if body_size > MAX_FRAME_BYTES:
+        raise ProtocolError(f"frame of {body_size} bytes exceeds {MAX_FRAME_BYTES}")
+    return b"".join([HEADER.pack(body_size), HEADER.pack(len(text)), text, *attachments])
 
 
 def write_frame(stream: BinaryIO, message: dict) -> None:
@@ -81,10 +102,30 @@ def write_frame(stream: BinaryIO, message: dict) -> None:
 
 
 def decode_body(body: bytes) -> dict:
+    if len(body) < HEADER.size:
+        raise ProtocolError("frame is shorter than its JSON length")
+    (text_size,) = HEADER.unpack_from(body)
+    if text_size > len(body) - HEADER.size:
+        raise ProtocolError("frame's JSON length exceeds the frame")
+    attachments = memoryview(body)[HEADER.size + text_size :]
+
+    def attach(value):
+        if isinstance(value, dict):
+            if len(value) == 1 and BYTES in value:
+                span = value[BYTES]
+                if not (isinstance(span, list) and len(span) == 2 and all(type(n) is int for n in span)
+                        and 0 <= span[0] <= span[1] <= len(attachments)):
+                    raise ProtocolError("frame refers to bytes it does not carry")
+                return bytes(attachments[span[0] : span[1]])
+            return {key: attach(item) for key, item in value.items()}
+        if isinstance(value, list):
+            return [attach(item) for item in value]
+        return value
+
     try:
-        message = json.loads(body.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as exc:
-        raise ProtocolError(f"frame is not UTF-8 JSON: {exc}") from None
+        message = attach(json.loads(bytes(body[HEADER.size : HEADER.size + text_size]).decode("utf-8")))
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        raise ProtocolError(f"frame is not UTF-8 JSON: {str(exc)[:200]}") from None
     if not isinstance(message, dict):
         raise ProtocolError("frame is not a JSON object")
     return message

@@ -183,7 +183,7 @@ def _rehearse(job_fd: int) -> None:
     """
     if select.select([job_fd], [], [], REHEARSAL_DELAY_S)[0]:
         return
-    x, y = P.b64(_npy(np.zeros((2, 1, 3)))), P.b64(_npy(np.ones((2, 2, 3))))
+    x, y = _npy(np.zeros((2, 1, 3))), _npy(np.ones((2, 2, 3)))
     frame = P.encode_frame({
         "code": REHEARSAL_CODE, "function": "rehearse", "params": ["x", "y"],
         "tests": [{"name": "rehearsal", "args": {"x": x, "y": y}}],
@@ -276,7 +276,7 @@ def _npy(array: np.ndarray) -> bytes:
 
 def _load_args(test: dict) -> dict:
     return {
-        name: np.load(io.BytesIO(P.unb64(data)), allow_pickle=False)
+        name: np.load(io.BytesIO(data), allow_pickle=False)
         for name, data in test["args"].items()
     }
 
@@ -341,7 +341,7 @@ def run_test(function, job: dict, test: dict, lines: list[str]) -> dict:
     if result.nbytes > job["limits"]["output_bytes"]:
         return event | {"outcome": P.Outcome.OUTPUT_LIMIT}
     if not result.dtype.hasobject:
-        event["output"] = P.b64(_npy(result))
+        event["output"] = _npy(result)
     event["input_hashes"] = {name: hashlib.sha256(_npy(value)).hexdigest() for name, value in args.items()}
     return event
 
@@ -388,7 +388,7 @@ def _case_frame(index: int, raw: object, job: dict) -> dict:
             raise InvalidCase(f"{where}: argument {name!r} must be a numeric ndarray, got {_describe(value)}")
         if value.nbytes > job["limits"]["output_bytes"]:
             raise InvalidCase(f"{where}: argument {name!r} is larger than {job['limits']['output_bytes']} bytes")
-        args[name] = P.b64(_npy(np.ascontiguousarray(value)))
+        args[name] = _npy(np.ascontiguousarray(value))
     frame = {"event": "case", "name": raw["name"][:100], "hidden": bool(raw.get("hidden", True)), "args": args}
     if "shape" in raw:
         frame["shape"] = [int(n) for n in raw["shape"]]

@@ -12,7 +12,6 @@ from judge.grading.arrays import to_npy
 from judge.problems.packages import PackageError, generate_cases, parse_generated
 from judge.problems.services import files_from_folder, package_from_files
 from sandbox.backends.base import GenerateJob
-from sandbox.protocol import b64
 from tests.conftest import PROBLEMS
 
 SLUG = "prepend_class_token"
@@ -30,7 +29,7 @@ def with_generator(package, code: str):
 
 def case(name: str = "a", hidden: bool = False, **args) -> dict:
     return {"event": "case", "name": name, "hidden": hidden,
-            "args": {k: b64(to_npy(v)) if isinstance(v, np.ndarray) else v for k, v in args.items()}}
+            "args": {k: to_npy(v) if isinstance(v, np.ndarray) else v for k, v in args.items()}}
 
 
 GOOD = {"patches": np.ones((1, 2, 3)), "cls_token": np.zeros((1, 1, 3))}
@@ -76,8 +75,8 @@ def test_a_generator_that_never_finishes_is_stopped(package, process_sandbox):
     ([case(**GOOD), case(**GOOD), {"event": "generated"}], "duplicate name 'a'"),
     ([case(name="", **GOOD), {"event": "generated"}], "case 0 has no valid name"),
     ([case(name="x" * 500, **GOOD), {"event": "generated"}], "case 0 has no valid name"),
-    ([case(patches="not base64!", cls_token=GOOD["cls_token"]), {"event": "generated"}], "is not an array"),
-    ([case(patches=b64(b"\x93NUMPY garbage"), cls_token=GOOD["cls_token"]), {"event": "generated"}], "is not an array"),
+    ([case(patches="not bytes!", cls_token=GOOD["cls_token"]), {"event": "generated"}], "is not an array"),
+    ([case(patches=b"\x93NUMPY garbage", cls_token=GOOD["cls_token"]), {"event": "generated"}], "is not an array"),
     ([case(patches=np.array(["a"]), cls_token=GOOD["cls_token"]), {"event": "generated"}], "must be a numeric ndarray"),
     ([case(**GOOD) | {"hidden": "yes"}, {"event": "generated"}], "invalid 'hidden'"),
     ([case(**GOOD) | {"shape": [1, -2]}, {"event": "generated"}], "'shape' must be a list of sizes"),

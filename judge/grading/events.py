@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sandbox.protocol import Outcome, ProtocolError, unb64
+from sandbox.protocol import Outcome, ProtocolError
 
 MAX_TEXT = 4000
 
@@ -74,12 +74,9 @@ class TestEvent:
         outcome = event.get("outcome")
         if outcome not in Outcome.ALL:
             raise Malformed(f"unknown outcome {outcome!r:.50}")
-        output = None
-        if event.get("output") is not None:
-            try:
-                output = unb64(_text(event, "output", limit=1 << 62))
-            except ValueError:
-                raise Malformed("output is not base64") from None
+        output = event.get("output")
+        if output is not None and not isinstance(output, bytes):
+            raise Malformed("output is not bytes")
         shape = event.get("shape")
         if shape is not None:
             if not isinstance(shape, list) or not all(isinstance(n, int) and n >= 0 for n in shape):

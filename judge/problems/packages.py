@@ -32,7 +32,7 @@ from judge.grading.events import ErrorInfo, Malformed, TestEvent
 from judge.grading.grader import Case, ProblemSpec, interpret
 from judge.grading.verdicts import TestStatus
 from sandbox.backends.base import GenerateJob, Job, JobTest, Sandbox, SandboxError
-from sandbox.protocol import Outcome, unb64
+from sandbox.protocol import Outcome
 
 MANIFEST = "problem.toml"
 SLUG = re.compile(r"^[a-z][a-z0-9_]{1,79}$")
@@ -266,7 +266,7 @@ def _parse_case(event: dict, index: int, package: Package, where: str, max_bytes
         if param not in args:
             continue
         try:
-            array = read_npy(unb64(args[param]) if isinstance(args[param], str) else b"", max_bytes + 4096)
+            array = read_npy(args[param] if isinstance(args[param], bytes) else b"", max_bytes + 4096)
         except (UnreadableArray, ValueError) as exc:
             raise PackageError(f"{where}: case {index} ({name}): argument {param!r} is not an array: {exc}") from None
         if array.dtype.kind not in "biuf" or array.size > MAX_CASE_ELEMENTS:

@@ -3,7 +3,7 @@
 Only visible tests ever bring data to the page: their inputs and expected
 output from the test set, and the student's own output for a wrong value.
 Hidden tests name the check that failed and nothing more.  The student's
-output arrives as base64 ``.npy`` bytes that their code produced, so it is
+output is stored as base64 ``.npy`` bytes that their code produced, so it is
 parsed with the same defensive reader the grader uses.
 """
 

@@ -49,7 +49,7 @@ class Job:
             "code": self.code,
             "function": self.function,
             "params": list(self.params),
-            "tests": [{"name": t.name, "args": {k: P.b64(v) for k, v in t.args.items()}} for t in self.tests],
+            "tests": [{"name": t.name, "args": dict(t.args)} for t in self.tests],
             "limits": {
                 "time_limit_s": self.time_limit_s,
                 "memory_mb": self.memory_mb,

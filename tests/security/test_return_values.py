@@ -47,7 +47,7 @@ return np.array([Gadget()], dtype=object)
 
 # Forged reports that the child writes on its own report pipe, with crafted .npy bytes.
 CRAFTED_NPY = solution(RIGHT + """
-import base64, hashlib, io, json, os, stat, struct
+import hashlib, io, json, os, stat, struct
 
 def npy_bytes(header, data=b""):
     text = repr(header).encode("latin1")
@@ -77,8 +77,9 @@ def is_pipe(fd):
 report = next(fd for fd in map(int, os.listdir("/proc/self/fd")) if is_pipe(fd))
 kind = KIND
 event = {"event": "test", "name": "t", "outcome": "returned", "dtype": "<f8", "shape": list(right.shape),
-         "output": base64.b64encode(payloads[kind]).decode(), "input_hashes": hashes, "time_ms": 1.0}
-body = json.dumps(event).encode()
+         "output": {"$bytes": [0, len(payloads[kind])]}, "input_hashes": hashes, "time_ms": 1.0}
+text = json.dumps(event).encode()
+body = struct.pack(">I", len(text)) + text + payloads[kind]
 os.write(report, struct.pack(">I", len(body)) + body)
 os._exit(0)
 """)
