@@ -25,6 +25,7 @@ import json
 import math
 import os
 import random
+import re
 import resource
 import select
 import shutil
@@ -275,10 +276,31 @@ def _npy(array: np.ndarray) -> bytes:
 
 
 def _load_args(test: dict) -> dict:
-    return {
-        name: np.load(io.BytesIO(data), allow_pickle=False)
-        for name, data in test["args"].items()
-    }
+    return {name: _load_npy(data) for name, data in test["args"].items()}
+
+
+# The header np.save writes for a plain numeric array (the judge saves every input so).
+NPY_HEADER = re.compile(rb"\{'descr': '([<>|=][a-z]\d+)', 'fortran_order': (True|False), 'shape': \(([\d, ]*)\), \} *\n")
+
+
+def _load_npy(data: bytes) -> np.ndarray:
+    """An input array, read without np.load's general header parser when np.save wrote it.
+
+    np.load parses the header with ast.literal_eval, a tenth of a millisecond per
+    argument here; the inputs come from the judge, so this only has to be right
+    for what np.save writes, and anything else goes to np.load.
+    """
+    if data[:8] == b"\x93NUMPY\x01\x00":
+        end = 10 + int.from_bytes(data[8:10], "little")
+        header = NPY_HEADER.fullmatch(data, 10, end)
+        if header is not None:
+            shape = tuple(int(n) for n in header[3].split(b",") if n.strip())
+            try:
+                flat = np.frombuffer(data, dtype=np.dtype(header[1].decode()), offset=end)
+                return flat.reshape(shape, order="F" if header[2] == b"True" else "C").copy(order="K")
+            except (TypeError, ValueError):
+                pass
+    return np.load(io.BytesIO(data), allow_pickle=False)
 
 
 def _call(function, params: list[str], args: dict):
