@@ -430,8 +430,9 @@ def fork_spare(scratch: str, child_uid: int | None) -> Spare:
 
     Only trusted code runs in it until the job arrives, and it keeps the zygote's
     uid, and its directory stays root's, until then: it is forked while the previous
-    job runs, whose processes can neither signal nor trace a process of another uid,
-    nor enter its directory, nor kill it when their uid's processes are killed.
+    job's processes may still live, and they can neither signal nor trace a process
+    of another uid, nor enter its directory, nor kill it when their uid's processes
+    are killed.
     """
     workdir = tempfile.mkdtemp(dir=scratch)  # 0700, root's until the job arrives
     job_read, job_write = os.pipe()
@@ -667,7 +668,6 @@ class Zygote:
         except BrokenPipeError:
             pass  # it died waiting: supervise() sees end-of-file and reports a crash
         os.close(child.job_fd)
-        self.prepare_spare()  # the next job's child, forked by the template while this one runs
         return child
 
     def emit(self, message: dict) -> None:
@@ -690,6 +690,7 @@ class Zygote:
         so nothing of this job can be alive when the next one starts.
         """
         self.emit({"event": "done", "anomaly": "; ".join(anomalies) or None})
+        self.prepare_spare()  # the template forks the next job's child while this one is cleaned up
         leftovers: list[str] = []
         if child is not None:
             self.cleanup(*child, leftovers)
