@@ -90,6 +90,32 @@ def test_the_socket_directory_is_private_and_empty_once_the_zygote_connected(doc
     assert error == "PermissionError PermissionError"
 
 
+def test_a_socket_directory_the_engine_cannot_use_falls_back_to_attach(docker_image, tmp_path, monkeypatch, caplog):
+    from sandbox.backends import docker as backend
+
+    def never_connects(self, listener, container_id):
+        raise backend.NoConnection("the sandbox container did not connect in time")
+
+    monkeypatch.setattr(backend.DockerSandbox, "_accept", never_connects)
+    with caplog.at_level(logging.WARNING), DockerSandbox(image=docker_image, pool_size=1,
+                                                         socket_dir=tmp_path / "s") as sandbox:
+        result = sandbox.run(job("return x * 2"))
+        assert sandbox.socket_dir is None
+    assert result.events[0]["outcome"] == "returned"
+    assert "using their attached streams" in caplog.text
+    assert list((tmp_path / "s").iterdir()) == []  # the failed attempt's directory is gone
+
+
+def test_socket_directories_no_container_uses_are_removed(docker_sandbox, tmp_path):
+    stale, fresh = tmp_path / "z-stale000", tmp_path / "z-fresh000"
+    stale.mkdir()
+    fresh.mkdir()
+    os.utime(stale, (time.time() - 3600, time.time() - 3600))
+    remove_orphans(docker_sandbox.client, tmp_path)
+    assert not stale.exists()
+    assert fresh.exists()  # a worker may be about to start its container
+
+
 def test_the_attach_transport_grades_too(docker_image):
     with DockerSandbox(image=docker_image, pool_size=1, socket_dir=None) as sandbox:
         result = sandbox.run(job("return x * 2"))

@@ -120,20 +120,32 @@ def _owner_alive(owner: str) -> bool:
     return pid.isdigit() and _start_time(int(pid)) == started
 
 
-def remove_orphans(client=None) -> int:
-    """Remove sandbox containers of this host whose worker process is gone; return how many."""
+def remove_orphans(client=None, socket_dir: Path | None = None) -> int:
+    """Remove sandbox containers of this host whose worker process is gone; return how many.
+
+    Also removes the socket directories under ``socket_dir`` that no container uses
+    any more (a container whose worker died removed itself, but not its directory).
+    """
     client = client or _client()
     removed = 0
     filters = {"label": [LABEL, f"{HOST_LABEL}={socket.gethostname()}"]}
+    in_use = set()
     for info in client.api.containers(all=True, filters=filters):
         labels = info.get("Labels", {})
         if _owner_alive(labels.get(OWNER_LABEL, "")):
+            in_use.add(labels.get(SOCKET_LABEL))
             continue
         _remove(client, info["Id"])
         _remove_socket_dir(labels.get(SOCKET_LABEL))
         removed += 1
     if removed:
         log.warning("removed %d sandbox container(s) left by dead workers", removed)
+    if socket_dir is not None and socket_dir.is_dir():
+        # Old enough that no worker can be between making one and starting its container.
+        stale_before = time.time() - 2 * START_TIMEOUT_S
+        for path in socket_dir.glob("z-*"):
+            if str(path) not in in_use and path.stat().st_mtime < stale_before:
+                _remove_socket_dir(path)
     return removed
 
 
@@ -157,6 +169,10 @@ def _remove(client, container_id: str) -> None:
 # --------------------------------------------------------------------------
 # One container
 # --------------------------------------------------------------------------
+
+
+class NoConnection(SandboxError):
+    """A started container's zygote never connected to its socket."""
 
 
 class SocketChannel(FrameChannel):
@@ -263,9 +279,11 @@ class DockerSandbox(Sandbox):
     ) -> None:
         self.image = image
         self.socket_dir = Path(socket_dir).resolve() if socket_dir else None
+        if self.socket_dir is not None and len(str(self.socket_dir / "z-xxxxxxxx" / SOCKET_NAME)) > MAX_SOCKET_PATH:
+            log.warning("sandbox socket directory %s is too long for a Unix socket path; "
+                        "using the containers' attached streams (slower)", self.socket_dir)
+            self.socket_dir = None
         if self.socket_dir is not None:
-            if len(str(self.socket_dir / "z-xxxxxxxx" / SOCKET_NAME)) > MAX_SOCKET_PATH:
-                raise ValueError(f"socket_dir {self.socket_dir} is too long for a Unix socket path")
             self.socket_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
         self.pool_size = max(1, int(pool_size))
         self.memory_mb = memory_mb
@@ -288,7 +306,7 @@ class DockerSandbox(Sandbox):
         self._settler = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sandbox-settle")
         if not DockerSandbox._orphans_checked:
             DockerSandbox._orphans_checked = True
-            remove_orphans(self.client)
+            remove_orphans(self.client, self.socket_dir)
         with self._lock:
             self._replenish()
 
@@ -456,13 +474,24 @@ class DockerSandbox(Sandbox):
         return command + ["--connect", f"{SOCKET_MOUNT}/{SOCKET_NAME}"] if connect else command
 
     def start_container(self) -> Container:
-        socket_dir = Path(tempfile.mkdtemp(prefix="z-", dir=self.socket_dir)) if self.socket_dir else None
+        where = self.socket_dir  # another thread may fall back meanwhile
+        try:
+            return self._start_with_socket(where) if where else self._start(None, None)
+        except NoConnection as exc:
+            # The engine cannot bind the directory, or it is not the host's path: fall back for good.
+            log.warning("sandbox containers cannot connect through %s (%s); using their attached "
+                        "streams (slower). Is SANDBOX_SOCKET_DIR a host path, mounted at the same "
+                        "path in this worker?", where, exc)
+            self.socket_dir = None
+            return self._start(None, None)
+
+    def _start_with_socket(self, where: Path) -> Container:
+        socket_dir = Path(tempfile.mkdtemp(prefix="z-", dir=where))
         listener = None
         try:
-            if socket_dir is not None:
-                listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-                listener.bind(str(socket_dir / SOCKET_NAME))
-                listener.listen(1)
+            listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            listener.bind(str(socket_dir / SOCKET_NAME))
+            listener.listen(1)
             return self._start(socket_dir, listener)
         except Exception:
             _remove_socket_dir(socket_dir)
@@ -520,5 +549,5 @@ class DockerSandbox(Sandbox):
             except docker.errors.NotFound:
                 state = {"Status": "removed"}
             if not state.get("Running"):
-                raise SandboxError(f"the sandbox container stopped ({state.get('Status')}) before connecting")
-        raise SandboxError("the sandbox container did not connect in time")
+                raise NoConnection(f"the sandbox container stopped ({state.get('Status')}) before connecting")
+        raise NoConnection("the sandbox container did not connect in time")
