@@ -641,6 +641,8 @@ class Zygote:
             self.spare_requested = True
 
     def take_spare(self) -> Spare:
+        while self.receive(0):
+            pass  # what the template said meanwhile; its end (and so its spare's) ends this zygote
         for _ in range(2):  # a second time after a failed fork: the pids may be free by now
             self.prepare_spare()
             while self.spare is None and self.spare_requested:
@@ -1035,6 +1037,12 @@ def main(argv: list[str] | None = None) -> None:
     zygote = Zygote(out, scratch, int(child_uid) if child_uid is not None else None)
     zygote.reap_after_reply = options.reap_after_reply
     while True:
+        # While idle, the template's messages are taken as they come: a dying template
+        # ends this zygote at once, so the judge sees the container gone before the next job.
+        if zygote.template in select.select([requests, zygote.template], [], [])[0]:
+            if not select.select([requests], [], [], 0)[0]:
+                zygote.receive(0)
+                continue
         try:
             raw = P.read_exact(requests, P.HEADER.size)
             raw = P.read_exact(requests, P.HEADER.unpack(raw)[0])

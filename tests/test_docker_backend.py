@@ -209,3 +209,21 @@ def test_a_pool_that_cannot_start_says_why():
 def test_grading_with_a_sandbox_helper_spec(docker_sandbox):
     report = grade("def f(x):\n    return x * 2\n", spec(), one_case([1.0], [2.0]), docker_sandbox)
     assert report.verdict == "accepted"
+
+
+def test_a_container_whose_template_died_is_replaced_before_the_next_job(docker_image):
+    from tests.leftovers import zygote_pid
+
+    with DockerSandbox(image=docker_image, pool_size=1) as sandbox:
+        sandbox.wait_until_full()
+        victim = sandbox.ready_containers()[0]
+        zygote = zygote_pid(sandbox.client.api.inspect_container(victim.id)["State"]["Pid"])
+        with open(f"/proc/{zygote}/task/{zygote}/children") as children:
+            template = min(int(pid) for pid in children.read().split())  # the zygote's first child
+        os.kill(template, 9)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and victim.channel.idle_and_healthy():
+            time.sleep(0.05)  # the zygote ends with its template; the pool sees the stream close
+        result = sandbox.run(job("return x * 2"))
+    assert result.events[0]["outcome"] == "returned"
+    assert result.info["container"] != victim.id[:12]
