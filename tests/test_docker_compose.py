@@ -16,6 +16,7 @@ import urllib.parse
 import urllib.request
 import uuid
 
+import docker
 import pytest
 
 from tests.conftest import REPO, read_solution
@@ -104,3 +105,9 @@ def test_compose_stack_grades_submissions_sent_over_http(stack):
     worker_logs = subprocess.run([*compose, "logs", "--no-color", "worker"], env=env, capture_output=True,
                                  text=True).stdout
     assert "process sandbox" not in worker_logs.lower()  # graded in Docker, not the fallback
+    assert "attached streams" not in worker_logs  # and over the sockets, not the slower fallback
+    api = docker.from_env().api
+    binds = [bind for info in api.containers(filters={"label": "org.numpy-judge.sandbox"})
+             for bind in api.inspect_container(info["Id"])["HostConfig"]["Binds"] or []]
+    # The worker's warm containers: each mounts its own directory of the host's /run/judge-sandbox.
+    assert any(re.fullmatch(r"/run/judge-sandbox/z-\w+:/run/judge:ro", bind) for bind in binds), binds
