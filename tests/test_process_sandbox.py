@@ -95,6 +95,19 @@ def test_patching_numpy_does_not_leak_into_the_next_submission(process_sandbox):
     assert run("return x", process_sandbox).verdict == "wrong_answer"
 
 
+def test_a_daemon_left_by_a_child_that_died_does_not_survive_the_recycling(process_sandbox):
+    if os.geteuid() != 0:
+        pytest.skip("without root children keep the worker's uid and cannot be reaped by uid")
+    assert run("return x * 2", process_sandbox).verdict == "accepted"
+    child_uid = process_sandbox.info["child_uid"]
+    # The child dies mid-job, so the sandbox is recycled; the daemon is in a session of its own.
+    body = ("import os, signal, time\nif os.fork() == 0:\n    os.setsid()\n    os.closerange(3, 65536)\n"
+            "    time.sleep(60)\n    os._exit(0)\n"
+            "time.sleep(0.2)\nos.kill(os.getpid(), signal.SIGKILL)")
+    assert run(body, process_sandbox, time_limit_s=5.0).verdict == "runtime_error"
+    assert processes_of(child_uid) == []
+
+
 def test_a_child_that_kills_itself_is_a_runtime_error_not_a_memory_verdict(process_sandbox):
     report = run("import os, signal\nos.kill(os.getpid(), signal.SIGKILL)", process_sandbox)
     assert report.verdict == "runtime_error"

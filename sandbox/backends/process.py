@@ -90,10 +90,13 @@ class ProcessSandbox(Sandbox):
             raise SandboxError(f"process sandbox failed: {exc}") from None
         # Unlike the Docker pool, which settles in the background, wait for the cleanup
         # here: this backend is for machines without Docker, where a millisecond is cheap.
+        # Always, even when the sandbox will be recycled: killing the zygote's process group
+        # would not reach what the job started in sessions of its own; the cleanup does.
         try:
-            anomaly = result.anomaly or self.channel.settle()
+            leftovers = self.channel.settle()
         except (SandboxError, OSError) as exc:
-            anomaly = f"it did not clean up: {exc}"
+            leftovers = f"it did not clean up: {exc}"
+        anomaly = "; ".join(filter(None, (result.anomaly, leftovers)))
         result.info = self.info
         if anomaly:
             log.info("recycling the process sandbox: %s", anomaly)
@@ -103,6 +106,11 @@ class ProcessSandbox(Sandbox):
     def close(self) -> None:
         if self.process is None:
             return
+        if self.channel is not None and self.channel.unsettled and self.process.poll() is None:
+            try:
+                self.channel.settle(timeout_s=5.0)  # let the zygote kill what the last job left
+            except (SandboxError, OSError):
+                pass
         try:
             os.killpg(self.process.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
