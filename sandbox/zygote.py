@@ -892,24 +892,33 @@ class Zygote:
 
     @staticmethod
     def kill_uid(uid: int, dying: set[int] = frozenset()) -> bool:
-        """Kill every process of ``uid`` (the student's) but ``dying``; True if there was any."""
-        if not _processes_of(uid, exclude=dying):
+        """Kill every process of ``uid`` (the student's) but ``dying``; True if a live one was there.
+
+        A scan of /proc can miss a process forked while it runs: it lists the pids,
+        then the parent forks and exits, and the parent is a zombie by the time its
+        status is read.  So a zombie of the uid is reason enough to kill(-1) as the
+        uid, which the kernel applies to every process at once.
+        """
+        live = _processes_of(uid, exclude=dying)
+        if not live and not _processes_of(uid, exclude=dying, zombies=True):
             return False
         pid = os.fork()
         if pid == 0:
+            found = 0
             try:
                 # As that uid, kill(-1) reaches exactly that uid's processes.
                 os.setresgid(uid, uid, uid)
                 os.setresuid(uid, uid, uid)
+                found = int(bool(_processes_of(uid, exclude=dying | {os.getpid()})))
                 for _ in range(50):
                     os.kill(-1, signal.SIGKILL)
                     if not _processes_of(uid, exclude=dying | {os.getpid()}):
                         break
                     time.sleep(0.01)
             finally:
-                os._exit(0)
-        os.waitpid(pid, 0)
-        return True
+                os._exit(found)
+        _, status = os.waitpid(pid, 0)
+        return bool(live) or os.WIFEXITED(status) and os.WEXITSTATUS(status) == 1
 
 
     @staticmethod
@@ -983,8 +992,8 @@ def _oom_kills() -> int | None:
     return None
 
 
-def _processes_of(uid: int, exclude: set[int] = frozenset()) -> list[int]:
-    """Live (not zombie) processes whose real uid is ``uid``, but those in ``exclude``."""
+def _processes_of(uid: int, exclude: set[int] = frozenset(), zombies: bool = False) -> list[int]:
+    """Live processes (and zombies, if asked) whose real uid is ``uid``, but those in ``exclude``."""
     found = []
     for entry in os.listdir("/proc"):
         if not entry.isdigit() or int(entry) in exclude:
@@ -994,7 +1003,8 @@ def _processes_of(uid: int, exclude: set[int] = frozenset()) -> list[int]:
                 fields = dict(line.split(":", 1) for line in status if line.startswith(("State:", "Uid:")))
         except (OSError, ValueError):
             continue
-        if int(fields.get("Uid", "-1 0").split()[0]) == uid and not fields.get("State", "").strip().startswith(("Z", "X")):
+        dead = fields.get("State", "").strip().startswith(("Z", "X"))
+        if int(fields.get("Uid", "-1 0").split()[0]) == uid and (zombies or not dead):
             found.append(int(entry))
     return found
 
