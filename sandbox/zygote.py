@@ -899,8 +899,8 @@ class Zygote:
         status is read.  So a zombie of the uid is reason enough to kill(-1) as the
         uid, which the kernel applies to every process at once.
         """
-        live = _processes_of(uid, exclude=dying)
-        if not live and not _processes_of(uid, exclude=dying, zombies=True):
+        live, dead = _scan_uid(uid, exclude=dying)
+        if not live and not dead:
             return False
         pid = os.fork()
         if pid == 0:
@@ -992,9 +992,14 @@ def _oom_kills() -> int | None:
     return None
 
 
-def _processes_of(uid: int, exclude: set[int] = frozenset(), zombies: bool = False) -> list[int]:
-    """Live processes (and zombies, if asked) whose real uid is ``uid``, but those in ``exclude``."""
-    found = []
+def _processes_of(uid: int, exclude: set[int] = frozenset()) -> list[int]:
+    """Live (not zombie) processes whose real uid is ``uid``, but those in ``exclude``."""
+    return _scan_uid(uid, exclude)[0]
+
+
+def _scan_uid(uid: int, exclude: set[int] = frozenset()) -> tuple[list[int], list[int]]:
+    """(live processes, zombies) whose real uid is ``uid``, but those in ``exclude``: one pass of /proc."""
+    live, dead = [], []
     for entry in os.listdir("/proc"):
         if not entry.isdigit() or int(entry) in exclude:
             continue
@@ -1003,10 +1008,9 @@ def _processes_of(uid: int, exclude: set[int] = frozenset(), zombies: bool = Fal
                 fields = dict(line.split(":", 1) for line in status if line.startswith(("State:", "Uid:")))
         except (OSError, ValueError):
             continue
-        dead = fields.get("State", "").strip().startswith(("Z", "X"))
-        if int(fields.get("Uid", "-1 0").split()[0]) == uid and (zombies or not dead):
-            found.append(int(entry))
-    return found
+        if int(fields.get("Uid", "-1 0").split()[0]) == uid:
+            (dead if fields.get("State", "").strip().startswith(("Z", "X")) else live).append(int(entry))
+    return live, dead
 
 
 def main(argv: list[str] | None = None) -> None:
