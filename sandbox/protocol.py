@@ -152,7 +152,3 @@ def read_frame(stream: BinaryIO, max_bytes: int = MAX_FRAME_BYTES) -> dict:
 
 def b64(data: bytes) -> str:
     return base64.b64encode(data).decode("ascii")
-
-
-def unb64(text: str) -> bytes:
-    return base64.b64decode(text.encode("ascii"), validate=True)

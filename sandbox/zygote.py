@@ -21,7 +21,6 @@ import ctypes
 import gc
 import hashlib
 import io
-import json
 import math
 import os
 import random
@@ -530,7 +529,7 @@ def _report_exits(control: socket.socket) -> None:
 
 
 # --------------------------------------------------------------------------
-# The zygote: one job at a time, children forked on demand
+# The zygote: one job at a time, each in a child the template forked
 # --------------------------------------------------------------------------
 
 
@@ -682,8 +681,8 @@ class Zygote:
         if flush:
             self.out.flush()
 
-    def run(self, job: dict, raw: bytes | None = None) -> None:
-        raw = raw if raw is not None else json.dumps(job).encode()
+    def run(self, job: dict, raw: bytes) -> None:
+        """Run ``job``; ``raw`` is its frame's body, handed to the child as it came."""
         anomalies: list[str] = []
         index, child = 0, None
         while index < len(job["tests"]):

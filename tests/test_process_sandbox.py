@@ -53,11 +53,16 @@ def test_fork_bomb_is_contained_and_the_next_job_runs(process_sandbox):
     assert run("return x * 2", process_sandbox).verdict == "accepted"
 
 
-def test_a_detached_daemon_does_not_survive_the_job(process_sandbox):
+def student_uid(process_sandbox) -> int:
+    """The uid the sandbox runs jobs under (after a first job, so that its zygote is up)."""
     if os.geteuid() != 0:
         pytest.skip("without root children keep the worker's uid and cannot be reaped by uid")
     assert run("return x * 2", process_sandbox).verdict == "accepted"
-    child_uid = process_sandbox.info["child_uid"]
+    return process_sandbox.info["child_uid"]
+
+
+def test_a_detached_daemon_does_not_survive_the_job(process_sandbox):
+    child_uid = student_uid(process_sandbox)
     body = ("import os, time\nif os.fork() == 0:\n    os.setsid()\n    time.sleep(60)\n    os._exit(0)\n"
             "return x * 2")
     assert run(body, process_sandbox).verdict == "accepted"
@@ -96,10 +101,7 @@ def test_patching_numpy_does_not_leak_into_the_next_submission(process_sandbox):
 
 
 def test_a_daemon_left_by_a_child_that_died_does_not_survive_the_recycling(process_sandbox):
-    if os.geteuid() != 0:
-        pytest.skip("without root children keep the worker's uid and cannot be reaped by uid")
-    assert run("return x * 2", process_sandbox).verdict == "accepted"
-    child_uid = process_sandbox.info["child_uid"]
+    child_uid = student_uid(process_sandbox)
     # The child dies mid-job, so the sandbox is recycled; the daemon is in a session of its own.
     body = ("import os, signal, time\nif os.fork() == 0:\n    os.setsid()\n    os.closerange(3, 65536)\n"
             "    time.sleep(60)\n    os._exit(0)\n"

@@ -190,32 +190,21 @@ class SocketChannel(FrameChannel):
         try:
             chunk = self.sock.recv(1 << 20)
         except OSError as exc:
-            raise SandboxError(f"lost the container's socket: {exc}") from None
+            raise SandboxError(f"lost the container's connection: {exc}") from None
         if not chunk:
             raise SandboxError("the container closed its output (it died or was killed)")
         return chunk
 
 
-class DemuxChannel(FrameChannel):
+class DemuxChannel(SocketChannel):
     """Frames over a hijacked attach connection whose chunks carry 8-byte stream headers."""
 
     def __init__(self, sock: socket.socket) -> None:
-        super().__init__(sock.fileno(), sock.fileno())
-        sock.setblocking(True)  # writes block; reads wait in select() with a deadline
-        self.sock = sock
+        super().__init__(sock)
         self.raw = bytearray()
 
     def read_some(self, timeout: float) -> bytes:
-        ready, _, _ = select.select([self.read_fd], [], [], timeout)
-        if not ready:
-            return b""
-        try:
-            chunk = self.sock.recv(1 << 20)
-        except OSError as exc:
-            raise SandboxError(f"lost the container's stream: {exc}") from None
-        if not chunk:
-            raise SandboxError("the container closed its output (it died or was killed)")
-        self.raw += chunk
+        self.raw += super().read_some(timeout)
         payload = bytearray()
         while len(self.raw) >= 8:
             stream, size = self.raw[0], int.from_bytes(self.raw[4:8], "big")
