@@ -53,6 +53,10 @@ BYTES = "$bytes"  # the JSON stand-in for an attachment
 # enforces the per-problem output limit itself, this is only a hard ceiling.
 MAX_FRAME_BYTES = 64 * 1024 * 1024
 STUDENT_FILENAME = "<submission>"
+# The largest result (or input argument) a test may carry, unless a job's limits say less.
+MAX_OUTPUT_BYTES = 16 * 1024 * 1024
+# Events that end a run before any test: the code did not compile, lacks the function, or failed to load.
+BEFORE_TESTS = ("compile_error", "missing_function", "load_error")
 
 
 class ProtocolError(Exception):
@@ -71,6 +75,8 @@ class Outcome:
     CRASHED = "crashed"  # the child died without reporting ("detail")
 
     ALL = (RETURNED, WRONG_TYPE, ERROR, TIMEOUT, MEMORY, OUTPUT_LIMIT, CRASHED)
+    # A limit was hit or the child died: the sandbox that ran it is replaced.
+    RECYCLE = (TIMEOUT, MEMORY, CRASHED, OUTPUT_LIMIT)
 
 
 def encode_frame(message: dict) -> bytes:
