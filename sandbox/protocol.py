@@ -15,7 +15,7 @@ Requests (judge -> zygote)::
 
     {"op": "ping"}
     {"op": "run", "code": str, "function": str, "params": [str, ...],
-     "tests": [{"name": str, "args": {param: npy}}, ...],
+     "tests": [{"name": str, "args": {param: npy | int | float | bool}}, ...],
      "limits": {"time_limit_s": float, "memory_mb": int, "output_bytes": int}}
     {"op": "generate", "code": str, "seed": int, "params": [str, ...], "max_cases": int,
      "limits": {"time_limit_s": float, "memory_mb": int, "output_bytes": int}}
@@ -31,10 +31,15 @@ Events (zygote -> judge), in order, for a run::
 
 Events of a generate (an author's ``tests.py`` run in a hardened child)::
 
-    {"event": "case", "name": str, "hidden": bool, "args": {param: npy}, "shape"?: [int]}
+    {"event": "case", "name": str, "hidden": bool, "args": {param: npy | int | float | bool},
+     "shape"?: [int], "probe"?: bool}
     {"event": "generated"} | {"event": "generate_error", "error": ERROR}
     {"event": "done", "anomaly": str | None}
     {"event": "clean", "anomaly": str | None}    # after the job's processes were killed
+
+An argument is an array (``.npy`` bytes, an attachment) or a plain JSON scalar
+(int, float, ``Infinity``/``NaN`` included, or bool), which the student's
+function receives as the Python value; ``input_hashes`` cover the arrays only.
 
 A pong is ``{"event": "pong", "numpy": str, "python": str}``.  The outcomes of
 a test event are listed in ``Outcome``; the judge validates every field.

@@ -274,8 +274,24 @@ def _npy(array: np.ndarray) -> bytes:
     return buffer.getvalue()
 
 
+class MalformedArgument(Exception):
+    """The job gave an argument that is neither ``.npy`` bytes nor a plain int, float or bool."""
+
+
+SCALAR_TYPES = (int, float, bool)
+
+
 def _load_args(test: dict) -> dict:
-    return {name: _load_npy(data) for name, data in test["args"].items()}
+    """Arrays from ``.npy`` bytes; scalars (JSON numbers and booleans) as the plain Python value."""
+    args = {}
+    for name, value in test["args"].items():
+        if isinstance(value, bytes):
+            args[name] = _load_npy(value)
+        elif type(value) in SCALAR_TYPES:
+            args[name] = value
+        else:
+            raise MalformedArgument(f"argument {str(name)[:100]!r} is neither .npy bytes nor an int, float or bool")
+    return args
 
 
 # The header np.save writes for a plain numeric array (the judge saves every input so).
@@ -349,7 +365,10 @@ def child_main(job: dict, first: int, report) -> None:
 
 def run_test(function, job: dict, test: dict, lines: list[str]) -> dict:
     event = {"event": "test", "name": test["name"]}
-    args = _load_args(test)
+    try:
+        args = _load_args(test)
+    except MalformedArgument as exc:
+        return event | {"outcome": P.Outcome.CRASHED, "detail": f"malformed job: {exc}"[:200], "time_ms": 0.0}
     captured = sys.stdout = sys.stderr = _CappedText()
     started = time.perf_counter()
     try:
@@ -367,7 +386,8 @@ def run_test(function, job: dict, test: dict, lines: list[str]) -> dict:
         return event | {"outcome": P.Outcome.OUTPUT_LIMIT}
     if not result.dtype.hasobject:
         event["output"] = _npy(result)
-    event["input_hashes"] = {name: hashlib.sha256(_npy(value)).hexdigest() for name, value in args.items()}
+    event["input_hashes"] = {name: hashlib.sha256(_npy(value)).hexdigest() for name, value in args.items()
+                             if type(value) is np.ndarray}
     return event
 
 
@@ -409,15 +429,35 @@ def _case_frame(index: int, raw: object, job: dict) -> dict:
     for name, value in raw["args"].items():
         if name not in job["params"]:
             raise InvalidCase(f"{where}: unknown argument {str(name)[:100]!r}")
+        scalar = _plain_scalar(value)
+        if scalar is not None:
+            args[name] = scalar
+            continue
         if type(value) is not np.ndarray or value.dtype.hasobject:
-            raise InvalidCase(f"{where}: argument {name!r} must be a numeric ndarray, got {_describe(value)}")
+            raise InvalidCase(f"{where}: argument {name!r} must be a numeric ndarray, got {_describe(value)} "
+                              "(a scalar argument must be an int, float or bool)")
         if value.nbytes > job["limits"]["output_bytes"]:
             raise InvalidCase(f"{where}: argument {name!r} is larger than {job['limits']['output_bytes']} bytes")
         args[name] = _npy(np.ascontiguousarray(value))
     frame = {"event": "case", "name": raw["name"][:100], "hidden": bool(raw.get("hidden", True)), "args": args}
     if "shape" in raw:
         frame["shape"] = [int(n) for n in raw["shape"]]
+    if "probe" in raw:
+        if not isinstance(raw["probe"], (bool, np.bool_)):
+            raise InvalidCase(f"{where}: 'probe' must be True or False, got {_describe(raw['probe'])}")
+        frame["probe"] = bool(raw["probe"])
     return frame
+
+
+def _plain_scalar(value: object) -> int | float | bool | None:
+    """``value`` as a plain bool, int or float if it is one (NumPy's scalars included), else None."""
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    if isinstance(value, (float, np.floating)):
+        return float(value)
+    return None
 
 
 def _ms(started: float) -> float:

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import io
 import os
 import time
 
 import numpy as np
 import pytest
 
-from judge.grading.grader import grade
+from engine.grading import grade
+from sandbox.backends.base import GenerateJob, Job, JobTest
 from tests.conftest import REPO
-from tests.helpers import one_case, spec
+from tests.helpers import npy, one_case, spec
 from tests.leftovers import processes_of
 
 X = np.ones((2, 3))
@@ -128,3 +130,68 @@ def test_killed_grandchildren_leave_no_zombies_of_the_student_uid(process_sandbo
     while processes_of(child_uid, zombies=True) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert processes_of(child_uid, zombies=True) == []
+
+
+# ---- scalar arguments and probe cases (issue 12), straight through the sandbox's Job
+
+
+def scalar_job(code: str, args: dict, params=("x", "n", "eps", "flag"), **limits) -> Job:
+    return Job(code, "f", list(params), [JobTest("t", args)], limits.get("time_limit_s", 2.0), 256)
+
+
+def test_scalar_arguments_reach_the_function_as_plain_python_values(process_sandbox):
+    code = ("import numpy as np\n"
+            "def f(x, n, eps, flag):\n"
+            "    assert type(n) is int and type(eps) is float and type(flag) is bool, (type(n), type(eps), type(flag))\n"
+            "    return x * n + eps + (10.0 if flag else 0.0)\n")
+    run = process_sandbox.run(scalar_job(code, {"x": npy([1.0, 2.0]), "n": 3, "eps": 0.5, "flag": True}))
+    (event,) = run.events
+    assert event["outcome"] == "returned", event
+    assert np.load(io.BytesIO(event["output"])).tolist() == [13.5, 16.5]
+    assert list(event["input_hashes"]) == ["x"]  # only the array has a hash
+
+
+def test_infinite_and_nan_floats_travel_as_floats(process_sandbox):
+    code = ("import math\nimport numpy as np\n"
+            "def f(x, n, eps, flag):\n"
+            "    assert math.isinf(n) and math.isnan(eps)\n"
+            "    return x\n")
+    run = process_sandbox.run(scalar_job(code, {"x": npy([1.0]), "n": float("inf"), "eps": float("nan"),
+                                                "flag": False}))
+    assert run.events[0]["outcome"] == "returned", run.events[0]
+
+
+def test_an_argument_that_is_neither_an_array_nor_a_scalar_crashes_the_test_as_malformed(process_sandbox):
+    code = "def f(x, n, eps, flag):\n    return x\n"
+    run = process_sandbox.run(scalar_job(code, {"x": npy([1.0]), "n": "3", "eps": 0.5, "flag": True}))
+    assert run.events[0]["outcome"] == "crashed"
+    assert "malformed job" in run.events[0]["detail"]
+
+
+GENERATOR = '''import numpy as np
+
+def generate(rng):
+    yield {"name": "plain", "args": {"x": np.ones(2), "n": 3, "eps": 0.5, "flag": True}}
+    yield {"name": "numpy scalars", "args": {"x": np.ones(2), "n": np.int64(4), "eps": np.float32(0.25),
+                                             "flag": np.bool_(False)}, "probe": True}
+'''
+
+
+def test_a_generator_relays_scalar_arguments_as_python_values_and_the_probe_flag(process_sandbox):
+    run = process_sandbox.run(GenerateJob(code=GENERATOR, seed=1, params=["x", "n", "eps", "flag"],
+                                          time_limit_s=10.0))
+    cases = [e for e in run.events if e["event"] == "case"]
+    assert run.events[-1]["event"] == "generated", run.events[-1]
+    assert [c["args"]["n"] for c in cases] == [3, 4]
+    assert [type(c["args"][name]) for c in cases for name in ("n", "eps", "flag")] == [int, float, bool] * 2
+    assert cases[1]["args"]["eps"] == 0.25 and cases[1]["args"]["flag"] is False
+    assert isinstance(cases[0]["args"]["x"], bytes)
+    assert "probe" not in cases[0] and cases[1]["probe"] is True
+
+
+def test_a_generator_argument_that_is_not_an_array_or_a_scalar_is_a_clear_error(process_sandbox):
+    code = "def generate(rng):\n    yield {'name': 'c', 'args': {'x': 'text'}}\n"
+    run = process_sandbox.run(GenerateJob(code=code, seed=1, params=["x"], time_limit_s=10.0))
+    error = run.events[-1]
+    assert error["event"] == "generate_error"
+    assert "must be a numeric ndarray, got str (a scalar argument must be an int, float or bool)" in error["error"]["message"]

@@ -30,7 +30,8 @@ class SandboxError(Exception):
 @dataclass(frozen=True)
 class JobTest:
     name: str
-    args: dict[str, bytes]  # parameter name -> .npy bytes
+    # parameter name -> .npy bytes (an array) or a plain int, float or bool (inf and nan allowed)
+    args: dict[str, bytes | int | float | bool]
 
 
 @dataclass(frozen=True)
