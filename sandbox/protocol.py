@@ -16,7 +16,7 @@ Requests (judge -> zygote)::
     {"op": "ping"}
     {"op": "run", "code": str, "function": str, "params": [str, ...],
      "tests": [{"name": str, "args": {param: npy | int | float | bool}}, ...],
-     "limits": {"time_limit_s": float, "memory_mb": int, "output_bytes": int}}
+     "limits": {"time_limit_s": float, "memory_mb": int, "output_bytes": int, "budget_s": float | None}}
     {"op": "generate", "code": str, "seed": int, "params": [str, ...], "max_cases": int,
      "limits": {"time_limit_s": float, "memory_mb": int, "output_bytes": int}}
 
@@ -25,7 +25,7 @@ Events (zygote -> judge), in order, for a run::
     {"event": "compile_error", "message": str, "line": int | None, "text": str}
     {"event": "missing_function", "found": str | None}
     {"event": "load_error", "error": ERROR}      # module-level code raised
-    {"event": "test", "name": str, "outcome": OUTCOME, ...}   # one per test
+    {"event": "test", "name": str, "outcome": OUTCOME, ...}   # one per test, up to the first timeout
     {"event": "done", "anomaly": str | None}
     {"event": "clean", "anomaly": str | None}    # after the job's processes were killed
 
@@ -74,7 +74,7 @@ class Outcome:
     RETURNED = "returned"  # "output": npy, "dtype", "shape", "input_hashes"
     WRONG_TYPE = "wrong_type"  # "type": a description of what came back
     ERROR = "error"  # "error": ERROR (an exception escaped the function)
-    TIMEOUT = "timeout"  # the wall-clock or CPU limit killed the child
+    TIMEOUT = "timeout"  # a limit or the job's budget killed the child ("detail"); the job ends there
     MEMORY = "memory"  # the memory limit killed the child
     OUTPUT_LIMIT = "output_limit"  # the result was larger than allowed
     CRASHED = "crashed"  # the child died without reporting ("detail")

@@ -168,7 +168,12 @@ def limit_child(limits: dict, cpu_s: int) -> None:
 
 
 def _run_cpu_s(job: dict, first: int) -> int:
-    return math.ceil(job["limits"]["time_limit_s"] * (len(job["tests"]) - first + 1)) + 1
+    """The CPU rlimit of a child running tests[first:]: loading plus every test, or the budget."""
+    limits = job["limits"]
+    per_test = limits["time_limit_s"] * (len(job["tests"]) - first + 1)
+    if limits.get("budget_s") is not None:
+        per_test = min(per_test, limits["budget_s"] + limits["time_limit_s"])
+    return math.ceil(per_test) + 1
 
 
 def _rehearse(job_fd: int) -> None:
@@ -580,6 +585,18 @@ class Spare:
         self.pid, self.job_fd, self.report_fd, self.workdir = pid, job_fd, report_fd, workdir
 
 
+class Budget:
+    """The wall time a job's tests may take together, counted from the first test's start."""
+
+    def __init__(self, budget_s: float | None) -> None:
+        self.budget_s = budget_s
+        self.deadline: float | None = None
+
+    def start(self) -> None:
+        if self.deadline is None and self.budget_s is not None:
+            self.deadline = time.monotonic() + self.budget_s
+
+
 class ReportStream:
     """Frames from a child's report pipe, read against a deadline the caller can move."""
 
@@ -589,7 +606,18 @@ class ReportStream:
         self.extend(timeout_s)
 
     def extend(self, timeout_s: float) -> None:
-        self.deadline = time.monotonic() + timeout_s
+        """A new wait of ``timeout_s`` (one test's limit) from now."""
+        self.started = time.monotonic()
+        self.deadline = self.started + timeout_s
+        self.by_budget = False
+
+    def limit(self, deadline: float | None) -> None:
+        """End the wait at ``deadline`` (the job's budget) if that comes first."""
+        if deadline is not None and deadline < self.deadline:
+            self.deadline, self.by_budget = deadline, True
+
+    def elapsed_s(self) -> float:
+        return time.monotonic() - self.started
 
     def next(self) -> tuple[bytes, dict] | str:
         """The next (body, message), or why there is none: timeout, eof, too_large or malformed."""
@@ -722,13 +750,17 @@ class Zygote:
             self.out.flush()
 
     def run(self, job: dict, raw: bytes) -> None:
-        """Run ``job``; ``raw`` is its frame's body, handed to the child as it came."""
+        """Run ``job``; ``raw`` is its frame's body, handed to the child as it came.
+
+        It stops at the first test that ends in a timeout: no later test runs or is reported.
+        """
         anomalies: list[str] = []
         index, child = 0, None
+        budget = Budget(job["limits"].get("budget_s"))
         while index < len(job["tests"]):
             if child is not None:
                 self.cleanup(*child, anomalies)  # the next child runs under the same uid
-            child, index = self.run_child(job, raw, index, anomalies)
+            child, index = self.run_child(job, raw, index, anomalies, budget)
         self.finish(anomalies, child)
 
     def finish(self, anomalies: list[str], child: tuple[int, str] | None) -> None:
@@ -807,40 +839,50 @@ class Zygote:
                 self.kill(pid)
                 return "the generator's process sent an unexpected report"
 
-    def run_child(self, job: dict, raw: bytes, first: int, anomalies: list[str]) -> tuple[tuple[int, str], int]:
+    def run_child(self, job: dict, raw: bytes, first: int, anomalies: list[str],
+                  budget: Budget) -> tuple[tuple[int, str], int]:
         """Give tests[first:] to a hardened child.
 
         Returns the child's (pid, directory), still to be cleaned up, and the index
-        of the next test to run.
+        of the next test to run (the number of tests when the job is over).
         """
         tests = job["tests"]
         oom_kills = _oom_kills()
         child = self.start_child(raw, first)
         pid, read_fd, workdir = child.pid, child.report_fd, child.workdir
-        current, killed_by_us = self.supervise(pid, read_fd, job, first)
+        current, killed_by_us = self.supervise(pid, read_fd, job, first, budget)
         os.close(read_fd)
+        wait_status = None
+        if current is not None:  # tests[current] did not finish: say why
+            if killed_by_us is None:
+                wait_status = self.wait_status(pid)
+                outcome = self.outcome_of_death(wait_status, oom_kills)
+                anomalies.append(f"child died: {outcome['detail']}")
+            else:
+                outcome = killed_by_us
+            self.emit({"event": "test", "name": tests[current]["name"]} | outcome, flush=False)
+            # A timeout ends the job: the judge marks the tests after it as not run.
+            current = None if outcome["outcome"] == P.Outcome.TIMEOUT else current + 1
         finished = current is None or current >= len(tests)
-        if self.reap_after_reply and finished:
-            # supervise() killed it: it runs no code any more; its teardown overlaps what comes next.
-            self.dying.append(pid)
-            return (pid, workdir), len(tests)
-        wait_status = self.wait_status(pid)
-        if finished:
-            return (pid, workdir), len(tests)
-        if killed_by_us is not None:
-            outcome = killed_by_us
-        else:
-            outcome = self.outcome_of_death(wait_status, oom_kills)
-            anomalies.append(f"child died: {outcome['detail']}")
-        self.emit({"event": "test", "name": tests[current]["name"]} | outcome)
-        return (pid, workdir), current + 1
+        if wait_status is None:
+            if self.reap_after_reply and finished:
+                # supervise() killed it: it runs no code any more; its teardown overlaps what comes next.
+                self.dying.append(pid)
+            else:
+                self.wait_status(pid)
+        return (pid, workdir), len(tests) if finished else current
 
-    def supervise(self, pid: int, read_fd: int, job: dict, first: int):
-        """Relay the child's frames; returns (index of the unfinished test or None, kill outcome)."""
+    def supervise(self, pid: int, read_fd: int, job: dict, first: int, budget: Budget):
+        """Relay the child's frames.
+
+        Returns (the index of the test it did not finish, or None when nothing more is to
+        be reported, and the outcome of that test when it was killed by us).
+        """
         tests, limits = job["tests"], job["limits"]
-        reports = ReportStream(read_fd, 2 * limits["output_bytes"] + 256 * 1024, limits["time_limit_s"])
+        time_limit_s = limits["time_limit_s"]
+        reports = ReportStream(read_fd, 2 * limits["output_bytes"] + 256 * 1024, time_limit_s)
+        reports.limit(budget.deadline)
         failures = {
-            "timeout": {"outcome": P.Outcome.TIMEOUT, "time_ms": limits["time_limit_s"] * 1000},
             "too_large": {"outcome": P.Outcome.OUTPUT_LIMIT},
             "malformed": {"outcome": P.Outcome.CRASHED, "detail": "sent a malformed report"},
         }
@@ -849,13 +891,22 @@ class Zygote:
             frame = reports.next()
             if frame == "eof":
                 return current, None
+            if frame == "timeout":
+                self.kill(pid)
+                if reports.by_budget:
+                    return current, {"outcome": P.Outcome.TIMEOUT, "detail": "submission time budget",
+                                     "time_ms": round(reports.elapsed_s() * 1000, 3)}
+                return current, {"outcome": P.Outcome.TIMEOUT, "detail": "test time limit",
+                                 "time_ms": time_limit_s * 1000}
             if isinstance(frame, str):
                 self.kill(pid)
                 return current, failures[frame]
             body, message = frame
             event = message.get("event")
             if event == "ready":
-                reports.extend(limits["time_limit_s"])
+                budget.start()  # the first test starts now
+                reports.extend(time_limit_s)
+                reports.limit(budget.deadline)
             elif event == "test" and current < len(tests):
                 # The child names the test, but the judge only believes the position.
                 if message.get("name") == tests[current]["name"]:
@@ -864,11 +915,12 @@ class Zygote:
                     message["name"] = tests[current]["name"]
                     self.emit(message, flush=False)
                 current += 1
-                reports.extend(limits["time_limit_s"])
-                if current == len(tests):
+                if current == len(tests) or message.get("outcome") == P.Outcome.TIMEOUT:
                     self.kill(pid)
-                    return current, None
-            elif event in ("compile_error", "missing_function", "load_error"):
+                    return None, None
+                reports.extend(time_limit_s)
+                reports.limit(budget.deadline)
+            elif event in P.BEFORE_TESTS:
                 self.emit(message)
                 self.kill(pid)
                 return None, None

@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from judge.grading.grader import grade
+from engine.grading import grade
 from sandbox.backends.base import Job, JobTest, SandboxError
 from sandbox.backends.docker import HOST_LABEL, LABEL, OWNER_LABEL, DockerSandbox, remove_orphans
 from tests.conftest import PROBLEMS, REPO, read_solution
@@ -155,6 +155,14 @@ def test_a_container_is_recycled_after_a_timeout(docker_image):
         assert sandbox.run(job("return x")).info["container"] != slow.info["container"]
 
 
+def test_an_infinite_loop_in_a_container_stops_at_its_first_test(docker_sandbox):
+    code = "def f(x):\n    while True:\n        pass\n"
+    tests = [JobTest(f"t{i}", {"x": npy([float(i)])}) for i in range(5)]
+    run = docker_sandbox.run(Job(code, "f", ["x"], tests, 1.0, 256, budget_s=10.0))
+    assert [(e["name"], e["outcome"], e["detail"]) for e in run.events] == [("t0", "timeout", "test time limit")]
+    assert 1000 <= run.elapsed_ms < 1700  # one limit, not five
+
+
 def test_a_container_is_recycled_after_its_job_quota(docker_image):
     with DockerSandbox(image=docker_image, pool_size=1, max_jobs=2) as sandbox:
         used = [sandbox.run(job("return x")).info["container"] for _ in range(3)]
@@ -193,7 +201,7 @@ def test_the_grade_command_grades_several_files_in_docker(docker_image):
 
 
 def test_auto_picks_docker_when_the_engine_and_image_are_there(docker_image, settings):
-    from judge.grading.sandboxes import resolve_backend
+    from judge.sandboxes import resolve_backend
 
     settings.SANDBOX_IMAGE = docker_image
     assert resolve_backend("auto") == "docker"

@@ -142,7 +142,7 @@ def scalar_job(code: str, args: dict, params=("x", "n", "eps", "flag"), **limits
 def test_scalar_arguments_reach_the_function_as_plain_python_values(process_sandbox):
     code = ("import numpy as np\n"
             "def f(x, n, eps, flag):\n"
-            "    assert type(n) is int and type(eps) is float and type(flag) is bool, (type(n), type(eps), type(flag))\n"
+            "    assert (type(n), type(eps), type(flag)) == (int, float, bool), (type(n), type(eps), type(flag))\n"
             "    return x * n + eps + (10.0 if flag else 0.0)\n")
     run = process_sandbox.run(scalar_job(code, {"x": npy([1.0, 2.0]), "n": 3, "eps": 0.5, "flag": True}))
     (event,) = run.events
@@ -194,4 +194,41 @@ def test_a_generator_argument_that_is_not_an_array_or_a_scalar_is_a_clear_error(
     run = process_sandbox.run(GenerateJob(code=code, seed=1, params=["x"], time_limit_s=10.0))
     error = run.events[-1]
     assert error["event"] == "generate_error"
-    assert "must be a numeric ndarray, got str (a scalar argument must be an int, float or bool)" in error["error"]["message"]
+    message = error["error"]["message"]
+    assert "must be a numeric ndarray, got str (a scalar argument must be an int, float or bool)" in message
+
+
+# ---- a time budget per submission (issue 10): the job stops at its first timeout
+
+
+def numbered_tests(count: int) -> list[JobTest]:
+    return [JobTest(f"t{i}", {"x": npy([float(i)])}) for i in range(count)]
+
+
+def test_an_infinite_loop_stops_at_its_first_test_after_one_limit(process_sandbox):
+    code = "def f(x):\n    while True:\n        pass\n"
+    run = process_sandbox.run(Job(code, "f", ["x"], numbered_tests(5), 1.0, 256))
+    assert [(e["name"], e["outcome"], e["detail"]) for e in run.events] == [("t0", "timeout", "test time limit")]
+    assert 1000 <= run.elapsed_ms < 1700  # one limit, not five
+
+
+def test_slow_tests_stop_when_the_submission_time_budget_runs_out(process_sandbox):
+    code = "import time\ndef f(x):\n    time.sleep(0.4)\n    return x\n"
+    run = process_sandbox.run(Job(code, "f", ["x"], numbered_tests(5), 1.0, 256, budget_s=1.0))
+    assert [e["outcome"] for e in run.events] == ["returned", "returned", "timeout"]
+    assert run.events[-1]["name"] == "t2"
+    assert run.events[-1]["detail"] == "submission time budget"
+    assert 150 <= run.events[-1]["time_ms"] <= 400  # what was left of the budget: 1.0 - 2 x 0.4 s
+    assert run.elapsed_ms < 1700
+
+
+def test_a_budget_that_is_not_used_up_changes_nothing(process_sandbox):
+    code = "def f(x):\n    return x * 2\n"
+    run = process_sandbox.run(Job(code, "f", ["x"], numbered_tests(5), 1.0, 256, budget_s=1.0))
+    assert [e["outcome"] for e in run.events] == ["returned"] * 5
+
+
+def test_the_job_deadline_is_bounded_by_the_budget():
+    job = Job("", "f", ["x"], numbered_tests(13), 2.0, 256)
+    assert job.deadline_s() == 14 * 3.0 + 10.0
+    assert Job("", "f", ["x"], numbered_tests(13), 2.0, 256, budget_s=4.0).deadline_s() == 4.0 + 2.0 + 10.0

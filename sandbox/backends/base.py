@@ -43,6 +43,8 @@ class Job:
     time_limit_s: float
     memory_mb: int
     output_bytes: int = 16 * 1024 * 1024
+    # The wall time all the tests may take together, from the first test's start (None: no budget).
+    budget_s: float | None = None
 
     def to_request(self) -> dict:
         return {
@@ -55,11 +57,16 @@ class Job:
                 "time_limit_s": self.time_limit_s,
                 "memory_mb": self.memory_mb,
                 "output_bytes": self.output_bytes,
+                "budget_s": self.budget_s,
             },
         }
 
     def deadline_s(self) -> float:
-        return (len(self.tests) + 1) * (self.time_limit_s + 1.0) + JOB_SLACK_S
+        per_test = (len(self.tests) + 1) * (self.time_limit_s + 1.0) + JOB_SLACK_S
+        if self.budget_s is None:
+            return per_test
+        # Loading (at most one test's limit), then the budget for every test together.
+        return min(per_test, self.budget_s + self.time_limit_s + JOB_SLACK_S)
 
     def max_frame_bytes(self) -> int:
         return 2 * self.output_bytes + 512 * 1024
