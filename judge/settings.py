@@ -117,8 +117,11 @@ DATABASES = {
 }
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     VAR_DIR.mkdir(parents=True, exist_ok=True)
-    # The web process and the worker write to the same file: wait for locks.
-    DATABASES["default"]["OPTIONS"] = {"timeout": 20, "init_command": "PRAGMA journal_mode=WAL;"}
+    # The web process and the worker write to the same file.  A transaction takes the write lock when it
+    # begins (IMMEDIATE), so it waits its turn (timeout) instead of failing with "database is locked" when
+    # it reads first and another writer commits before it writes; WAL lets readers go on meanwhile.
+    DATABASES["default"]["OPTIONS"] = {"timeout": 20, "transaction_mode": "IMMEDIATE",
+                                       "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"}
     DATABASES["default"]["CONN_MAX_AGE"] = 0
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
