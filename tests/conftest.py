@@ -12,11 +12,19 @@ REPO = Path(__file__).resolve().parent.parent
 PROBLEMS = REPO / "problems"
 
 
+@pytest.fixture(autouse=True)
+def fresh_cache():
+    """Rate-limit counters and cached statistics do not leak from one test into the next."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
 @pytest.fixture
 def problems(db):
     """The three packaged problems, synced into the test database."""
     from judge.problems.models import Problem
-    from judge.problems.services import sync_problems
+    from judge.problems.sync import sync_problems
 
     sync_problems()
     return {p.slug: p for p in Problem.objects.all()}
