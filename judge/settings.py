@@ -3,7 +3,7 @@
 With no variables set, the site runs on the embedded default: SQLite, a
 file-system Celery broker (no server to install) and the best sandbox backend
 the machine offers.  Production (``docker-compose.yml``) sets DATABASE_URL,
-CELERY_BROKER_URL, SECRET_KEY and DEBUG=0.
+CELERY_BROKER_URL and SECRET_KEY.  DEBUG is off unless DEBUG=1 (developers only).
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import secrets
 from pathlib import Path
 
 import dj_database_url
+from kombu import Queue
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -57,10 +58,15 @@ def dev_secret_key() -> str:
     return path.read_text().strip()
 
 
-DEBUG = env_bool("DEBUG", True)
-SECRET_KEY = os.environ.get("SECRET_KEY") or (dev_secret_key() if DEBUG else "")
+# Off unless a developer asks (DEBUG=1): a student never sees a debug page with the URL list.
+DEBUG = env_bool("DEBUG", False)
+TESTING = env_bool("JUDGE_TEST", False)
+# The embedded default (no DATABASE_URL: SQLite in var/) and the test profile make a per-checkout key;
+# a deployment with its own database must bring its own.
+SECRET_KEY = os.environ.get("SECRET_KEY") or (
+    dev_secret_key() if DEBUG or TESTING or "DATABASE_URL" not in os.environ else "")
 if not SECRET_KEY:
-    raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off")
+    raise ImproperlyConfigured("SECRET_KEY must be set when DATABASE_URL is (a deployment) and DEBUG is off")
 ALLOWED_HOSTS = [h for h in os.environ.get("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]").split(",") if h]
 CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o]
 
@@ -123,6 +129,12 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     DATABASES["default"]["OPTIONS"] = {"timeout": 20, "transaction_mode": "IMMEDIATE",
                                        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"}
     DATABASES["default"]["CONN_MAX_AGE"] = 0
+# A pool per process (the web's gthread workers, deploy/gunicorn.conf.py): its threads borrow one of
+# DATABASE_POOL_MAX connections only while they query, so threads can outnumber PostgreSQL's connections.
+if os.environ.get("DATABASE_POOL_MAX") and DATABASES["default"]["ENGINE"].endswith("postgresql"):
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 2, "max_size": env_number("DATABASE_POOL_MAX", 16), "timeout": 10}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -170,12 +182,42 @@ SANDBOX_POOL_SIZE = env_number("SANDBOX_POOL_SIZE", 2)
 SANDBOX_SOCKET_DIR = os.environ.get("SANDBOX_SOCKET_DIR", str(VAR_DIR / "sandbox-sockets")) or None
 MAX_CODE_BYTES = env_number("MAX_CODE_BYTES", 64 * 1024)
 MAX_OUTPUT_BYTES = env_number("MAX_OUTPUT_BYTES", 16 * 1024 * 1024)
-# How often a grading worker proves it is alive, and when silence means it died.
-HEARTBEAT_INTERVAL_S = env_number("HEARTBEAT_INTERVAL_S", 5.0, float)
-STALE_AFTER_S = env_number("STALE_AFTER_S", 30.0, float)
-# A queued submission whose message may have been lost is re-sent after this.
+# How often a grading worker proves it is alive, and when silence means it died: with the
+# recovery sweep every RECOVERY_INTERVAL_S on its own queue, a dead worker's submission is
+# sent again within STALE_AFTER_S + RECOVERY_INTERVAL_S (11 s) of the fault.
+HEARTBEAT_INTERVAL_S = env_number("HEARTBEAT_INTERVAL_S", 2.0, float)
+STALE_AFTER_S = env_number("STALE_AFTER_S", 8.0, float)
+# A queued submission whose message may have been lost is re-sent after this (the last resort:
+# a Redis that lost its messages is noticed at the next sweep).
 REQUEUE_AFTER_S = env_number("REQUEUE_AFTER_S", 60.0, float)
 MAX_GRADING_ATTEMPTS = env_number("MAX_GRADING_ATTEMPTS", 3)
+# A sandbox that dies mid-job is replaced and the job tried again, this many times in all.
+SANDBOX_TRIES = env_number("SANDBOX_TRIES", 3)
+# Fairness: at most this many submissions of one user are graded at once; the others wait in
+# the database (not in a worker slot) and are sent when one of theirs finishes.
+MAX_RUNNING_PER_USER = env_number("MAX_RUNNING_PER_USER", 1)
+
+
+def env_rate(name: str, default: str) -> tuple[int, int] | None:
+    """``10/min`` -> (10, 60); empty or ``0`` turns the limit off."""
+    value = os.environ.get(name, default).strip()
+    if value in ("", "0"):
+        return None
+    periods = {"s": 1, "sec": 1, "m": 60, "min": 60, "h": 3600, "hour": 3600}
+    count, _, period = value.partition("/")
+    if not count.isdigit() or period not in periods:
+        raise ImproperlyConfigured(f"{name} must look like 10/min (per s, min or h), got {value!r}")
+    return int(count), periods[period]
+
+
+# Per user; HTTP 429 and a message saying when to try again. Staff rejudges are not limited.
+RATE_LIMITS = {"run": env_rate("RATE_LIMIT_RUN", "10/min"), "submit": env_rate("RATE_LIMIT_SUBMIT", "10/min")}
+RATELIMIT_FAIL_OPEN = True  # a cache outage must not stop a class from submitting
+# How long the status view holds a request open waiting for a change (the page then asks
+# again), and how often it re-reads the database where there is no Redis to wake it.
+PUSH_WAIT_S = env_number("PUSH_WAIT_S", 20.0, float)
+PUSH_QUEUED_WAIT_S = env_number("PUSH_QUEUED_WAIT_S", 3.0, float)  # the queue position is refreshed this often
+PUSH_DB_POLL_S = env_number("PUSH_DB_POLL_S", 0.075, float)
 # The problem list's acceptance rates and solver counts may lag a verdict by this long.
 PROBLEM_STATS_CACHE_S = env_number("PROBLEM_STATS_CACHE_S", 10.0, float)
 
@@ -193,8 +235,22 @@ if CELERY_BROKER_URL == "filesystem://":
         "store_processed": False,
     }
 else:
-    # Redelivery of a message whose worker died; the recovery sweep is faster.
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+    # Redelivery of a message whose worker died; the recovery sweep is faster.  "priority": a worker
+    # always takes from the first of its queues that has work (-Q run,submit,rejudge).
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600, "queue_order_strategy": "priority"}
+# Redis for push notifications and shared counters; none on the embedded default.
+REDIS_URL = os.environ.get("REDIS_URL", CELERY_BROKER_URL if CELERY_BROKER_URL.startswith("redis") else "") or None
+if REDIS_URL:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
+                          "KEY_PREFIX": "judge"}}
+# One queue per lane, highest priority first (judge/submissions/broker.py); a worker started
+# without -Q consumes them all in this order.
+CELERY_TASK_QUEUES = [Queue(name, routing_key=name) for name in ("maintenance", "run", "submit", "rejudge")]
+CELERY_TASK_DEFAULT_QUEUE = "submit"
+CELERY_TASK_ROUTES = {
+    "judge.submissions.tasks.recover_stalled_submissions": {"queue": "maintenance"},
+    "judge.authoring.tasks.rejudge_batch": {"queue": "rejudge"},
+}
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
@@ -203,12 +259,14 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE = {
     "recover-stalled-submissions": {
         "task": "judge.submissions.tasks.recover_stalled_submissions",
-        "schedule": env_number("RECOVERY_INTERVAL_S", 15.0, float),
+        "schedule": env_number("RECOVERY_INTERVAL_S", 3.0, float),
     },
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 
-if env_bool("JUDGE_TEST", False):
+if TESTING:
     PROBLEM_STATS_CACHE_S = 0.0  # tests read statistics right after writing them
     PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    # Counters in this process, cleared between tests (tests/conftest.py); Redis is shared by test runs.
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
