@@ -50,6 +50,7 @@ from __future__ import annotations
 import base64
 import json
 import struct
+import time
 from typing import BinaryIO
 
 HEADER = struct.Struct(">I")
@@ -66,6 +67,18 @@ BEFORE_TESTS = ("compile_error", "missing_function", "load_error")
 
 class ProtocolError(Exception):
     """The peer sent something that is not a well-formed frame."""
+
+
+class FrameTooLarge(ProtocolError):
+    """The peer announced a frame longer than the reader accepts."""
+
+    def __init__(self, size: int, max_bytes: int) -> None:
+        super().__init__(f"a frame of {size} bytes exceeds the limit of {max_bytes}")
+        self.size = size
+
+
+class FrameTimeout(Exception):
+    """No whole frame came before the deadline."""
 
 
 class Outcome:
@@ -140,6 +153,43 @@ def decode_body(body: bytes) -> dict:
     if not isinstance(message, dict):
         raise ProtocolError("frame is not a JSON object")
     return message
+
+
+class FrameReader:
+    """Frames out of bytes that arrive in chunks, read against a deadline.
+
+    The one reader both sides use: the judge on the zygote's output
+    (``sandbox.backends.base.FrameChannel``), the zygote on a child's report pipe
+    (``sandbox.zygote.supervisor.ReportStream``).
+    A subclass says where the bytes come from (``read_some``).
+    """
+
+    def __init__(self) -> None:
+        self.buffer = bytearray()
+
+    def read_some(self, timeout: float) -> bytes:
+        """Whatever arrives within ``timeout`` seconds, maybe nothing; an exception at the end of the stream."""
+        raise NotImplementedError
+
+    def next_frame(self, deadline: float, max_bytes: int = MAX_FRAME_BYTES) -> tuple[bytes, dict]:
+        """The next frame's body and message, once it is whole.
+
+        FrameTooLarge as soon as its length says it is over ``max_bytes``, ProtocolError
+        when it is malformed, FrameTimeout at ``deadline`` (``time.monotonic()``).
+        """
+        while True:
+            if len(self.buffer) >= HEADER.size:
+                (size,) = HEADER.unpack_from(self.buffer)
+                if size > max_bytes:
+                    raise FrameTooLarge(size, max_bytes)
+                if len(self.buffer) >= HEADER.size + size:
+                    body = bytes(self.buffer[HEADER.size : HEADER.size + size])
+                    del self.buffer[: HEADER.size + size]
+                    return body, decode_body(body)
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise FrameTimeout("no whole frame before the deadline")
+            self.buffer += self.read_some(remaining)
 
 
 def read_exact(stream: BinaryIO, size: int) -> bytes:

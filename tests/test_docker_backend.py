@@ -44,7 +44,7 @@ def test_jobs_one_at_a_time_reuse_the_same_warm_container(docker_sandbox):
 
 def test_student_code_runs_as_another_uid_without_network_or_writable_root(docker_sandbox):
     probe = ("import os, socket\n"
-             "try:\n    open('/opt/sandbox/sandbox/zygote.py', 'a')\n    ro = 'writable'\n"
+             "try:\n    open('/opt/sandbox/sandbox/zygote/__main__.py', 'a')\n    ro = 'writable'\n"
              "except OSError as exc:\n    ro = type(exc).__name__\n"
              "try:\n    socket.socket(socket.AF_INET).connect(('1.1.1.1', 53))\n    net = 'connected'\n"
              "except OSError as exc:\n    net = type(exc).__name__\n"

@@ -42,7 +42,7 @@ class Job:
     tests: list[JobTest]
     time_limit_s: float
     memory_mb: int
-    output_bytes: int = 16 * 1024 * 1024
+    output_bytes: int = P.MAX_OUTPUT_BYTES
     # The wall time all the tests may take together, from the first test's start (None: no budget).
     budget_s: float | None = None
 
@@ -84,7 +84,7 @@ class GenerateJob:
     params: list[str]
     time_limit_s: float = 30.0
     memory_mb: int = 1024
-    output_bytes: int = 16 * 1024 * 1024  # per argument of one case
+    output_bytes: int = P.MAX_OUTPUT_BYTES  # per argument of one case
     max_cases: int = 200
 
     def to_request(self) -> dict:
@@ -136,13 +136,13 @@ class Sandbox(ABC):
         self.close()
 
 
-class FrameChannel:
+class FrameChannel(P.FrameReader):
     """Frames over a pair of file descriptors, with deadlines on every read."""
 
     def __init__(self, read_fd: int, write_fd: int) -> None:
+        super().__init__()
         self.read_fd = read_fd
         self.write_fd = write_fd
-        self.buffer = bytearray()
         self.unsettled = False  # a job's ``done`` came, its ``clean`` not yet
 
     def send(self, message: dict) -> None:
@@ -152,22 +152,14 @@ class FrameChannel:
             data = data[written:]
 
     def receive(self, deadline: float, max_bytes: int = P.MAX_FRAME_BYTES) -> dict:
-        while True:
-            if len(self.buffer) >= P.HEADER.size:
-                (size,) = P.HEADER.unpack_from(self.buffer)
-                if size > max_bytes:
-                    raise SandboxError(f"sandbox sent a frame of {size} bytes")
-                if len(self.buffer) >= P.HEADER.size + size:
-                    body = bytes(self.buffer[P.HEADER.size : P.HEADER.size + size])
-                    del self.buffer[: P.HEADER.size + size]
-                    try:
-                        return P.decode_body(body)
-                    except P.ProtocolError as exc:
-                        raise SandboxError(str(exc)) from None
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise SandboxError("sandbox did not answer in time")
-            self.buffer += self.read_some(remaining)
+        try:
+            return self.next_frame(deadline, max_bytes)[1]
+        except P.FrameTooLarge as exc:
+            raise SandboxError(f"sandbox sent a frame of {exc.size} bytes") from None
+        except P.FrameTimeout:
+            raise SandboxError("sandbox did not answer in time") from None
+        except P.ProtocolError as exc:
+            raise SandboxError(str(exc)) from None
 
     def read_some(self, timeout: float) -> bytes:
         """Whatever the zygote wrote within ``timeout`` (maybe nothing); SandboxError at its end."""

@@ -51,6 +51,7 @@ from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from sandbox import protocol as P
 from sandbox.backends.base import FrameChannel, GenerateJob, Job, JobRun, Sandbox, SandboxError
 
 log = logging.getLogger(__name__)
@@ -70,9 +71,6 @@ DEFAULT_SOCKET_DIR = Path(tempfile.gettempdir()) / f"judge-sandbox-{os.getuid()}
 # own uid: these are the capabilities that takes (sandbox/image/README.md says why).
 ZYGOTE_CAPABILITIES = ["SETUID", "SETGID", "KILL", "CHOWN", "DAC_OVERRIDE"]
 START_TIMEOUT_S = 60.0
-# A job that hit a limit or crashed was cleaned up by the zygote, but its container is
-# replaced anyway: nothing it did can matter to the next submission.
-RECYCLE_OUTCOMES = ("timeout", "memory", "crashed", "output_limit")
 STDOUT, STDERR = 1, 2
 
 
@@ -310,7 +308,9 @@ class DockerSandbox(Sandbox):
             raise SandboxError(f"docker sandbox failed: {exc}") from None
         container.jobs += 1
         result.info = container.info | {"container": container.id[:12]}
-        limit_hit = next((e["outcome"] for e in result.events if e.get("outcome") in RECYCLE_OUTCOMES), None)
+        # A job that hit a limit or crashed was cleaned up by the zygote, but its container is
+        # replaced anyway (in the background): nothing it did can matter to the next submission.
+        limit_hit = next((e["outcome"] for e in result.events if e.get("outcome") in P.Outcome.RECYCLE), None)
         if result.anomaly or limit_hit:
             self._retire(container, result.anomaly or f"a test ended with {limit_hit}")
         elif container.jobs >= self.max_jobs:

@@ -8,7 +8,7 @@
 #                            (or python:3.11-slim, if that can be pulled)
 #   judge-sandbox-numpy:<h>  + NumPy as pinned in pyproject.toml (numpy==2.2.6), from PyPI,
 #                            pip run in a throwaway container
-#   judge-sandbox:<h>        + sandbox/{__init__,protocol,zygote}.py, user, env, command
+#   judge-sandbox:<h>        + sandbox/{__init__,protocol}.py and the sandbox/zygote/ package, user, env, command
 # A stage whose tag exists is reused, so a changed zygote rebuilds only the last
 # stage and an unchanged tree is a no-op.  Apart from that one try of
 # python:3.11-slim, no registry image is needed: only Debian's mirror and PyPI,
@@ -26,7 +26,8 @@ BASE_PACKAGES=(python3)
 NUMPY_PIN=$(grep -oE '"numpy==[0-9][^"]*"' "$REPO/pyproject.toml" 2>/dev/null | head -n 1 | tr -d '"')
 NUMPY_PIN=${NUMPY_PIN:-numpy==2.2.6}
 PYPI_INDEX=${PIP_INDEX_URL:-https://pypi.org/simple}
-RUNNER_FILES=(__init__.py protocol.py zygote.py)
+# The runner: these two modules and every module of the zygote package (paths under sandbox/).
+RUNNER_FILES=(__init__.py protocol.py)
 REGISTRY_BASE=python:3.11-slim
 LABEL=org.numpy-judge.inputs-hash
 FALLBACK_MIRROR=http://deb.debian.org/debian
@@ -210,7 +211,7 @@ build_runner() {
     mkdir "$context/sandbox"
     cp "$HERE/Dockerfile" "$context/Dockerfile"
     for file in "${RUNNER_FILES[@]}"; do
-        install -m 0644 "$SANDBOX_SRC/$file" "$context/sandbox/$file"
+        install -D -m 0644 "$SANDBOX_SRC/$file" "$context/sandbox/$file"
     done
     docker build -q --build-arg "NUMPY_IMAGE=$numpy_image" --label "$LABEL=$hash" \
         -t "$tag" "$context" >"$context.log" 2>&1 || { cat "$context.log" >&2; die "docker build failed"; }
@@ -247,6 +248,8 @@ runner_stage() {
 }
 
 main() {
+    [[ -f $SANDBOX_SRC/zygote/__main__.py ]] || die "missing $SANDBOX_SRC/zygote/__main__.py"
+    RUNNER_FILES+=($(cd "$SANDBOX_SRC" && printf '%s\n' zygote/*.py | LC_ALL=C sort))
     docker info >/dev/null 2>&1 || "$REPO/scripts/ensure-docker.sh"
     # One build at a time: two would race to create the same tags.
     exec 8>"${TMPDIR:-/tmp}/judge-sandbox-build.lock"

@@ -152,9 +152,9 @@ print(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))' --cap-add SETUID --cap-
 }
 
 zygote_check() {
-    # Two frames: a 4-byte big-endian length, then JSON.
+    # Two frames: a 4-byte big-endian length, then the body: the JSON's 4-byte length and the JSON.
     local reply
-    reply=$(printf '\0\0\0\x0d{"op":"ping"}\0\0\0\x0d{"op":"exit"}' |
+    reply=$(printf '\0\0\0\x11\0\0\0\x0d{"op":"ping"}\0\0\0\x11\0\0\0\x0d{"op":"exit"}' |
         docker run -i "${HARDENED[@]}" "$IMAGE" 2>&1 | tr -d '\0-\37')
     check "the image's command is the zygote, and it answers a ping" "\"numpy\":\"$NUMPY_VERSION\"" \
         "$(grep -o '"numpy":"[^"]*"' <<<"$reply" || echo "$reply")"

@@ -1,0 +1,408 @@
+"""The zygote proper: takes each job, hands it to a child, relays its reports and enforces the time limits.
+
+Each job runs in a fresh child (``template``) that is its own session and process
+group, runs under a uid different from the zygote's, is not dumpable, has rlimits
+(``hardening``), and keeps only the one pipe it reports on.  The zygote enforces a
+wall-clock limit per test, and the job's budget, and kills the child's whole group
+when one runs out; that test is reported as a timeout and ends the job.  If a
+child dies mid-job, the zygote reports that test and forks a fresh child for the
+remaining ones.  After ``done``, ``cleanup`` kills every process of the child's uid.
+"""
+
+from __future__ import annotations
+
+import gc
+import math
+import os
+import select
+import shutil
+import signal
+import socket
+import tempfile
+import time
+
+from sandbox import protocol as P
+from sandbox.zygote.child import generate_main
+from sandbox.zygote.cleanup import clean_up
+from sandbox.zygote.hardening import harden_child
+from sandbox.zygote.template import EXITED, FORK, PID_STATUS, SPARE, Spare, template_main
+
+
+class Budget:
+    """The wall time a job's tests may take together, counted from the first test's start."""
+
+    def __init__(self, budget_s: float | None) -> None:
+        self.budget_s = budget_s
+        self.deadline: float | None = None
+
+    def start(self) -> None:
+        if self.deadline is None and self.budget_s is not None:
+            self.deadline = time.monotonic() + self.budget_s
+
+
+class ReportStream(P.FrameReader):
+    """Frames from a child's report pipe, read against a deadline the caller can move."""
+
+    def __init__(self, read_fd: int, max_frame: int, timeout_s: float) -> None:
+        super().__init__()
+        self.read_fd, self.max_frame = read_fd, max_frame
+        self.extend(timeout_s)
+
+    def extend(self, timeout_s: float) -> None:
+        """A new wait of ``timeout_s`` (one test's limit) from now."""
+        self.started = time.monotonic()
+        self.deadline = self.started + timeout_s
+        self.by_budget = False
+
+    def limit(self, deadline: float | None) -> None:
+        """End the wait at ``deadline`` (the job's budget) if that comes first."""
+        if deadline is not None and deadline < self.deadline:
+            self.deadline, self.by_budget = deadline, True
+
+    def elapsed_s(self) -> float:
+        return time.monotonic() - self.started
+
+    def read_some(self, timeout: float) -> bytes:
+        if not select.select([self.read_fd], [], [], timeout)[0]:
+            return b""
+        chunk = os.read(self.read_fd, 1 << 20)
+        if not chunk:
+            raise EOFError("the child closed its report pipe")
+        return chunk
+
+    def next(self) -> tuple[bytes, dict] | str:
+        """The next (body, message), or why there is none: timeout, eof, too_large or malformed."""
+        try:
+            return self.next_frame(self.deadline, self.max_frame)
+        except P.FrameTimeout:
+            return "timeout"
+        except EOFError:
+            return "eof"
+        except P.FrameTooLarge:
+            return "too_large"
+        except P.ProtocolError:
+            return "malformed"
+
+
+class Zygote:
+    """One job at a time, each in a child the template forked; relays and supervises it."""
+
+    def __init__(self, out, scratch: str, child_uid: int | None) -> None:
+        self.out = out
+        self.scratch = scratch
+        self.child_uid = child_uid
+        self.spare: Spare | None = None
+        self.spare_requested = False
+        self.reap_after_reply = False
+        self.dying: list[int] = []  # killed children whose exit has not been waited for
+        self.statuses: dict[int, int] = {}  # exit statuses the template reported
+        self.template, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        gc.freeze()
+        self.template_pid = os.fork()
+        if self.template_pid == 0:
+            try:
+                self.template.close()
+                template_main(theirs, scratch, child_uid)
+            finally:
+                os._exit(0)
+        theirs.close()
+
+    def receive(self, timeout: float | None) -> bool:
+        """Take one message of the template, waiting up to ``timeout`` (None: forever)."""
+        if not select.select([self.template], [], [], timeout)[0]:
+            return False
+        data, fds, _, _ = socket.recv_fds(self.template, 4096, 2)
+        if not data:
+            raise SystemExit("the template process died")
+        kind, body = data[:1], data[1:]
+        if kind == EXITED:
+            pid, status = PID_STATUS.unpack(body)
+            self.statuses[pid] = status
+        elif kind == SPARE and len(fds) == 2:
+            pid, _ = PID_STATUS.unpack_from(body)
+            self.spare = Spare(pid, fds[0], fds[1], body[PID_STATUS.size :].decode())
+            self.spare_requested = False
+        else:
+            self.spare_requested = False
+        return True
+
+    def wait_status(self, pid: int, block: bool = True) -> int | None:
+        """The exit status of a child of the template (None if it has not exited, without ``block``)."""
+        while pid not in self.statuses:
+            if not self.receive(None if block else 0):
+                return None
+        return self.statuses.pop(pid)
+
+    def reap_dying(self, block: bool = False) -> None:
+        """Reap the killed children that are gone (all of them, waiting, with ``block``).
+
+        A killed child runs no code any more, so its teardown may overlap the next job;
+        until it is reaped, cleanup() does not count it as a stray.
+        """
+        for pid in list(self.dying):
+            if self.wait_status(pid, block) is not None:
+                self.dying.remove(pid)
+
+    def prepare_spare(self) -> None:
+        """Ask the template for the next job's child, unless one is there or on its way."""
+        if self.spare is None and not self.spare_requested:
+            self.template.send(FORK)
+            self.spare_requested = True
+
+    def take_spare(self) -> Spare:
+        while self.receive(0):
+            pass  # what the template said meanwhile; its end (and so its spare's) ends this zygote
+        for _ in range(2):  # a second time after a failed fork: the pids may be free by now
+            self.prepare_spare()
+            while self.spare is None and self.spare_requested:
+                self.receive(None)
+            if self.spare is not None:
+                spare, self.spare = self.spare, None
+                return spare
+        raise OSError("the template could not fork a child")
+
+    def discard_spare(self) -> None:
+        while self.spare is None and self.spare_requested:
+            self.receive(None)
+        spare, self.spare = self.spare, None
+        if spare is not None:
+            self.kill(spare.pid)
+            for fd in (spare.job_fd, spare.report_fd):
+                os.close(fd)
+            self.wait_status(spare.pid)
+            shutil.rmtree(spare.workdir, ignore_errors=True)
+
+    def start_child(self, raw_job: bytes, first: int) -> Spare:
+        """The spare (or a fresh child), given its job."""
+        child = self.take_spare()
+        message = P.HEADER.pack(first) + P.HEADER.pack(len(raw_job)) + raw_job
+        try:
+            view = memoryview(message)
+            while view:
+                view = view[os.write(child.job_fd, view) :]
+        except BrokenPipeError:
+            pass  # it died waiting: supervise() sees end-of-file and reports a crash
+        os.close(child.job_fd)
+        return child
+
+    def emit(self, message: dict, flush: bool = True) -> None:
+        """Send a frame; results wait in the buffer for ``done`` (one wake-up of the judge, not one per test)."""
+        self.out.write(P.encode_frame(message))
+        if flush:
+            self.out.flush()
+
+    def run(self, job: dict, raw: bytes) -> None:
+        """Run ``job``; ``raw`` is its frame's body, handed to the child as it came.
+
+        It stops at the first test that ends in a timeout: no later test runs or is reported.
+        """
+        anomalies: list[str] = []
+        index, child = 0, None
+        budget = Budget(job["limits"].get("budget_s"))
+        while index < len(job["tests"]):
+            if child is not None:
+                self.cleanup(*child, anomalies)  # the next child runs under the same uid
+            child, index = self.run_child(job, raw, index, anomalies, budget)
+        self.finish(anomalies, child)
+
+    def finish(self, anomalies: list[str], child: tuple[int, str] | None) -> None:
+        """``done`` as soon as every result is out, then the cleanup and ``clean``.
+
+        The judge has what it needs at ``done``; it sends no next job before ``clean``,
+        so nothing of this job can be alive when the next one starts.
+        """
+        self.emit({"event": "done", "anomaly": "; ".join(anomalies) or None})
+        self.prepare_spare()  # the template forks the next job's child while this one is cleaned up
+        leftovers: list[str] = []
+        if child is not None:
+            self.cleanup(*child, leftovers)
+        self.emit({"event": "clean", "anomaly": "; ".join(leftovers) or None})
+
+    def generate(self, job: dict) -> None:
+        """One child runs the whole generator; its frames are relayed as they come."""
+        self.discard_spare()  # it runs under the same uid, and cleanup kills that uid's processes
+        self.reap_dying(block=True)
+        limits = job["limits"]
+        anomalies: list[str] = []
+        workdir = tempfile.mkdtemp(dir=self.scratch)
+        if self.child_uid is not None:
+            os.chown(workdir, self.child_uid, self.child_uid)
+        read_fd, write_fd = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            status = 0
+            try:
+                os.close(read_fd)
+                harden_child(write_fd, workdir, limits, self.child_uid, math.ceil(limits["time_limit_s"]) + 1)
+                with os.fdopen(write_fd, "wb") as report:
+                    generate_main(job, report)
+            except BaseException:
+                status = 70
+            finally:
+                os._exit(status)
+        os.close(write_fd)
+        failure = self.relay_generation(pid, read_fd, job)
+        os.close(read_fd)
+        _, wait_status = os.waitpid(pid, 0)
+        if failure is not None:
+            if failure == "died":
+                failure = f"the generator {self.outcome_of_death(wait_status)['detail']}"
+            self.emit({"event": "generate_error", "error": {"type": "GeneratorFailed", "message": failure,
+                                                            "frames": []}})
+        self.finish(anomalies, (pid, workdir))
+
+    def relay_generation(self, pid: int, read_fd: int, job: dict) -> str | None:
+        """Relay case frames until the generator finishes; a reason if it did not finish cleanly."""
+        limits = job["limits"]
+        max_frame = 2 * limits["output_bytes"] * max(1, len(job["params"])) + 256 * 1024
+        reports, cases = ReportStream(read_fd, max_frame, limits["time_limit_s"]), 0
+        failures = {
+            "timeout": f"the generator did not finish within {limits['time_limit_s']} s",
+            "too_large": "the generator produced a case larger than the limit",
+            "malformed": "the generator's process sent a malformed report",
+        }
+        while True:
+            frame = reports.next()
+            if frame == "eof":
+                return "died"
+            if isinstance(frame, str):
+                self.kill(pid)
+                return failures[frame]
+            _, message = frame
+            event = message.get("event")
+            if event == "case" and cases < job["max_cases"]:
+                self.emit(message, flush=False)
+                cases += 1
+            elif event in ("generated", "generate_error"):
+                self.emit(message)
+                self.kill(pid)
+                return None
+            else:
+                self.kill(pid)
+                return "the generator's process sent an unexpected report"
+
+    def run_child(self, job: dict, raw: bytes, first: int, anomalies: list[str],
+                  budget: Budget) -> tuple[tuple[int, str], int]:
+        """Give tests[first:] to a hardened child.
+
+        Returns the child's (pid, directory), still to be cleaned up, and the index
+        of the next test to run (the number of tests when the job is over).
+        """
+        tests = job["tests"]
+        oom_before = oom_kills()
+        child = self.start_child(raw, first)
+        pid, read_fd, workdir = child.pid, child.report_fd, child.workdir
+        current, killed_by_us = self.supervise(pid, read_fd, job, first, budget)
+        os.close(read_fd)
+        wait_status = None
+        if current is not None:  # tests[current] did not finish: say why
+            if killed_by_us is None:
+                wait_status = self.wait_status(pid)
+                outcome = self.outcome_of_death(wait_status, oom_before)
+                anomalies.append(f"child died: {outcome['detail']}")
+            else:
+                outcome = killed_by_us
+            self.emit({"event": "test", "name": tests[current]["name"]} | outcome, flush=False)
+            # A timeout ends the job: the judge marks the tests after it as not run.
+            current = None if outcome["outcome"] == P.Outcome.TIMEOUT else current + 1
+        finished = current is None or current >= len(tests)
+        if wait_status is None:
+            if self.reap_after_reply and finished:
+                # supervise() killed it: it runs no code any more; its teardown overlaps what comes next.
+                self.dying.append(pid)
+            else:
+                self.wait_status(pid)
+        return (pid, workdir), len(tests) if finished else current
+
+    def supervise(self, pid: int, read_fd: int, job: dict, first: int, budget: Budget):
+        """Relay the child's frames.
+
+        Returns (the index of the test it did not finish, or None when nothing more is to
+        be reported, and the outcome of that test when it was killed by us).
+        """
+        tests, limits = job["tests"], job["limits"]
+        time_limit_s = limits["time_limit_s"]
+        reports = ReportStream(read_fd, 2 * limits["output_bytes"] + 256 * 1024, time_limit_s)
+        reports.limit(budget.deadline)
+        failures = {
+            "too_large": {"outcome": P.Outcome.OUTPUT_LIMIT},
+            "malformed": {"outcome": P.Outcome.CRASHED, "detail": "sent a malformed report"},
+        }
+        current = first
+        while True:
+            frame = reports.next()
+            if frame == "eof":
+                return current, None
+            if frame == "timeout":
+                self.kill(pid)
+                if reports.by_budget:
+                    return current, {"outcome": P.Outcome.TIMEOUT, "detail": "submission time budget",
+                                     "time_ms": round(reports.elapsed_s() * 1000, 3)}
+                return current, {"outcome": P.Outcome.TIMEOUT, "detail": "test time limit",
+                                 "time_ms": time_limit_s * 1000}
+            if isinstance(frame, str):
+                self.kill(pid)
+                return current, failures[frame]
+            body, message = frame
+            event = message.get("event")
+            if event == "ready":
+                budget.start()  # the first test starts now
+                reports.extend(time_limit_s)
+                reports.limit(budget.deadline)
+            elif event == "test" and current < len(tests):
+                # The child names the test, but the judge only believes the position.
+                if message.get("name") == tests[current]["name"]:
+                    self.out.write(P.HEADER.pack(len(body)) + body)  # as checked: no second encoding
+                else:
+                    message["name"] = tests[current]["name"]
+                    self.emit(message, flush=False)
+                current += 1
+                if current == len(tests) or message.get("outcome") == P.Outcome.TIMEOUT:
+                    self.kill(pid)
+                    return None, None
+                reports.extend(time_limit_s)
+                reports.limit(budget.deadline)
+            elif event in P.BEFORE_TESTS:
+                self.emit(message)
+                self.kill(pid)
+                return None, None
+            else:
+                self.kill(pid)
+                return current, {"outcome": P.Outcome.CRASHED, "detail": "sent an unexpected report"}
+
+    @staticmethod
+    def outcome_of_death(wait_status: int, oom_kills_before: int | None = None) -> dict:
+        if os.WIFSIGNALED(wait_status):
+            sig = os.WTERMSIG(wait_status)
+            if sig == signal.SIGXCPU:
+                return {"outcome": P.Outcome.TIMEOUT, "detail": "CPU time limit"}
+            after = oom_kills()
+            if sig == signal.SIGKILL and (oom_kills_before is None or after is None or after > oom_kills_before):
+                # A SIGKILL we did not send: the memory cgroup's OOM killer, when its count
+                # went up (or cannot be read); otherwise the code killed itself.
+                return {"outcome": P.Outcome.MEMORY, "detail": "killed by the memory limit"}
+            return {"outcome": P.Outcome.CRASHED, "detail": f"killed by signal {signal.Signals(sig).name}"}
+        return {"outcome": P.Outcome.CRASHED, "detail": f"exited with status {os.WEXITSTATUS(wait_status)}"}
+
+    def kill(self, pid: int) -> None:
+        try:
+            os.killpg(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+    def cleanup(self, pid: int, workdir: str, anomalies: list[str]) -> None:
+        """Kill what the job left and remove its directory (``cleanup.clean_up``)."""
+        clean_up(self.child_uid, workdir, set(self.dying), {self.template_pid}, anomalies)
+
+
+def oom_kills() -> int | None:
+    """How many processes the memory cgroup's OOM killer has killed (cgroup v1 or v2)."""
+    for path in ("/sys/fs/cgroup/memory/memory.oom_control", "/sys/fs/cgroup/memory.events"):
+        try:
+            with open(path) as counters:
+                for line in counters:
+                    if line.startswith("oom_kill "):
+                        return int(line.split()[1])
+        except (OSError, ValueError):
+            continue
+    return None

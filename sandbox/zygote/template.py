@@ -1,0 +1,130 @@
+"""The template: the process every job's child is forked from.
+
+The zygote forks it once at start-up; it forks a *spare* child on request,
+hardens and warms it, hands its two pipes to the zygote over a socket pair, and
+reports every exit status (only a parent can wait for a child).
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import select
+import shutil
+import signal
+import socket
+import struct
+import tempfile
+
+from sandbox import protocol as P
+from sandbox.zygote.child import child_main, rehearse
+from sandbox.zygote.hardening import (
+    PR_SET_PDEATHSIG, clean_environment, drop_privileges, isolate_child, limit_child, prctl, run_cpu_s,
+)
+
+
+class Spare:
+    """A child forked and hardened ahead of time, waiting for its job on a pipe."""
+
+    def __init__(self, pid: int, job_fd: int, report_fd: int, workdir: str) -> None:
+        self.pid, self.job_fd, self.report_fd, self.workdir = pid, job_fd, report_fd, workdir
+
+
+def fork_spare(scratch: str, child_uid: int | None) -> Spare:
+    """Fork, isolate and warm a child now; it reads ``first`` + the raw run request later.
+
+    Only trusted code runs in it until the job arrives, and it keeps the zygote's
+    uid, and its directory stays root's, until then: it is forked while the previous
+    job's processes may still live, and they can neither signal nor trace a process
+    of another uid, nor enter its directory, nor kill it when their uid's processes
+    are killed.
+    """
+    workdir = tempfile.mkdtemp(dir=scratch)  # 0700, root's until the job arrives
+    job_read, job_write = os.pipe()
+    report_read, report_write = os.pipe()
+    # Objects that exist now are never collected in the child: its collections then
+    # leave their pages shared instead of copying them (each copy is a page fault).
+    gc.freeze()
+    try:
+        pid = os.fork()
+    except OSError:
+        for fd in (job_read, job_write, report_read, report_write):
+            os.close(fd)
+        shutil.rmtree(workdir, ignore_errors=True)
+        raise
+    if pid == 0:
+        status = 0
+        try:
+            os.close(job_write)
+            os.close(report_read)
+            isolate_child([job_read, report_write], workdir)
+            clean_environment(workdir)
+            rehearse(job_read)
+            with os.fdopen(job_read, "rb") as requests:
+                first = P.HEADER.unpack(P.read_exact(requests, P.HEADER.size))[0]
+                job = P.read_frame(requests)
+            if child_uid is not None:
+                os.chown(workdir, child_uid, child_uid)
+            drop_privileges(child_uid)
+            limit_child(job["limits"], run_cpu_s(job, first))
+            with os.fdopen(report_write, "wb") as report:
+                child_main(job, first, report)
+        except BaseException:
+            status = 70
+        finally:
+            os._exit(status)
+    os.close(job_read)
+    os.close(report_write)
+    return Spare(pid, job_write, report_read, workdir)
+
+
+SPARE, EXITED, FAILED, FORK = b"S", b"X", b"F", b"f"
+PID_STATUS = struct.Struct(">ii")
+
+
+def template_main(control: socket.socket, scratch: str, child_uid: int | None) -> None:
+    """Fork spares on request, hand their pipes to the zygote, report every exit status.
+
+    After a fork, every page either process writes is copied on its first write: a
+    page fault, which costs microseconds here.  The zygote does the judge's work on
+    every job, so if it forked the children itself it would pay that on the clock,
+    a few hundred times per job.  The template, forked from it once, does nothing
+    but fork, and the zygote's own pages stay its own.  Only a parent can wait for a
+    child, so the template reports each exit status to the zygote.
+    """
+    prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    keep = sorted({0, 1, 2, control.fileno()})
+    for low, high in zip(keep, keep[1:] + [65536]):
+        os.closerange(low + 1, high)
+    wakeup_read, wakeup_write = os.pipe()
+    os.set_blocking(wakeup_write, False)
+    signal.set_wakeup_fd(wakeup_write)
+    signal.signal(signal.SIGCHLD, lambda *_: None)
+    while True:
+        ready = select.select([control, wakeup_read], [], [])[0]
+        if wakeup_read in ready:
+            os.read(wakeup_read, 4096)
+            report_exits(control)
+        if control in ready:
+            if not control.recv(16):
+                return  # the zygote is gone
+            try:
+                spare = fork_spare(scratch, child_uid)
+            except OSError:
+                control.send(FAILED)
+                continue
+            fds = [spare.job_fd, spare.report_fd]
+            socket.send_fds(control, [SPARE + PID_STATUS.pack(spare.pid, 0) + spare.workdir.encode()], fds)
+            for fd in fds:
+                os.close(fd)
+
+
+def report_exits(control: socket.socket) -> None:
+    while True:
+        try:
+            pid, status = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+        control.send(EXITED + PID_STATUS.pack(pid, status))
