@@ -26,8 +26,9 @@ def generate(rng: np.random.Generator) -> Iterator[dict]:
     yield _case("example_two_heads", False, np.array([[[[0.0, 1.0], [4.0, 5.0]], [[2.0, 3.0], [6.0, 7.0]]]]))
     yield _case("example_one_head", False, np.arange(8.0).reshape(2, 1, 2, 2))
 
-    # Hidden cases. In the first, H, L and d are all > 1, so each known mistake
-    # shows its own symptom there.
+    # Hidden cases. The judge runs them smallest first, and a known mistake's
+    # declared status is the one it gets on the first hidden case it fails; with
+    # H, L and d all > 1 here, every mistake already shows its own symptom.
     shape = (2, int(rng.integers(2, 5)), int(rng.integers(2, 10)), int(rng.integers(2, 9)))
     yield _case("random_small", True, _random(rng, *shape))
 

@@ -31,8 +31,10 @@ def generate(rng: np.random.Generator) -> Iterator[dict]:
     yield _case("example_two_sequences", False, [3.0, 1.0], 4)
     yield _case("example_no_padding", False, [2.0], 2)
 
-    # Hidden cases. In the first, every sequence is strictly shorter than max_len,
-    # so each known mistake shows its own symptom there.
+    # Hidden cases. The judge runs them smallest first, and a known mistake's
+    # declared status is the one it gets on the first hidden case it fails. In
+    # this one every sequence is strictly shorter than max_len, so each mistake
+    # shows its own symptom.
     max_len = int(rng.integers(6, 13))
     batch = int(rng.integers(3, 7))
     yield _case("random_batch", True, rng.integers(1, max_len, size=batch).astype(np.float64), max_len)

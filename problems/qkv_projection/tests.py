@@ -48,8 +48,9 @@ def generate(rng: np.random.Generator) -> Iterator[dict]:
         np.array([[1.0], [1.0]]),
     )
 
-    # Hidden cases. The first one has B != 3 and d_k != D, so that each known
-    # mistake shows its own symptom there.
+    # Hidden cases. The judge runs them smallest first, and a known mistake's
+    # declared status is the one it gets on the first hidden case it fails. The
+    # small cases keep B != 3 and d_k != D, so each mistake shows its own symptom.
     batch = int(rng.choice([2, 4]))
     width = int(rng.integers(3, 9))
     d_k = int(rng.integers(2, 9))

@@ -31,8 +31,9 @@ def generate(rng: np.random.Generator) -> Iterator[dict]:
     yield _case("example_two_heads", False, np.arange(8.0).reshape(1, 2, 4), 2)
     yield _case("example_one_head", False, np.arange(12.0).reshape(2, 2, 3), 1)
 
-    # Hidden cases. In the first, L, H and d are all > 1 and all different, so
-    # each known mistake shows its own symptom there.
+    # Hidden cases. The judge runs them smallest first, and a known mistake's
+    # declared status is the one it gets on the first hidden case it fails. Here
+    # L, H and d are all > 1 and all different, so each mistake shows its own symptom.
     n_heads = int(rng.integers(2, 5))
     head_width = int(rng.integers(2, 9))
     head_width = head_width + 1 if head_width == n_heads else head_width
