@@ -9,5 +9,5 @@ urlpatterns = [
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("password/", auth_views.PasswordChangeView.as_view(), name="password_change"),
     path("password/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
-    path("users/<str:username>/", views.profile, name="profile"),
+    path("users/<path:username>/", views.profile, name="profile"),
 ]
