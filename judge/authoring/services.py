@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import io
 import logging
+import lzma
 import zipfile
+import zlib
 
 from django.db import transaction
 from django.utils import timezone
@@ -23,6 +25,7 @@ log = logging.getLogger(__name__)
 
 MAX_ZIP_BYTES = 5 * 1024 * 1024
 IGNORED = ("__pycache__/", ".DS_Store", ".git/")
+READABLE_COMPRESSION = (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA)
 
 
 def audit(user, action: str, slug: str = "", summary: str = "") -> AuditEntry:
@@ -136,6 +139,8 @@ def read_package_zip(data: bytes, filename: str = "upload.zip") -> tuple[str, di
         archive = zipfile.ZipFile(io.BytesIO(data))
     except zipfile.BadZipFile:
         raise PackageError(f"{filename}: not a zip file") from None
+    except (EOFError, OSError, ValueError, NotImplementedError) as exc:  # a damaged directory at the end
+        raise PackageError(f"{filename}: a damaged zip file ({exc})") from None
     entries = [i for i in archive.infolist() if not i.is_dir() and not any(x in i.filename for x in IGNORED)]
     if len(entries) > MAX_FILES:
         raise PackageError(f"{filename}: {len(entries)} files; a package may have at most {MAX_FILES}")
@@ -150,11 +155,30 @@ def read_package_zip(data: bytes, filename: str = "upload.zip") -> tuple[str, di
         total += entry.file_size
         if total > 4 * MAX_ZIP_BYTES:
             raise PackageError(f"{filename}: too large once unpacked")
-        try:
-            files[name] = archive.read(entry).decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise PackageError(f"{slug}/{name}: not UTF-8 ({exc.reason} at byte {exc.start})") from None
+        files[name] = _read_entry(archive, entry, f"{slug}/{name}")
     return slug, files
+
+
+def _read_entry(archive: zipfile.ZipFile, entry: zipfile.ZipInfo, label: str) -> str:
+    """One file's text; a damaged, encrypted or exotic entry is a PackageError naming it, never a crash."""
+    if entry.flag_bits & 0x1:
+        raise PackageError(f"{label}: encrypted; upload a zip made without a password")
+    if entry.compress_type not in READABLE_COMPRESSION:
+        raise PackageError(f"{label}: compressed with method {entry.compress_type}, which the site cannot read; "
+                           "zip it again with the usual deflate compression")
+    try:
+        data = archive.read(entry)
+    except zipfile.BadZipFile as exc:  # "Bad CRC-32": the sizes or the checksum do not match the data
+        raise PackageError(f"{label}: damaged ({exc}); its contents do not match the sizes and checksum "
+                           "the zip records") from None
+    except (zlib.error, EOFError, lzma.LZMAError, OSError) as exc:
+        raise PackageError(f"{label}: damaged; its compressed data cannot be unpacked ({exc})") from None
+    except (RuntimeError, NotImplementedError) as exc:  # what zipfile raises for what it does not support
+        raise PackageError(f"{label}: cannot be read ({exc})") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise PackageError(f"{label}: not UTF-8 ({exc.reason} at byte {exc.start})") from None
 
 
 def upload_zip(user, data: bytes, filename: str) -> Problem:
