@@ -10,4 +10,5 @@ urlpatterns = [
     path("password/", auth_views.PasswordChangeView.as_view(), name="password_change"),
     path("password/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
     path("users/<path:username>/", views.profile, name="profile"),
+    path("privacy/", views.standings_privacy, name="standings-privacy"),
 ]

@@ -1,20 +1,27 @@
-"""Who has solved the most problems.
+"""Who has solved the most problems, read from the kept totals (``judge.leaderboard.models``).
 
-A user's score is the number of published problems with at least one accepted
-Submit. Ties go to whoever reached that number first: the time of the accepted
-submission that completed their count.
+A student's score is the number of published problems with an accepted Submit,
+counting, in a time window, only the solves first reached in it. The list is
+ordered by that number, then by who reached it first. Ranks show ties: a rank
+is one plus the number of students who solved more, so everyone with the same
+count shares it.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.contrib.auth import get_user_model
-from django.db.models import Min
+from django.db.models import Count, Q, QuerySet
+from django.utils import timezone
 
-from judge.submissions.queries import accepted_submits
+from judge.accounts.models import Profile
+from judge.leaderboard.models import PeriodTotals, ProblemTotals, SolvedLevel, UserProblemState, UserTotals, Window
+from judge.problems.models import Problem
+
+ANONYMOUS = "anonymous"
+ORDER = ("-solved", "reached_at", "user_id")
 
 
 @dataclass(frozen=True)
@@ -23,15 +30,158 @@ class Standing:
     username: str
     solved: int
     reached_at: datetime
+    user_id: int = 0
+    hidden: bool = False
+    tied: bool = False
+
+    @property
+    def shown_name(self) -> str:
+        return ANONYMOUS if self.hidden else self.username
 
 
-def leaderboard(limit: int = 100) -> list[Standing]:
-    firsts = (accepted_submits().filter(problem__published=True)
-              .values("user_id", "problem_id").annotate(at=Min("created_at")).values_list("user_id", "at"))
-    solved_at: dict[int, list[datetime]] = defaultdict(list)
-    for user_id, at in firsts:
-        solved_at[user_id].append(at)
-    names = dict(get_user_model().objects.filter(pk__in=solved_at).values_list("pk", "username"))
-    order = sorted(solved_at, key=lambda uid: (-len(solved_at[uid]), max(solved_at[uid]), names[uid]))
-    return [Standing(rank, names[uid], len(solved_at[uid]), max(solved_at[uid]))
-            for rank, uid in enumerate(order[:limit], start=1)]
+@dataclass(frozen=True)
+class Board:
+    """The counts a window's ranks are computed from: ranked students per number solved."""
+
+    window: str
+    levels: dict[int, int]
+
+    @property
+    def total(self) -> int:
+        return sum(self.levels.values())
+
+    def rank(self, solved: int) -> int:
+        return 1 + sum(n for level, n in self.levels.items() if level > solved)
+
+    def tied(self, solved: int) -> bool:
+        return self.levels.get(solved, 0) > 1
+
+
+def window_start(window: str, now: datetime | None = None) -> datetime | None:
+    """The start of this calendar month or week (Monday) in the site's time zone; None for all time."""
+    if window == Window.ALL:
+        return None
+    day = timezone.localtime(now).replace(hour=0, minute=0, second=0, microsecond=0)
+    return day.replace(day=1) if window == Window.MONTH else day - timedelta(days=day.weekday())
+
+
+def totals(window: str) -> QuerySet:
+    """The ranked rows of a window, each with ``user_id``, ``solved`` and ``reached_at``."""
+    if window == Window.ALL:
+        return UserTotals.objects.all()
+    return PeriodTotals.objects.filter(window=window, starts_at=window_start(window))
+
+
+def board(window: str = Window.ALL) -> Board:
+    if window == Window.ALL:
+        levels = SolvedLevel.objects.filter(solved__gt=0, users__gt=0).values_list("solved", "users")
+    else:
+        levels = totals(window).order_by().values("solved").annotate(n=Count("user_id")).values_list("solved", "n")
+    return Board(window, dict(levels))
+
+
+def standings(window: str = Window.ALL, offset: int = 0, limit: int = 50, the_board: Board | None = None,
+              ) -> list[Standing]:
+    rows = list(totals(window).order_by(*ORDER).values_list("user_id", "solved", "reached_at")[offset:offset + limit])
+    return _standings(rows, the_board or board(window))
+
+
+def _standings(rows: list[tuple], the_board: Board) -> list[Standing]:
+    ids = [user_id for user_id, _, _ in rows]
+    names = dict(get_user_model().objects.filter(pk__in=ids).values_list("pk", "username"))
+    hidden = hidden_users(ids)
+    return [Standing(the_board.rank(solved), names.get(uid, ""), solved, at, uid, uid in hidden,
+                     the_board.tied(solved)) for uid, solved, at in rows]
+
+
+def hidden_users(user_ids: list[int]) -> set[int]:
+    return set(Profile.objects.filter(user_id__in=user_ids, hide_from_standings=True)
+               .values_list("user_id", flat=True))
+
+
+def leaderboard(limit: int = 100, window: str = Window.ALL) -> list[Standing]:
+    return standings(window, 0, limit)
+
+
+def standing_of(user, window: str = Window.ALL, the_board: Board | None = None) -> Standing | None:
+    """The user's own row, or None while they have solved nothing (in the window)."""
+    if not user.is_authenticated:
+        return None
+    row = totals(window).filter(user_id=user.pk).values_list("user_id", "solved", "reached_at").first()
+    return _standings([row], the_board or board(window))[0] if row else None
+
+
+def position_of(standing: Standing, window: str, the_board: Board) -> int:
+    """Where the student's row is in the list (1-based), to open the page that shows it."""
+    above = sum(n for level, n in the_board.levels.items() if level > standing.solved)
+    same = totals(window).filter(solved=standing.solved).filter(
+        Q(reached_at__lt=standing.reached_at) | Q(reached_at=standing.reached_at, user_id__lt=standing.user_id))
+    return above + same.count() + 1
+
+
+def neighbours(standing: Standing, window: str, the_board: Board, around: int = 2) -> list[Standing]:
+    """The student's row with up to ``around`` rows on each side, in order."""
+    rows = totals(window)
+    fields = ("user_id", "solved", "reached_at")
+    s, t, u = standing.solved, standing.reached_at, standing.user_id
+    same_before = Q(solved=s) & (Q(reached_at__lt=t) | Q(reached_at=t, user_id__lt=u))
+    same_after = Q(solved=s) & (Q(reached_at__gt=t) | Q(reached_at=t, user_id__gt=u))
+    before = list(rows.filter(same_before).order_by("-reached_at", "-user_id").values_list(*fields)[:around])
+    if len(before) < around:
+        before += rows.filter(solved__gt=s).order_by("solved", "-reached_at", "-user_id").values_list(
+            *fields)[:around - len(before)]
+    after = list(rows.filter(same_after).order_by("reached_at", "user_id").values_list(*fields)[:around])
+    if len(after) < around:
+        after += rows.filter(solved__lt=s).order_by(*ORDER).values_list(*fields)[:around - len(after)]
+    return _standings([*reversed(before), (u, s, t), *after], the_board)
+
+
+def find(query: str, window: str, the_board: Board, limit: int = 20) -> list[Standing]:
+    """Ranked students whose name contains ``query``; hidden ones are never found."""
+    matching = get_user_model().objects.filter(username__icontains=query).exclude(
+        profile__hide_from_standings=True).values("pk")
+    rows = totals(window).filter(user_id__in=matching).order_by(*ORDER).values_list(
+        "user_id", "solved", "reached_at")[:limit]
+    return _standings(list(rows), the_board)
+
+
+@dataclass(frozen=True)
+class ProblemFirst:
+    problem: Problem
+    solvers: int
+    first_solver: str  # "" before anyone solved it
+    first_solved_at: datetime | None
+    hidden: bool = False
+
+    @property
+    def shown_name(self) -> str:
+        return ANONYMOUS if self.hidden else self.first_solver
+
+
+def problem_firsts() -> list[ProblemFirst]:
+    """Per published problem, in learning-path order: its solver count and who solved it first."""
+    problems = list(Problem.objects.filter(published=True).only("slug", "title", "difficulty", "path_order"))
+    kept = {t.problem_id: t for t in ProblemTotals.objects.filter(problem_id__in=[p.pk for p in problems])}
+    ids = [t.first_solver_id for t in kept.values() if t.first_solver_id]
+    names = dict(get_user_model().objects.filter(pk__in=ids).values_list("pk", "username"))
+    hidden = hidden_users(ids)
+    rows = []
+    for problem in problems:
+        t = kept.get(problem.pk) or ProblemTotals()
+        rows.append(ProblemFirst(problem, t.solvers, names.get(t.first_solver_id, ""), t.first_solved_at,
+                                 t.first_solver_id in hidden))
+    return rows
+
+
+def problem_totals() -> dict[int, ProblemTotals]:
+    """Per problem id: graded submits, accepted ones, solvers (the problem list's statistics)."""
+    return {t.problem_id: t for t in ProblemTotals.objects.all()}
+
+
+def marks_of(user) -> tuple[set[int], set[int]]:
+    """Problem ids this user solved, and those they submitted to without solving yet."""
+    if not user.is_authenticated:
+        return set(), set()
+    states = list(UserProblemState.objects.filter(user=user).values_list("problem_id", "first_accepted_at"))
+    solved = {pid for pid, first in states if first is not None}
+    return solved, {pid for pid, _ in states} - solved

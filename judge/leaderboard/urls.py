@@ -4,4 +4,5 @@ from judge.leaderboard import views
 
 urlpatterns = [
     path("", views.standings, name="leaderboard"),
+    path("problems/", views.problem_firsts, name="leaderboard-problems"),
 ]
