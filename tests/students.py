@@ -7,6 +7,7 @@ from datetime import datetime, timedelta
 from django.utils import timezone
 
 from judge.grading.verdicts import Verdict
+from judge.leaderboard.services import refresh_progress
 from judge.submissions.models import Kind, Status, Submission
 
 START = timezone.make_aware(datetime(2026, 1, 5, 9, 0))
@@ -20,5 +21,6 @@ def graded(user, problem, verdict: str = Verdict.ACCEPTED, kind: str = Kind.SUBM
         status=Status.DONE, verdict=verdict, results=results or [],
     )
     Submission.objects.filter(pk=submission.pk).update(created_at=START + timedelta(minutes=minute))
+    refresh_progress(user.pk, problem.pk)  # as record_verdict does
     submission.refresh_from_db()
     return submission

@@ -11,7 +11,9 @@ from judge.learning.services import draft_code, revealed_hint_count
 from judge.problems.models import Difficulty, Problem
 from judge.problems.rendering import render_markdown
 from judge.submissions.display import format_array, visible_case_data
-from judge.submissions.queries import ProblemStats, history, problem_stats, solved_and_attempted
+from judge.leaderboard.models import ProblemTotals
+from judge.leaderboard.ranking import marks_of, problem_totals
+from judge.submissions.queries import history
 
 LIST_FIELDS = ("slug", "title", "summary", "difficulty", "tags", "path_order")
 
@@ -39,7 +41,7 @@ class ListedProblem:
     mark: str  # solved | attempted | ""
 
 
-def listed(problem: Problem, position: int, stats: ProblemStats, mark: str, url_prefix: str) -> ListedProblem:
+def listed(problem: Problem, position: int, stats: ProblemTotals, mark: str, url_prefix: str) -> ListedProblem:
     rate = stats.acceptance_rate
     return ListedProblem(position, problem.slug, f"{url_prefix}{problem.slug}/", problem.title, problem.summary,
                          problem.difficulty, problem.get_difficulty_display(), problem.tags,
@@ -58,18 +60,18 @@ def matches(problem: Problem, query: str, tag: str, difficulty: str) -> bool:
 def problem_list(request):
     query, tag, difficulty = (request.GET.get(k, "").strip() for k in ("q", "tag", "difficulty"))
     problems = list(Problem.objects.filter(published=True).only(*LIST_FIELDS))  # ordered by the learning path
-    stats = problem_stats()
-    solved, attempted = solved_and_attempted(request.user)
+    stats = problem_totals()  # kept with the verdicts: no aggregate over submissions, no cache
+    solved, attempted = marks_of(request.user)
     url_prefix = reverse("problem-detail", args=["slug"]).removesuffix("slug/")
     rows = [
-        listed(p, position, stats.get(p.pk, ProblemStats()),
+        listed(p, position, stats.get(p.pk) or ProblemTotals(),
                "solved" if p.pk in solved else "attempted" if p.pk in attempted else "", url_prefix)
         for position, p in enumerate(problems, start=1) if matches(p, query, tag, difficulty)
     ]
     return render(request, "problems/list.html", {
         "listed": rows, "total": len(problems), "query": query, "tag": tag, "difficulty": difficulty,
         "tags": sorted({t for p in problems for t in p.tags}), "difficulties": Difficulty.choices,
-        "solved_count": len(solved),
+        "solved_count": len(solved & {p.pk for p in problems}),
     })
 
 

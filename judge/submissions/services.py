@@ -25,6 +25,7 @@ from judge.grading.sandboxes import discard_worker_sandbox, worker_sandbox
 from judge.grading.verdicts import Verdict
 from judge.problems.models import Problem
 from judge.problems.services import load_cases, problem_spec
+from judge.leaderboard.services import refresh_progress
 from judge.submissions.models import Kind, Status, Submission
 from sandbox.backends.base import SandboxError
 
@@ -102,12 +103,20 @@ def beat(submission_id: int, token: uuid.UUID) -> bool:
 
 
 def record_verdict(submission_id: int, token: uuid.UUID, report: GradeReport) -> bool:
-    """Store the final verdict, unless someone else holds the claim now."""
+    """Store the final verdict, unless someone else holds the claim now; the standings follow in the same
+    transaction (recomputed for this student and problem, so a redelivered or rejudged verdict counts once)."""
     data = report.as_dict()
-    return Submission.objects.filter(pk=submission_id, claim=token, status=Status.RUNNING).update(
-        status=Status.DONE, verdict=report.verdict, message=report.message, results=data["tests"],
-        grading_ms=report.time_ms, sandbox=report.sandbox, finished_at=timezone.now(), claim=None,
-    ) == 1
+    with transaction.atomic():
+        recorded = Submission.objects.filter(pk=submission_id, claim=token, status=Status.RUNNING).update(
+            status=Status.DONE, verdict=report.verdict, message=report.message, results=data["tests"],
+            grading_ms=report.time_ms, sandbox=report.sandbox, finished_at=timezone.now(), claim=None,
+        ) == 1
+        if recorded:
+            user_id, problem_id, kind = Submission.objects.values_list("user_id", "problem_id", "kind").get(
+                pk=submission_id)
+            if kind == Kind.SUBMIT:
+                refresh_progress(user_id, problem_id)
+    return recorded
 
 
 class Heartbeat:
