@@ -15,11 +15,12 @@ import zlib
 from django.db import transaction
 from django.utils import timezone
 
-from judge.authoring.models import Action, AuditEntry, RejudgeBatch, RejudgeScope
+from judge.authoring.models import Action, AuditEntry, RejudgeBatch
+from judge.authoring.queries import rejudge_candidates
 from judge.problems.models import GateRun, Problem
 from judge.problems.packages import SLUG, PackageError
 from judge.problems.services import MAX_FILES, request_gate_run, save_draft, unpublish_problem
-from judge.submissions.models import Kind, Status, Submission
+from judge.submissions.models import Status, Submission
 
 log = logging.getLogger(__name__)
 
@@ -196,13 +197,7 @@ def upload_zip(user, data: bytes, filename: str) -> Problem:
 
 def request_rejudge(user, scope: str, problem: Problem | None = None,
                     submission: Submission | None = None) -> RejudgeBatch:
-    chosen = Submission.objects.filter(status=Status.DONE, problem__current_test_set__isnull=False)
-    if scope == RejudgeScope.SUBMISSION:
-        chosen = chosen.filter(pk=submission.pk)
-    elif scope == RejudgeScope.PROBLEM:
-        chosen = chosen.filter(problem=problem, kind=Kind.SUBMIT)
-    else:
-        chosen = chosen.filter(kind=Kind.SUBMIT)
+    chosen = rejudge_candidates(scope, problem, submission)
     ids = list(chosen.order_by("pk").values_list("pk", flat=True))
     with transaction.atomic():
         batch = RejudgeBatch.objects.create(requested_by=user, scope=scope, problem=problem or (

@@ -13,6 +13,7 @@ from django.views.decorators.http import require_POST
 from judge.authoring import services
 from judge.authoring.forms import SettingsForm, parse_manifest
 from judge.authoring.models import Action, AuditEntry, RejudgeBatch, RejudgeScope
+from judge.authoring.queries import rejudge_candidates
 from judge.problems.models import Problem
 from judge.problems.packages import PackageError
 from judge.problems.rendering import render_markdown
@@ -184,6 +185,12 @@ def rejudge(request):
         submission = get_object_or_404(Submission, pk=request.POST.get("submission", "0") or 0)
     elif scope != RejudgeScope.EVERYTHING:
         return HttpResponse("unknown rejudge scope", status=400)
+    count = rejudge_candidates(scope, problem, submission).count()
+    if count > 1 and request.POST.get("confirmed") != "yes":
+        return render(request, "authoring/rejudge_confirm.html", {
+            "scope": scope, "problem": problem, "count": count,
+            "problem_count": rejudge_candidates(scope, problem).values("problem").distinct().count(),
+        })
     batch = services.request_rejudge(request.user, scope, problem, submission)
     return redirect("authoring-rejudge", batch.pk)
 
