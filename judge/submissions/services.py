@@ -25,7 +25,7 @@ from judge.grading.sandboxes import discard_worker_sandbox, worker_sandbox
 from judge.grading.verdicts import Verdict
 from judge.problems.models import Problem
 from judge.problems.services import load_cases, problem_spec
-from judge.leaderboard.services import refresh_progress
+from judge.leaderboard.services import refresh_submission_progress
 from judge.submissions.models import Kind, Status, Submission
 from sandbox.backends.base import SandboxError
 
@@ -112,10 +112,7 @@ def record_verdict(submission_id: int, token: uuid.UUID, report: GradeReport) ->
             grading_ms=report.time_ms, sandbox=report.sandbox, finished_at=timezone.now(), claim=None,
         ) == 1
         if recorded:
-            user_id, problem_id, kind = Submission.objects.values_list("user_id", "problem_id", "kind").get(
-                pk=submission_id)
-            if kind == Kind.SUBMIT:
-                refresh_progress(user_id, problem_id)
+            refresh_submission_progress(submission_id)
     return recorded
 
 
