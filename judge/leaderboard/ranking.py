@@ -10,7 +10,7 @@ count shares it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from django.contrib.auth import get_user_model
 from django.db.models import Count, Q, QuerySet
@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from judge.accounts.models import Profile
 from judge.leaderboard.models import PeriodTotals, ProblemTotals, SolvedLevel, UserProblemState, UserTotals, Window
+from judge.leaderboard.services import period_start
 from judge.problems.models import Problem
 
 ANONYMOUS = "anonymous"
@@ -59,10 +60,7 @@ class Board:
 
 def window_start(window: str, now: datetime | None = None) -> datetime | None:
     """The start of this calendar month or week (Monday) in the site's time zone; None for all time."""
-    if window == Window.ALL:
-        return None
-    day = timezone.localtime(now).replace(hour=0, minute=0, second=0, microsecond=0)
-    return day.replace(day=1) if window == Window.MONTH else day - timedelta(days=day.weekday())
+    return None if window == Window.ALL else period_start(window, now or timezone.now())
 
 
 def totals(window: str) -> QuerySet:
