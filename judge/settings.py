@@ -219,8 +219,6 @@ RATELIMIT_FAIL_OPEN = True  # a cache outage must not stop a class from submitti
 PUSH_WAIT_S = env_number("PUSH_WAIT_S", 20.0, float)
 PUSH_QUEUED_WAIT_S = env_number("PUSH_QUEUED_WAIT_S", 3.0, float)  # the queue position is refreshed this often
 PUSH_DB_POLL_S = env_number("PUSH_DB_POLL_S", 0.075, float)
-# The problem list's acceptance rates and solver counts may lag a verdict by this long.
-PROBLEM_STATS_CACHE_S = env_number("PROBLEM_STATS_CACHE_S", 10.0, float)
 
 # --- Celery -----------------------------------------------------------------
 BROKER_DIR = VAR_DIR / "broker"
@@ -266,7 +264,6 @@ CELERY_BEAT_SCHEDULE = {
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 
 if TESTING:
-    PROBLEM_STATS_CACHE_S = 0.0  # tests read statistics right after writing them
     PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
     # Counters in this process, cleared between tests (tests/conftest.py); Redis is shared by test runs.
