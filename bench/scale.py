@@ -97,25 +97,44 @@ def make_users(count: int) -> None:
            FROM generate_series(1, %s) g""", [count])
 
 
+# The columns the fill sets; every other column of a submission gets its field's default.
+FILLED = {
+    "user_id": "u.first + g.un", "problem_id": "p.id", "test_set_id": "p.current_test_set_id",
+    "kind": "CASE WHEN g.k < 0.08 THEN 'run' ELSE 'submit' END", "code": "'import numpy as np'",
+    "status": "'done'",
+    "verdict": "CASE WHEN g.r < 0.35 THEN 'accepted' WHEN g.r < 0.8 THEN 'wrong_answer' "
+               "WHEN g.r < 0.93 THEN 'runtime_error' ELSE 'time_limit_exceeded' END",
+    "grading_ms": "12.5", "created_at": "now() - g.t * interval '180 days'",
+    "enqueued_at": "now() - g.t * interval '180 days'", "finished_at": "now() - g.t * interval '180 days'",
+    "attempts": "1",
+}
+
+
 def add_submissions(count: int, users: int) -> None:
     """``count`` more graded submissions: students and problems skewed towards the first ones."""
-    sql("""WITH p AS (SELECT row_number() OVER (ORDER BY path_order) AS n, id, current_test_set_id
-                      FROM problems_problem WHERE published),
-                u AS (SELECT min(id) AS first FROM auth_user),
-                g AS (SELECT 1 + floor((SELECT count(*) FROM p) * power(random(), 1.5))::int AS pn,
-                             floor(%(users)s * power(random(), 2))::int AS un, random() AS r, random() AS t,
-                             random() AS k
-                      FROM generate_series(1, %(count)s))
-           INSERT INTO submissions_submission (user_id, problem_id, test_set_id, kind, code, status, verdict,
-                                               message, results, grading_ms, sandbox, created_at, enqueued_at,
-                                               finished_at, attempts)
-           SELECT u.first + g.un, p.id, p.current_test_set_id, CASE WHEN g.k < 0.08 THEN 'run' ELSE 'submit' END,
-                  'import numpy as np', 'done',
-                  CASE WHEN g.r < 0.35 THEN 'accepted' WHEN g.r < 0.8 THEN 'wrong_answer'
-                       WHEN g.r < 0.93 THEN 'runtime_error' ELSE 'time_limit_exceeded' END,
-                  '', '[]', 12.5, '{}', now() - g.t * interval '180 days', now() - g.t * interval '180 days',
-                  now() - g.t * interval '180 days', 1
-           FROM g JOIN p ON p.n = g.pn CROSS JOIN u""", {"users": users, "count": count})
+    from django.db import connection
+
+    from judge.submissions.models import Submission
+
+    columns, values, params = [], [], {"users": users, "count": count}
+    for field in Submission._meta.concrete_fields:
+        if field.primary_key:
+            continue
+        columns.append(connection.ops.quote_name(field.column))
+        if field.column in FILLED:
+            values.append(FILLED[field.column])
+        else:
+            params[field.column] = field.get_db_prep_save(field.get_default(), connection)
+            values.append(f"%({field.column})s")
+    sql(f"""WITH p AS (SELECT row_number() OVER (ORDER BY path_order) AS n, id, current_test_set_id
+                       FROM problems_problem WHERE published),
+                 u AS (SELECT min(id) AS first FROM auth_user),
+                 g AS (SELECT 1 + floor((SELECT count(*) FROM p) * power(random(), 1.5))::int AS pn,
+                              floor(%(users)s * power(random(), 2))::int AS un, random() AS r, random() AS t,
+                              random() AS k
+                       FROM generate_series(1, %(count)s))
+            INSERT INTO submissions_submission ({", ".join(columns)})
+            SELECT {", ".join(values)} FROM g JOIN p ON p.n = g.pn CROSS JOIN u""", params)
 
 
 def sql(statement: str, params=None) -> None:
