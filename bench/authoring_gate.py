@@ -26,10 +26,10 @@ import django  # noqa: E402
 
 django.setup()
 
-from judge.grading.grader import grade  # noqa: E402
-from judge.grading.sandboxes import open_sandbox  # noqa: E402
-from judge.problems.gate import run_gate  # noqa: E402
-from judge.problems.packages import discover, load_package  # noqa: E402
+from engine.grading import grade  # noqa: E402
+from judge.sandboxes import open_sandbox  # noqa: E402
+from engine.gate import run_gate  # noqa: E402
+from engine.package import discover, load_package  # noqa: E402
 
 
 def timed(function) -> tuple[float, object]:

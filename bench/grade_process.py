@@ -20,8 +20,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "judge.settings")
 
-from judge.grading.grader import grade  # noqa: E402
-from judge.problems.packages import build_cases, load_package  # noqa: E402
+from engine.grading import grade  # noqa: E402
+from engine.package import load_package  # noqa: E402
+from engine.testset import build_cases  # noqa: E402
 from sandbox.backends.process import ProcessSandbox  # noqa: E402
 
 
@@ -36,11 +37,11 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=50)
     options = parser.parse_args()
     package = load_package(ROOT / "problems" / options.problem)
-    cases = build_cases(package)
     code = package.solution
 
     started = time.perf_counter()
     sandbox = ProcessSandbox()
+    cases = build_cases(package, sandbox)
     first = grade(code, package.spec(), cases, sandbox)
     cold_ms = (time.perf_counter() - started) * 1000
     assert first.verdict == "accepted", first.verdict

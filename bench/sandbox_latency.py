@@ -38,8 +38,10 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "judge.settings")
 
 import numpy as np  # noqa: E402
 
-from judge.grading.grader import Case, interpret  # noqa: E402
-from judge.problems.packages import build_cases, load_package  # noqa: E402
+from engine.grading import interpret  # noqa: E402
+from engine.package import load_package  # noqa: E402
+from engine.spec import Case  # noqa: E402
+from engine.testset import build_cases  # noqa: E402
 from sandbox.backends.base import Job, JobRun, JobTest  # noqa: E402
 from sandbox.backends.docker import DemuxChannel, DockerSandbox, _remove  # noqa: E402
 

@@ -20,11 +20,20 @@ def recover_on_start(sender, **kwargs) -> None:
     recover_stalled_submissions.delay()
 
 
+def grades(consumer) -> bool:
+    """Whether this worker consumes a grading queue (the maintenance worker does not, nor needs Docker)."""
+    from judge.submissions.broker import GRADING_LANES
+
+    return any(lane in consumer.app.amqp.queues.consume_from for lane in GRADING_LANES)
+
+
 @worker_ready.connect
 def remove_dead_workers_sandboxes(sender, **kwargs) -> None:
     """Sandbox containers whose worker process died on this host go before new ones start."""
-    from judge.grading.sandboxes import resolve_backend
+    from judge.sandboxes import resolve_backend
 
+    if not grades(sender):
+        return
     if resolve_backend() == "docker":
         from sandbox.backends.docker import remove_orphans
 

@@ -4,11 +4,17 @@ from __future__ import annotations
 
 import functools
 import io
+import re
+import shutil
+from pathlib import Path
 
 import numpy as np
 
-from judge.grading.grader import Case, GradeReport, ProblemSpec, grade
-from judge.problems.packages import Package, build_cases, load_package
+from engine.grading import GradeReport, grade
+from engine.package import Package, load_package
+from engine.spec import Case, ProblemSpec
+from engine.testset import build_cases
+from judge.sandboxes import lazy_sandbox
 from tests.conftest import PROBLEMS
 
 
@@ -19,7 +25,8 @@ def package(slug: str) -> Package:
 
 @functools.lru_cache(maxsize=None)
 def cases(slug: str) -> tuple[Case, ...]:
-    return tuple(build_cases(package(slug)))
+    with lazy_sandbox() as sandbox:
+        return tuple(build_cases(package(slug), sandbox))
 
 
 def grade_code(code: str, slug: str, sandbox) -> GradeReport:
@@ -43,3 +50,22 @@ def one_case(x, expected, hidden: bool = False, name: str = "t") -> list[Case]:
 
 def first_failure(report: GradeReport):
     return next((t for t in report.tests if t.status != "passed"), None)
+
+
+def standalone_manifest(text: str) -> str:
+    """A manifest without prerequisites, for tests that load one packaged problem on its own."""
+    return re.sub(r"^prerequisites = .*$", "prerequisites = []", text, count=1, flags=re.M)
+
+
+def standalone_files(slug: str) -> dict[str, str]:
+    from judge.problems.drafts import files_from_folder
+
+    files = files_from_folder(PROBLEMS / slug)
+    return files | {"problem.toml": standalone_manifest(files["problem.toml"])}
+
+
+def standalone_copy(slug: str, root: Path) -> Path:
+    shutil.copytree(PROBLEMS / slug, root / slug)
+    manifest = root / slug / "problem.toml"
+    manifest.write_text(standalone_manifest(manifest.read_text()))
+    return root / slug

@@ -6,7 +6,7 @@ from datetime import datetime, timedelta
 
 from django.utils import timezone
 
-from judge.grading.verdicts import Verdict
+from engine.verdicts import Verdict
 from judge.leaderboard.services import refresh_progress
 from judge.submissions.models import Kind, Status, Submission
 

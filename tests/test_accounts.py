@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from judge.grading.verdicts import Verdict
+from engine.verdicts import Verdict
 from judge.submissions.models import Kind
 from tests.students import graded
 

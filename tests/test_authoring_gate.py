@@ -7,18 +7,19 @@ import os
 import pytest
 from django.core.management import CommandError, call_command
 
+from engine.testset import generate_cases
+from judge.problems.drafts import package_from_files, save_draft
+from judge.problems.gates import run_gate_now
 from judge.problems.models import GateRun, Problem
-from judge.problems.packages import generate_cases
-from judge.problems.services import files_from_folder, package_from_files, run_gate_now, save_draft
 from sandbox.backends.process import is_isolated
-from tests.conftest import PROBLEMS
+from tests.helpers import standalone_files
 
 SLUG = "prepend_class_token"
 
 
 @pytest.fixture
 def files():
-    return files_from_folder(PROBLEMS / SLUG)
+    return standalone_files(SLUG)
 
 
 def gate(files: dict[str, str]) -> GateRun:
@@ -32,7 +33,7 @@ def check(run: GateRun, key: str) -> dict:
 
 def test_a_good_package_passes_every_check_and_is_published(db, files):
     run = gate(files)
-    assert run.passed and [c["passed"] for c in run.checks] == [True] * 7
+    assert run.passed and [c["passed"] for c in run.checks] == [True] * 8
     problem = Problem.objects.get(slug=SLUG)
     assert problem.published and problem.current_test_set.cases.count() == 13
 

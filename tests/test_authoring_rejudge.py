@@ -6,11 +6,12 @@ import pytest
 
 from judge.authoring.models import RejudgeBatch
 from judge.authoring.services import request_rejudge, run_rejudge_batch
+from judge.problems.drafts import save_draft
+from judge.problems.gates import run_gate_now
 from judge.problems.models import Problem
-from judge.problems.services import files_from_folder, run_gate_now, save_draft
 from judge.submissions import services
 from judge.submissions.models import Status, Submission
-from tests.conftest import PROBLEMS
+from tests.helpers import standalone_files
 from tests.test_worker_end_to_end import start_worker, worker_env  # noqa: F401  (fixtures)
 
 SLUG = "prepend_class_token"
@@ -27,7 +28,7 @@ def prepend_class_token(patches, cls_token):
 
 @pytest.fixture
 def no_enqueue(monkeypatch):
-    monkeypatch.setattr(services, "enqueue", lambda pk: None)
+    monkeypatch.setattr(services, "enqueue", lambda pk, lane=None: None)
 
 
 @pytest.fixture
@@ -37,7 +38,7 @@ def author(django_user_model):
 
 @pytest.fixture
 def old_tests(db):
-    files = files_from_folder(PROBLEMS / SLUG)
+    files = standalone_files(SLUG)
     trimmed = dict(files, **{"tests.py": files["tests.py"].replace(
         '    yield _case("width_one", True, *_random(rng, 2, 5, 1))\n', "").replace(
         "int(rng.integers(1, 65)))", "int(rng.integers(2, 65)))")})
@@ -90,7 +91,7 @@ def test_a_submission_being_graded_is_not_reset_under_its_worker(old_tests, stud
 def test_the_rejudge_page_shows_progress(client, old_tests, student, author, no_enqueue, monkeypatch):
     from judge.authoring import services as authoring
 
-    monkeypatch.setattr(authoring, "_enqueue_batch", lambda pk: None)
+    monkeypatch.setattr(authoring, "enqueue_on_commit", lambda *args, **kwargs: None)
     submission = graded(student, WRONG_FOR_WIDTH_ONE)
     client.force_login(author)
     response = client.post("/authoring/rejudge/", {"scope": "submission", "submission": submission.pk})
@@ -110,7 +111,7 @@ def test_a_problem_rejudge_runs_as_celery_work_and_the_verdict_follows_the_new_t
     from judge.authoring.services import rejudge_progress
     from tests.test_worker_end_to_end import final, wait_for
 
-    files = files_from_folder(PROBLEMS / SLUG)
+    files = standalone_files(SLUG)
     trimmed = dict(files, **{"tests.py": files["tests.py"].replace(
         '    yield _case("width_one", True, *_random(rng, 2, 5, 1))\n', "").replace(
         "int(rng.integers(1, 65)))", "int(rng.integers(2, 65)))")})

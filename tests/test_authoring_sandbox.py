@@ -8,22 +8,23 @@ import time
 import numpy as np
 import pytest
 
-from judge.grading.arrays import to_npy
-from judge.problems.packages import PackageError, generate_cases, parse_generated
-from judge.problems.services import files_from_folder, package_from_files
+from engine.arrays import to_npy
+from engine.package import PackageError
+from engine.testset import generate_cases, parse_generated
+from judge.problems.drafts import package_from_files
 from sandbox.backends.base import GenerateJob
-from tests.conftest import PROBLEMS
+from tests.helpers import standalone_files
 
 SLUG = "prepend_class_token"
 
 
 @pytest.fixture(scope="module")
 def package():
-    return package_from_files(SLUG, files_from_folder(PROBLEMS / SLUG))
+    return package_from_files(SLUG, standalone_files(SLUG))
 
 
 def with_generator(package, code: str):
-    files = files_from_folder(PROBLEMS / SLUG) | {"tests.py": code}
+    files = standalone_files(SLUG) | {"tests.py": code}
     return package_from_files(SLUG, files)
 
 
@@ -46,7 +47,7 @@ def test_the_packaged_generator_gives_the_same_cases_twice(package, process_sand
      "argument 'patches' must be a numeric ndarray, got list"),
     ("import numpy as np\ndef generate(rng):\n    yield {'name': 'a', 'args': {'x': np.ones(2)}}\n",
      "unknown argument 'x'"),
-    ("import numpy as np\ndef generate(rng):\n    yield {'name': 'a', 'hidden': True, 'args': {'patches': np.ones(2)}}\n",
+    ("import numpy as np\ndef generate(rng):\n    yield {'name': 'a', 'hidden': True, 'args': {'patches': np.ones(2), 'cls_token': np.ones(2)}}\n",
      "at least one case must be visible"),
     ("import numpy as np\ndef generate(rng):\n    while True:\n        yield {'name': 'a', 'args': {'patches': np.ones(2)}}\n",
      "yielded more than 200 cases"),

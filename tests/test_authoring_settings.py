@@ -37,7 +37,7 @@ def test_the_form_rewrites_problem_toml_in_the_draft_and_is_audited(client, prob
     assert manifest["checking"]["atol"] == 1e-8 and manifest["tags"] == ["vision", "embeddings", "basics"]
     assert (manifest["wrong"][0]["name"], manifest["wrong"][0]["see"], manifest["wrong"][0]["file"]) == (
         "Token put last", "hints#1", "wrong/appended.py")
-    assert Problem.objects.get(slug=SLUG).time_limit_s == 2.0  # the live version until the gate passes
+    assert Problem.objects.get(slug=SLUG).spec["time_limit_s"] == 2.0  # the live version until the gate passes
     assert "problem.toml" in AuditEntry.objects.get(action="edit", user=author).summary
 
 

@@ -2,20 +2,19 @@
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
 
+from judge.problems.drafts import save_draft
 from judge.problems.models import Problem
-from judge.problems.services import save_draft, sync_problems
-from tests.conftest import PROBLEMS
+from judge.problems.sync import sync_problems
+from tests.helpers import standalone_copy
 
 SLUG = "prepend_class_token"
 
 
 @pytest.fixture
 def root(tmp_path, db):
-    shutil.copytree(PROBLEMS / SLUG, tmp_path / SLUG)
+    standalone_copy(SLUG, tmp_path)
     return tmp_path
 
 

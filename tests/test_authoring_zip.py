@@ -9,8 +9,7 @@ import pytest
 
 from judge.authoring.models import AuditEntry
 from judge.problems.models import Problem
-from judge.problems.services import files_from_folder
-from tests.conftest import PROBLEMS
+from tests.helpers import standalone_files
 
 SLUG = "prepend_class_token"
 
@@ -33,7 +32,7 @@ def make_zip(files: dict[str, bytes | str]) -> io.BytesIO:
 
 
 def package_entries(**changes) -> dict[str, str | bytes]:
-    files = {f"{SLUG}/{name}": text for name, text in files_from_folder(PROBLEMS / SLUG).items()}
+    files = {f"{SLUG}/{name}": text for name, text in standalone_files(SLUG).items()}
     files.update(changes)
     return files
 
@@ -42,7 +41,7 @@ def test_download_gives_the_package_folder(client, problems, author):
     response = client.get(f"/authoring/problems/{SLUG}/download/")
     assert response["Content-Type"] == "application/zip"
     archive = zipfile.ZipFile(io.BytesIO(response.content))
-    on_disk = files_from_folder(PROBLEMS / SLUG)
+    on_disk = standalone_files(SLUG)
     assert {name: archive.read(name).decode() for name in archive.namelist()} == {
         f"{SLUG}/{name}": text for name, text in on_disk.items()}
     assert AuditEntry.objects.filter(action="download", user=author).exists()
@@ -63,7 +62,7 @@ def test_uploading_an_edited_package_replaces_the_draft_and_is_audited(client, p
 @pytest.mark.parametrize(("entries", "error"), [
     (b"this is not a zip", "package.zip: not a zip file"),
     ({f"{SLUG}/problem.toml": "slug = 'x'", "other/problem.toml": ""}, "must hold exactly one folder"),
-    (package_entries(**{f"{SLUG}/problem.toml": files_from_folder(PROBLEMS / SLUG)["problem.toml"].replace(
+    (package_entries(**{f"{SLUG}/problem.toml": standalone_files(SLUG)["problem.toml"].replace(
         'difficulty = "easy"', 'difficulty = "trivial"')}),
      f"{SLUG}/problem.toml: difficulty must be one of easy, medium, hard, got 'trivial'"),
     (package_entries(**{f"{SLUG}/solution.py": b"x = '\xff'\n"}), f"{SLUG}/solution.py: not UTF-8"),

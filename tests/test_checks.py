@@ -7,9 +7,9 @@ import io
 import numpy as np
 import pytest
 
-from judge.grading.arrays import UnreadableArray, read_npy
-from judge.grading.grader import grade
-from tests.helpers import first_failure, one_case, spec
+from engine.arrays import UnreadableArray, read_npy
+from engine.grading import grade
+from tests.helpers import one_case, spec
 
 X = np.arange(6, dtype=np.float64).reshape(2, 3)
 

@@ -3,22 +3,20 @@
 from __future__ import annotations
 
 import re
-import shutil
 
 import pytest
 from django.core.management import CommandError, call_command
 
+from engine.package import PackageError, load_package
 from judge.problems.models import Problem, TestSet
-from judge.problems.packages import PackageError, load_package
-from judge.problems.services import sync_problems
-from tests.conftest import PROBLEMS
+from judge.problems.sync import sync_problems
+from tests.helpers import standalone_copy
 
 
 @pytest.fixture
 def package_copy(tmp_path):
     root = tmp_path / "problems"
-    shutil.copytree(PROBLEMS / "prepend_class_token", root / "prepend_class_token")
-    return root, root / "prepend_class_token"
+    return root, standalone_copy("prepend_class_token", root)
 
 
 @pytest.mark.parametrize(("old", "new", "error"), [

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from engine.gate import run_gate
+from engine.grading import grade, job_of, run_order
+from engine.probes import evaluate_probes
 from tests.conftest import PROBLEMS
 from tests.helpers import first_failure, grade_code, package
 
@@ -70,3 +73,49 @@ def test_in_place_addition_is_input_mutated(process_sandbox):
     failure = first_failure(grade_code(code, "add_positional_embedding", process_sandbox))
     assert failure.status == "input_mutated"
     assert "`tokens`" in failure.message
+
+
+# The publish gate, run once per problem in the process sandbox: it records what each known-wrong
+# solution did on each test, which is what names a student's misconception.
+_GATED: dict = {}
+
+
+def gated(slug: str, sandbox):
+    if slug not in _GATED:
+        _GATED[slug] = run_gate(package(slug), sandbox)
+    return _GATED[slug]
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_every_problem_passes_the_publish_gate(slug, process_sandbox):
+    outcome = gated(slug, process_sandbox)
+    failure = outcome.first_failure()
+    assert outcome.passed, f"{failure.key}: {failure.detail}" if failure else "a check did not run"
+
+
+@pytest.mark.parametrize(("slug", "wrong"), WRONG, ids=[f"{s}/{w.file}" for s, w in WRONG])
+def test_known_wrong_solution_is_shown_its_named_misconception(slug, wrong, process_sandbox):
+    cases = gated(slug, process_sandbox).cases
+    report = grade(wrong.code, package(slug).spec(), cases, process_sandbox)
+    named = {t.misconception.get("name") for t in report.tests if t.status != "passed"}
+    assert wrong.name in named, (named, [(t.name, t.status) for t in report.tests if t.status != "passed"])
+
+
+PROBED = [(slug, wrong) for slug, wrong in WRONG if wrong.probes]
+
+
+@pytest.mark.parametrize(("slug", "wrong"), PROBED, ids=[f"{s}/{w.file}" for s, w in PROBED])
+def test_probes_fire_for_the_seeded_wrong_solutions_that_declare_them(slug, wrong, process_sandbox):
+    report = grade(wrong.code, package(slug).spec(), gated(slug, process_sandbox).cases, process_sandbox)
+    assert set(wrong.probes) <= {p["name"] for p in report.properties}
+    assert all(p["message"] and "{index}" not in p["message"] for p in report.properties)
+
+
+@pytest.mark.parametrize("slug", sorted({slug for slug, _ in PROBED}))
+def test_the_reference_breaks_no_probe(slug, process_sandbox):
+    spec = package(slug).spec()
+    cases = gated(slug, process_sandbox).cases
+    sandbox_events = process_sandbox.run(job_of(package(slug).solution, spec, run_order(cases))).events
+    tests = [e for e in sandbox_events if e.get("event") == "test"]
+    events = {case.name: raw for case, raw in zip(run_order(cases), tests)}
+    assert evaluate_probes(spec, [c for c in cases if c.probe], events) == []

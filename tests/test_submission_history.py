@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from judge.grading.verdicts import Verdict
+from engine.verdicts import Verdict
 from tests.students import graded
 
 SLUG = "prepend_class_token"

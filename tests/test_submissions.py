@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from judge.grading.grader import GradeReport
+from engine.grading import GradeReport
 from judge.submissions import services
 from judge.submissions.models import Kind, Status, Submission
 from tests.conftest import read_solution
@@ -16,7 +16,7 @@ from tests.conftest import read_solution
 @pytest.fixture
 def no_enqueue(monkeypatch):
     sent = []
-    monkeypatch.setattr(services, "enqueue", sent.append)
+    monkeypatch.setattr(services, "enqueue", lambda pk, lane=None: sent.append(pk))
     return sent
 
 
@@ -103,3 +103,40 @@ def test_a_submission_whose_sandbox_keeps_failing_gets_internal_error(problems, 
     submission.refresh_from_db()
     assert submission.verdict == "internal_error"
     assert "container vanished" in submission.message
+
+
+def test_a_sandbox_that_dies_twice_is_replaced_and_the_third_try_grades(problems, student, no_enqueue, monkeypatch):
+    from sandbox.backends.base import SandboxError
+
+    real_grade, deaths = services.grade, []
+
+    def dies_twice(*args, **kwargs):
+        if len(deaths) < 2:
+            deaths.append(1)
+            raise SandboxError("container died mid-job")
+        return real_grade(*args, **kwargs)
+
+    monkeypatch.setattr(services, "grade", dies_twice)
+    submission = services.submit_solution(student, problems["prepend_class_token"],
+                                          read_solution("prepend_class_token"))
+    services.grade_submission(submission.pk)
+    submission.refresh_from_db()
+    assert submission.verdict == "accepted" and len(deaths) == 2
+
+
+def test_when_every_try_fails_the_message_says_it_was_the_judges_fault(problems, student, no_enqueue, monkeypatch):
+    from sandbox.backends.base import SandboxError
+
+    tries = []
+
+    def always_dies(*args, **kwargs):
+        tries.append(1)
+        raise SandboxError("container died mid-job")
+
+    monkeypatch.setattr(services, "grade", always_dies)
+    submission = services.submit_solution(student, problems["prepend_class_token"], "def f(): pass")
+    services.grade_submission(submission.pk)
+    submission.refresh_from_db()
+    assert len(tries) == 3 and submission.verdict == "internal_error"
+    assert "failed 3 times" in submission.message
+    assert "the judge's fault, not your code's" in submission.message

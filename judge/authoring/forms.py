@@ -7,7 +7,7 @@ import tomllib
 import tomli_w
 from django import forms
 
-from judge.problems.packages import DIFFICULTIES, WRONG_CHECKS
+from engine.package import DIFFICULTIES, WRONG_CHECKS
 
 
 def _words(text: str) -> list[str]:

@@ -1,7 +1,7 @@
 """Write operations of authoring: new problems, edits, zips, rejudges, and the audit log.
 
 Views call these; each records who did what in ``AuditEntry``.  Problems
-themselves (drafts, the gate, publishing) live in ``judge.problems.services``.
+themselves (drafts, the gate, publishing) live in ``judge/problems/`` (drafts.py, gates.py).
 """
 
 from __future__ import annotations
@@ -15,12 +15,15 @@ import zlib
 from django.db import transaction
 from django.utils import timezone
 
+from engine.package import SLUG, PackageError
 from judge.authoring.models import Action, AuditEntry, RejudgeBatch
 from judge.authoring.queries import rejudge_candidates
+from judge.problems.drafts import MAX_FILES, save_draft
+from judge.problems.gates import request_gate_run, unpublish_problem
 from judge.problems.models import GateRun, Problem
-from judge.problems.packages import SLUG, PackageError
-from judge.problems.services import MAX_FILES, request_gate_run, save_draft, unpublish_problem
+from judge.submissions.broker import enqueue_on_commit
 from judge.submissions.models import Status, Submission
+from judge.submissions.services import requeue
 
 log = logging.getLogger(__name__)
 
@@ -197,51 +200,29 @@ def upload_zip(user, data: bytes, filename: str) -> Problem:
 
 def request_rejudge(user, scope: str, problem: Problem | None = None,
                     submission: Submission | None = None) -> RejudgeBatch:
+    from judge.authoring.tasks import rejudge_batch  # the tasks module imports this one
+
     chosen = rejudge_candidates(scope, problem, submission)
     ids = list(chosen.order_by("pk").values_list("pk", flat=True))
     with transaction.atomic():
         batch = RejudgeBatch.objects.create(requested_by=user, scope=scope, problem=problem or (
             submission.problem if submission else None), submission_ids=ids, total=len(ids))
-        transaction.on_commit(lambda: _enqueue_batch(batch.pk))
+        enqueue_on_commit(rejudge_batch, batch.pk)
     target = submission.pk if submission else (problem.slug if problem else "all problems")
     slug = batch.problem.slug if batch.problem else ""
     audit(user, Action.REJUDGE, slug, f"{scope} {target}: {len(ids)} submissions")
     return batch
 
 
-def _enqueue_batch(batch_id: int) -> None:
-    from judge.authoring.tasks import rejudge_batch
-
-    try:
-        rejudge_batch.delay(batch_id)
-    except Exception:
-        log.exception("could not enqueue rejudge batch %s", batch_id)
-
-
 def run_rejudge_batch(batch_id: int, chunk: int = 200) -> int:
-    """Put the batch's finished submissions back in the queue with their problem's current test set.
-
-    One UPDATE per chunk and problem, guarded by ``status=done``: a submission
-    being graded right now is left alone, and the usual claim/record
-    compare-and-set then gives each requeued submission exactly one new verdict.
-    """
-    from judge.submissions.services import enqueue
-
+    """Put the batch's finished submissions back in the queue with their problem's current test set,
+    a chunk at a time (``submissions.services.requeue`` owns the state change)."""
     batch = RejudgeBatch.objects.get(pk=batch_id)
     RejudgeBatch.objects.filter(pk=batch_id, started_at__isnull=True).update(started_at=timezone.now())
     current = dict(Problem.objects.filter(current_test_set__isnull=False).values_list("pk", "current_test_set"))
     requeued = 0
     for start in range(0, len(batch.submission_ids), chunk):
-        ids = batch.submission_ids[start:start + chunk]
-        now = timezone.now()
-        for problem_id, test_set_id in current.items():
-            requeued += Submission.objects.filter(pk__in=ids, problem_id=problem_id, status=Status.DONE).update(
-                status=Status.QUEUED, test_set_id=test_set_id, verdict="", message="", results=[],
-                grading_ms=None, sandbox={}, enqueued_at=now, started_at=None, finished_at=None,
-                claim=None, heartbeat_at=None, attempts=0,
-            )
-        for pk in ids:
-            enqueue(pk)
+        requeued += requeue(batch.submission_ids[start:start + chunk], current)
         RejudgeBatch.objects.filter(pk=batch_id).update(requeued=requeued)
     RejudgeBatch.objects.filter(pk=batch_id).update(queued_all_at=timezone.now())
     return requeued

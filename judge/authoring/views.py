@@ -10,12 +10,12 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from engine.package import PackageError
 from judge.authoring import services
 from judge.authoring.forms import SettingsForm, parse_manifest
 from judge.authoring.models import Action, AuditEntry, RejudgeBatch, RejudgeScope
 from judge.authoring.queries import rejudge_candidates
 from judge.problems.models import Problem
-from judge.problems.packages import PackageError
 from judge.problems.rendering import render_markdown
 from judge.submissions.models import Submission
 

@@ -6,8 +6,8 @@ from django.shortcuts import render
 from django.views.decorators.http import require_POST
 
 from judge.learning.services import DraftRejected, reset_draft, reveal_next_hint, save_draft
+from judge.problems.queries import get_problem_for_user
 from judge.problems.rendering import render_markdown
-from judge.problems.views import get_problem_for_user
 
 
 @login_required

@@ -29,12 +29,11 @@ class Problem(models.Model):
     starter_code = models.TextField()
     solution_code = models.TextField()
 
-    function_name = models.CharField(max_length=80)
-    params = models.JSONField(default=list)
-    time_limit_s = models.FloatField()
-    memory_mb = models.PositiveIntegerField()
-    rtol = models.FloatField()
-    atol = models.FloatField()
+    # Which track of the course the problem belongs to (a slug such as "pixels-to-attention"; blank: none).
+    track = models.CharField(max_length=60, blank=True)
+    # What grading needs: ``engine.spec.ProblemSpec.as_dict()`` (function, parameters and their kinds,
+    # limits, tolerances, the time budget, probes). The engine owns its fields.
+    spec = models.JSONField(default=dict)
 
     package_hash = models.CharField(max_length=64)
     current_test_set = models.ForeignKey(
@@ -62,6 +61,14 @@ class Problem(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("problem-detail", args=[self.slug])
+
+    @property
+    def function_name(self) -> str:
+        return self.spec.get("function", "")
+
+    @property
+    def params(self) -> list[str]:
+        return self.spec.get("params", [])
 
     @property
     def signature(self) -> str:
@@ -93,6 +100,8 @@ class TestCase(models.Model):
     index = models.PositiveIntegerField()
     name = models.CharField(max_length=100)
     hidden = models.BooleanField(default=True)
+    # An input built for a probe (``engine/probes.py``): run with the tests, never graded on its own.
+    probe = models.BooleanField(default=False)
     inputs = models.BinaryField()
     expected = models.BinaryField()
 

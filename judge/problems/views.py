@@ -4,24 +4,19 @@ import functools
 from dataclasses import dataclass
 
 from django.contrib.auth.decorators import login_required
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.urls import reverse
 
-from judge.learning.services import draft_code, revealed_hint_count
-from judge.problems.models import Difficulty, Problem
-from judge.problems.rendering import render_markdown
-from judge.submissions.display import format_array, visible_case_data
 from judge.leaderboard.models import ProblemTotals
 from judge.leaderboard.ranking import marks_of, problem_totals
+from judge.learning.services import draft_code, revealed_hint_count
+from judge.problems.models import Difficulty, Problem
+from judge.problems.queries import get_problem_for_user
+from judge.problems.rendering import render_markdown
+from judge.submissions.display import format_array, visible_case_data
 from judge.submissions.queries import history
 
 LIST_FIELDS = ("slug", "title", "summary", "difficulty", "tags", "path_order")
-
-
-def get_problem_for_user(user, slug: str) -> Problem:
-    """Published problems for everyone; drafts only for staff."""
-    problems = Problem.objects.all() if user.is_staff else Problem.objects.filter(published=True)
-    return get_object_or_404(problems, slug=slug)
 
 
 @dataclass

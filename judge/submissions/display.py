@@ -20,8 +20,8 @@ import numpy as np
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
-from judge.grading.arrays import UnreadableArray, load_inputs, read_npy
-from judge.grading.verdicts import CHECKS, TestStatus, Verdict
+from engine.arrays import UnreadableArray, load_inputs, read_npy
+from engine.verdicts import CHECKS, TestStatus, Verdict
 from judge.problems.models import TestCase
 from judge.submissions.models import Submission
 
@@ -61,7 +61,9 @@ class TestRow:
         return self.status == TestStatus.PASSED
 
 
-def format_array(label: str, array: np.ndarray) -> ShownArray:
+def format_array(label: str, array: np.ndarray | int | float | bool) -> ShownArray:
+    if not isinstance(array, np.ndarray):  # a scalar parameter: shown as the student's code receives it
+        return ShownArray(label, (), type(array).__name__, repr(array))
     with np.printoptions(precision=6, suppress=True, threshold=120, edgeitems=3, linewidth=96):
         text = np.array2string(array, separator=", ")
     return ShownArray(label, tuple(array.shape), str(array.dtype), text)

@@ -6,7 +6,7 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 
-from judge.grading.verdicts import Verdict
+from engine.verdicts import Verdict
 from judge.problems.models import Problem, TestSet
 
 
@@ -34,6 +34,8 @@ class Submission(models.Model):
     verdict = models.CharField(max_length=30, choices=Verdict.choices, blank=True)
     message = models.TextField(blank=True)
     results = models.JSONField(default=list, blank=True)
+    # Properties the result broke, from the problem's probes (``engine/probes.py``): name, message, explanation, see.
+    properties = models.JSONField(default=list, blank=True)
     grading_ms = models.FloatField(null=True, blank=True)
     sandbox = models.JSONField(default=dict, blank=True)
 

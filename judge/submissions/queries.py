@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from django.db.models import QuerySet
 
-from judge.grading.verdicts import Verdict
+from engine.verdicts import Verdict
 from judge.problems.models import Problem
 from judge.submissions.models import Kind, Status, Submission
 

@@ -6,6 +6,12 @@ compare-and-set and proves it is alive with heartbeats; only the holder of the
 current claim can record the verdict.  If a worker, the broker or a sandbox
 dies on the way, ``recover_stalled_submissions`` sends the submission again,
 and the compare-and-set makes sure it is graded (recorded) once.
+
+Fairness: at most ``MAX_RUNNING_PER_USER`` submissions of one user are graded
+at once.  The claim refuses another; that submission is *parked* (still
+queued, ``enqueued_at`` cleared, no message in the broker, no worker slot
+held) and sent again, to the back of its queue, when one of the user's
+submissions finishes.  Which queue: ``broker.Lane``.
 """
 
 from __future__ import annotations
@@ -20,12 +26,14 @@ from django.db import connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from judge.grading.grader import GradeReport, grade
-from judge.grading.sandboxes import discard_worker_sandbox, worker_sandbox
-from judge.grading.verdicts import Verdict
-from judge.problems.models import Problem
-from judge.problems.services import load_cases, problem_spec
+from engine.grading import GradeReport, grade
+from engine.verdicts import Verdict
 from judge.leaderboard.services import refresh_submission_progress
+from judge.problems.models import Problem
+from judge.problems.queries import load_cases, problem_spec
+from judge.sandboxes import discard_worker_sandbox, worker_sandbox
+from judge.submissions import push
+from judge.submissions.broker import Lane, send_task
 from judge.submissions.models import Kind, Status, Submission
 from sandbox.backends.base import SandboxError
 
@@ -75,26 +83,103 @@ def submit_solution(user, problem: Problem, code: str | bytes, kind: str = Kind.
     return submission
 
 
-def enqueue(submission_id: int) -> None:
+def enqueue(submission_id: int, lane: str | None = None) -> bool:
+    """Send the submission to its lane (by default Run or Submit, from its kind); if the broker is down
+    it stays queued and the recovery sweep sends it later."""
     from judge.submissions.tasks import grade_submission as task
 
-    try:
-        task.delay(submission_id)
-    except Exception:  # the broker is down: the recovery sweep will send it again
-        log.exception("could not enqueue submission %s; it stays queued for recovery", submission_id)
+    if lane is None:
+        kind = Submission.objects.filter(pk=submission_id).values_list("kind", flat=True).first()
+        lane = Lane.RUN if kind == Kind.RUN else Lane.SUBMIT
+    return send_task(task, submission_id, queue=lane, capped=lane != Lane.REJUDGE)
 
 
-def claim_submission(submission_id: int) -> uuid.UUID | None:
-    """Take the submission if it is queued, or running with a dead worker."""
+def requeue(submission_ids: list[int], test_sets: dict[int, int]) -> int:
+    """Put finished submissions back in the queue against ``test_sets`` (problem id -> test set id),
+    on the low-priority rejudge lane, exempt from the per-user cap.
+
+    One UPDATE per problem, guarded by ``status=done``: a submission being graded
+    right now is left alone, and the claim and record compare-and-sets then give
+    each requeued submission exactly one new verdict.
+    """
+    now = timezone.now()
+    ready = list(Submission.objects.filter(pk__in=submission_ids, status=Status.DONE, problem_id__in=test_sets)
+                 .values_list("pk", "problem_id"))
+    requeued = 0
+    for problem_id, test_set_id in test_sets.items():
+        ids = [pk for pk, problem in ready if problem == problem_id]
+        if ids:
+            requeued += Submission.objects.filter(pk__in=ids, status=Status.DONE).update(
+                status=Status.QUEUED, test_set_id=test_set_id, verdict="", message="", results=[],
+                grading_ms=None, sandbox={}, enqueued_at=now, started_at=None, finished_at=None,
+                claim=None, heartbeat_at=None, attempts=0,
+            )
+    for pk, _ in ready:
+        enqueue(pk, Lane.REJUDGE)
+    return requeued
+
+
+def claim_submission(submission_id: int, capped: bool = False) -> uuid.UUID | None:
+    """Take the submission if it is queued, or running with a dead worker; with ``capped``, only while
+    its user has fewer than ``MAX_RUNNING_PER_USER`` others being graded."""
     now = timezone.now()
     stale = now - timedelta(seconds=settings.STALE_AFTER_S)
     token = uuid.uuid4()
-    claimed = (
-        Submission.objects.filter(pk=submission_id)
-        .filter(Q(status=Status.QUEUED) | Q(status=Status.RUNNING, heartbeat_at__lt=stale))
-        .update(status=Status.RUNNING, claim=token, heartbeat_at=now, started_at=now, attempts=F("attempts") + 1)
-    )
+    claimable = Submission.objects.filter(pk=submission_id).filter(
+        Q(status=Status.QUEUED) | Q(status=Status.RUNNING, heartbeat_at__lt=stale))
+    with transaction.atomic():
+        if capped:
+            user_id = claimable.values_list("user_id", flat=True).first()
+            if user_id is None:
+                return None
+            _lock_user_claims(user_id)
+            if _running_for_user(user_id, stale, other_than=submission_id) >= settings.MAX_RUNNING_PER_USER:
+                return None
+        claimed = claimable.update(status=Status.RUNNING, claim=token, heartbeat_at=now, started_at=now,
+                                   attempts=F("attempts") + 1)
     return token if claimed == 1 else None
+
+
+def _lock_user_claims(user_id: int) -> None:
+    """Serialise one user's claims until the transaction ends, so two workers cannot both see a free slot.
+    SQLite needs nothing: its transactions take the write lock as they begin (settings)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [CLAIM_LOCK_CLASS, user_id])
+
+
+CLAIM_LOCK_CLASS = 10_431  # the first key of PostgreSQL's advisory locks taken here
+
+
+def _running_for_user(user_id: int, stale, other_than: int | None = None) -> int:
+    running = Submission.objects.filter(user_id=user_id, status=Status.RUNNING, heartbeat_at__gte=stale)
+    return running.exclude(pk=other_than).count() if other_than else running.count()
+
+
+def park_submission(submission_id: int) -> bool:
+    """A queued submission whose user is at their cap waits here, in the database, instead of a worker slot."""
+    parked = Submission.objects.filter(pk=submission_id, status=Status.QUEUED,
+                                       enqueued_at__isnull=False).update(enqueued_at=None) == 1
+    if parked:
+        # Their last running one may have finished between the refused claim and now.
+        release_parked(Submission.objects.values_list("user_id", flat=True).get(pk=submission_id))
+    return parked
+
+
+def release_parked(user_id: int) -> list[int]:
+    """Send this user's oldest parked submissions, as many as they have free slots, to the back of their lanes."""
+    stale = timezone.now() - timedelta(seconds=settings.STALE_AFTER_S)
+    free = settings.MAX_RUNNING_PER_USER - _running_for_user(user_id, stale)
+    if free <= 0:
+        return []
+    waiting = Submission.objects.filter(user_id=user_id, status=Status.QUEUED, enqueued_at__isnull=True)
+    released = []
+    for pk in waiting.order_by("pk").values_list("pk", flat=True)[:free]:
+        if Submission.objects.filter(pk=pk, status=Status.QUEUED, enqueued_at__isnull=True).update(
+                enqueued_at=timezone.now()) == 1:
+            enqueue(pk)
+            released.append(pk)
+    return released
 
 
 def beat(submission_id: int, token: uuid.UUID) -> bool:
@@ -109,7 +194,7 @@ def record_verdict(submission_id: int, token: uuid.UUID, report: GradeReport) ->
     with transaction.atomic():
         recorded = Submission.objects.filter(pk=submission_id, claim=token, status=Status.RUNNING).update(
             status=Status.DONE, verdict=report.verdict, message=report.message, results=data["tests"],
-            grading_ms=report.time_ms, sandbox=report.sandbox, finished_at=timezone.now(), claim=None,
+            properties=report.properties, grading_ms=report.time_ms, sandbox=report.sandbox, finished_at=timezone.now(), claim=None,
         ) == 1
         if recorded:
             refresh_submission_progress(submission_id)
@@ -140,28 +225,41 @@ class Heartbeat:
         self.thread.join()
 
 
-def grade_submission(submission_id: int) -> bool:
-    """Grade one submission if it can be claimed; True if this call recorded a verdict."""
-    token = claim_submission(submission_id)
+def grade_submission(submission_id: int, capped: bool = True) -> bool:
+    """Grade one submission if it can be claimed; True if this call recorded a verdict.
+
+    ``capped`` (all but staff rejudges): refused while its user is at their cap, it is parked."""
+    token = claim_submission(submission_id, capped=capped)
     if token is None:
+        if capped:
+            park_submission(submission_id)
         return False
+    push.publish_status(submission_id, Status.RUNNING)
     submission = Submission.objects.select_related("problem", "test_set").get(pk=submission_id)
+    try:
+        return _grade_claimed(submission, token)
+    finally:
+        push.publish_status(submission_id, Status.DONE)
+        release_parked(submission.user_id)
+
+
+def _grade_claimed(submission: Submission, token: uuid.UUID) -> bool:
     if submission.attempts > settings.MAX_GRADING_ATTEMPTS:
         report = GradeReport(Verdict.INTERNAL_ERROR, "grading was interrupted too many times; please submit again")
-        return record_verdict(submission_id, token, report)
+        return record_verdict(submission.pk, token, report)
     cases = load_cases(submission.test_set, visible_only=submission.kind == Kind.RUN)
-    with Heartbeat(submission_id, token):
+    with Heartbeat(submission.pk, token):
         report = grade_with_retries(submission.code, problem_spec(submission.problem), cases)
-    recorded = record_verdict(submission_id, token, report)
+    recorded = record_verdict(submission.pk, token, report)
     if not recorded:
-        log.warning("submission %s was reclaimed while this worker graded it; result discarded", submission_id)
+        log.warning("submission %s was reclaimed while this worker graded it; result discarded", submission.pk)
     return recorded
 
 
-def grade_with_retries(code: str, spec, cases, tries: int = 2) -> GradeReport:
-    """Grade on this worker's warm sandbox, starting a fresh one if it fails."""
+def grade_with_retries(code: str, spec, cases, tries: int | None = None) -> GradeReport:
+    """Grade on this worker's warm sandbox, starting a fresh one each time it fails (``SANDBOX_TRIES`` in all)."""
     failure = None
-    for _ in range(tries):
+    for _ in range(tries or settings.SANDBOX_TRIES):
         try:
             return grade(code, spec, cases, worker_sandbox())
         except SandboxError as exc:
@@ -171,10 +269,10 @@ def grade_with_retries(code: str, spec, cases, tries: int = 2) -> GradeReport:
     return _sandbox_failed(failure)
 
 
-def grade_with_sandbox(code: str, spec, cases, sandbox, tries: int = 2) -> GradeReport:
+def grade_with_sandbox(code: str, spec, cases, sandbox, tries: int | None = None) -> GradeReport:
     """Grade on a given sandbox (``manage.py grade``); its backend restarts it if it fails."""
     failure = None
-    for _ in range(tries):
+    for _ in range(tries or settings.SANDBOX_TRIES):
         try:
             return grade(code, spec, cases, sandbox)
         except SandboxError as exc:
@@ -183,24 +281,39 @@ def grade_with_sandbox(code: str, spec, cases, sandbox, tries: int = 2) -> Grade
 
 
 def _sandbox_failed(failure: Exception | None) -> GradeReport:
+    tries = settings.SANDBOX_TRIES
     return GradeReport(Verdict.INTERNAL_ERROR,
-                       f"the sandbox failed while grading ({failure}); this is the judge's fault, not your code's")
+                       f"the sandbox failed {tries} time{'s' if tries != 1 else ''} while grading ({failure}); "
+                       "this is the judge's fault, not your code's: please submit again")
 
 
-def recover_stalled_submissions() -> list[int]:
-    """Send again every submission whose message or worker was lost."""
+def recover_stalled_submissions(broker_lost: bool = False) -> list[int]:
+    """Send again every submission whose worker or message was lost, and release parked ones with a free slot.
+
+    A dead worker's submission goes to the Run lane, ahead of any backlog.  With
+    ``broker_lost`` (the broker's Redis forgot its messages) every queued
+    submission is sent again at once, oldest first, to its own lane.
+    """
     now = timezone.now()
-    stalled = Submission.objects.filter(
-        Q(status=Status.RUNNING, heartbeat_at__lt=now - timedelta(seconds=settings.STALE_AFTER_S))
-        | Q(status=Status.QUEUED, enqueued_at__lt=now - timedelta(seconds=settings.REQUEUE_AFTER_S))
-    )
+    dead = Submission.objects.filter(status=Status.RUNNING,
+                                     heartbeat_at__lt=now - timedelta(seconds=settings.STALE_AFTER_S))
     resent = []
-    for submission_id in stalled.values_list("pk", flat=True)[:500]:
+    for submission_id in dead.values_list("pk", flat=True)[:500]:
+        enqueue(submission_id, Lane.RUN)
+        resent.append(submission_id)
+    lost = Submission.objects.filter(status=Status.QUEUED, enqueued_at__isnull=False)
+    if not broker_lost:
+        lost = lost.filter(enqueued_at__lt=now - timedelta(seconds=settings.REQUEUE_AFTER_S))
+    for submission_id in lost.order_by("pk").values_list("pk", flat=True)[:2000]:
         Submission.objects.filter(pk=submission_id, status=Status.QUEUED).update(enqueued_at=now)
         enqueue(submission_id)
         resent.append(submission_id)
+    parked = Submission.objects.filter(status=Status.QUEUED, enqueued_at__isnull=True)
+    for user_id in parked.order_by().values_list("user_id", flat=True).distinct():
+        release_parked(user_id)
     if resent:
-        log.info("re-sent %d stalled submission(s): %s", len(resent), resent)
+        log.info("re-sent %d stalled submission(s)%s: %s", len(resent), " (the broker lost its messages)"
+                 if broker_lost else "", resent[:50])
     return resent
 
 

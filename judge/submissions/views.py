@@ -2,14 +2,17 @@ from __future__ import annotations
 
 import difflib
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from judge.problems.views import get_problem_for_user, problem_page
-from judge.submissions import display
-from judge.submissions.models import Kind, Submission
+from judge.problems.queries import get_problem_for_user
+from judge.problems.views import problem_page
+from judge.submissions import display, push
+from judge.submissions.limits import RateLimited, check_rate_limit
+from judge.submissions.models import Kind, Status, Submission
 from judge.submissions.services import SubmissionRejected, queue_position, submit_solution
 
 
@@ -33,14 +36,25 @@ def submit(request, slug: str):
     code = upload.read(1 << 20) if upload else request.POST.get("code", "")
     kind = Kind.RUN if request.POST.get("kind") == Kind.RUN else Kind.SUBMIT
     try:
+        check_rate_limit(request, kind)
         submission = submit_solution(request.user, problem, code, kind)
+    except RateLimited as exc:
+        response = refused(request, problem, code, str(exc), status=429)
+        response["Retry-After"] = str(exc.retry_after_s)
+        return response
     except SubmissionRejected as exc:
-        if is_htmx(request):
-            return render(request, "submissions/_rejected.html", {"error": str(exc)})
-        return problem_page(request, problem, code=code if isinstance(code, str) else None, error=str(exc), status=400)
+        return refused(request, problem, code, str(exc), status=400)
     if is_htmx(request):
         return render(request, "submissions/_status.html", status_context(submission))
     return redirect(submission)
+
+
+def refused(request, problem, code, error: str, status: int):
+    """Not submitted: the reason in the result panel (htmx) or above the editor, code kept."""
+    if is_htmx(request):
+        # A plain rejection keeps htmx's default swap (200); a rate limit answers 429, which site.js swaps too.
+        return render(request, "submissions/_rejected.html", {"error": error}, status=200 if status == 400 else status)
+    return problem_page(request, problem, code=code if isinstance(code, str) else None, error=error, status=status)
 
 
 def status_context(submission: Submission) -> dict:
@@ -61,8 +75,19 @@ def submission_detail(request, pk: int):
 
 @login_required
 def submission_status(request, pk: int):
-    """The live part of a submission: polled by htmx until the verdict is in."""
+    """The live part of a submission, which the page asks for until the verdict is in.
+
+    With ``?wait=<the status the page shows>`` it is a long poll: the answer waits
+    until the status differs (the worker's Redis message wakes it; without Redis
+    the row is re-read every ``PUSH_DB_POLL_S``), at most ``PUSH_WAIT_S``, or
+    ``PUSH_QUEUED_WAIT_S`` while queued so the queue position moves.
+    """
     submission = get_submission_for_user(request.user, pk)
+    shown = request.GET.get("wait")
+    if shown in (Status.QUEUED, Status.RUNNING) and submission.status == shown:
+        timeout = settings.PUSH_QUEUED_WAIT_S if shown == Status.QUEUED else settings.PUSH_WAIT_S
+        if push.wait_for_change(pk, shown, timeout) != shown:
+            submission = Submission.objects.select_related("problem", "user").get(pk=pk)
     return render(request, "submissions/_status.html", status_context(submission))
 
 

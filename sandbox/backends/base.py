@@ -2,7 +2,7 @@
 
 A backend owns one zygote (a local process, or a process in a container) and
 runs jobs on it one at a time.  It returns the zygote's events *unvalidated*:
-deciding what they mean is the judge's job (``judge/grading``), which treats them
+deciding what they mean is the judge's job (``engine/``), which treats them
 as hostile data.  A backend raises ``SandboxError`` when the sandbox itself
 failed (died, hung, spoke nonsense); the caller then retries on a fresh one.
 """

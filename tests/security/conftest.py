@@ -14,7 +14,7 @@ import uuid
 
 import pytest
 
-from judge.grading.grader import GradeReport, grade
+from engine.grading import GradeReport, grade
 from tests.conftest import REPO, read_solution
 from tests.helpers import cases, package
 from tests.leftovers import leftovers

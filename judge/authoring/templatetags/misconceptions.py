@@ -29,3 +29,13 @@ def misconceptions_of(submission) -> list[dict]:
         })
         entry["tests"].append(str(test.get("name", "")))
     return list(found.values())
+
+
+@register.simple_tag
+def properties_of(submission) -> list[dict]:
+    """The properties (from the problem's probes) that the submission's outputs broke."""
+    url = submission.problem.get_absolute_url()
+    return [{"name": str(p.get("name", "")), "message": str(p.get("message", "")),
+             "explanation": str(p.get("explanation", "")),
+             "url": see_url(url, str(p.get("see"))) if p.get("see") else ""}
+            for p in submission.properties or [] if isinstance(p, dict)]

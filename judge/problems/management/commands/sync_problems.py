@@ -4,8 +4,8 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from judge.problems.packages import PackageError
-from judge.problems.services import sync_problems
+from engine.package import PackageError
+from judge.problems.sync import sync_problems
 
 
 class Command(BaseCommand):

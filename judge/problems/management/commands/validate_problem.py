@@ -2,8 +2,8 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError
 
+from judge.problems.gates import run_gate_now
 from judge.problems.models import Problem
-from judge.problems.services import run_gate_now
 
 
 class Command(BaseCommand):

@@ -6,10 +6,10 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from judge.grading.grader import GradeReport
-from judge.grading.sandboxes import open_sandbox
-from judge.problems.gate import run_gate
-from judge.problems.packages import PackageError, load_package
+from engine.gate import run_gate
+from engine.grading import GradeReport
+from engine.package import PackageError, load_package
+from judge.sandboxes import open_sandbox
 from judge.submissions.services import SubmissionRejected, grade_with_sandbox, validate_code
 
 

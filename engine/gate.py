@@ -10,24 +10,20 @@ the outcome.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import asdict, dataclass, field
 
-from judge.grading.arrays import UnreadableArray, read_npy
-from judge.grading.checks import KnownWrong, error_signature
-from judge.grading.events import Malformed, TestEvent
-from judge.grading.grader import Case, GradeReport, ProblemSpec, interpret
-from judge.grading.verdicts import TestStatus, Verdict
-from judge.problems.packages import (
-    GeneratedCase,
-    Package,
-    PackageError,
-    ReferenceFailed,
-    WrongSpec,
-    generate_cases,
-    job_for,
-    reference_outputs,
-)
+from engine.arrays import UnreadableArray, read_npy
+from engine.checks import KnownWrong, error_signature
+from engine.events import Malformed, TestEvent
+from engine.grading import GradeReport, interpret, job_of, run_order
+from engine.package import Package, PackageError, WrongSpec
+from engine.probes import evaluate_probes
+from engine.spec import Case, ProblemSpec
+from engine.testset import GeneratedCase, ReferenceFailed, generate_cases, reference_outputs
+from engine.verdicts import TestStatus, Verdict
 from sandbox.backends.base import Sandbox
+from sandbox.protocol import MAX_OUTPUT_BYTES
 
 HEADROOM = 5  # the slowest reference test times this must stay under the time limit
 KNOWN_OUTPUT_MAX_BYTES = 4 * 1024 * 1024
@@ -41,7 +37,12 @@ CHECKS = (
     ("headroom", f"The time limit is more than {HEADROOM}x the reference's slowest test"),
     ("starter", "The starter code does not pass"),
     ("wrong", "Every known-wrong solution fails with the check it declares"),
+    ("probes", "Every probe holds for the reference and fires for the known-wrong solutions that declare it"),
 )
+# The submission's time budget, unless the manifest sets one: this many times the reference's
+# total time, at least one test's limit plus a second, and at most every test's limit together.
+BUDGET_FACTOR = 20
+BUDGET_FLOOR_S = 1.0
 
 
 @dataclass
@@ -56,6 +57,7 @@ class GateCheck:
 class GateOutcome:
     checks: list[GateCheck]
     cases: list[Case] = field(default_factory=list)  # with what each known-wrong solution did
+    budget_s: float | None = None  # the submission's time budget the gate settled on
 
     @property
     def passed(self) -> bool:
@@ -71,7 +73,7 @@ class GateOutcome:
         return next((c for c in self.checks if c.passed is False), None)
 
 
-def run_gate(package: Package, sandbox: Sandbox, max_output_bytes: int = 16 * 1024 * 1024) -> GateOutcome:
+def run_gate(package: Package, sandbox: Sandbox, max_output_bytes: int = MAX_OUTPUT_BYTES) -> GateOutcome:
     outcome = GateOutcome([GateCheck(key, title) for key, title in CHECKS])
     spec = package.spec(max_output_bytes)
     try:
@@ -79,7 +81,9 @@ def run_gate(package: Package, sandbox: Sandbox, max_output_bytes: int = 16 * 10
     except PackageError as exc:
         return _fail(outcome, "generator", str(exc))
     visible = sum(not c.hidden for c in generated)
-    _pass(outcome, "generator", f"{len(generated)} cases, {visible} visible")
+    probes = sum(c.probe for c in generated)
+    _pass(outcome, "generator", f"{len(generated) - probes} cases, {visible} visible" + (
+        f"; {probes} probe inputs" if probes else ""))
     try:
         expected, times = reference_outputs(package, generated, sandbox, max_output_bytes)
     except ReferenceFailed as exc:
@@ -88,37 +92,62 @@ def run_gate(package: Package, sandbox: Sandbox, max_output_bytes: int = 16 * 10
         return _fail(outcome, exc.check, str(exc))
     declared = sum(c.shape is not None for c in generated)
     _pass(outcome, "float64", f"{len(expected)} float64 outputs; {declared} with a declared shape, all matching")
-    cases = [Case(c.name, c.hidden, c.inputs, output) for c, output in zip(generated, expected)]
+    cases = [Case(c.name, c.hidden, c.inputs, output, probe=c.probe) for c, output in zip(generated, expected)]
 
     report, events = execute(sandbox, package.solution, spec, cases)
     failure = _first_failure(report)
-    _set(outcome, "reference", failure is None, f"accepted on all {len(cases)} tests" if failure is None
+    _set(outcome, "reference", failure is None, f"accepted on all {len(report.tests)} tests" if failure is None
          else f"{failure.name}: {failure.status} {failure.message}")
     _set(outcome, "deterministic", *_determinism(package, sandbox, generated, expected, events))
     slowest = max(times + [t.time_ms for t in report.tests])
-    limit_ms = package.time_limit_s * 1000
+    limit_ms = spec.time_limit_s * 1000
     _set(outcome, "headroom", slowest * HEADROOM < limit_ms,
          f"slowest reference test {slowest:.1f} ms, limit {limit_ms:.0f} ms ({limit_ms / max(slowest, 0.001):.0f}x)")
+    outcome.budget_s = spec.budget_s or default_budget(spec, sum(times) / 1000, len(report.tests))
 
     starter, _ = execute(sandbox, package.starter, spec, cases)
     _set(outcome, "starter", starter.verdict != Verdict.ACCEPTED, f"starter code: {starter.verdict}")
-    details, known = [], [[] for _ in cases]
+    known: dict[str, list[KnownWrong]] = {case.name: [] for case in cases}
+    details, probe_details = [], _reference_probes(spec, cases, events)
     for wrong in package.wrong:
-        ok, line = _check_wrong(wrong, sandbox, spec, cases, known)
-        details.append(("ok  " if ok else "FAIL ") + line)
+        wrong_report, wrong_events = execute(sandbox, wrong.code, spec, cases)
+        details.append(_check_wrong(wrong, wrong_report, wrong_events, known))
+        probe_details += _wrong_probes(wrong, wrong_report)
     _set(outcome, "wrong", all(d.startswith("ok") for d in details), "\n".join(details) or "no known-wrong solutions")
-    outcome.cases = [Case(c.name, c.hidden, c.inputs, c.expected, tuple(k)) for c, k in zip(cases, known)]
+    _set(outcome, "probes", all(d.startswith("ok") for d in probe_details),
+         "\n".join(probe_details) if spec.probes else "no probes declared")
+    outcome.cases = [dataclasses.replace(case, known_wrong=tuple(known[case.name])) for case in cases]
     return outcome
 
 
-def execute(sandbox: Sandbox, code: str, spec: ProblemSpec, cases: list[Case]) -> tuple[GradeReport, list[dict]]:
-    """Grade ``code`` and keep the raw test events (to read its outputs)."""
-    events = sandbox.run(job_for(code, spec, cases)).events
-    return interpret(events, spec, cases), [e for e in events if e.get("event") == "test"]
+def default_budget(spec: ProblemSpec, reference_total_s: float, tests: int) -> float:
+    floor = spec.time_limit_s + BUDGET_FLOOR_S
+    return round(max(floor, min(BUDGET_FACTOR * reference_total_s, tests * spec.time_limit_s)), 3)
+
+
+def execute(sandbox: Sandbox, code: str, spec: ProblemSpec, cases: list[Case]) -> tuple[GradeReport, dict[str, dict]]:
+    """Grade ``code`` as a submission is (in run order, but without a budget); keep each case's raw event by name."""
+    spec, cases = dataclasses.replace(spec, budget_s=None), run_order(cases)
+    events = sandbox.run(job_of(code, spec, cases)).events
+    tests = [e for e in events if e.get("event") == "test"]
+    return interpret(events, spec, cases), {case.name: raw for case, raw in zip(cases, tests)}
+
+
+def _reference_probes(spec: ProblemSpec, cases: list[Case], events: dict[str, dict]) -> list[str]:
+    probe_cases = [case for case in cases if case.probe]
+    broken = {p["name"] for p in evaluate_probes(spec, probe_cases, events)}
+    return [("FAIL " if probe.name in broken else "ok   ") + f"the reference {'breaks' if probe.name in broken else 'satisfies'}"
+            f" {probe.name!r}" for probe in spec.probes]
+
+
+def _wrong_probes(wrong: WrongSpec, report: GradeReport) -> list[str]:
+    fired = {p["name"] for p in report.properties}
+    return [("ok   " if name in fired else "FAIL ") + f"{wrong.file} {'triggers' if name in fired else 'does not trigger'}"
+            f" {name!r}" for name in wrong.probes]
 
 
 def _determinism(package: Package, sandbox: Sandbox, generated: list[GeneratedCase], expected: list[bytes],
-                 events: list[dict]) -> tuple[bool, str]:
+                 events: dict[str, dict]) -> tuple[bool, str]:
     try:
         again = generate_cases(package, sandbox)
     except PackageError as exc:
@@ -126,24 +155,23 @@ def _determinism(package: Package, sandbox: Sandbox, generated: list[GeneratedCa
     if [(c.name, c.hidden, c.inputs) for c in again] != [(c.name, c.hidden, c.inputs) for c in generated]:
         differing = next((a.name for a, b in zip(again, generated) if a != b), "the number of cases")
         return False, f"the generator's second run differs (first at {differing}); seed every random draw from rng"
-    for case, want, raw in zip(generated, expected, events):
-        output = _output_of(raw)
+    for case, want in zip(generated, expected):
+        output = _output_of(events.get(case.name, {}))
         if output is None or output != want:
             return False, f"the reference's second run differs on {case.name}"
     return True, f"{len(generated)} cases: identical inputs and expected outputs"
 
 
-def _check_wrong(wrong: WrongSpec, sandbox: Sandbox, spec: ProblemSpec, cases: list[Case],
-                 known: list[list[KnownWrong]]) -> tuple[bool, str]:
-    report, events = execute(sandbox, wrong.code, spec, cases)
+def _check_wrong(wrong: WrongSpec, report: GradeReport, events: dict[str, dict],
+                 known: dict[str, list[KnownWrong]]) -> str:
     failure = next((t for t in report.tests if t.hidden and t.status != TestStatus.PASSED), None)
     got = failure.status if failure else report.verdict
-    for index, (result, raw) in enumerate(zip(report.tests, events)):
-        entry = _known(wrong, result.status, raw)
+    for result in report.tests:
+        entry = _known(wrong, result.status, events.get(result.name, {}))
         if entry is not None:
-            known[index].append(entry)
+            known[result.name].append(entry)
     ok = report.verdict != Verdict.ACCEPTED and got == wrong.fails_with
-    return ok, f"{wrong.file}: declares {wrong.fails_with}, first failing hidden test gives {got}"
+    return ("ok  " if ok else "FAIL ") + f"{wrong.file}: declares {wrong.fails_with}, first failing hidden test gives {got}"
 
 
 def _known(wrong: WrongSpec, status: str, raw: dict) -> KnownWrong | None:

@@ -1,0 +1,90 @@
+"""Encoding arrays for the sandbox, and reading what comes back from it.
+
+Everything read here came from student code, so it is parsed defensively:
+the size is capped, the ``.npy`` header is parsed and checked before any data
+is touched, object dtypes (which would need pickle) are refused, and the byte
+count must match the header exactly.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import zipfile
+
+import numpy as np
+from numpy.lib import format as npy_format
+
+
+class UnreadableArray(ValueError):
+    """The bytes are not a plain, pickle-free .npy array."""
+
+
+def to_npy(array: np.ndarray) -> bytes:
+    buffer = io.BytesIO()
+    np.save(buffer, array, allow_pickle=False)
+    return buffer.getvalue()
+
+
+def npy_hash(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def read_npy(data: bytes, max_bytes: int) -> np.ndarray:
+    """Parse untrusted .npy bytes into an array, or raise UnreadableArray."""
+    if len(data) > max_bytes:
+        raise UnreadableArray(f"the result is {len(data)} bytes, over the limit of {max_bytes}")
+    stream = io.BytesIO(data)
+    try:
+        version = npy_format.read_magic(stream)
+        if version == (1, 0):
+            shape, fortran, dtype = npy_format.read_array_header_1_0(stream, max_header_size=10000)
+        elif version in ((2, 0), (3, 0)):
+            shape, fortran, dtype = npy_format.read_array_header_2_0(stream, max_header_size=10000)
+        else:
+            raise UnreadableArray(f"unsupported .npy version {version}")
+    except (ValueError, EOFError, SyntaxError) as exc:
+        raise UnreadableArray(f"malformed .npy header: {exc}") from None
+    if dtype.hasobject:
+        raise UnreadableArray("object arrays are not accepted")
+    if len(shape) > 32 or any(not isinstance(n, int) or n < 0 for n in shape):
+        raise UnreadableArray(f"implausible shape {shape!r}")
+    expected = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize if shape else dtype.itemsize
+    if expected != len(data) - stream.tell():
+        raise UnreadableArray("the .npy data does not match its header")
+    stream.seek(0)
+    try:
+        array = np.load(stream, allow_pickle=False)
+    except (ValueError, OSError) as exc:
+        raise UnreadableArray(str(exc)) from None
+    if type(array) is not np.ndarray:
+        raise UnreadableArray("not a plain array")
+    return array
+
+
+def pack_inputs(args: dict[str, bytes | int | float | bool]) -> bytes:
+    """Store a test's named inputs as a zip (no pickle): ``name.npy`` for an array, ``name.json`` for a scalar."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_STORED) as archive:
+        for name, value in args.items():
+            if isinstance(value, bytes):
+                archive.writestr(f"{name}.npy", value)
+            else:
+                archive.writestr(f"{name}.json", json.dumps(value))
+    return buffer.getvalue()
+
+
+def unpack_inputs(data: bytes) -> dict[str, bytes | int | float | bool]:
+    """Each input, in the order stored: the .npy bytes of an array, the plain value of a scalar."""
+    inputs = {}
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        for entry in archive.namelist():
+            name, kind = entry.rsplit(".", 1)
+            inputs[name] = archive.read(entry) if kind == "npy" else json.loads(archive.read(entry))
+    return inputs
+
+
+def load_inputs(data: bytes) -> dict[str, np.ndarray | int | float | bool]:
+    return {name: np.load(io.BytesIO(raw), allow_pickle=False) if isinstance(raw, bytes) else raw
+            for name, raw in unpack_inputs(data).items()}

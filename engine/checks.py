@@ -1,0 +1,310 @@
+"""Where verdicts are decided: one test's returned value against the expected one.
+
+The checks run in a fixed order and the first failure decides the status:
+type (a plain ``numpy.ndarray``), dtype (float64), shape (exact, before any
+comparison that could broadcast), the NaN/inf pattern, the values within the
+problem's rtol/atol, and finally that the inputs were not modified.
+
+Messages for visible tests show numbers; messages for hidden tests name the
+failed check and the student's own result, never the hidden data.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+
+from engine.arrays import UnreadableArray, read_npy
+from engine.events import TestEvent
+from engine.verdicts import CHECKS, FAILED_CHECK, TestStatus
+from sandbox.protocol import Outcome, b64
+
+FLOAT64 = np.dtype("<f8")
+PICTURE_MAX_BYTES = 256 * 1024
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    rtol: float
+    atol: float
+
+
+@dataclass
+class TestResult:
+    __test__ = False
+
+    name: str
+    hidden: bool
+    status: str
+    message: str = ""
+    time_ms: float = 0.0
+    checks: dict[str, str] = field(default_factory=dict)  # check -> passed | failed | skipped
+    detail: dict = field(default_factory=dict)
+    stdout: str = ""
+    traceback: list[dict] = field(default_factory=list)
+    # A known misconception this result matches: {"name", "explanation", "see"}.
+    misconception: dict = field(default_factory=dict)
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def describe_dtype(dtype: np.dtype) -> str:
+    if dtype.byteorder == ">" or (dtype.byteorder == "=" and not dtype.isnative):
+        return f"big-endian {dtype.name}"
+    return dtype.name
+
+
+def _checks_up_to(status: str) -> dict[str, str]:
+    failed = FAILED_CHECK.get(status)
+    if failed is None:
+        return {check: "passed" for check in CHECKS} if status == TestStatus.PASSED else {}
+    marks, state = {}, "passed"
+    for check in CHECKS:
+        if check == failed:
+            marks[check], state = "failed", "skipped"
+        else:
+            marks[check] = state
+    return marks
+
+
+def check_test(event: TestEvent, *, name: str, hidden: bool, expected: np.ndarray,
+               input_hashes: dict[str, str], tolerance: Tolerance, max_output_bytes: int,
+               time_limit_s: float = 0.0, budget_s: float | None = None) -> TestResult:
+    result = TestResult(name=name, hidden=hidden, status=TestStatus.PASSED, time_ms=event.time_ms)
+    if not hidden:
+        result.stdout = event.stdout
+    if event.outcome == Outcome.TIMEOUT:
+        result.status, result.message = TestStatus.TIME_LIMIT_EXCEEDED, _timeout_message(event, time_limit_s, budget_s)
+        return result
+    status, message, detail = _judge(event, hidden, expected, input_hashes, tolerance, max_output_bytes)
+    result.status, result.message = status, message
+    result.checks = _checks_up_to(status)
+    if event.outcome == Outcome.ERROR and event.error:
+        result.traceback = event.error.frames
+    if not hidden:
+        result.detail = detail
+        if event.output is not None and len(event.output) <= PICTURE_MAX_BYTES and status == TestStatus.WRONG_VALUE:
+            result.detail["actual_npy"] = b64(event.output)
+    return result
+
+
+def _timeout_message(event: TestEvent, time_limit_s: float, budget_s: float | None) -> str:
+    if event.detail == "submission time budget" and budget_s:
+        return (f"this test ran out of the submission's time budget ({budget_s:g} s for all tests together); "
+                "the tests after it were not run")
+    given = f" of {time_limit_s:g} s" if time_limit_s else ""
+    return f"the function did not return within this test's time limit{given}; the tests after it were not run"
+
+
+def _judge(event, hidden, expected, input_hashes, tolerance, max_output_bytes):
+    outcome = event.outcome
+    if outcome == Outcome.MEMORY:
+        return TestStatus.MEMORY_LIMIT_EXCEEDED, "the function used more memory than the limit allows", {}
+    if outcome == Outcome.OUTPUT_LIMIT:
+        return TestStatus.OUTPUT_LIMIT_EXCEEDED, "the returned array is larger than the output limit", {}
+    if outcome == Outcome.CRASHED:
+        return TestStatus.RUNTIME_ERROR, f"the process running your code {event.detail or 'died'}", {}
+    if outcome == Outcome.ERROR:
+        return _runtime_error(event, hidden)
+    if outcome == Outcome.WRONG_TYPE:
+        return TestStatus.WRONG_TYPE, _wrong_type_message(event.type_description, hidden), {}
+    return _judge_array(event, hidden, expected, input_hashes, tolerance, max_output_bytes)
+
+
+def _runtime_error(event, hidden: bool):
+    error = event.error
+    if error.type == "MemoryError":
+        return TestStatus.MEMORY_LIMIT_EXCEEDED, "MemoryError: the function needed more memory than the limit", {}
+    where = f" (line {error.frames[-1]['line']})" if error.frames else ""
+    if hidden:
+        # The message is the student's own text and could carry the hidden inputs out.
+        return TestStatus.RUNTIME_ERROR, f"{error.type}{where}; messages of hidden tests are not shown", {}
+    return TestStatus.RUNTIME_ERROR, f"{error.type}: {error.message}{where}", {}
+
+
+# Type names a student can always see; any other name is the student's to choose
+# and could spell out hidden data, so hidden tests do not echo it.
+COMMON_TYPES = {"list", "tuple", "float", "int", "str", "dict", "None", "numpy.float64", "numpy.float32",
+                "numpy.int64", "numpy.matrix", "numpy.ma.MaskedArray"}
+
+
+def _wrong_type_message(description: str, hidden: bool = False) -> str:
+    if hidden and description not in COMMON_TYPES:
+        description = "an object of another type" if "subclass" not in description else "an ndarray subclass"
+    message = f"expected a numpy.ndarray, got {description or 'something else'}"
+    if "subclass" in description:
+        return message + "; return a plain array (np.asarray(result))"
+    if description in ("list", "tuple", "float", "int", "numpy.float64"):
+        return message + "; build the result with NumPy so it is an ndarray"
+    return message
+
+
+def _judge_array(event, hidden, expected, input_hashes, tolerance, max_output_bytes):
+    claimed = event.dtype
+    if event.output is None:
+        if claimed and not claimed.startswith("|O"):
+            return TestStatus.WRONG_TYPE, "the result could not be read as an array", {}
+        return TestStatus.WRONG_DTYPE, _dtype_message("object", event.shape, expected, hidden), {}
+    try:
+        actual = read_npy(event.output, max_output_bytes + 4096)
+    except UnreadableArray as exc:
+        return TestStatus.WRONG_TYPE, f"the result could not be read as an array: {exc}", {}
+    detail = {"expected_shape": list(expected.shape), "actual_shape": list(actual.shape),
+              "actual_dtype": describe_dtype(actual.dtype)}
+    if actual.dtype != FLOAT64:
+        return TestStatus.WRONG_DTYPE, _dtype_message(describe_dtype(actual.dtype), actual.shape, expected, hidden), detail
+    if actual.shape != expected.shape:
+        return TestStatus.WRONG_SHAPE, _shape_message(actual.shape, expected.shape, hidden), detail
+    pattern = _special_value_message(actual, expected, hidden)
+    if pattern:
+        return TestStatus.WRONG_VALUE, pattern, detail
+    value_message = _value_message(actual, expected, tolerance, hidden, detail)
+    if value_message:
+        return TestStatus.WRONG_VALUE, value_message, detail
+    for name, digest in event.input_hashes.items():
+        if name in input_hashes and digest != input_hashes[name]:
+            return TestStatus.INPUT_MUTATED, (
+                f"your function modified its input `{name}` in place; the caller still owns it, "
+                "so build and return a new array instead"
+            ), detail
+    if set(event.input_hashes) != set(input_hashes):
+        return TestStatus.INPUT_MUTATED, "the judge could not confirm that the inputs were left unchanged", detail
+    return TestStatus.PASSED, "", detail
+
+
+def _dtype_message(got: str, shape, expected: np.ndarray, hidden: bool) -> str:
+    if hidden:
+        return f"expected a float64 array, got {got}"
+    shape_text = f" of shape {tuple(shape)}" if shape is not None else ""
+    return f"expected a float64 array of shape {expected.shape}, got {got}{shape_text}"
+
+
+def _shape_message(actual: tuple, expected: tuple, hidden: bool) -> str:
+    if hidden:
+        if len(actual) != len(expected):
+            return f"expected a {len(expected)}-dimensional result, got {len(actual)} dimensions"
+        return "the result has the right number of dimensions but the wrong shape"
+    message = f"expected shape {expected}, got {actual}"
+    if sorted(actual) == sorted(expected):
+        message += " (the same sizes in a different order: check transposes and the concatenation axis)"
+    return message
+
+
+def _special_value_message(actual: np.ndarray, expected: np.ndarray, hidden: bool) -> str:
+    for label, test in (("NaN", np.isnan), ("+inf", np.isposinf), ("-inf", np.isneginf)):
+        got, want = test(actual), test(expected)
+        if np.array_equal(got, want):
+            continue
+        unexpected = got & ~want
+        if unexpected.any():
+            first = tuple(int(i) for i in np.argwhere(unexpected)[0])
+            message = f"your result has {label} where the expected value is not"
+            message += "" if hidden else f" at {int(unexpected.sum())} positions (first at index {first})"
+            if label == "NaN":
+                message += "; NaN often comes from exp() overflowing: subtract the maximum before exponentiating"
+            return message
+        missing = want & ~got
+        first = tuple(int(i) for i in np.argwhere(missing)[0])
+        return f"expected {label} where your result has none" + (
+            "" if hidden else f" at {int(missing.sum())} positions (first at index {first})")
+    return ""
+
+
+def _value_message(actual, expected, tolerance: Tolerance, hidden: bool, detail: dict) -> str:
+    finite = np.isfinite(expected)
+    with np.errstate(all="ignore"):
+        error = np.where(finite, np.abs(actual - expected), 0.0)
+        allowed = tolerance.atol + tolerance.rtol * np.abs(expected)
+        nonzero = finite & (expected != 0)
+        relative = np.where(nonzero, error / np.where(nonzero, np.abs(expected), 1.0), 0.0)
+    bad = finite & ~(error <= allowed)
+    if not bad.any():
+        return ""
+    first = tuple(int(i) for i in np.argwhere(bad)[0])
+    count, total = int(bad.sum()), int(bad.size)
+    detail.update({
+        "mismatches": count, "total": total, "first_mismatch": list(first),
+        "max_abs_error": float(error.max()), "max_rel_error": float(relative.max()),
+        "rtol": tolerance.rtol, "atol": tolerance.atol,
+    })
+    if hidden:
+        where = "every position" if count == total else "some positions"
+        return f"values differ from the expected ones at {where} (beyond rtol={tolerance.rtol:g}, atol={tolerance.atol:g})"
+    return (
+        f"values differ at {count} of {total} positions (beyond rtol={tolerance.rtol:g}, atol={tolerance.atol:g}); "
+        f"max absolute error {error.max():.6g}, max relative error {relative.max():.6g}; "
+        f"first mismatch at index {first}: expected {expected[first]:.6g}, got {actual[first]:.6g}"
+    )
+
+
+# --------------------------------------------------------------------------
+# Misconception diagnosis: does a failing result match a known-wrong solution's
+# result on the same inputs?  Only names and explanations reach the student,
+# so this works on hidden tests without revealing their data.
+# --------------------------------------------------------------------------
+
+DIAGNOSABLE = {TestStatus.WRONG_TYPE, TestStatus.WRONG_DTYPE, TestStatus.WRONG_SHAPE, TestStatus.WRONG_VALUE,
+               TestStatus.INPUT_MUTATED, TestStatus.RUNTIME_ERROR}
+
+
+@dataclass(frozen=True)
+class KnownWrong:
+    """What one known-wrong solution did on one test (computed in a sandbox when the tests were built)."""
+
+    name: str
+    explanation: str
+    see: str
+    status: str  # the status its result got on this test
+    output: bytes | None = None  # its returned .npy, for array statuses
+    signature: str = ""  # "Type: message" for runtime_error, the type description for wrong_type
+
+    def as_misconception(self) -> dict:
+        return {"name": self.name, "explanation": self.explanation, "see": self.see}
+
+
+def error_signature(event: TestEvent) -> str:
+    return f"{event.error.type}: {event.error.message}" if event.error else ""
+
+
+def diagnose(event: TestEvent, status: str, known: tuple[KnownWrong, ...], tolerance: Tolerance,
+             max_output_bytes: int) -> KnownWrong | None:
+    """The first known-wrong result that this (failing) result reproduces, if any."""
+    if status not in DIAGNOSABLE:
+        return None
+    actual = None
+    for candidate in known:
+        if candidate.status != status:
+            continue
+        if status == TestStatus.RUNTIME_ERROR:
+            if event.error is not None and error_signature(event) == candidate.signature:
+                return candidate
+            continue
+        if status == TestStatus.WRONG_TYPE:
+            if event.output is None and event.type_description == candidate.signature:
+                return candidate
+            continue
+        if actual is None:
+            try:
+                actual = read_npy(event.output or b"", max_output_bytes + 4096)
+            except UnreadableArray:
+                return None
+        if candidate.output is not None and same_result(actual, read_npy(candidate.output, 1 << 62), tolerance):
+            return candidate
+    return None
+
+
+def same_result(actual: np.ndarray, other: np.ndarray, tolerance: Tolerance) -> bool:
+    """Same dtype and shape, the same NaN/inf pattern, and values within the problem's tolerance."""
+    if actual.dtype != other.dtype or actual.shape != other.shape:
+        return False
+    if actual.dtype.kind not in "fc":
+        return bool(np.array_equal(actual, other))
+    for test in (np.isnan, np.isposinf, np.isneginf):
+        if not np.array_equal(test(actual), test(other)):
+            return False
+    finite = np.isfinite(other)
+    with np.errstate(all="ignore"):
+        close = np.abs(actual - other) <= tolerance.atol + tolerance.rtol * np.abs(other)
+    return bool(np.all(close | ~finite))

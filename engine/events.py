@@ -1,0 +1,188 @@
+"""A typed schema for what the sandbox sends back.
+
+The zygote and the student's code share a sandbox, so every field is checked
+here: types, lengths and allowed values.  Anything else becomes ``Malformed``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sandbox.protocol import BEFORE_TESTS, Outcome, ProtocolError
+
+MAX_TEXT = 4000
+
+
+class Malformed(ProtocolError):
+    pass
+
+
+def _text(event: dict, key: str, limit: int = MAX_TEXT, required: bool = False) -> str:
+    value = event.get(key)
+    if value is None and not required:
+        return ""
+    if not isinstance(value, str):
+        raise Malformed(f"{key} is not a string")
+    return value[:limit]
+
+
+def _number(event: dict, key: str) -> float:
+    value = event.get(key, 0.0)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value or value < 0:
+        return 0.0
+    return float(min(value, 1e9))
+
+
+@dataclass(frozen=True)
+class ErrorInfo:
+    type: str
+    message: str
+    frames: list[dict] = field(default_factory=list)  # {"line", "function", "text"}
+
+    @classmethod
+    def parse(cls, raw: object) -> "ErrorInfo":
+        if not isinstance(raw, dict):
+            raise Malformed("error is not an object")
+        frames = []
+        for frame in raw.get("frames") or []:
+            if isinstance(frame, dict) and isinstance(frame.get("line"), int):
+                frames.append({
+                    "line": frame["line"],
+                    "function": _text(frame, "function", 100),
+                    "text": _text(frame, "text", 200),
+                })
+        return cls(_text(raw, "type", 100) or "Exception", _text(raw, "message", 2000), frames[-20:])
+
+
+@dataclass(frozen=True)
+class TestEvent:
+    __test__ = False
+
+    outcome: str
+    time_ms: float = 0.0
+    stdout: str = ""
+    output: bytes | None = None
+    dtype: str = ""
+    shape: tuple | None = None
+    type_description: str = ""
+    input_hashes: dict[str, str] = field(default_factory=dict)
+    error: ErrorInfo | None = None
+    detail: str = ""
+
+    @classmethod
+    def parse(cls, event: dict) -> "TestEvent":
+        outcome = event.get("outcome")
+        if outcome not in Outcome.ALL:
+            raise Malformed(f"unknown outcome {outcome!r:.50}")
+        output = event.get("output")
+        if output is not None and not isinstance(output, bytes):
+            raise Malformed("output is not bytes")
+        shape = event.get("shape")
+        if shape is not None:
+            if not isinstance(shape, list) or not all(isinstance(n, int) and n >= 0 for n in shape):
+                raise Malformed("shape is not a list of sizes")
+            shape = tuple(shape[:64])
+        hashes = event.get("input_hashes") or {}
+        if not isinstance(hashes, dict) or not all(
+            isinstance(k, str) and isinstance(v, str) and len(v) == 64 for k, v in hashes.items()
+        ):
+            raise Malformed("input_hashes are not sha256 digests")
+        return cls(
+            outcome=outcome,
+            time_ms=_number(event, "time_ms"),
+            stdout=_text(event, "stdout"),
+            output=output,
+            dtype=_text(event, "dtype", 40),
+            shape=shape,
+            type_description=_text(event, "type", 200),
+            input_hashes=hashes,
+            error=ErrorInfo.parse(event["error"]) if outcome == Outcome.ERROR else None,
+            detail=_text(event, "detail", 200),
+        )
+
+
+# --------------------------------------------------------------------------
+# The events that end a run before any test, and those of a generate.
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CompileError:
+    message: str
+    line: int | None
+    text: str
+
+
+@dataclass(frozen=True)
+class MissingFunction:
+    found: str  # the callables the code does define, comma-separated
+
+
+@dataclass(frozen=True)
+class LoadError:
+    error: ErrorInfo | None  # None when the sandbox's description was malformed
+
+
+BeforeTests = CompileError | MissingFunction | LoadError
+
+
+def parse_before_tests(event: dict) -> BeforeTests | None:
+    """The event that ended a run before its tests, or None if ``event`` is not one."""
+    kind = event.get("event")
+    if kind not in BEFORE_TESTS:
+        return None
+    if kind == "compile_error":
+        line = event.get("line")
+        return CompileError(_text(event, "message", 500) if isinstance(event.get("message"), str) else "SyntaxError",
+                            line if type(line) is int else None,
+                            _text(event, "text", 200) if isinstance(event.get("text"), str) else "")
+    if kind == "missing_function":
+        return MissingFunction(_text(event, "found", 200) if isinstance(event.get("found"), str) else "")
+    try:
+        return LoadError(ErrorInfo.parse(event.get("error")))
+    except Malformed:
+        return LoadError(None)
+
+
+@dataclass(frozen=True)
+class CaseEvent:
+    """One case an author's generator yielded; argument values are checked against the package later."""
+
+    name: str
+    hidden: bool
+    args: dict[str, object]  # parameter -> .npy bytes or a JSON scalar
+    shape: tuple[int, ...] | None
+    probe: bool
+
+    @classmethod
+    def parse(cls, event: dict) -> "CaseEvent":
+        name, hidden, args = event.get("name"), event.get("hidden"), event.get("args")
+        if event.get("event") != "case" or not isinstance(name, str) or not 0 < len(name) <= 100:
+            raise Malformed("has no valid name")
+        probe = event.get("probe", False)
+        if not isinstance(hidden, bool) or not isinstance(probe, bool):
+            raise Malformed(f"({name}) has invalid 'hidden' or 'probe' (each must be a boolean)")
+        if not isinstance(args, dict) or not all(isinstance(key, str) for key in args):
+            raise Malformed(f"({name}) has invalid argument names ('args' must map parameter names to values)")
+        shape = event.get("shape")
+        if shape is not None and (not isinstance(shape, list) or len(shape) > 32
+                                  or not all(type(n) is int and n >= 0 for n in shape)):
+            raise Malformed(f"({name}): 'shape' must be a list of sizes")
+        return cls(name, hidden, args, tuple(shape) if shape is not None else None, probe)
+
+
+parse_case = CaseEvent.parse
+
+
+def parse_generate_end(event: dict) -> str | None:
+    """None if the generator finished; otherwise why it did not, for the author."""
+    if event.get("event") == "generated":
+        return None
+    if event.get("event") != "generate_error":
+        return "the generator did not report its end"
+    try:
+        error = ErrorInfo.parse(event.get("error"))
+    except Malformed:
+        return "the generator failed"
+    line = f" (line {error.frames[-1]['line']}: {error.frames[-1]['text']})" if error.frames else ""
+    return f"{error.type}: {error.message}{line}"

@@ -1,0 +1,136 @@
+"""Grade one submission: run it in a sandbox, then check every result here.
+
+Plain Python (no Django models, no database), called by the Celery task, by
+``manage.py grade``, by the publish gate and by tests alike.  Expected outputs
+stay in this process; only the code and the inputs go to the sandbox.
+"""
+
+from __future__ import annotations
+
+import io
+import time
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+
+from engine.arrays import npy_hash
+from engine.checks import TestResult, Tolerance, check_test, diagnose
+from engine.events import BeforeTests, CompileError, Malformed, MissingFunction, TestEvent, parse_before_tests
+from engine.probes import evaluate_probes
+from engine.spec import Case, ProblemSpec
+from engine.verdicts import VERDICT_OF_STATUS, TestStatus, Verdict
+from sandbox.backends.base import Job, JobTest, Sandbox, SandboxError
+from sandbox.protocol import Outcome
+
+NOT_RUN_AFTER_TIMEOUT = "not run: an earlier test ran out of time"
+
+
+@dataclass
+class GradeReport:
+    verdict: str
+    message: str = ""
+    tests: list[TestResult] = field(default_factory=list)
+    time_ms: float = 0.0
+    sandbox: dict = field(default_factory=dict)
+    line: int | None = None
+    # Properties the output broke, from the problem's probes: {"name", "message", "explanation", "see"}.
+    properties: list[dict] = field(default_factory=list)
+
+    def as_dict(self) -> dict:
+        data = asdict(self)
+        data["tests"] = [test.as_dict() for test in self.tests]
+        return data
+
+
+def run_order(cases: list[Case]) -> list[Case]:
+    """Visible tests first, then the small ones, probe inputs last: a slow or looping submission fails fast."""
+    return sorted(cases, key=lambda case: (case.probe, case.hidden, case.input_bytes()))
+
+
+def job_of(code: str, spec: ProblemSpec, cases: list[Case]) -> Job:
+    return Job(code=code, function=spec.function, params=spec.params,
+               tests=[JobTest(case.name, case.inputs) for case in cases], time_limit_s=spec.time_limit_s,
+               memory_mb=spec.memory_mb, output_bytes=spec.max_output_bytes, budget_s=spec.budget_s)
+
+
+def grade(code: str, spec: ProblemSpec, cases: list[Case], sandbox: Sandbox) -> GradeReport:
+    """Run ``code`` against ``cases`` (and the probe inputs among them); SandboxError if the sandbox failed."""
+    ordered = run_order(cases)
+    started = time.monotonic()
+    run = sandbox.run(job_of(code, spec, ordered))
+    report = interpret(run.events, spec, ordered)
+    report.time_ms = round((time.monotonic() - started) * 1000, 3)
+    report.sandbox = {"backend": sandbox.name, "numpy": run.info.get("numpy", ""), "round_trip_ms": round(run.elapsed_ms, 3)}
+    return report
+
+
+def interpret(events: list[dict], spec: ProblemSpec, cases: list[Case]) -> GradeReport:
+    """The report for ``events``, which the sandbox sent for ``cases`` in this order."""
+    graded = [case for case in cases if not case.probe]
+    early = parse_before_tests(events[0]) if events else None
+    if early is not None:
+        return early_report(early, spec, graded)
+    tests = [event for event in events if event.get("event") == "test"]
+    if len(tests) > len(cases) or len(tests) < len(cases) and not _stopped_by_timeout(tests):
+        raise SandboxError(f"sandbox reported {len(tests)} results for {len(cases)} tests")
+    results = [_check(event, case, spec) for event, case in zip(tests, cases) if not case.probe]
+    results += [TestResult(case.name, case.hidden, TestStatus.NOT_RUN, NOT_RUN_AFTER_TIMEOUT)
+                for case in graded[len(results):]]
+    report = GradeReport(verdict=overall_verdict(results), tests=results)
+    if report.verdict != Verdict.ACCEPTED and spec.probes:
+        outputs = {case.name: event for event, case in zip(tests, cases) if case.probe}
+        report.properties = evaluate_probes(spec, [c for c in cases if c.probe], outputs)
+    return report
+
+
+def _stopped_by_timeout(tests: list[dict]) -> bool:
+    return bool(tests) and tests[-1].get("outcome") == Outcome.TIMEOUT
+
+
+def overall_verdict(results: list[TestResult]) -> str:
+    for result in results:
+        if result.status != TestStatus.PASSED:
+            return VERDICT_OF_STATUS[TestStatus(result.status)]
+    return Verdict.ACCEPTED
+
+
+def _check(raw: dict, case: Case, spec: ProblemSpec) -> TestResult:
+    try:
+        event = TestEvent.parse(raw)
+    except Malformed as exc:
+        return TestResult(case.name, case.hidden, TestStatus.RUNTIME_ERROR,
+                          f"the sandbox sent back a malformed result ({exc})")
+    expected = np.load(io.BytesIO(case.expected), allow_pickle=False)
+    hashes = {name: npy_hash(data) for name, data in case.array_inputs().items()}
+    tolerance = Tolerance(spec.rtol, spec.atol)
+    result = check_test(event, name=case.name, hidden=case.hidden, expected=expected, input_hashes=hashes,
+                        tolerance=tolerance, max_output_bytes=spec.max_output_bytes, time_limit_s=spec.time_limit_s,
+                        budget_s=spec.budget_s)
+    if case.known_wrong and result.status != TestStatus.PASSED:
+        match = diagnose(event, result.status, case.known_wrong, tolerance, spec.max_output_bytes)
+        if match is not None:
+            result.misconception = match.as_misconception()
+    return result
+
+
+def _not_run(cases: list[Case]) -> list[TestResult]:
+    return [TestResult(case.name, case.hidden, TestStatus.NOT_RUN) for case in cases]
+
+
+def early_report(early: BeforeTests, spec: ProblemSpec, cases: list[Case]) -> GradeReport:
+    """The report of a run that ended before its tests: a syntax error, no such function, or a failing module."""
+    if isinstance(early, CompileError):
+        where = f" on line {early.line}" + (f": {early.text.strip()}" if early.text.strip() else "") if early.line else ""
+        return GradeReport(Verdict.COMPILE_ERROR, f"{early.message}{where}", _not_run(cases), line=early.line)
+    if isinstance(early, MissingFunction):
+        also = f"; your code defines {early.found}" if early.found else ""
+        return GradeReport(Verdict.COMPILE_ERROR, f"define a function named {spec.signature}{also}", _not_run(cases))
+    if early.error is None:
+        return GradeReport(Verdict.RUNTIME_ERROR, "your module failed while loading", _not_run(cases))
+    error = early.error
+    line = error.frames[-1]["line"] if error.frames else None
+    report = GradeReport(Verdict.RUNTIME_ERROR,
+                         f"your module raised {error.type} while loading: {error.message}", _not_run(cases), line=line)
+    if error.type == "MemoryError":
+        report.verdict = Verdict.MEMORY_LIMIT_EXCEEDED
+    return report

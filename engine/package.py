@@ -1,0 +1,301 @@
+"""Problem packages: the folders under ``problems/``, read and validated.
+
+``load_package`` reads one folder (a malformed one raises ``PackageError``
+naming the file and field).  Nothing here runs a package's code or touches the
+database: ``engine/testset.py`` builds the test set in a sandbox.
+
+Layout of ``problems/<slug>/``::
+
+    problem.toml      manifest: title, difficulty, tags, function (and parameter kinds), limits,
+                      tolerances, seed, known-wrong solutions, probes
+    statement.md      the task, in Markdown with $math$
+    theory.md         the theory page
+    hints/NN.md       ordered hints
+    starter.py        shown in the editor; must not pass
+    solution.py       the reference solution; never shown before a student solves it
+    tests.py          generate(rng) yields {"name", "hidden", "args"} dicts (``"probe": True`` for probe inputs)
+    wrong/*.py        known-wrong solutions listed in problem.toml
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import math
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from engine.probes import RegionError, parse_region
+from engine.spec import ParamKind, ProbeSpec, ProblemSpec
+from engine.verdicts import TestStatus
+from sandbox.protocol import MAX_OUTPUT_BYTES
+
+MANIFEST = "problem.toml"
+SLUG = re.compile(r"^[a-z][a-z0-9_]{1,79}$")
+DIFFICULTIES = ("easy", "medium", "hard")
+WRONG_CHECKS = {s.value for s in TestStatus} - {TestStatus.PASSED, TestStatus.NOT_RUN}
+PROBE_CHECKS = {"unchanged": 2, "changed": 2, "sums_to_one": 1, "values_in": 1}  # check -> number of cases
+# What a manifest may ask for; beyond these a package is refused with the bound in the message.
+BOUNDS = {
+    "time_limit_s": (0.05, 30.0),
+    "budget_s": (0.1, 300.0),
+    "memory_mb": (32, 4096),
+    "rtol": (0.0, 0.1),
+    "atol": (0.0, 0.1),
+}
+
+
+class PackageError(ValueError):
+    """A package is malformed; the message names the file and the field."""
+
+
+@dataclass(frozen=True)
+class WrongSpec:
+    file: str
+    code: str
+    fails_with: str
+    name: str
+    explanation: str
+    see: str
+    probes: tuple[str, ...] = ()  # the probes this solution must trigger
+
+
+@dataclass
+class Package:
+    path: Path
+    slug: str
+    title: str
+    summary: str
+    difficulty: str
+    tags: list[str]
+    prerequisites: list[str]
+    track: str
+    problem: ProblemSpec  # everything grading needs
+    seed: int
+    statement: str
+    theory: str
+    hints: list[str]
+    starter: str
+    solution: str
+    generator: str
+    wrong: list[WrongSpec] = field(default_factory=list)
+    content_hash: str = ""
+
+    def spec(self, max_output_bytes: int = MAX_OUTPUT_BYTES) -> ProblemSpec:
+        return dataclasses.replace(self.problem, max_output_bytes=max_output_bytes)
+
+    def record(self) -> dict:
+        """What the site stores of a published package: the one list of a problem's fields."""
+        return {
+            "title": self.title, "summary": self.summary, "difficulty": self.difficulty, "tags": self.tags,
+            "prerequisites": self.prerequisites, "track": self.track, "statement_md": self.statement,
+            "theory_md": self.theory, "hints": self.hints, "starter_code": self.starter,
+            "solution_code": self.solution, "spec": self.problem.as_dict(), "package_hash": self.content_hash,
+        }
+
+
+class _Fields:
+    """Typed access to one TOML table, with errors that name the file and field."""
+
+    def __init__(self, where: str, table: object, prefix: str = "") -> None:
+        if not isinstance(table, dict):
+            raise PackageError(f"{where}: [{prefix.rstrip('.')}] must be a table")
+        self.where, self.table, self.prefix = where, table, prefix
+
+    def fail(self, key: str, problem: str) -> PackageError:
+        return PackageError(f"{self.where}: {self.prefix}{key} {problem}")
+
+    def get(self, key: str, kind: type | tuple, default: object = ...) -> object:
+        if key not in self.table:
+            if default is ...:
+                raise self.fail(key, "is missing")
+            return default
+        value = self.table[key]
+        if isinstance(value, bool) and kind is not bool:
+            raise self.fail(key, f"must be {_kind_name(kind)}, got a boolean")
+        if not isinstance(value, kind):
+            raise self.fail(key, f"must be {_kind_name(kind)}, got {type(value).__name__}")
+        return value
+
+    def text(self, key: str, default: object = ..., pattern: re.Pattern | None = None) -> str:
+        value = self.get(key, str, default)
+        if pattern is not None and not pattern.match(value):
+            raise self.fail(key, f"must match {pattern.pattern}, got {value!r}")
+        return value
+
+    def strings(self, key: str, default: object = ...) -> list[str]:
+        value = self.get(key, list, default)
+        if not all(isinstance(item, str) for item in value):
+            raise self.fail(key, "must be a list of strings")
+        return list(value)
+
+    def positive(self, key: str, kind: type = float, default: object = ...) -> float:
+        value = self.get(key, (int, float) if kind is float else int, default)
+        if value is None:
+            return None
+        if value <= 0:
+            raise self.fail(key, f"must be positive, got {value}")
+        return self.bounded(key, kind(value))
+
+    def number(self, key: str) -> float:
+        return self.bounded(key, float(self.get(key, (int, float))))
+
+    def bounded(self, key: str, value: float) -> float:
+        low, high = BOUNDS[key]
+        if not low <= value <= high:
+            raise self.fail(key, f"must be between {low:g} and {high:g}, got {value:g}")
+        return value
+
+    def table_of(self, key: str) -> "_Fields":
+        return _Fields(self.where, self.get(key, dict), f"{self.prefix}{key}.")
+
+
+def _kind_name(kind: type | tuple) -> str:
+    names = {str: "a string", int: "an integer", float: "a number", list: "a list", dict: "a table", bool: "a boolean"}
+    if isinstance(kind, tuple):
+        return " or ".join(names.get(k, k.__name__) for k in kind)
+    return names.get(kind, kind.__name__)
+
+
+def _read(path: Path, name: str, required: bool = True) -> str:
+    file = path / name
+    if not file.is_file():
+        if required:
+            raise PackageError(f"{path.name}/{name}: file is missing")
+        return ""
+    try:
+        return file.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise PackageError(f"{path.name}/{name}: not UTF-8 ({exc.reason} at byte {exc.start})") from None
+
+
+def content_hash(path: Path) -> str:
+    digest = hashlib.sha256()
+    for file in sorted(p for p in path.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+        digest.update(str(file.relative_to(path)).encode() + b"\0")
+        digest.update(file.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def load_package(path: Path) -> Package:
+    where = f"{path.name}/{MANIFEST}"
+    try:
+        manifest = tomllib.loads(_read(path, MANIFEST))
+    except tomllib.TOMLDecodeError as exc:
+        raise PackageError(f"{where}: invalid TOML: {exc}") from None
+    top = _Fields(where, manifest)
+    slug = top.text("slug", pattern=SLUG)
+    if slug != path.name:
+        raise top.fail("slug", f"must equal the folder name {path.name!r}, got {slug!r}")
+    difficulty = top.text("difficulty")
+    if difficulty not in DIFFICULTIES:
+        raise top.fail("difficulty", f"must be one of {', '.join(DIFFICULTIES)}, got {difficulty!r}")
+    tests = top.table_of("tests")
+    package = Package(
+        path=path, slug=slug, title=top.text("title"), summary=top.text("summary", ""),
+        difficulty=difficulty, tags=top.strings("tags", []), prerequisites=top.strings("prerequisites", []),
+        track=top.text("track", "", pattern=re.compile(r"^[a-z0-9-]{0,60}$")),
+        problem=_problem_spec(top, _probes(top)), seed=_seed(tests),
+        statement=_read(path, "statement.md"), theory=_read(path, "theory.md", required=False),
+        hints=[_read(path, f"hints/{h.name}") for h in sorted((path / "hints").glob("*.md"))],
+        starter=_read(path, "starter.py"), solution=_read(path, "solution.py"), generator=_read(path, "tests.py"),
+    )
+    probe_names = {probe.name for probe in package.problem.probes}
+    for index, entry in enumerate(top.get("wrong", list, [])):
+        package.wrong.append(_wrong_spec(path, _Fields(where, entry, f"wrong[{index}]."), probe_names))
+    package.content_hash = content_hash(path)
+    return package
+
+
+def _problem_spec(top: _Fields, probes: tuple[ProbeSpec, ...]) -> ProblemSpec:
+    function, limits, checking = top.table_of("function"), top.table_of("limits"), top.table_of("checking")
+    params = function.strings("params")
+    if not params or len(set(params)) != len(params) or not all(p.isidentifier() for p in params):
+        raise function.fail("params", "must be a non-empty list of distinct Python identifiers")
+    return ProblemSpec(
+        function=function.text("name", pattern=re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")), params=params,
+        time_limit_s=limits.positive("time_limit_s"), memory_mb=int(limits.positive("memory_mb", int)),
+        rtol=checking.number("rtol"), atol=checking.number("atol"), kinds=_kinds(function, params),
+        budget_s=limits.positive("budget_s", float, None), probes=probes,
+    )
+
+
+def _kinds(function: _Fields, params: list[str]) -> dict[str, str]:
+    if "kinds" not in function.table:
+        return {}
+    table = function.table_of("kinds")
+    kinds = {}
+    for name in table.table:
+        if name not in params:
+            raise table.fail(name, f"is not one of the parameters {params}")
+        kind = table.text(name)
+        if kind not in set(ParamKind):
+            raise table.fail(name, f"must be one of {', '.join(ParamKind)}, got {kind!r}")
+        if kind != ParamKind.ARRAY:
+            kinds[name] = kind
+    return kinds
+
+
+def _seed(tests: _Fields) -> int:
+    seed = tests.get("seed", int)
+    if not 0 <= seed < 2**63:
+        raise tests.fail("seed", f"must be between 0 and 2**63 - 1, got {seed}")
+    return seed
+
+
+def _probes(top: _Fields) -> tuple[ProbeSpec, ...]:
+    probes = []
+    for index, raw in enumerate(top.get("probes", list, [])):
+        entry = _Fields(top.where, raw, f"probes[{index}].")
+        check = entry.text("check")
+        if check not in PROBE_CHECKS:
+            raise entry.fail("check", f"must be one of {', '.join(PROBE_CHECKS)}, got {check!r}")
+        cases = entry.strings("cases")
+        if len(cases) != PROBE_CHECKS[check]:
+            raise entry.fail("cases", f"must name {PROBE_CHECKS[check]} probe case(s) for {check}, got {len(cases)}")
+        compare = entry.text("compare", "")
+        if compare not in ("", "gram"):
+            raise entry.fail("compare", f"must be 'gram' or absent, got {compare!r}")
+        values = entry.get("values", list, [])
+        if check == "values_in" and not values or not all(isinstance(v, (int, float)) for v in values):
+            raise entry.fail("values", "must be a non-empty list of numbers for values_in")
+        probe = ProbeSpec(
+            name=entry.text("name"), check=check, cases=tuple(cases), message=entry.text("message"),
+            explanation=entry.text("explanation", ""), see=entry.text("see", ""),
+            region=_region(entry, "region"), region_b=_region(entry, "region_b"), compare=compare,
+            axis=entry.get("axis", int, -1), values=tuple(float(v) for v in values if not math.isnan(v)),
+        )
+        if probe.name in {p.name for p in probes}:
+            raise entry.fail("name", f"repeats the probe name {probe.name!r}")
+        probes.append(probe)
+    return tuple(probes)
+
+
+def _region(entry: _Fields, key: str) -> str:
+    text = entry.text(key, "")
+    try:
+        parse_region(text)
+    except RegionError as exc:
+        raise entry.fail(key, str(exc)) from None
+    return text
+
+
+def _wrong_spec(path: Path, entry: _Fields, probe_names: set[str]) -> WrongSpec:
+    file = entry.text("file")
+    fails_with = entry.text("fails_with")
+    if fails_with not in WRONG_CHECKS:
+        raise entry.fail("fails_with", f"must be one of {', '.join(sorted(WRONG_CHECKS))}, got {fails_with!r}")
+    probes = entry.strings("probes", [])
+    unknown = [name for name in probes if name not in probe_names]
+    if unknown:
+        raise entry.fail("probes", f"names no declared probe: {unknown}")
+    return WrongSpec(file=file, code=_read(path, file), fails_with=fails_with, name=entry.text("name"),
+                     explanation=entry.text("explanation", ""), see=entry.text("see", ""), probes=tuple(probes))
+
+
+def discover(root: Path) -> list[Path]:
+    return sorted(p for p in root.iterdir() if (p / MANIFEST).is_file())
+
+

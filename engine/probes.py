@@ -1,0 +1,133 @@
+"""Probes: properties a correct output has, checked on the student's outputs.
+
+A problem declares probes in ``problem.toml`` (``[[probes]]``); its generator
+yields the inputs built to probe them (cases with ``"probe": True``).  They run
+in the same sandbox job as the tests, after them, and the relation is checked
+here, by trusted code, on what came back: "changing a later key changed an
+earlier query's output" says more than "wrong value at index (0, 2, 1)".
+A probe only speaks when every output it needs is a float64 array of the
+reference's shape without NaN; otherwise the ordinary checks explain more.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+
+import numpy as np
+
+from engine.arrays import UnreadableArray, read_npy
+from engine.events import Malformed, TestEvent
+from engine.spec import Case, ProbeSpec, ProblemSpec
+from sandbox.protocol import Outcome
+
+Region = tuple  # of ints, slices and Ellipsis
+
+
+class RegionError(ValueError):
+    pass
+
+
+def parse_region(text: str) -> Region:
+    """``"[:, :5, ::-1]"`` as an index tuple; only integers, slices and ``...`` are allowed (nothing is evaluated)."""
+    if not text.strip():
+        return ()
+    try:
+        node = ast.parse("x" + text.strip(), mode="eval").body
+    except SyntaxError:
+        raise RegionError(f"must be NumPy slice syntax such as '[:, :5]', got {text!r}") from None
+    if not isinstance(node, ast.Subscript) or not isinstance(node.value, ast.Name):
+        raise RegionError(f"must be one subscript such as '[:, :5]', got {text!r}")
+    items = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+    return tuple(_index(item, text) for item in items)
+
+
+def _index(node: ast.AST, text: str):
+    if isinstance(node, ast.Slice):
+        return slice(*(None if part is None else _integer(part, text) for part in (node.lower, node.upper, node.step)))
+    if isinstance(node, ast.Constant) and node.value is Ellipsis:
+        return Ellipsis
+    return _integer(node, text)
+
+
+def _integer(node: ast.AST, text: str) -> int:
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return -_integer(node.operand, text)
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return node.value
+    raise RegionError(f"may hold only integers, slices and '...', got {text!r}")
+
+
+def evaluate_probes(spec: ProblemSpec, cases: list[Case], events: dict[str, dict]) -> list[dict]:
+    """The probes that the outputs in ``events`` (by probe case name) break, as shown to the student."""
+    by_name = {case.name: case for case in cases}
+    broken = []
+    for probe in spec.probes:
+        outputs = [_output(events.get(name), by_name.get(name), spec) for name in probe.cases]
+        if any(output is None for output in outputs):
+            continue
+        index = breaks(probe, outputs, spec.rtol, spec.atol)
+        if index is not None:
+            broken.append({"name": probe.name, "message": probe.message.replace("{index}", index),
+                           "explanation": probe.explanation, "see": probe.see})
+    return broken
+
+
+def _output(raw: dict | None, case: Case | None, spec: ProblemSpec) -> np.ndarray | None:
+    if raw is None or case is None:
+        return None
+    try:
+        event = TestEvent.parse(raw)
+        if event.outcome != Outcome.RETURNED or event.output is None:
+            return None
+        actual = read_npy(event.output, spec.max_output_bytes + 4096)
+    except (Malformed, UnreadableArray):
+        return None
+    reference = np.load(io.BytesIO(case.expected), allow_pickle=False)
+    if actual.dtype != np.float64 or actual.shape != reference.shape or np.isnan(actual).any():
+        return None
+    return actual
+
+
+def breaks(probe: ProbeSpec, outputs: list[np.ndarray], rtol: float, atol: float) -> str | None:
+    """Where ``outputs`` break the probe (an index as text, or "" when there is none to name), or None."""
+    try:
+        views = [_view(output, probe) for output in outputs]
+        first = views[0][parse_region(probe.region)]
+        if probe.check == "sums_to_one":
+            sums = first.sum(axis=probe.axis)
+            return _first_false(np.isclose(sums, 1.0, rtol=max(rtol, 1e-9), atol=max(atol, 1e-9)))
+        if probe.check == "values_in":
+            allowed = np.zeros(first.shape, dtype=bool)
+            for value in probe.values:
+                allowed |= first == value if not np.isfinite(value) else np.isclose(first, value, rtol=rtol, atol=atol)
+            return _first_false(allowed)
+        second = views[1][parse_region(probe.region_b or probe.region)]
+    except (IndexError, ValueError, np.exceptions.AxisError):
+        return None  # the output does not have the shape the probe reads: the other checks say why
+    if first.shape != second.shape:
+        return None
+    same = _close(first, second, rtol, atol)
+    if probe.check == "unchanged":
+        return _first_false(same)
+    return "" if same.all() else None
+
+
+def _view(output: np.ndarray, probe: ProbeSpec) -> np.ndarray:
+    if probe.compare == "gram":
+        return output @ np.swapaxes(output, -1, -2)
+    return output
+
+
+def _close(a: np.ndarray, b: np.ndarray, rtol: float, atol: float) -> np.ndarray:
+    infinite = ~np.isfinite(a) | ~np.isfinite(b)
+    with np.errstate(all="ignore"):
+        close = np.abs(a - b) <= atol + rtol * np.abs(b)
+    return np.where(infinite, a == b, close)
+
+
+def _first_false(ok: np.ndarray) -> str | None:
+    if ok.all():
+        return None
+    index = tuple(int(i) for i in np.argwhere(~ok)[0])
+    return str(index[0]) if len(index) == 1 else str(index)

@@ -1,0 +1,125 @@
+"""The data types the engine owns: what a problem asks for, and one test case.
+
+``ProblemSpec`` is everything grading needs to know about a problem: the
+function and its parameters (with their kinds), the limits, the tolerances and
+the probes.  The site stores it as one JSON value (``Problem.spec``), so the
+field list exists here only.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, field
+from enum import StrEnum
+
+from engine.checks import KnownWrong
+from sandbox.protocol import MAX_OUTPUT_BYTES
+
+
+class ParamKind(StrEnum):
+    """What a parameter of the student's function receives."""
+
+    ARRAY = "array"  # a float64 ndarray, always passed
+    OPTIONAL_ARRAY = "optional_array"  # a float64 ndarray, or left out (the function's default applies)
+    INT = "int"
+    FLOAT = "float"
+    BOOL = "bool"
+
+
+SCALAR_KINDS = {ParamKind.INT: int, ParamKind.FLOAT: float, ParamKind.BOOL: bool}
+Scalar = int | float | bool
+Value = bytes | Scalar  # an argument as it travels: .npy bytes for arrays, the plain value for scalars
+
+
+class BadArgument(ValueError):
+    """A value does not fit its parameter's kind."""
+
+
+def check_scalar(kind: str, value: object) -> Scalar:
+    """``value`` as the plain Python value of a scalar kind, or BadArgument."""
+    if kind == ParamKind.BOOL:
+        if type(value) is not bool:
+            raise BadArgument(f"must be True or False, got {type(value).__name__}")
+        return value
+    if kind == ParamKind.INT:
+        if type(value) is not int or abs(value) > 2**53:
+            raise BadArgument(f"must be an integer, got {type(value).__name__}")
+        return value
+    if type(value) not in (int, float):
+        raise BadArgument(f"must be a number, got {type(value).__name__}")
+    return float(value)
+
+
+@dataclass(frozen=True)
+class ProbeSpec:
+    """A relation a correct output satisfies, checked on the student's outputs (``engine/probes.py``)."""
+
+    name: str
+    check: str  # unchanged | changed | sums_to_one | values_in
+    cases: tuple[str, ...]
+    message: str
+    explanation: str = ""
+    see: str = ""
+    region: str = ""
+    region_b: str = ""
+    compare: str = ""  # "" or "gram"
+    axis: int = -1
+    values: tuple[float, ...] = ()
+
+    def as_dict(self) -> dict:
+        data = asdict(self)
+        # JSON has no infinities: store them as text.
+        data["values"] = [v if math.isfinite(v) else repr(v) for v in self.values]
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "ProbeSpec":
+        return cls(**{**data, "cases": tuple(data["cases"]), "values": tuple(float(v) for v in data["values"])})
+
+
+@dataclass(frozen=True)
+class ProblemSpec:
+    function: str
+    params: list[str]
+    time_limit_s: float
+    memory_mb: int
+    rtol: float
+    atol: float
+    max_output_bytes: int = MAX_OUTPUT_BYTES
+    kinds: dict[str, str] = field(default_factory=dict)  # the parameters that are not arrays
+    budget_s: float | None = None  # wall time for the whole submission; None: no budget
+    probes: tuple[ProbeSpec, ...] = ()
+
+    @property
+    def signature(self) -> str:
+        return f"{self.function}({', '.join(self.params)})"
+
+    def kind(self, param: str) -> str:
+        return self.kinds.get(param, ParamKind.ARRAY)
+
+    def as_dict(self) -> dict:
+        data = {key: getattr(self, key) for key in ("function", "params", "time_limit_s", "memory_mb", "rtol",
+                                                   "atol", "kinds", "budget_s")}
+        return data | {"probes": [probe.as_dict() for probe in self.probes]}
+
+    @classmethod
+    def from_dict(cls, data: dict, max_output_bytes: int = MAX_OUTPUT_BYTES) -> "ProblemSpec":
+        probes = tuple(ProbeSpec.from_dict(p) for p in data.get("probes", []))
+        return cls(data["function"], list(data["params"]), data["time_limit_s"], data["memory_mb"], data["rtol"],
+                   data["atol"], max_output_bytes, dict(data.get("kinds", {})), data.get("budget_s"), probes)
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    hidden: bool
+    inputs: dict[str, Value]  # parameter -> .npy bytes, or the plain value of a scalar
+    expected: bytes  # .npy bytes; never leaves this process
+    known_wrong: tuple[KnownWrong, ...] = ()  # what each known-wrong solution did on this test
+    probe: bool = False  # an input for a probe: run, never compared with ``expected`` (which is empty)
+
+    def array_inputs(self) -> dict[str, bytes]:
+        return {name: value for name, value in self.inputs.items() if isinstance(value, bytes)}
+
+    def input_bytes(self) -> int:
+        return sum(len(v) for v in self.array_inputs().values())

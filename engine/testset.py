@@ -1,0 +1,163 @@
+"""Building a package's test set: generated inputs and the reference's outputs, in a sandbox.
+
+Author code (the generator, the reference and the known-wrong solutions) runs
+in a sandbox like student code, never in this process; what comes back is
+parsed as hostile data (``engine/events.py``) and validated against the
+package's declared parameters here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from engine.arrays import UnreadableArray, npy_hash, read_npy, to_npy
+from engine.events import Malformed, TestEvent, parse_before_tests, parse_case, parse_generate_end
+from engine.grading import early_report, job_of
+from engine.package import Package, PackageError
+from engine.spec import BadArgument, Case, ParamKind, ProblemSpec, Value, check_scalar
+from sandbox.backends.base import GenerateJob, Sandbox, SandboxError
+from sandbox.protocol import MAX_OUTPUT_BYTES, Outcome
+
+MAX_CASE_ELEMENTS = 2_000_000
+ARRAY_KINDS = (ParamKind.ARRAY, ParamKind.OPTIONAL_ARRAY)
+
+
+class ReferenceFailed(PackageError):
+    """The reference solution did not produce a usable expected output."""
+
+    def __init__(self, message: str, check: str = "reference") -> None:
+        super().__init__(message)
+        self.check = check
+
+
+@dataclass(frozen=True)
+class GeneratedCase:
+    name: str
+    hidden: bool
+    inputs: dict[str, Value]  # parameter -> .npy bytes, or a scalar's plain value
+    shape: tuple[int, ...] | None = None  # the expected output's shape, when the generator declares it
+    probe: bool = False
+
+    def array_inputs(self) -> dict[str, bytes]:
+        return {name: value for name, value in self.inputs.items() if isinstance(value, bytes)}
+
+
+def generate_cases(package: Package, sandbox: Sandbox, max_bytes: int = MAX_OUTPUT_BYTES) -> list[GeneratedCase]:
+    """Run ``tests.py`` in the sandbox and validate every case it reports."""
+    job = GenerateJob(code=package.generator, seed=package.seed, params=package.problem.params, output_bytes=max_bytes)
+    return parse_generated(sandbox.run(job).events, package, max_bytes)
+
+
+def parse_generated(events: list[dict], package: Package, max_bytes: int) -> list[GeneratedCase]:
+    where = f"{package.slug}/tests.py"
+    failure = parse_generate_end(events[-1] if events else {})
+    if failure is not None:
+        raise PackageError(f"{where}: {failure}")
+    cases, names = [], set()
+    for index, event in enumerate(events[:-1]):
+        cases.append(_validate_case(event, index, package.problem, where, max_bytes))
+        if cases[-1].name in names:
+            raise PackageError(f"{where}: case {index}: duplicate name {cases[-1].name!r}")
+        names.add(cases[-1].name)
+    graded = [case for case in cases if not case.probe]
+    if not graded:
+        raise PackageError(f"{where}: generate() yielded no cases")
+    if all(case.hidden for case in graded):
+        raise PackageError(f"{where}: at least one case must be visible (hidden = False)")
+    probe_cases = {case.name for case in cases if case.probe}
+    for probe in package.problem.probes:
+        missing = [name for name in probe.cases if name not in probe_cases]
+        if missing:
+            raise PackageError(f"{where}: the probe {probe.name!r} names cases it did not yield as probes: {missing}")
+    return graded + [case for case in cases if case.probe]
+
+
+def _validate_case(event: dict, index: int, spec: ProblemSpec, where: str, max_bytes: int) -> GeneratedCase:
+    try:
+        raw = parse_case(event)
+    except Malformed as exc:
+        raise PackageError(f"{where}: case {index} {exc}") from None
+    label = f"{where}: case {index} ({raw.name})"
+    unknown = set(raw.args) - set(spec.params)
+    if unknown:
+        raise PackageError(f"{label}: unknown argument(s) {sorted(unknown)}; the parameters are {spec.params}")
+    inputs = {}
+    for param in spec.params:
+        kind = spec.kind(param)
+        if param not in raw.args:
+            if kind != ParamKind.OPTIONAL_ARRAY:
+                raise PackageError(f"{label}: argument {param!r} is missing (only optional arrays may be left out)")
+            continue
+        inputs[param] = _argument(raw.args[param], kind, f"{label}: argument {param!r}", max_bytes)
+    return GeneratedCase(raw.name, raw.hidden or raw.probe, inputs, raw.shape, raw.probe)
+
+
+def _argument(value: object, kind: str, label: str, max_bytes: int) -> Value:
+    if kind not in ARRAY_KINDS:
+        try:
+            return check_scalar(kind, value)
+        except BadArgument as exc:
+            raise PackageError(f"{label} {exc}") from None
+    try:
+        array = read_npy(value if isinstance(value, bytes) else b"", max_bytes + 4096)
+    except UnreadableArray as exc:
+        raise PackageError(f"{label} is not an array: {exc}") from None
+    if array.dtype.kind not in "biuf" or array.size > MAX_CASE_ELEMENTS:
+        raise PackageError(f"{label} must be a numeric ndarray of at most {MAX_CASE_ELEMENTS:,} elements")
+    return to_npy(np.ascontiguousarray(array))
+
+
+def reference_outputs(package: Package, generated: list[GeneratedCase], sandbox: Sandbox,
+                      max_output_bytes: int = MAX_OUTPUT_BYTES) -> tuple[list[bytes], list[float]]:
+    """The reference's output on every case (.npy bytes) and its time per case (ms)."""
+    where = f"{package.slug}/solution.py"
+    spec = package.spec(max_output_bytes)
+    events = sandbox.run(job_of(package.solution, spec, generated)).events
+    early = parse_before_tests(events[0]) if events else None
+    if early is not None:
+        raise ReferenceFailed(f"{where}: {early_report(early, spec, []).message}")
+    tests = [event for event in events if event.get("event") == "test"]
+    if len(tests) != len(generated):
+        raise SandboxError(f"sandbox reported {len(tests)} results for {len(generated)} cases")
+    outputs, times = [], []
+    for raw, case in zip(tests, generated):
+        output, time_ms = _reference_output(raw, case, where, max_output_bytes)
+        outputs.append(output)
+        times.append(time_ms)
+    return outputs, times
+
+
+def _reference_output(raw: dict, case: GeneratedCase, where: str, max_bytes: int) -> tuple[bytes, float]:
+    try:
+        event = TestEvent.parse(raw)
+    except Malformed as exc:
+        raise ReferenceFailed(f"{where}: malformed result on {case.name} ({exc})") from None
+    if event.outcome == Outcome.ERROR and event.error:
+        line = f" (line {event.error.frames[-1]['line']})" if event.error.frames else ""
+        raise ReferenceFailed(f"{where}: raised {event.error.type} on {case.name}: {event.error.message}{line}")
+    if event.outcome == Outcome.WRONG_TYPE:
+        raise ReferenceFailed(f"{where}: returned {event.type_description}, not an ndarray, on {case.name}", "float64")
+    if event.outcome != Outcome.RETURNED:
+        detail = f": {event.detail}" if event.detail else ""
+        raise ReferenceFailed(f"{where}: {event.outcome.replace('_', ' ')} on {case.name}{detail}")
+    try:
+        array = read_npy(event.output or b"", max_bytes + 4096)
+    except UnreadableArray as exc:
+        raise ReferenceFailed(f"{where}: unreadable result on {case.name} ({exc})", "float64") from None
+    if array.dtype != np.dtype("<f8"):
+        raise ReferenceFailed(f"{where}: must return a float64 ndarray on {case.name}, got {array.dtype}", "float64")
+    if case.shape is not None and array.shape != case.shape:
+        raise ReferenceFailed(
+            f"{where}: returned shape {array.shape} on {case.name}; the generator declares {case.shape}", "float64")
+    if event.input_hashes != {name: npy_hash(data) for name, data in case.array_inputs().items()}:
+        raise ReferenceFailed(f"{where}: modified its inputs on {case.name}")
+    return to_npy(np.ascontiguousarray(array)), event.time_ms
+
+
+def build_cases(package: Package, sandbox: Sandbox, max_output_bytes: int = MAX_OUTPUT_BYTES) -> list[Case]:
+    """Generate inputs and compute expected outputs with the reference, both in ``sandbox``."""
+    generated = generate_cases(package, sandbox)
+    expected, _ = reference_outputs(package, generated, sandbox, max_output_bytes)
+    return [Case(c.name, c.hidden, c.inputs, output, probe=c.probe) for c, output in zip(generated, expected)]

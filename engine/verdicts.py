@@ -1,0 +1,61 @@
+from __future__ import annotations
+
+from django.db import models
+
+
+class TestStatus(models.TextChoices):
+    """The outcome of one test, in the order the checks run."""
+
+    __test__ = False
+
+    PASSED = "passed", "Passed"
+    WRONG_TYPE = "wrong_type", "Wrong type"
+    WRONG_DTYPE = "wrong_dtype", "Wrong dtype"
+    WRONG_SHAPE = "wrong_shape", "Wrong shape"
+    WRONG_VALUE = "wrong_value", "Wrong value"
+    INPUT_MUTATED = "input_mutated", "Input modified"
+    RUNTIME_ERROR = "runtime_error", "Runtime error"
+    TIME_LIMIT_EXCEEDED = "time_limit_exceeded", "Time limit exceeded"
+    MEMORY_LIMIT_EXCEEDED = "memory_limit_exceeded", "Memory limit exceeded"
+    OUTPUT_LIMIT_EXCEEDED = "output_limit_exceeded", "Output limit exceeded"
+    NOT_RUN = "not_run", "Not run"
+
+
+class Verdict(models.TextChoices):
+    ACCEPTED = "accepted", "Accepted"
+    WRONG_ANSWER = "wrong_answer", "Wrong answer"
+    RUNTIME_ERROR = "runtime_error", "Runtime error"
+    TIME_LIMIT_EXCEEDED = "time_limit_exceeded", "Time limit exceeded"
+    MEMORY_LIMIT_EXCEEDED = "memory_limit_exceeded", "Memory limit exceeded"
+    OUTPUT_LIMIT_EXCEEDED = "output_limit_exceeded", "Output limit exceeded"
+    COMPILE_ERROR = "compile_error", "Compile error"
+    INTERNAL_ERROR = "internal_error", "Internal error"
+
+
+WRONG_ANSWER_STATUSES = {
+    TestStatus.WRONG_TYPE,
+    TestStatus.WRONG_DTYPE,
+    TestStatus.WRONG_SHAPE,
+    TestStatus.WRONG_VALUE,
+    TestStatus.INPUT_MUTATED,
+}
+
+# The overall verdict is decided by the first test that did not pass.
+VERDICT_OF_STATUS = {
+    **{status: Verdict.WRONG_ANSWER for status in WRONG_ANSWER_STATUSES},
+    TestStatus.RUNTIME_ERROR: Verdict.RUNTIME_ERROR,
+    TestStatus.TIME_LIMIT_EXCEEDED: Verdict.TIME_LIMIT_EXCEEDED,
+    TestStatus.MEMORY_LIMIT_EXCEEDED: Verdict.MEMORY_LIMIT_EXCEEDED,
+    TestStatus.OUTPUT_LIMIT_EXCEEDED: Verdict.OUTPUT_LIMIT_EXCEEDED,
+    TestStatus.NOT_RUN: Verdict.INTERNAL_ERROR,
+}
+
+# The checks a returned value goes through, in order; shown per test.
+CHECKS = ("type", "dtype", "shape", "values", "inputs")
+FAILED_CHECK = {
+    TestStatus.WRONG_TYPE: "type",
+    TestStatus.WRONG_DTYPE: "dtype",
+    TestStatus.WRONG_SHAPE: "shape",
+    TestStatus.WRONG_VALUE: "values",
+    TestStatus.INPUT_MUTATED: "inputs",
+}

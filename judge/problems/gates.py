@@ -1,0 +1,131 @@
+"""The publish gate's runs: queued by staff or sync, run in a sandbox, and a pass publishes.
+
+The gate itself (what is checked) is the engine's (``engine/gate.py``); this
+module stores its outcome: the problem's fields, a test set version with what
+each known-wrong solution did, and the run's checks.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from engine.arrays import pack_inputs
+from engine.gate import GateOutcome, run_gate
+from engine.package import Package, PackageError
+from engine.spec import Case
+from judge.leaderboard.services import refresh_problem_standings
+from judge.problems.drafts import draft_package, record_fields
+from judge.problems.models import GateRun, GateStatus, KnownWrongOutcome, Problem, TestCase, TestSet, WrongSolution
+from judge.sandboxes import lazy_sandbox
+from judge.submissions.broker import enqueue_on_commit
+from sandbox.backends.base import Sandbox, SandboxError
+
+log = logging.getLogger(__name__)
+
+# content hash -> a passed outcome, oldest first: the gate is deterministic, and
+# tests and bin/run import the same packages again and again.
+_passed_gates: dict[str, GateOutcome] = {}
+PASSED_GATES_KEPT = 128  # more than the course has problems: tests and bin/run sync them all, often
+
+
+def request_gate_run(problem: Problem, user=None) -> GateRun:
+    """Queue a gate run on the current draft; a Celery worker runs it."""
+    from judge.problems.tasks import run_gate_task
+
+    with transaction.atomic():
+        run = GateRun.objects.create(problem=problem, package_hash=problem.draft_hash, requested_by=user)
+        enqueue_on_commit(run_gate_task, run.pk, on_failure=lambda: _gate_unreachable(run.pk))
+    return run
+
+
+def _gate_unreachable(run_id: int) -> None:
+    GateRun.objects.filter(pk=run_id, status=GateStatus.QUEUED).update(
+        status=GateStatus.DONE, passed=False, error="the task queue is unreachable; try again",
+        finished_at=timezone.now())
+
+
+def run_gate_now(problem: Problem, user=None, trigger: str = "command", sandbox: Sandbox | None = None) -> GateRun:
+    run = GateRun.objects.create(problem=problem, package_hash=problem.draft_hash, requested_by=user, trigger=trigger)
+    execute_gate_run(run.pk, sandbox)
+    run.refresh_from_db()
+    return run
+
+
+def execute_gate_run(run_id: int, sandbox: Sandbox | None = None) -> bool:
+    """Run a queued gate run (claimed with a compare-and-set); True if this call ran it."""
+    if GateRun.objects.filter(pk=run_id, status=GateStatus.QUEUED).update(status=GateStatus.RUNNING) != 1:
+        return False
+    run = GateRun.objects.select_related("problem").get(pk=run_id)
+    problem = run.problem
+    try:
+        package = draft_package(problem)
+        if package.content_hash != run.package_hash:
+            raise PackageError("the draft changed after this run was requested; run the checks again")
+        outcome = _passed_gates.get(package.content_hash)
+        if outcome is None:
+            with lazy_sandbox(sandbox) as box:
+                outcome = run_gate(package, box, settings.MAX_OUTPUT_BYTES)
+            if outcome.passed:
+                _passed_gates[package.content_hash] = outcome
+                while len(_passed_gates) > PASSED_GATES_KEPT:
+                    del _passed_gates[next(iter(_passed_gates))]
+    except (PackageError, SandboxError) as exc:
+        GateRun.objects.filter(pk=run_id).update(status=GateStatus.DONE, passed=False, error=str(exc),
+                                                 finished_at=timezone.now())
+        return True
+    except Exception as exc:
+        log.exception("gate run %s failed", run_id)
+        GateRun.objects.filter(pk=run_id).update(status=GateStatus.DONE, passed=False,
+                                                 error=f"the judge failed while checking ({type(exc).__name__})",
+                                                 finished_at=timezone.now())
+        raise
+    with transaction.atomic():
+        if outcome.passed:
+            publish_package(problem, package, outcome)
+        GateRun.objects.filter(pk=run_id).update(status=GateStatus.DONE, passed=outcome.passed,
+                                                 checks=outcome.as_list(), finished_at=timezone.now())
+    return True
+
+
+def publish_package(problem: Problem, package: Package, outcome: GateOutcome) -> TestSet:
+    """Make a gated package live: its fields, its test set (a new version if the tests changed)."""
+    test_set, fresh = TestSet.objects.get_or_create(problem=problem, version=package.content_hash)
+    if fresh:
+        store_cases(test_set, outcome.cases)
+    fields = record_fields(package, problem.path_order)
+    fields["spec"] = fields["spec"] | {"budget_s": outcome.budget_s}
+    was_published = Problem.objects.filter(pk=problem.pk, published=True).exists()
+    Problem.objects.filter(pk=problem.pk).update(**fields, current_test_set=test_set, published=True)
+    if not was_published:  # published again: its old solves count again
+        refresh_problem_standings(problem.pk)
+    problem.wrong_solutions.all().delete()
+    WrongSolution.objects.bulk_create(
+        WrongSolution(problem=problem, file=w.file, code=w.code, fails_with=w.fails_with,
+                      name=w.name, explanation=w.explanation, see=w.see)
+        for w in package.wrong
+    )
+    return test_set
+
+
+def store_cases(test_set: TestSet, cases: list[Case]) -> None:
+    stored = TestCase.objects.bulk_create(
+        TestCase(test_set=test_set, index=i, name=c.name, hidden=c.hidden, probe=c.probe,
+                 inputs=pack_inputs(c.inputs), expected=c.expected)
+        for i, c in enumerate(cases)
+    )
+    KnownWrongOutcome.objects.bulk_create(
+        KnownWrongOutcome(case=row, position=j, name=k.name, explanation=k.explanation, see=k.see,
+                          status=k.status, output=k.output, signature=k.signature)
+        for row, case in zip(stored, cases) for j, k in enumerate(case.known_wrong)
+    )
+
+
+def unpublish_problem(problem: Problem) -> None:
+    Problem.objects.filter(pk=problem.pk).update(published=False)
+    refresh_problem_standings(problem.pk)
+
+

@@ -1,0 +1,40 @@
+"""Reading problems: the access helper, and a published test set as the engine's types."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.shortcuts import get_object_or_404
+
+from engine.arrays import unpack_inputs
+from engine.checks import KnownWrong
+from engine.spec import Case, ProblemSpec
+from judge.problems.models import Problem, TestCase, TestSet
+
+
+def get_problem_for_user(user, slug: str) -> Problem:
+    """Published problems for everyone; drafts only for staff."""
+    problems = Problem.objects.all() if user.is_staff else Problem.objects.filter(published=True)
+    return get_object_or_404(problems, slug=slug)
+
+
+def problem_spec(problem: Problem) -> ProblemSpec:
+    return ProblemSpec.from_dict(problem.spec, settings.MAX_OUTPUT_BYTES)
+
+
+def load_cases(test_set: TestSet, visible_only: bool = False, probes: bool = True) -> list[Case]:
+    """The test set's cases; a Run (``visible_only``) gets neither hidden tests nor probe inputs."""
+    cases = test_set.cases.prefetch_related("known_wrong")
+    if visible_only:
+        cases = cases.filter(hidden=False, probe=False)
+    elif not probes:
+        cases = cases.filter(probe=False)
+    return [Case(c.name, c.hidden, unpack_inputs(bytes(c.inputs)), bytes(c.expected), _known_wrong(c), c.probe)
+            for c in cases]
+
+
+def _known_wrong(case: TestCase) -> tuple[KnownWrong, ...]:
+    return tuple(
+        KnownWrong(k.name, k.explanation, k.see, k.status, bytes(k.output) if k.output is not None else None,
+                   k.signature)
+        for k in case.known_wrong.all()
+    )
