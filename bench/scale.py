@@ -18,6 +18,7 @@ first problems of the path get most of them; 35% are accepted; they span 180 day
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import secrets
 import statistics
@@ -126,6 +127,11 @@ def add_submissions(count: int, users: int) -> None:
         else:
             params[field.column] = field.get_db_prep_save(field.get_default(), connection)
             values.append(f"%({field.column})s")
+    with indexes_dropped("submissions_submission"):
+        _fill(columns, values, params)
+
+
+def _fill(columns: list[str], values: list[str], params: dict) -> None:
     sql(f"""WITH p AS (SELECT row_number() OVER (ORDER BY path_order) AS n, id, current_test_set_id
                        FROM problems_problem WHERE published),
                  u AS (SELECT min(id) AS first FROM auth_user),
@@ -135,6 +141,26 @@ def add_submissions(count: int, users: int) -> None:
                        FROM generate_series(1, %(count)s))
             INSERT INTO submissions_submission ({", ".join(columns)})
             SELECT {", ".join(values)} FROM g JOIN p ON p.n = g.pn CROSS JOIN u""", params)
+
+
+@contextlib.contextmanager
+def indexes_dropped(table: str):
+    """Bulk loading is several times quicker into a table without its secondary indexes; they are made again."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("""SELECT indexname, indexdef FROM pg_indexes i WHERE tablename = %s AND NOT EXISTS (
+                              SELECT 1 FROM pg_constraint c WHERE c.conname = i.indexname)""", [table])
+        indexes = cursor.fetchall()
+        for name, _ in indexes:
+            cursor.execute(f'DROP INDEX "{name}"')
+    try:
+        yield
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute("SET maintenance_work_mem = '256MB'")
+            for _, definition in indexes:
+                cursor.execute(definition)
 
 
 def sql(statement: str, params=None) -> None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.contrib.auth import get_user_model
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, QuerySet
 from django.utils import timezone
 
 from judge.accounts.models import Profile
@@ -112,8 +112,8 @@ def standing_of(user, window: str = Window.ALL, the_board: Board | None = None) 
 def position_of(standing: Standing, window: str, the_board: Board) -> int:
     """Where the student's row is in the list (1-based), to open the page that shows it."""
     above = sum(n for level, n in the_board.levels.items() if level > standing.solved)
-    same = totals(window).filter(solved=standing.solved).filter(
-        Q(reached_at__lt=standing.reached_at) | Q(reached_at=standing.reached_at, user_id__lt=standing.user_id))
+    same = totals(window).filter(solved=standing.solved, reached_at__lte=standing.reached_at).exclude(
+        reached_at=standing.reached_at, user_id__gte=standing.user_id)
     return above + same.count() + 1
 
 
@@ -122,13 +122,14 @@ def neighbours(standing: Standing, window: str, the_board: Board, around: int = 
     rows = totals(window)
     fields = ("user_id", "solved", "reached_at")
     s, t, u = standing.solved, standing.reached_at, standing.user_id
-    same_before = Q(solved=s) & (Q(reached_at__lt=t) | Q(reached_at=t, user_id__lt=u))
-    same_after = Q(solved=s) & (Q(reached_at__gt=t) | Q(reached_at=t, user_id__gt=u))
-    before = list(rows.filter(same_before).order_by("-reached_at", "-user_id").values_list(*fields)[:around])
+    # Ranges the index can seek (reached_at <= t), the rare equal times sorted out by user id.
+    same_before = rows.filter(solved=s, reached_at__lte=t).exclude(reached_at=t, user_id__gte=u)
+    same_after = rows.filter(solved=s, reached_at__gte=t).exclude(reached_at=t, user_id__lte=u)
+    before = list(same_before.order_by("-reached_at", "-user_id").values_list(*fields)[:around])
     if len(before) < around:
         before += rows.filter(solved__gt=s).order_by("solved", "-reached_at", "-user_id").values_list(
             *fields)[:around - len(before)]
-    after = list(rows.filter(same_after).order_by("reached_at", "user_id").values_list(*fields)[:around])
+    after = list(same_after.order_by("reached_at", "user_id").values_list(*fields)[:around])
     if len(after) < around:
         after += rows.filter(solved__lt=s).order_by(*ORDER).values_list(*fields)[:around - len(after)]
     return _standings([*reversed(before), (u, s, t), *after], the_board)
