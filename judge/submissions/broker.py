@@ -1,0 +1,76 @@
+"""Which Celery queue a piece of work goes to, and whether the broker lost what it held.
+
+Celery does the scheduling: one queue per lane, consumed in priority order
+(``queue_order_strategy="priority"`` on Redis, ``worker_prefetch_multiplier=1``),
+so a Run is the next thing a free worker slot takes, a Submit the one after,
+and a staff rejudge only what is left.  The recovery sweep has a queue of its
+own, which a grading backlog never stands in front of.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+from django.conf import settings
+from django.db import models, transaction
+
+log = logging.getLogger(__name__)
+
+
+class Lane(models.TextChoices):
+    """A Celery queue, highest priority first (``CELERY_TASK_QUEUES`` keeps this order)."""
+
+    MAINTENANCE = "maintenance", "the recovery sweep"
+    RUN = "run", "Run, and submissions recovered after a fault"
+    SUBMIT = "submit", "Submit, and gate runs"
+    REJUDGE = "rejudge", "staff rejudges"
+
+
+GRADING_LANES = (Lane.RUN, Lane.SUBMIT, Lane.REJUDGE)
+
+
+def send_task(task, *args, queue: str | None = None, on_failure: Callable[[], None] | None = None, **kwargs) -> bool:
+    """Send a task now; if the broker is unreachable, log it, call ``on_failure`` and return False."""
+    try:
+        task.apply_async(args, kwargs or None, queue=queue)
+    except Exception:  # the broker is down: the caller's recovery path takes over
+        log.exception("could not send %s%s", task.name, args)
+        if on_failure is not None:
+            on_failure()
+        return False
+    return True
+
+
+def enqueue_on_commit(task, *args, queue: str | None = None, on_failure: Callable[[], None] | None = None,
+                      **kwargs) -> None:
+    """Send a task once the current transaction commits (at once outside one), tolerating a broker outage."""
+    transaction.on_commit(lambda: send_task(task, *args, queue=queue, on_failure=on_failure, **kwargs))
+
+
+# --------------------------------------------------------------------------
+# Did the broker lose its messages?  (Redis restarted without persistence, or flushed)
+# --------------------------------------------------------------------------
+
+SENTINEL_KEY = "judge:broker-sentinel"
+
+
+def broker_lost_messages() -> bool:
+    """True when the broker's Redis no longer holds the key the last sweep left there.
+
+    A Redis that restarts without persistence (or is flushed) forgets every
+    queued message at once; this notices it at the next sweep, seconds later,
+    instead of waiting for each submission's ``REQUEUE_AFTER_S``.  The first
+    sweep ever also sees no key: re-sending then only costs refused claims.
+    """
+    if not settings.CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
+        return False
+    import redis
+
+    try:
+        client = redis.Redis.from_url(settings.CELERY_BROKER_URL, socket_timeout=5, socket_connect_timeout=2)
+        with client:
+            return bool(client.set(SENTINEL_KEY, "1", nx=True))
+    except redis.RedisError:
+        log.warning("cannot reach the broker's Redis to check for lost messages")
+        return False
