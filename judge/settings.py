@@ -13,8 +13,8 @@ import secrets
 from pathlib import Path
 
 import dj_database_url
-from kombu import Queue
 from django.core.exceptions import ImproperlyConfigured
+from kombu import Queue
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("JUDGE_VAR_DIR", BASE_DIR / "var"))
@@ -266,5 +266,6 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 if TESTING:
     PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
-    # Counters in this process, cleared between tests (tests/conftest.py); Redis is shared by test runs.
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    if "REDIS_URL" not in os.environ:  # a benchmark's stack names its Redis; tests share theirs, so:
+        # counters in this process, cleared between tests (tests/conftest.py).
+        CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}

@@ -58,6 +58,29 @@
     window.addEventListener("hashchange", showHash);
   }
 
+  // A rate-limited Run or Submit answers 429 with a message for the result panel: show it like a 200.
+  function swapRateLimitMessages() {
+    if (!window.htmx) return;
+    window.htmx.config.responseHandling.unshift({ code: "429", swap: true, error: false });
+  }
+
+  // The live status is a long poll (?wait=<status>): the server answers when the status changes.
+  // If that request fails (a proxy cut it, the server restarted), fall back to asking again
+  // every 0.7 s with a plain poll until an answer arrives; the answer long-polls again.
+  function pollAfterFailure(event) {
+    var panel = event.detail.elt;
+    if (!panel || !panel.matches || !panel.matches(".result-panel[data-poll-url]")) return;
+    window.setTimeout(function () {
+      if (!panel.isConnected || !window.htmx) return;
+      window.htmx.ajax("GET", panel.getAttribute("data-poll-url"), { source: panel, target: panel, swap: "outerHTML" });
+    }, 700);
+  }
+
+  swapRateLimitMessages();
+  document.addEventListener("htmx:sendError", pollAfterFailure);
+  document.addEventListener("htmx:responseError", pollAfterFailure);
+  document.addEventListener("htmx:timeout", pollAfterFailure);
+
   document.addEventListener("DOMContentLoaded", function () {
     renderMath(document);
     setUpTabs();
