@@ -39,7 +39,7 @@
       maxLines: 40,
       scrollPastEnd: 0.2,
     });
-    editor.session.setUseWrapMode(false);
+    editor.session.setUseWrapMode(true);  // long lines wrap: nothing is cut off on a narrow screen
     editor.clearSelection();
     form.classList.add("enhanced");
     window.judgeEditor = editor;
