@@ -22,6 +22,10 @@ from sandbox.protocol import Outcome, b64
 
 FLOAT64 = np.dtype("<f8")
 PICTURE_MAX_BYTES = 256 * 1024
+# Statuses whose visible tests show the student's array itself, not only its shape.
+SHOWS_ACTUAL = (TestStatus.WRONG_VALUE, TestStatus.WRONG_DTYPE, TestStatus.INPUT_MUTATED)
+# Inputs this large can overflow exp() (exp(710) is inf); below it, NaN has other causes.
+LARGE_INPUT = 10.0
 
 
 @dataclass(frozen=True)
@@ -71,21 +75,23 @@ def _checks_up_to(status: str) -> dict[str, str]:
 
 def check_test(event: TestEvent, *, name: str, hidden: bool, expected: np.ndarray,
                input_hashes: dict[str, str], tolerance: Tolerance, max_output_bytes: int,
-               time_limit_s: float = 0.0, budget_s: float | None = None) -> TestResult:
+               time_limit_s: float = 0.0, budget_s: float | None = None,
+               inputs: dict[str, bytes] | None = None) -> TestResult:
+    """``inputs`` (the test's array arguments, .npy) let a NaN message say what the evidence points to."""
     result = TestResult(name=name, hidden=hidden, status=TestStatus.PASSED, time_ms=event.time_ms)
     if not hidden:
         result.stdout = event.stdout
     if event.outcome == Outcome.TIMEOUT:
         result.status, result.message = TestStatus.TIME_LIMIT_EXCEEDED, _timeout_message(event, time_limit_s, budget_s)
         return result
-    status, message, detail = _judge(event, hidden, expected, input_hashes, tolerance, max_output_bytes)
+    status, message, detail = _judge(event, hidden, expected, input_hashes, tolerance, max_output_bytes, inputs)
     result.status, result.message = status, message
     result.checks = _checks_up_to(status)
     if event.outcome == Outcome.ERROR and event.error:
         result.traceback = event.error.frames
     if not hidden:
         result.detail = detail
-        if event.output is not None and len(event.output) <= PICTURE_MAX_BYTES and status == TestStatus.WRONG_VALUE:
+        if event.output is not None and len(event.output) <= PICTURE_MAX_BYTES and status in SHOWS_ACTUAL:
             result.detail["actual_npy"] = b64(event.output)
     return result
 
@@ -98,7 +104,7 @@ def _timeout_message(event: TestEvent, time_limit_s: float, budget_s: float | No
     return f"the function did not return within this test's time limit{given}; the tests after it were not run"
 
 
-def _judge(event, hidden, expected, input_hashes, tolerance, max_output_bytes):
+def _judge(event, hidden, expected, input_hashes, tolerance, max_output_bytes, inputs=None):
     outcome = event.outcome
     if outcome == Outcome.MEMORY:
         return TestStatus.MEMORY_LIMIT_EXCEEDED, "the function used more memory than the limit allows", {}
@@ -110,7 +116,7 @@ def _judge(event, hidden, expected, input_hashes, tolerance, max_output_bytes):
         return _runtime_error(event, hidden)
     if outcome == Outcome.WRONG_TYPE:
         return TestStatus.WRONG_TYPE, _wrong_type_message(event.type_description, hidden), {}
-    return _judge_array(event, hidden, expected, input_hashes, tolerance, max_output_bytes)
+    return _judge_array(event, hidden, expected, input_hashes, tolerance, max_output_bytes, inputs)
 
 
 def _runtime_error(event, hidden: bool):
@@ -141,7 +147,7 @@ def _wrong_type_message(description: str, hidden: bool = False) -> str:
     return message
 
 
-def _judge_array(event, hidden, expected, input_hashes, tolerance, max_output_bytes):
+def _judge_array(event, hidden, expected, input_hashes, tolerance, max_output_bytes, inputs=None):
     claimed = event.dtype
     if event.output is None:
         if claimed and not claimed.startswith("|O"):
@@ -157,7 +163,7 @@ def _judge_array(event, hidden, expected, input_hashes, tolerance, max_output_by
         return TestStatus.WRONG_DTYPE, _dtype_message(describe_dtype(actual.dtype), actual.shape, expected, hidden), detail
     if actual.shape != expected.shape:
         return TestStatus.WRONG_SHAPE, _shape_message(actual.shape, expected.shape, hidden), detail
-    pattern = _special_value_message(actual, expected, hidden)
+    pattern = _special_value_message(actual, expected, hidden, inputs)
     if pattern:
         return TestStatus.WRONG_VALUE, pattern, detail
     value_message = _value_message(actual, expected, tolerance, hidden, detail)
@@ -192,7 +198,8 @@ def _shape_message(actual: tuple, expected: tuple, hidden: bool) -> str:
     return message
 
 
-def _special_value_message(actual: np.ndarray, expected: np.ndarray, hidden: bool) -> str:
+def _special_value_message(actual: np.ndarray, expected: np.ndarray, hidden: bool,
+                           inputs: dict[str, bytes] | None = None) -> str:
     for label, test in (("NaN", np.isnan), ("+inf", np.isposinf), ("-inf", np.isneginf)):
         got, want = test(actual), test(expected)
         if np.array_equal(got, want):
@@ -203,13 +210,51 @@ def _special_value_message(actual: np.ndarray, expected: np.ndarray, hidden: boo
             message = f"your result has {label} where the expected value is not"
             message += "" if hidden else f" at {int(unexpected.sum())} positions (first at index {first})"
             if label == "NaN":
-                message += "; NaN often comes from exp() overflowing: subtract the maximum before exponentiating"
+                message += _nan_advice(inputs or {})
             return message
         missing = want & ~got
         first = tuple(int(i) for i in np.argwhere(missing)[0])
         return f"expected {label} where your result has none" + (
             "" if hidden else f" at {int(missing.sum())} positions (first at index {first})")
     return ""
+
+
+def _nan_advice(inputs: dict[str, bytes]) -> str:
+    """Advice only where the inputs point to a cause: large magnitudes (overflow) or a -inf mask."""
+    largest, masked = 0.0, []
+    for name, data in inputs.items():
+        try:
+            array = read_npy(data, 1 << 62)
+        except UnreadableArray:
+            continue
+        if array.dtype.kind != "f" or array.size == 0:
+            continue
+        finite = array[np.isfinite(array)]
+        largest = max(largest, float(np.abs(finite).max()) if finite.size else 0.0)
+        if np.isneginf(array).any():
+            masked.append(name)
+    if largest >= LARGE_INPUT:
+        return (f"; the inputs reach {largest:.3g} in magnitude, so exp() overflows to inf and inf/inf is NaN: "
+                "subtract the maximum before exponentiating")
+    if masked:
+        return (f"; `{masked[0]}` holds -inf, and -inf - (-inf) is NaN: the maximum you subtract is -inf somewhere, "
+                "so check the axis you take it over (the last axis, where each row keeps an allowed entry)")
+    return ""
+
+
+def _distinct(expected: float, actual: float) -> tuple[str, str]:
+    """Both numbers with enough significant digits to tell them apart, and one more."""
+    for digits in range(6, 17):
+        if f"{expected:.{digits}g}" != f"{actual:.{digits}g}":
+            return f"{expected:.{digits + 1}g}", f"{actual:.{digits + 1}g}"
+    return f"{expected:.17g}", f"{actual:.17g}"
+
+
+def _mismatch_at(expected: float, actual: float) -> str:
+    shown_expected, shown_actual = _distinct(expected, actual)
+    error = abs(actual - expected)
+    relative = f", rel {error / abs(expected):.1e}" if expected != 0 else ""
+    return f"expected {shown_expected}, got {shown_actual} (abs error {error:.1e}{relative})"
 
 
 def _value_message(actual, expected, tolerance: Tolerance, hidden: bool, detail: dict) -> str:
@@ -235,7 +280,7 @@ def _value_message(actual, expected, tolerance: Tolerance, hidden: bool, detail:
     return (
         f"values differ at {count} of {total} positions (beyond rtol={tolerance.rtol:g}, atol={tolerance.atol:g}); "
         f"max absolute error {error.max():.6g}, max relative error {relative.max():.6g}; "
-        f"first mismatch at index {first}: expected {expected[first]:.6g}, got {actual[first]:.6g}"
+        f"first mismatch at index {first}: {_mismatch_at(float(expected[first]), float(actual[first]))}"
     )
 
 
@@ -308,3 +353,20 @@ def same_result(actual: np.ndarray, other: np.ndarray, tolerance: Tolerance) -> 
     with np.errstate(all="ignore"):
         close = np.abs(actual - other) <= tolerance.atol + tolerance.rtol * np.abs(other)
     return bool(np.all(close | ~finite))
+
+
+def finite_difference_disagreement(actual: np.ndarray, estimate: np.ndarray, tolerance: Tolerance,
+                                   hidden: bool) -> str | None:
+    """Where a gradient disagrees with the finite-difference estimate of the forward, or None."""
+    if actual.shape != estimate.shape:
+        return None  # the shape check already says what is wrong
+    with np.errstate(all="ignore"):
+        far = ~(np.abs(actual - estimate) <= tolerance.atol + tolerance.rtol * np.abs(estimate))
+    if not far.any():
+        return None
+    index = tuple(int(i) for i in np.argwhere(far)[0])
+    message = (f"your gradient disagrees with a finite-difference estimate of the forward at index {index}"
+               f" ({int(far.sum())} of {far.size} entries beyond rtol={tolerance.rtol:g}, atol={tolerance.atol:g})")
+    if not hidden:
+        message += f": the estimate is {estimate[index]:.8g}, yours is {actual[index]:.8g}"
+    return message

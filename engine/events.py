@@ -153,14 +153,15 @@ class CaseEvent:
     args: dict[str, object]  # parameter -> .npy bytes or a JSON scalar
     shape: tuple[int, ...] | None
     probe: bool
+    fd: bool = False  # also gets the finite-difference check
 
     @classmethod
     def parse(cls, event: dict) -> "CaseEvent":
         name, hidden, args = event.get("name"), event.get("hidden"), event.get("args")
         if event.get("event") != "case" or not isinstance(name, str) or not 0 < len(name) <= 100:
             raise Malformed("has no valid name")
-        probe = event.get("probe", False)
-        if not isinstance(hidden, bool) or not isinstance(probe, bool):
+        probe, fd = event.get("probe", False), event.get("fd", False)
+        if not isinstance(hidden, bool) or not isinstance(probe, bool) or not isinstance(fd, bool):
             raise Malformed(f"({name}) has invalid 'hidden' or 'probe' (each must be a boolean)")
         if not isinstance(args, dict) or not all(isinstance(key, str) for key in args):
             raise Malformed(f"({name}) has invalid argument names ('args' must map parameter names to values)")
@@ -168,7 +169,7 @@ class CaseEvent:
         if shape is not None and (not isinstance(shape, list) or len(shape) > 32
                                   or not all(type(n) is int and n >= 0 for n in shape)):
             raise Malformed(f"({name}): 'shape' must be a list of sizes")
-        return cls(name, hidden, args, tuple(shape) if shape is not None else None, probe)
+        return cls(name, hidden, args, tuple(shape) if shape is not None else None, probe, fd)
 
 
 parse_case = CaseEvent.parse

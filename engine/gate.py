@@ -20,7 +20,13 @@ from engine.grading import GradeReport, interpret, job_of, run_order
 from engine.package import Package, PackageError, WrongSpec
 from engine.probes import evaluate_probes
 from engine.spec import Case, ProblemSpec
-from engine.testset import GeneratedCase, ReferenceFailed, generate_cases, reference_outputs
+from engine.testset import (
+    GeneratedCase,
+    ReferenceFailed,
+    finite_difference_outputs,
+    generate_cases,
+    reference_outputs,
+)
 from engine.verdicts import TestStatus, Verdict
 from sandbox.backends.base import Sandbox
 from sandbox.protocol import MAX_OUTPUT_BYTES
@@ -38,6 +44,7 @@ CHECKS = (
     ("starter", "The starter code does not pass"),
     ("wrong", "Every known-wrong solution fails with the check it declares"),
     ("probes", "Every probe holds for the reference and fires for the known-wrong solutions that declare it"),
+    ("fd", "The reference agrees with the finite-difference estimate, where the package has one"),
 )
 # The submission's time budget, unless the manifest sets one: this many times the reference's
 # total time, at least one test's limit plus a second, and at most every test's limit together.
@@ -92,12 +99,20 @@ def run_gate(package: Package, sandbox: Sandbox, max_output_bytes: int = MAX_OUT
         return _fail(outcome, exc.check, str(exc))
     declared = sum(c.shape is not None for c in generated)
     _pass(outcome, "float64", f"{len(expected)} float64 outputs; {declared} with a declared shape, all matching")
-    cases = [Case(c.name, c.hidden, c.inputs, output, probe=c.probe) for c, output in zip(generated, expected)]
+    try:
+        estimates = finite_difference_outputs(package, generated, sandbox, max_output_bytes)
+    except ReferenceFailed as exc:
+        return _fail(outcome, "fd", str(exc))
+    cases = [Case(c.name, c.hidden, c.inputs, output, probe=c.probe, fd_expected=estimates.get(c.name))
+             for c, output in zip(generated, expected)]
 
     report, events = execute(sandbox, package.solution, spec, cases)
     failure = _first_failure(report)
     _set(outcome, "reference", failure is None, f"accepted on all {len(report.tests)} tests" if failure is None
          else f"{failure.name}: {failure.status} {failure.message}")
+    _set(outcome, "fd", failure is None or "finite-difference" not in failure.message,
+         f"{len(estimates)} tests also checked against a finite-difference estimate" if estimates
+         else "no finite-difference estimate (not a backward problem)")
     _set(outcome, "deterministic", *_determinism(package, sandbox, generated, expected, events))
     slowest = max(times + [t.time_ms for t in report.tests])
     limit_ms = spec.time_limit_s * 1000

@@ -13,8 +13,8 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from engine.arrays import npy_hash
-from engine.checks import TestResult, Tolerance, check_test, diagnose
+from engine.arrays import npy_hash, read_npy
+from engine.checks import TestResult, Tolerance, check_test, diagnose, finite_difference_disagreement
 from engine.events import BeforeTests, CompileError, Malformed, MissingFunction, TestEvent, parse_before_tests
 from engine.probes import evaluate_probes
 from engine.spec import Case, ProblemSpec
@@ -105,12 +105,32 @@ def _check(raw: dict, case: Case, spec: ProblemSpec) -> TestResult:
     tolerance = Tolerance(spec.rtol, spec.atol)
     result = check_test(event, name=case.name, hidden=case.hidden, expected=expected, input_hashes=hashes,
                         tolerance=tolerance, max_output_bytes=spec.max_output_bytes, time_limit_s=spec.time_limit_s,
-                        budget_s=spec.budget_s)
+                        budget_s=spec.budget_s, inputs=case.array_inputs())
+    if case.fd_expected is not None and spec.fd_rtol is not None and result.status in FD_CHECKED:
+        _check_finite_difference(result, event, case, spec)
     if case.known_wrong and result.status != TestStatus.PASSED:
         match = diagnose(event, result.status, case.known_wrong, tolerance, spec.max_output_bytes)
         if match is not None:
             result.misconception = match.as_misconception()
     return result
+
+
+FD_CHECKED = (TestStatus.PASSED, TestStatus.WRONG_VALUE)
+
+
+def _check_finite_difference(result: TestResult, event: TestEvent, case: Case, spec: ProblemSpec) -> None:
+    """A gradient is also checked against a finite-difference estimate of the forward, not only the reference."""
+    actual = read_npy(event.output or b"", spec.max_output_bytes + 4096)
+    estimate = np.load(io.BytesIO(case.fd_expected), allow_pickle=False)
+    disagreement = finite_difference_disagreement(actual, estimate, Tolerance(spec.fd_rtol, spec.fd_atol or 0.0),
+                                                  case.hidden)
+    if disagreement is None:
+        return
+    if result.status == TestStatus.PASSED:
+        result.status, result.message = TestStatus.WRONG_VALUE, disagreement
+        result.checks = {**result.checks, "values": "failed", "inputs": "skipped"}
+    else:
+        result.message = f"{result.message}; {disagreement}"
 
 
 def _not_run(cases: list[Case]) -> list[TestResult]:

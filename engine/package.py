@@ -44,7 +44,10 @@ BOUNDS = {
     "memory_mb": (32, 4096),
     "rtol": (0.0, 0.1),
     "atol": (0.0, 0.1),
+    "fd_rtol": (0.0, 0.1),
+    "fd_atol": (0.0, 0.1),
 }
+FINITE_DIFFERENCE = "finite_difference.py"
 
 
 class PackageError(ValueError):
@@ -81,6 +84,7 @@ class Package:
     solution: str
     generator: str
     wrong: list[WrongSpec] = field(default_factory=list)
+    finite_difference: str = ""  # finite_difference.py: the answer estimated from the forward, or ""
     content_hash: str = ""
 
     def spec(self, max_output_bytes: int = MAX_OUTPUT_BYTES) -> ProblemSpec:
@@ -197,11 +201,12 @@ def load_package(path: Path) -> Package:
         path=path, slug=slug, title=top.text("title"), summary=top.text("summary", ""),
         difficulty=difficulty, tags=top.strings("tags", []), prerequisites=top.strings("prerequisites", []),
         track=top.text("track", "", pattern=re.compile(r"^[a-z0-9-]{0,60}$")),
-        problem=_problem_spec(top, _probes(top)), seed=_seed(tests),
+        problem=_problem_spec(top, _probes(top), (path / FINITE_DIFFERENCE).is_file()), seed=_seed(tests),
         statement=_read(path, "statement.md"), theory=_read(path, "theory.md", required=False),
         hints=[_read(path, f"hints/{h.name}") for h in sorted((path / "hints").glob("*.md"))],
         starter=_read(path, "starter.py"), solution=_read(path, "solution.py"), generator=_read(path, "tests.py"),
     )
+    package.finite_difference = _read(path, FINITE_DIFFERENCE, required=False)
     probe_names = {probe.name for probe in package.problem.probes}
     for index, entry in enumerate(top.get("wrong", list, [])):
         package.wrong.append(_wrong_spec(path, _Fields(where, entry, f"wrong[{index}]."), probe_names))
@@ -209,7 +214,7 @@ def load_package(path: Path) -> Package:
     return package
 
 
-def _problem_spec(top: _Fields, probes: tuple[ProbeSpec, ...]) -> ProblemSpec:
+def _problem_spec(top: _Fields, probes: tuple[ProbeSpec, ...], finite_difference: bool) -> ProblemSpec:
     function, limits, checking = top.table_of("function"), top.table_of("limits"), top.table_of("checking")
     params = function.strings("params")
     if not params or len(set(params)) != len(params) or not all(p.isidentifier() for p in params):
@@ -219,6 +224,8 @@ def _problem_spec(top: _Fields, probes: tuple[ProbeSpec, ...]) -> ProblemSpec:
         time_limit_s=limits.positive("time_limit_s"), memory_mb=int(limits.positive("memory_mb", int)),
         rtol=checking.number("rtol"), atol=checking.number("atol"), kinds=_kinds(function, params),
         budget_s=limits.positive("budget_s", float, None), probes=probes,
+        fd_rtol=checking.number("fd_rtol") if finite_difference else None,
+        fd_atol=checking.number("fd_atol") if finite_difference else None,
     )
 
 

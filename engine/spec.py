@@ -89,6 +89,9 @@ class ProblemSpec:
     kinds: dict[str, str] = field(default_factory=dict)  # the parameters that are not arrays
     budget_s: float | None = None  # wall time for the whole submission; None: no budget
     probes: tuple[ProbeSpec, ...] = ()
+    # Tolerances against the finite-difference estimate (backward problems with finite_difference.py), or None.
+    fd_rtol: float | None = None
+    fd_atol: float | None = None
 
     @property
     def signature(self) -> str:
@@ -99,14 +102,15 @@ class ProblemSpec:
 
     def as_dict(self) -> dict:
         data = {key: getattr(self, key) for key in ("function", "params", "time_limit_s", "memory_mb", "rtol",
-                                                   "atol", "kinds", "budget_s")}
+                                                   "atol", "kinds", "budget_s", "fd_rtol", "fd_atol")}
         return data | {"probes": [probe.as_dict() for probe in self.probes]}
 
     @classmethod
     def from_dict(cls, data: dict, max_output_bytes: int = MAX_OUTPUT_BYTES) -> "ProblemSpec":
         probes = tuple(ProbeSpec.from_dict(p) for p in data.get("probes", []))
         return cls(data["function"], list(data["params"]), data["time_limit_s"], data["memory_mb"], data["rtol"],
-                   data["atol"], max_output_bytes, dict(data.get("kinds", {})), data.get("budget_s"), probes)
+                   data["atol"], max_output_bytes, dict(data.get("kinds", {})), data.get("budget_s"), probes,
+                   data.get("fd_rtol"), data.get("fd_atol"))
 
 
 @dataclass(frozen=True)
@@ -116,7 +120,8 @@ class Case:
     inputs: dict[str, Value]  # parameter -> .npy bytes, or the plain value of a scalar
     expected: bytes  # .npy bytes; never leaves this process
     known_wrong: tuple[KnownWrong, ...] = ()  # what each known-wrong solution did on this test
-    probe: bool = False  # an input for a probe: run, never compared with ``expected`` (which is empty)
+    probe: bool = False  # an input for a probe: run, never compared with ``expected`` on its own
+    fd_expected: bytes | None = None  # .npy: a finite-difference estimate of the answer, checked as well
 
     def array_inputs(self) -> dict[str, bytes]:
         return {name: value for name, value in self.inputs.items() if isinstance(value, bytes)}

@@ -39,6 +39,7 @@ class GeneratedCase:
     inputs: dict[str, Value]  # parameter -> .npy bytes, or a scalar's plain value
     shape: tuple[int, ...] | None = None  # the expected output's shape, when the generator declares it
     probe: bool = False
+    fd: bool = False  # also checked against the finite-difference estimate
 
     def array_inputs(self) -> dict[str, bytes]:
         return {name: value for name, value in self.inputs.items() if isinstance(value, bytes)}
@@ -66,6 +67,8 @@ def parse_generated(events: list[dict], package: Package, max_bytes: int) -> lis
         raise PackageError(f"{where}: generate() yielded no cases")
     if all(case.hidden for case in graded):
         raise PackageError(f"{where}: at least one case must be visible (hidden = False)")
+    if package.finite_difference and not any(case.fd for case in graded):
+        raise PackageError(f"{where}: finite_difference.py needs cases marked \"fd\": True to check against")
     probe_cases = {case.name for case in cases if case.probe}
     for probe in package.problem.probes:
         missing = [name for name in probe.cases if name not in probe_cases]
@@ -91,7 +94,7 @@ def _validate_case(event: dict, index: int, spec: ProblemSpec, where: str, max_b
                 raise PackageError(f"{label}: argument {param!r} is missing (only optional arrays may be left out)")
             continue
         inputs[param] = _argument(raw.args[param], kind, f"{label}: argument {param!r}", max_bytes)
-    return GeneratedCase(raw.name, raw.hidden or raw.probe, inputs, raw.shape, raw.probe)
+    return GeneratedCase(raw.name, raw.hidden or raw.probe, inputs, raw.shape, raw.probe, raw.fd)
 
 
 def _argument(value: object, kind: str, label: str, max_bytes: int) -> Value:
@@ -110,11 +113,12 @@ def _argument(value: object, kind: str, label: str, max_bytes: int) -> Value:
 
 
 def reference_outputs(package: Package, generated: list[GeneratedCase], sandbox: Sandbox,
-                      max_output_bytes: int = MAX_OUTPUT_BYTES) -> tuple[list[bytes], list[float]]:
+                      max_output_bytes: int = MAX_OUTPUT_BYTES, code: str | None = None,
+                      where: str = "solution.py") -> tuple[list[bytes], list[float]]:
     """The reference's output on every case (.npy bytes) and its time per case (ms)."""
-    where = f"{package.slug}/solution.py"
+    where = f"{package.slug}/{where}"
     spec = package.spec(max_output_bytes)
-    events = sandbox.run(job_of(package.solution, spec, generated)).events
+    events = sandbox.run(job_of(package.solution if code is None else code, spec, generated)).events
     early = parse_before_tests(events[0]) if events else None
     if early is not None:
         raise ReferenceFailed(f"{where}: {early_report(early, spec, []).message}")
@@ -156,8 +160,21 @@ def _reference_output(raw: dict, case: GeneratedCase, where: str, max_bytes: int
     return to_npy(np.ascontiguousarray(array)), event.time_ms
 
 
+def finite_difference_outputs(package: Package, generated: list[GeneratedCase], sandbox: Sandbox,
+                              max_output_bytes: int = MAX_OUTPUT_BYTES) -> dict[str, bytes]:
+    """``finite_difference.py``'s estimate on every case marked ``fd``, by case name (none without the file)."""
+    marked = [case for case in generated if case.fd]
+    if not package.finite_difference or not marked:
+        return {}
+    outputs, _ = reference_outputs(package, marked, sandbox, max_output_bytes, package.finite_difference,
+                                   "finite_difference.py")
+    return {case.name: output for case, output in zip(marked, outputs)}
+
+
 def build_cases(package: Package, sandbox: Sandbox, max_output_bytes: int = MAX_OUTPUT_BYTES) -> list[Case]:
-    """Generate inputs and compute expected outputs with the reference, both in ``sandbox``."""
+    """Generate inputs and compute expected outputs with the reference (and estimates), all in ``sandbox``."""
     generated = generate_cases(package, sandbox)
     expected, _ = reference_outputs(package, generated, sandbox, max_output_bytes)
-    return [Case(c.name, c.hidden, c.inputs, output, probe=c.probe) for c, output in zip(generated, expected)]
+    estimates = finite_difference_outputs(package, generated, sandbox, max_output_bytes)
+    return [Case(c.name, c.hidden, c.inputs, output, probe=c.probe, fd_expected=estimates.get(c.name))
+            for c, output in zip(generated, expected)]

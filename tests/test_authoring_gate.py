@@ -33,7 +33,7 @@ def check(run: GateRun, key: str) -> dict:
 
 def test_a_good_package_passes_every_check_and_is_published(db, files):
     run = gate(files)
-    assert run.passed and [c["passed"] for c in run.checks] == [True] * 8
+    assert run.passed and [c["passed"] for c in run.checks] == [True] * 9
     problem = Problem.objects.get(slug=SLUG)
     assert problem.published and problem.current_test_set.cases.count() == 13
 

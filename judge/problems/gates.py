@@ -114,7 +114,7 @@ def publish_package(problem: Problem, package: Package, outcome: GateOutcome) ->
 def store_cases(test_set: TestSet, cases: list[Case]) -> None:
     stored = TestCase.objects.bulk_create(
         TestCase(test_set=test_set, index=i, name=c.name, hidden=c.hidden, probe=c.probe,
-                 inputs=pack_inputs(c.inputs), expected=c.expected)
+                 inputs=pack_inputs(c.inputs), expected=c.expected, fd_expected=c.fd_expected)
         for i, c in enumerate(cases)
     )
     KnownWrongOutcome.objects.bulk_create(

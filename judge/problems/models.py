@@ -104,6 +104,8 @@ class TestCase(models.Model):
     probe = models.BooleanField(default=False)
     inputs = models.BinaryField()
     expected = models.BinaryField()
+    # A finite-difference estimate of the answer (.npy), for the backward problems' marked tests.
+    fd_expected = models.BinaryField(null=True, blank=True)
 
     class Meta:
         ordering = ["index"]

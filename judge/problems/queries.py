@@ -28,7 +28,8 @@ def load_cases(test_set: TestSet, visible_only: bool = False, probes: bool = Tru
         cases = cases.filter(hidden=False, probe=False)
     elif not probes:
         cases = cases.filter(probe=False)
-    return [Case(c.name, c.hidden, unpack_inputs(bytes(c.inputs)), bytes(c.expected), _known_wrong(c), c.probe)
+    return [Case(c.name, c.hidden, unpack_inputs(bytes(c.inputs)), bytes(c.expected), _known_wrong(c), c.probe,
+                 bytes(c.fd_expected) if c.fd_expected is not None else None)
             for c in cases]
 
 

@@ -249,10 +249,11 @@ def _case_frame(index: int, raw: object, job: dict) -> dict:
     frame = {"event": "case", "name": raw["name"][:100], "hidden": bool(raw.get("hidden", True)), "args": args}
     if "shape" in raw:
         frame["shape"] = [int(n) for n in raw["shape"]]
-    if "probe" in raw:
-        if not isinstance(raw["probe"], (bool, np.bool_)):
-            raise InvalidCase(f"{where}: 'probe' must be True or False, got {describe(raw['probe'])}")
-        frame["probe"] = bool(raw["probe"])
+    for flag in ("probe", "fd"):  # an input for a probe; a case that also gets the finite-difference check
+        if flag in raw:
+            if not isinstance(raw[flag], (bool, np.bool_)):
+                raise InvalidCase(f"{where}: {flag!r} must be True or False, got {describe(raw[flag])}")
+            frame[flag] = bool(raw[flag])
     return frame
 
 
