@@ -80,8 +80,23 @@ def board(window: str = Window.ALL) -> Board:
 
 def standings(window: str = Window.ALL, offset: int = 0, limit: int = 50, the_board: Board | None = None,
               ) -> list[Standing]:
-    rows = list(totals(window).order_by(*ORDER).values_list("user_id", "solved", "reached_at")[offset:offset + limit])
-    return _standings(rows, the_board or board(window))
+    the_board = the_board or board(window)
+    return _standings(page_rows(window, offset, limit, the_board), the_board)
+
+
+def page_rows(window: str, offset: int, limit: int, the_board: Board) -> list[tuple]:
+    """The rows at ``offset``, in one query that seeks the index at the level holding that row:
+    the levels above are skipped by their counts, so a deep page does not scan from the top."""
+    top = None
+    for level in sorted(the_board.levels, reverse=True):
+        if offset < the_board.levels[level]:
+            top = level
+            break
+        offset -= the_board.levels[level]
+    if top is None:
+        return []
+    return list(totals(window).filter(solved__lte=top).order_by(*ORDER).values_list(
+        "user_id", "solved", "reached_at")[offset:offset + limit])
 
 
 def _standings(rows: list[tuple], the_board: Board) -> list[Standing]:
