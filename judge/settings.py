@@ -16,6 +16,8 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from kombu import Queue
 
+from sandbox import protocol
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("JUDGE_VAR_DIR", BASE_DIR / "var"))
 
@@ -182,7 +184,7 @@ SANDBOX_POOL_SIZE = env_number("SANDBOX_POOL_SIZE", 2)
 # Empty: talk over the containers' attached stdin/stdout instead (an engine elsewhere).
 SANDBOX_SOCKET_DIR = os.environ.get("SANDBOX_SOCKET_DIR", str(VAR_DIR / "sandbox-sockets")) or None
 MAX_CODE_BYTES = env_number("MAX_CODE_BYTES", 64 * 1024)
-MAX_OUTPUT_BYTES = env_number("MAX_OUTPUT_BYTES", 16 * 1024 * 1024)
+MAX_OUTPUT_BYTES = env_number("MAX_OUTPUT_BYTES", protocol.MAX_OUTPUT_BYTES)
 # How often a grading worker proves it is alive, and when silence means it died: with the
 # recovery sweep every RECOVERY_INTERVAL_S on its own queue, a dead worker's submission is
 # sent again within STALE_AFTER_S + RECOVERY_INTERVAL_S (11 s) of the fault.

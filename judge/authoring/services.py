@@ -91,6 +91,7 @@ def skeleton_files(slug: str, title: str, function: str, params: list[str]) -> d
     }
 
 
+@transaction.atomic  # the action and its audit row commit together
 def create_problem(user, slug: str, title: str, function: str, params: list[str]) -> Problem:
     if not SLUG.match(slug):
         raise PackageError(f"slug must match {SLUG.pattern}, got {slug!r}")
@@ -103,6 +104,7 @@ def create_problem(user, slug: str, title: str, function: str, params: list[str]
     return problem
 
 
+@transaction.atomic
 def edit_draft(user, problem: Problem, files: dict[str, str]) -> Problem:
     before = problem.draft_files
     problem = save_draft(problem.slug, files, user=user)
@@ -111,12 +113,14 @@ def edit_draft(user, problem: Problem, files: dict[str, str]) -> Problem:
     return problem
 
 
+@transaction.atomic
 def run_checks(user, problem: Problem) -> GateRun:
     run = request_gate_run(problem, user)
     audit(user, Action.GATE, problem.slug, f"gate run #{run.pk} on {problem.draft_hash[:12]}")
     return run
 
 
+@transaction.atomic
 def unpublish(user, problem: Problem) -> None:
     unpublish_problem(problem)
     audit(user, Action.UNPUBLISH, problem.slug, "hidden from students")
@@ -185,6 +189,7 @@ def _read_entry(archive: zipfile.ZipFile, entry: zipfile.ZipInfo, label: str) ->
         raise PackageError(f"{label}: not UTF-8 ({exc.reason} at byte {exc.start})") from None
 
 
+@transaction.atomic
 def upload_zip(user, data: bytes, filename: str) -> Problem:
     slug, files = read_package_zip(data, filename)
     existed = Problem.objects.filter(slug=slug).exists()

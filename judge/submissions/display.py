@@ -37,6 +37,7 @@ class ShownArray:
     shape: tuple
     dtype: str
     text: str
+    scalar: bool = False  # a plain int, float or bool parameter, not an array
 
 
 @dataclass
@@ -63,7 +64,7 @@ class TestRow:
 
 def format_array(label: str, array: np.ndarray | int | float | bool) -> ShownArray:
     if not isinstance(array, np.ndarray):  # a scalar parameter: shown as the student's code receives it
-        return ShownArray(label, (), type(array).__name__, repr(array))
+        return ShownArray(label, (), type(array).__name__, repr(array), scalar=True)
     with np.printoptions(precision=6, suppress=True, threshold=120, edgeitems=3, linewidth=96):
         text = np.array2string(array, separator=", ")
     return ShownArray(label, tuple(array.shape), str(array.dtype), text)
