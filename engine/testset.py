@@ -157,7 +157,8 @@ def _reference_output(raw: dict, case: GeneratedCase, where: str, max_bytes: int
             f"{where}: returned shape {array.shape} on {case.name}; the generator declares {case.shape}", "float64")
     if event.input_hashes != {name: npy_hash(data) for name, data in case.array_inputs().items()}:
         raise ReferenceFailed(f"{where}: modified its inputs on {case.name}")
-    return to_npy(np.ascontiguousarray(array)), event.time_ms
+    # np.require, not np.ascontiguousarray: the latter turns a 0-d result (a loss) into shape (1,).
+    return to_npy(np.require(array, requirements="C")), event.time_ms
 
 
 def finite_difference_outputs(package: Package, generated: list[GeneratedCase], sandbox: Sandbox,
