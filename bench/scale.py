@@ -186,8 +186,10 @@ def time_page(client, url: str, runs: int) -> tuple[float, float]:
     return percentiles(timings)
 
 
-def time_verdicts(count: int, keep_standings: bool) -> tuple[float, float]:
-    """Record ``count`` verdicts of fresh submissions by random students, each in its own transaction."""
+def time_verdicts(count: int) -> tuple[tuple[float, float], tuple[float, float]]:
+    """Record ``count`` verdicts of fresh submissions by random students both ways, alternating so that
+    both see the same load: the compare-and-set UPDATE alone (what ``record_verdict`` was before the
+    standings were kept with it), and ``record_verdict``. Each in its own transaction."""
     from django.utils import timezone
 
     from engine.grading import GradeReport
@@ -197,25 +199,26 @@ def time_verdicts(count: int, keep_standings: bool) -> tuple[float, float]:
     from judge.submissions.services import record_verdict
 
     problems = list(Problem.objects.filter(published=True).values_list("pk", "current_test_set_id"))
-    user_ids = list(Submission.objects.order_by("?").values_list("user_id", flat=True)[:count])
+    user_ids = list(Submission.objects.order_by("?").values_list("user_id", flat=True)[:2 * count])
     made = []
     for i, user_id in enumerate(user_ids):
         problem_id, test_set_id = problems[i % len(problems)]
         made.append(Submission(user_id=user_id, problem_id=problem_id, test_set_id=test_set_id, code="x",
                                status=Status.RUNNING, claim=uuid.uuid4()))
     made = Submission.objects.bulk_create(made)
-    timings = []
+    before, after = [], []
     for i, submission in enumerate(made):
-        report = GradeReport(Verdict.ACCEPTED if i % 3 == 0 else Verdict.WRONG_ANSWER)
+        report = GradeReport(Verdict.ACCEPTED if i % 6 < 2 else Verdict.WRONG_ANSWER)
         started = time.perf_counter()
-        if keep_standings:
+        if i % 2:
             assert record_verdict(submission.pk, submission.claim, report)
-        else:  # what record_verdict did before: the compare-and-set UPDATE alone
+            after.append((time.perf_counter() - started) * 1000)
+        else:
             assert Submission.objects.filter(pk=submission.pk, claim=submission.claim, status=Status.RUNNING).update(
                 status=Status.DONE, verdict=report.verdict, message=report.message, results=[],
                 grading_ms=report.time_ms, sandbox=report.sandbox, finished_at=timezone.now(), claim=None) == 1
-        timings.append((time.perf_counter() - started) * 1000)
-    return percentiles(timings)
+            before.append((time.perf_counter() - started) * 1000)
+    return percentiles(before), percentiles(after)
 
 
 def measure(size_label: str, runs: int, verdicts: int) -> dict[str, tuple[float, float]]:
@@ -248,11 +251,10 @@ def measure(size_label: str, runs: int, verdicts: int) -> dict[str, tuple[float,
         results[label] = time_page(client, url, runs)
         print(f"  {size_label:>6} {label:<42} p50 {results[label][0]:7.2f} ms  p95 {results[label][1]:7.2f} ms",
               flush=True)
-    for label, keep in (("record_verdict, the UPDATE alone (before)", False),
-                        ("record_verdict with the standings", True)):
-        results[label] = time_verdicts(verdicts, keep)
-        print(f"  {size_label:>6} {label:<42} p50 {results[label][0]:7.2f} ms  p95 {results[label][1]:7.2f} ms",
-              flush=True)
+    labels = ("record_verdict, the UPDATE alone (before)", "record_verdict with the standings")
+    for label, figures in zip(labels, time_verdicts(verdicts)):
+        results[label] = figures
+        print(f"  {size_label:>6} {label:<42} p50 {figures[0]:7.2f} ms  p95 {figures[1]:7.2f} ms", flush=True)
     return results
 
 

@@ -16,6 +16,7 @@ ROW = ('<tr class="{}" data-user="{}"><td class="rank">{}{}</td><td>{}</td><td c
        "<td>{}</td></tr>")
 TIE = mark_safe('<span class="tie" title="Tied: as many solved as others at this rank">=</span>')
 ANONYMOUS = mark_safe('<span class="anonymous">anonymous</span>')
+HIDDEN_NOTE = mark_safe(' <span class="muted small">anonymous to others</span>')
 
 
 @register.simple_tag(takes_context=True)
@@ -29,7 +30,7 @@ def standing_rows(context, standings: list[Standing], near: bool = False) -> Saf
 
 def _who(s: Standing, viewer: int | None) -> SafeString:
     if s.user_id == viewer:
-        note = format_html(' <span class="muted small">anonymous to others</span>') if s.hidden else ""
+        note = HIDDEN_NOTE if s.hidden else ""
         return format_html('<a href="{}">{}</a> <span class="badge">you</span>{}',
                            reverse("profile", args=[s.username]), s.username, note)
     if s.hidden:
