@@ -37,7 +37,9 @@ def _number(event: dict, key: str) -> float:
 class ErrorInfo:
     type: str
     message: str
-    frames: list[dict] = field(default_factory=list)  # {"line", "function", "text"}
+    # {"line", "function", "text"}, and "module" (a slug) in the student's accepted solution of an earlier problem
+    frames: list[dict] = field(default_factory=list)
+    module: str = ""  # a load error in the accepted solution of this earlier problem, not in the submission
 
     @classmethod
     def parse(cls, raw: object) -> "ErrorInfo":
@@ -50,8 +52,18 @@ class ErrorInfo:
                     "line": frame["line"],
                     "function": _text(frame, "function", 100),
                     "text": _text(frame, "text", 200),
-                })
-        return cls(_text(raw, "type", 100) or "Exception", _text(raw, "message", 2000), frames[-20:])
+                } | ({"module": _module(frame)} if _module(frame) else {}))
+        return cls(_text(raw, "type", 100) or "Exception", _text(raw, "message", 2000), frames[-20:], _module(raw))
+
+
+def _module(raw: dict) -> str:
+    value = raw.get("module")
+    return value[:80] if isinstance(value, str) else ""
+
+
+def own_frames(frames: list[dict]) -> list[dict]:
+    """The frames in the submission's own file (not in the solved modules it imports)."""
+    return [frame for frame in frames if not frame.get("module")]
 
 
 @dataclass(frozen=True)

@@ -80,7 +80,10 @@ class GateOutcome:
         return next((c for c in self.checks if c.passed is False), None)
 
 
-def run_gate(package: Package, sandbox: Sandbox, max_output_bytes: int = MAX_OUTPUT_BYTES) -> GateOutcome:
+def run_gate(package: Package, sandbox: Sandbox, max_output_bytes: int = MAX_OUTPUT_BYTES,
+             solved: dict[str, str] | None = None) -> GateOutcome:
+    """Check ``package``; ``solved`` (slug -> code) are the references of the problems it builds on, which the
+    reference, the starter and the known-wrong solutions may import (``from solved import <slug>``)."""
     outcome = GateOutcome([GateCheck(key, title) for key, title in CHECKS])
     spec = package.spec(max_output_bytes)
     try:
@@ -106,7 +109,7 @@ def run_gate(package: Package, sandbox: Sandbox, max_output_bytes: int = MAX_OUT
     cases = [Case(c.name, c.hidden, c.inputs, output, probe=c.probe, fd_expected=estimates.get(c.name))
              for c, output in zip(generated, expected)]
 
-    report, events = execute(sandbox, package.solution, spec, cases)
+    report, events = execute(sandbox, package.solution, spec, cases, solved)
     failure = _first_failure(report)
     _set(outcome, "reference", failure is None, f"accepted on all {len(report.tests)} tests" if failure is None
          else f"{failure.name}: {failure.status} {failure.message}")
@@ -120,12 +123,12 @@ def run_gate(package: Package, sandbox: Sandbox, max_output_bytes: int = MAX_OUT
          f"slowest reference test {slowest:.1f} ms, limit {limit_ms:.0f} ms ({limit_ms / max(slowest, 0.001):.0f}x)")
     outcome.budget_s = spec.budget_s or default_budget(spec, sum(times) / 1000, len(report.tests))
 
-    starter, _ = execute(sandbox, package.starter, spec, cases)
+    starter, _ = execute(sandbox, package.starter, spec, cases, solved)
     _set(outcome, "starter", starter.verdict != Verdict.ACCEPTED, f"starter code: {starter.verdict}")
     known: dict[str, list[KnownWrong]] = {case.name: [] for case in cases}
     details, probe_details = [], _reference_probes(spec, cases, events)
     for wrong in package.wrong:
-        wrong_report, wrong_events = execute(sandbox, wrong.code, spec, cases)
+        wrong_report, wrong_events = execute(sandbox, wrong.code, spec, cases, solved)
         details.append(_check_wrong(wrong, wrong_report, wrong_events, known))
         probe_details += _wrong_probes(wrong, wrong_report)
     _set(outcome, "wrong", all(d.startswith("ok") for d in details), "\n".join(details) or "no known-wrong solutions")
@@ -140,10 +143,11 @@ def default_budget(spec: ProblemSpec, reference_total_s: float, tests: int) -> f
     return round(max(floor, min(BUDGET_FACTOR * reference_total_s, tests * spec.time_limit_s)), 3)
 
 
-def execute(sandbox: Sandbox, code: str, spec: ProblemSpec, cases: list[Case]) -> tuple[GradeReport, dict[str, dict]]:
+def execute(sandbox: Sandbox, code: str, spec: ProblemSpec, cases: list[Case],
+            solved: dict[str, str] | None = None) -> tuple[GradeReport, dict[str, dict]]:
     """Grade ``code`` as a submission is (in run order, but without a budget); keep each case's raw event by name."""
     spec, cases = dataclasses.replace(spec, budget_s=None), run_order(cases)
-    events = sandbox.run(job_of(code, spec, cases)).events
+    events = sandbox.run(job_of(code, spec, cases, solved)).events
     tests = [e for e in events if e.get("event") == "test"]
     return interpret(events, spec, cases), {case.name: raw for case, raw in zip(cases, tests)}
 

@@ -15,7 +15,15 @@ import numpy as np
 
 from engine.arrays import npy_hash, read_npy
 from engine.checks import TestResult, Tolerance, check_test, diagnose, finite_difference_disagreement
-from engine.events import BeforeTests, CompileError, Malformed, MissingFunction, TestEvent, parse_before_tests
+from engine.events import (
+    BeforeTests,
+    CompileError,
+    Malformed,
+    MissingFunction,
+    TestEvent,
+    own_frames,
+    parse_before_tests,
+)
 from engine.probes import evaluate_probes
 from engine.spec import Case, ProblemSpec
 from engine.verdicts import VERDICT_OF_STATUS, TestStatus, Verdict
@@ -47,17 +55,23 @@ def run_order(cases: list[Case]) -> list[Case]:
     return sorted(cases, key=lambda case: (case.probe, case.hidden, case.input_bytes()))
 
 
-def job_of(code: str, spec: ProblemSpec, cases: list[Case]) -> Job:
+def job_of(code: str, spec: ProblemSpec, cases: list[Case], solved: dict[str, str] | None = None) -> Job:
     return Job(code=code, function=spec.function, params=spec.params,
                tests=[JobTest(case.name, case.inputs) for case in cases], time_limit_s=spec.time_limit_s,
-               memory_mb=spec.memory_mb, output_bytes=spec.max_output_bytes, budget_s=spec.budget_s)
+               memory_mb=spec.memory_mb, output_bytes=spec.max_output_bytes, budget_s=spec.budget_s,
+               modules=dict(solved or {}))
 
 
-def grade(code: str, spec: ProblemSpec, cases: list[Case], sandbox: Sandbox) -> GradeReport:
-    """Run ``code`` against ``cases`` (and the probe inputs among them); SandboxError if the sandbox failed."""
+def grade(code: str, spec: ProblemSpec, cases: list[Case], sandbox: Sandbox,
+          solved: dict[str, str] | None = None) -> GradeReport:
+    """Run ``code`` against ``cases`` (and the probe inputs among them); SandboxError if the sandbox failed.
+
+    ``solved`` (slug -> code, loaded in this order) is what ``from solved import <slug>`` gives the code:
+    for a student, their own accepted solutions of the problems this one builds on.
+    """
     ordered = run_order(cases)
     started = time.monotonic()
-    run = sandbox.run(job_of(code, spec, ordered))
+    run = sandbox.run(job_of(code, spec, ordered, solved))
     report = interpret(run.events, spec, ordered)
     report.time_ms = round((time.monotonic() - started) * 1000, 3)
     report.sandbox = {"backend": sandbox.name, "numpy": run.info.get("numpy", ""), "round_trip_ms": round(run.elapsed_ms, 3)}
@@ -148,9 +162,11 @@ def early_report(early: BeforeTests, spec: ProblemSpec, cases: list[Case]) -> Gr
     if early.error is None:
         return GradeReport(Verdict.RUNTIME_ERROR, "your module failed while loading", _not_run(cases))
     error = early.error
-    line = error.frames[-1]["line"] if error.frames else None
+    own = own_frames(error.frames)
+    line = own[-1]["line"] if own else None
+    whose = f"your accepted solution of {error.module}" if error.module else "your module"
     report = GradeReport(Verdict.RUNTIME_ERROR,
-                         f"your module raised {error.type} while loading: {error.message}", _not_run(cases), line=line)
+                         f"{whose} raised {error.type} while loading: {error.message}", _not_run(cases), line=line)
     if error.type == "MemoryError":
         report.verdict = Verdict.MEMORY_LIMIT_EXCEEDED
     return report

@@ -6,8 +6,8 @@ database: ``engine/testset.py`` builds the test set in a sandbox.
 
 Layout of ``problems/<slug>/``::
 
-    problem.toml      manifest: title, difficulty, tags, function (and parameter kinds), limits,
-                      tolerances, seed, known-wrong solutions, probes
+    problem.toml      manifest: title, difficulty, tags, function (and parameter kinds, and the earlier
+                      problems it builds on), limits, tolerances, seed, known-wrong solutions, probes
     statement.md      the task, in Markdown with $math$
     theory.md         the theory page
     hints/NN.md       ordered hints
@@ -207,6 +207,8 @@ def load_package(path: Path) -> Package:
         starter=_read(path, "starter.py"), solution=_read(path, "solution.py"), generator=_read(path, "tests.py"),
     )
     package.finite_difference = _read(path, FINITE_DIFFERENCE, required=False)
+    # What a problem builds on comes before it on the learning path, and must exist, as a prerequisite does.
+    package.prerequisites += [s for s in package.problem.builds_on if s not in package.prerequisites]
     probe_names = {probe.name for probe in package.problem.probes}
     for index, entry in enumerate(top.get("wrong", list, [])):
         package.wrong.append(_wrong_spec(path, _Fields(where, entry, f"wrong[{index}]."), probe_names))
@@ -226,7 +228,21 @@ def _problem_spec(top: _Fields, probes: tuple[ProbeSpec, ...], finite_difference
         budget_s=limits.positive("budget_s", float, None), probes=probes,
         fd_rtol=checking.number("fd_rtol") if finite_difference else None,
         fd_atol=checking.number("fd_atol") if finite_difference else None,
+        builds_on=_builds_on(function, top.text("slug")),
     )
+
+
+def _builds_on(function: _Fields, slug: str) -> tuple[str, ...]:
+    """The earlier problems whose accepted solutions the code may import (``from solved import <slug>``)."""
+    slugs = function.strings("builds_on", [])
+    for name in slugs:
+        if not SLUG.match(name):
+            raise function.fail("builds_on", f"must list problem slugs, got {name!r}")
+    if slug in slugs:
+        raise function.fail("builds_on", f"cannot name the problem itself ({slug!r})")
+    if len(set(slugs)) != len(slugs):
+        raise function.fail("builds_on", f"names a problem twice: {slugs}")
+    return tuple(slugs)
 
 
 def _kinds(function: _Fields, params: list[str]) -> dict[str, str]:

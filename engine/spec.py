@@ -92,6 +92,8 @@ class ProblemSpec:
     # Tolerances against the finite-difference estimate (backward problems with finite_difference.py), or None.
     fd_rtol: float | None = None
     fd_atol: float | None = None
+    # Earlier problems whose solutions the code may import (``from solved import layer_norm``): their slugs.
+    builds_on: tuple[str, ...] = ()
 
     @property
     def signature(self) -> str:
@@ -103,14 +105,14 @@ class ProblemSpec:
     def as_dict(self) -> dict:
         data = {key: getattr(self, key) for key in ("function", "params", "time_limit_s", "memory_mb", "rtol",
                                                    "atol", "kinds", "budget_s", "fd_rtol", "fd_atol")}
-        return data | {"probes": [probe.as_dict() for probe in self.probes]}
+        return data | {"probes": [probe.as_dict() for probe in self.probes], "builds_on": list(self.builds_on)}
 
     @classmethod
     def from_dict(cls, data: dict, max_output_bytes: int = MAX_OUTPUT_BYTES) -> "ProblemSpec":
         probes = tuple(ProbeSpec.from_dict(p) for p in data.get("probes", []))
         return cls(data["function"], list(data["params"]), data["time_limit_s"], data["memory_mb"], data["rtol"],
                    data["atol"], max_output_bytes, dict(data.get("kinds", {})), data.get("budget_s"), probes,
-                   data.get("fd_rtol"), data.get("fd_atol"))
+                   data.get("fd_rtol"), data.get("fd_atol"), tuple(data.get("builds_on", ())))
 
 
 @dataclass(frozen=True)

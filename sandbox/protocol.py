@@ -14,7 +14,7 @@ sandbox image only needs the standard library and NumPy.
 Requests (judge -> zygote)::
 
     {"op": "ping"}
-    {"op": "run", "code": str, "function": str, "params": [str, ...],
+    {"op": "run", "code": str, "modules": {slug: str}, "function": str, "params": [str, ...],
      "tests": [{"name": str, "args": {param: npy | int | float | bool}}, ...],
      "limits": {"time_limit_s": float, "memory_mb": int, "output_bytes": int, "budget_s": float | None}}
     {"op": "generate", "code": str, "seed": int, "params": [str, ...], "max_cases": int,
@@ -24,7 +24,7 @@ Events (zygote -> judge), in order, for a run::
 
     {"event": "compile_error", "message": str, "line": int | None, "text": str}
     {"event": "missing_function", "found": str | None}
-    {"event": "load_error", "error": ERROR}      # module-level code raised
+    {"event": "load_error", "error": ERROR}      # module-level code raised ("module": slug, in one of modules)
     {"event": "test", "name": str, "outcome": OUTCOME, ...}   # one per test, up to the first timeout
     {"event": "done", "anomaly": str | None}
     {"event": "clean", "anomaly": str | None}    # after the job's processes were killed
@@ -36,6 +36,10 @@ Events of a generate (an author's ``tests.py`` run in a hardened child)::
     {"event": "generated"} | {"event": "generate_error", "error": ERROR}
     {"event": "done", "anomaly": str | None}
     {"event": "clean", "anomaly": str | None}    # after the job's processes were killed
+
+``modules`` are earlier problems' code, run before the submission, each in its own
+namespace: ``from solved import <slug>`` gives the function ``<slug>`` each defines.
+A frame of an ERROR in one of them carries ``"module": slug``.
 
 An argument is an array (``.npy`` bytes, an attachment) or a plain JSON scalar
 (int, float, ``Infinity``/``NaN`` included, or bool), which the student's

@@ -45,11 +45,14 @@ class Job:
     output_bytes: int = P.MAX_OUTPUT_BYTES
     # The wall time all the tests may take together, from the first test's start (None: no budget).
     budget_s: float | None = None
+    # Earlier problems' code the submission may import (``from solved import <slug>``): slug -> source.
+    modules: dict[str, str] = field(default_factory=dict)
 
     def to_request(self) -> dict:
         return {
             "op": "run",
             "code": self.code,
+            "modules": dict(self.modules),
             "function": self.function,
             "params": list(self.params),
             "tests": [{"name": t.name, "args": dict(t.args)} for t in self.tests],

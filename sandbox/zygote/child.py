@@ -16,6 +16,7 @@ import select
 import sys
 import time
 import traceback
+import types
 
 import numpy as np
 
@@ -36,6 +37,11 @@ ERROR_MESSAGE_CHARS = 2000
 def child_main(job: dict, first: int, report) -> None:
     code = job["code"]
     lines = code.splitlines()
+    sys.stdout = sys.stderr = CappedText()
+    failure = load_solved(job.get("modules") or {})
+    if failure is not None:
+        P.write_frame(report, {"event": "load_error", "error": failure})
+        return
     try:
         compiled = compile(code, P.STUDENT_FILENAME, "exec", dont_inherit=True)
     except (SyntaxError, ValueError) as exc:
@@ -48,7 +54,6 @@ def child_main(job: dict, first: int, report) -> None:
         })
         return
     namespace: dict = {"__name__": "submission", "__builtins__": builtins}
-    sys.stdout = sys.stderr = CappedText()
     try:
         exec(compiled, namespace)
     except BaseException as exc:
@@ -62,6 +67,45 @@ def child_main(job: dict, first: int, report) -> None:
     P.write_frame(report, {"event": "ready"})
     for test in job["tests"][first:]:
         P.write_frame(report, run_test(function, job, test, lines))
+
+
+SOLVED = "solved"  # the module the submission imports earlier problems' solutions from
+MODULE_NAME = re.compile(r"^[a-z][a-z0-9_]{0,79}$")
+# slug -> the lines of its code, for tracebacks through it (filled by load_solved, once per job).
+SOLVED_LINES: dict[str, list[str]] = {}
+
+
+def load_solved(modules: object) -> dict | None:
+    """Compile and run each earlier problem's code, in order, and register ``solved`` in sys.modules.
+
+    ``solved.<slug>`` is the function ``<slug>`` that code defines; a module may import the
+    ones before it.  They run in this hardened child, before the submission, under its limits.
+    None, or the error (an ERROR with ``module``, the slug) that stops the job as a load_error.
+    """
+    if not modules:
+        return None
+    if not isinstance(modules, dict) or not all(
+            isinstance(k, str) and MODULE_NAME.match(k) and isinstance(v, str) for k, v in modules.items()):
+        return {"type": "MalformedJob", "message": "modules must map problem slugs to code", "frames": []}
+    solved = types.ModuleType(SOLVED, "Your accepted solutions of the problems this one builds on.")
+    sys.modules[SOLVED] = solved
+    for slug, code in modules.items():
+        SOLVED_LINES[slug] = code.splitlines()
+        namespace: dict = {"__name__": f"{SOLVED}.{slug}", "__builtins__": builtins}
+        try:
+            exec(compile(code, solved_filename(slug), "exec", dont_inherit=True), namespace)
+        except BaseException as exc:
+            return error_event(exc, []) | {"module": slug}
+        function = namespace.get(slug)
+        if not callable(function):
+            return {"type": "ImportError", "message": f"it defines no function named {slug}", "frames": [],
+                    "module": slug}
+        setattr(solved, slug, function)
+    return None
+
+
+def solved_filename(slug: str) -> str:
+    return f"<{SOLVED}:{slug}>"
 
 
 def run_test(function, job: dict, test: dict, lines: list[str]) -> dict:
@@ -114,11 +158,19 @@ class CappedText(io.TextIOBase):
 
 
 def error_event(exc: BaseException, code_lines: list[str]) -> dict:
+    """The exception as an ERROR: the frames of the submission's file, and of its solved modules
+    (those with ``module``, the earlier problem's slug); none of NumPy's or the sandbox's."""
     frames = []
     for frame in traceback.extract_tb(exc.__traceback__):
-        if frame.filename == P.STUDENT_FILENAME and frame.lineno:
-            text = code_lines[frame.lineno - 1].strip() if frame.lineno <= len(code_lines) else ""
-            frames.append({"line": frame.lineno, "function": frame.name, "text": text[:200]})
+        if not frame.lineno:
+            continue
+        module = frame.filename[len(SOLVED) + 2 : -1] if frame.filename.startswith(f"<{SOLVED}:") else None
+        if frame.filename != P.STUDENT_FILENAME and module not in SOLVED_LINES:
+            continue
+        source = code_lines if module is None else SOLVED_LINES[module]
+        text = source[frame.lineno - 1].strip() if frame.lineno <= len(source) else ""
+        frames.append({"line": frame.lineno, "function": frame.name, "text": text[:200]}
+                      | ({"module": module} if module else {}))
     try:
         message = str(exc)
     except BaseException:  # a hostile __str__
