@@ -280,6 +280,7 @@ def main() -> None:
     print(f"PostgreSQL {connection.cursor().connection.info.server_version}; {args.users:,} students in "
           f"{time.perf_counter() - started:.1f} s; {args.problems} problems; {args.runs} requests per page", flush=True)
     table: dict[str, dict[int, tuple[float, float]]] = {}
+    loads: list[float] = []  # the machine's load average after each size: the figures move with it
     have = 0
     try:
         for size in sizes:
@@ -295,12 +296,14 @@ def main() -> None:
                   f"({counts['UserTotals']:,} ranked students, {counts['UserProblemState']:,} states)", flush=True)
             for label, figures in measure(human(size), args.runs, args.verdicts).items():
                 table.setdefault(label, {})[size] = figures
+            loads.append(os.getloadavg()[0])
             have = Submission.objects.count()
     finally:
         if not args.keep:
             drop_database(args.database_url)
     print()
-    print(f"p50 / p95 in ms, {args.users:,} students, {args.problems} problems, M submissions:")
+    print(f"p50 / p95 in ms, {args.users:,} students, {args.problems} problems, M submissions; "
+          f"load average after each size: {', '.join(f'{load:.1f}' for load in loads)} on {os.cpu_count()} CPUs:")
     print("| measurement | " + " | ".join(f"M = {human(s)}" for s in sizes) + " |")
     print("| --- | " + " | ".join("---" for _ in sizes) + " |")
     for label, by_size in table.items():
