@@ -85,7 +85,7 @@ def interpret(events: list[dict], spec: ProblemSpec, cases: list[Case]) -> Grade
     if early is not None:
         return early_report(early, spec, graded)
     tests = [event for event in events if event.get("event") == "test"]
-    if len(tests) > len(cases) or len(tests) < len(cases) and not _stopped_by_timeout(tests):
+    if len(tests) > len(cases) or len(tests) < len(cases) and not stopped_by_timeout(tests):
         raise SandboxError(f"sandbox reported {len(tests)} results for {len(cases)} tests")
     results = [_check(event, case, spec) for event, case in zip(tests, cases) if not case.probe]
     results += [TestResult(case.name, case.hidden, TestStatus.NOT_RUN, NOT_RUN_AFTER_TIMEOUT)
@@ -97,7 +97,7 @@ def interpret(events: list[dict], spec: ProblemSpec, cases: list[Case]) -> Grade
     return report
 
 
-def _stopped_by_timeout(tests: list[dict]) -> bool:
+def stopped_by_timeout(tests: list[dict]) -> bool:
     return bool(tests) and tests[-1].get("outcome") == Outcome.TIMEOUT
 
 
