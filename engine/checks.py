@@ -237,8 +237,8 @@ def _nan_advice(inputs: dict[str, bytes]) -> str:
         return (f"; the inputs reach {largest:.3g} in magnitude, so exp() overflows to inf and inf/inf is NaN: "
                 "subtract the maximum before exponentiating")
     if masked:
-        return (f"; `{masked[0]}` holds -inf, and -inf - (-inf) is NaN: the maximum you subtract is -inf somewhere, "
-                "so check the axis you take it over (the last axis, where each row keeps an allowed entry)")
+        return (f"; `{masked[0]}` holds -inf, and arithmetic on -inf gives NaN (-inf - (-inf), 0 * -inf): add the "
+                "mask to the scores, and take the maximum over the last axis, where each row keeps an allowed entry")
     return ""
 
 
