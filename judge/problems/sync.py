@@ -65,7 +65,7 @@ def sync_problems(root: Path | None = None, only: list[str] | None = None, force
     files = {path.name: files_from_folder(path) for path in paths}
     outcomes = []
     with lazy_sandbox(sandbox) as box:
-        for package in packages:
+        for package in sorted(packages, key=lambda p: order.index(p.slug)):  # what one builds on is gated first
             if only and package.slug not in only:
                 continue
             outcomes.append(sync_package(package, order.index(package.slug), files[package.slug], box, force))

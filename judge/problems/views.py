@@ -9,6 +9,7 @@ from django.urls import reverse
 
 from judge.leaderboard.models import ProblemTotals
 from judge.leaderboard.ranking import marks_of, problem_totals
+from judge.problems.composition import builds_on, locked_reason, prerequisites_of
 from judge.learning.services import draft_code, revealed_hint_count
 from judge.problems.models import Difficulty, Problem
 from judge.problems.queries import get_problem_for_user
@@ -88,6 +89,9 @@ def problem_page(request, problem: Problem, code: str | None = None, error: str 
         "submissions": history(user, problem) if user.is_authenticated else [],
         "code": draft_code(user, problem) if code is None else code,
         "error": error,
+        # Earlier problems whose accepted solutions this one imports, and whether that locks it for now.
+        "prerequisites": prerequisites_of(user, problem) if builds_on(problem) else [],
+        "locked": locked_reason(user, problem) if builds_on(problem) else "",
     }, status=status)
 
 

@@ -29,6 +29,7 @@ from django.utils import timezone
 from engine.grading import GradeReport, grade
 from engine.verdicts import Verdict
 from judge.leaderboard.services import refresh_submission_progress
+from judge.problems.composition import locked_reason, solved_solutions
 from judge.problems.models import Problem
 from judge.problems.queries import load_cases, problem_spec
 from judge.sandboxes import discard_worker_sandbox, worker_sandbox
@@ -74,6 +75,9 @@ def submit_solution(user, problem: Problem, code: str | bytes, kind: str = Kind.
     code = validate_code(code)
     if not problem.published or problem.current_test_set_id is None:
         raise SubmissionRejected(f"the problem {problem.slug!r} is not open for submissions")
+    locked = locked_reason(user, problem)
+    if locked:
+        raise SubmissionRejected(locked)
     with transaction.atomic():
         submission = Submission.objects.create(
             user=user, problem=problem, test_set_id=problem.current_test_set_id,
@@ -248,20 +252,26 @@ def _grade_claimed(submission: Submission, token: uuid.UUID) -> bool:
         report = GradeReport(Verdict.INTERNAL_ERROR, "grading was interrupted too many times; please submit again")
         return record_verdict(submission.pk, token, report)
     cases = load_cases(submission.test_set, visible_only=submission.kind == Kind.RUN)
+    # ``from solved import ...``: this student's own accepted solutions of the problems this one builds on.
+    solved = solved_solutions(submission.user, submission.problem)
     with Heartbeat(submission.pk, token):
-        report = grade_with_retries(submission.code, problem_spec(submission.problem), cases)
+        report = grade_with_retries(submission.code, problem_spec(submission.problem), cases,
+                                    solved={slug: s.code for slug, s in solved.items()})
+    if solved:  # which of their submissions it imported, for the results page
+        report.sandbox["solved"] = {slug: s.pk for slug, s in solved.items()}
     recorded = record_verdict(submission.pk, token, report)
     if not recorded:
         log.warning("submission %s was reclaimed while this worker graded it; result discarded", submission.pk)
     return recorded
 
 
-def grade_with_retries(code: str, spec, cases, tries: int | None = None) -> GradeReport:
+def grade_with_retries(code: str, spec, cases, tries: int | None = None,
+                       solved: dict[str, str] | None = None) -> GradeReport:
     """Grade on this worker's warm sandbox, starting a fresh one each time it fails (``SANDBOX_TRIES`` in all)."""
     failure = None
     for _ in range(tries or settings.SANDBOX_TRIES):
         try:
-            return grade(code, spec, cases, worker_sandbox())
+            return grade(code, spec, cases, worker_sandbox(), solved=solved)
         except SandboxError as exc:
             failure = exc
             log.warning("sandbox failed (%s); retrying on a fresh one", exc)

@@ -1,0 +1,94 @@
+"""Problems that build on earlier ones (``builds_on`` in the manifest): whose code they import, and when they open.
+
+A student's submission imports their OWN latest accepted solution of each earlier
+problem (``from solved import layer_norm``); never anyone else's, and never
+anything of the test data.  The problem stays locked for them until every one is
+solved.  The publish gate imports the earlier problems' published references
+instead.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from engine.package import PackageError
+from judge.problems.models import Problem
+from judge.submissions.models import Submission
+from judge.submissions.queries import accepted_submits
+
+
+@dataclass(frozen=True)
+class Prerequisite:
+    """One problem this one builds on, as the page shows it to one student."""
+
+    slug: str
+    title: str
+    url: str
+    solution: Submission | None  # their latest accepted submit of it, or None: not solved yet
+
+    @property
+    def submitted_at(self) -> datetime | None:
+        return self.solution.created_at if self.solution else None
+
+
+def builds_on(problem: Problem) -> list[str]:
+    return list(problem.spec.get("builds_on", []))
+
+
+def latest_accepted(user, slug: str) -> Submission | None:
+    """This user's latest accepted Submit of the problem ``slug`` (its code is what they import)."""
+    if not user.is_authenticated:
+        return None
+    return (accepted_submits().filter(user=user, problem__slug=slug).select_related("problem")
+            .order_by("-created_at", "-pk").first())
+
+
+def prerequisites_of(user, problem: Problem) -> list[Prerequisite]:
+    slugs = builds_on(problem)
+    titles = dict(Problem.objects.filter(slug__in=slugs).values_list("slug", "title"))
+    return [Prerequisite(slug, titles.get(slug, slug), Problem(slug=slug).get_absolute_url(),
+                         latest_accepted(user, slug)) for slug in slugs]
+
+
+def locked_reason(user, problem: Problem) -> str:
+    """Why this user may not Run or Submit yet ("" when they may): an earlier problem is not solved."""
+    if user.is_staff:
+        return ""
+    missing = [p.slug for p in prerequisites_of(user, problem) if p.solution is None]
+    if not missing:
+        return ""
+    return (f"{problem.slug} builds on your own accepted solution{'s' if len(missing) > 1 else ''} of "
+            f"{' and '.join(missing)}: solve {'them' if len(missing) > 1 else 'it'} first")
+
+
+def solved_solutions(user, problem: Problem) -> dict[str, Submission]:
+    """slug -> this user's latest accepted submission, for every problem ``problem`` builds on, and what
+    those build on in turn, each after what it imports: its code is what ``from solved import`` gives.
+    Only this user's code."""
+    modules: dict[str, Submission] = {}
+    visiting: set[str] = set()
+
+    def visit(slugs: list[str]) -> None:
+        for slug in slugs:
+            if slug in visiting:
+                continue
+            visiting.add(slug)
+            solution = latest_accepted(user, slug)
+            if solution is not None:
+                visit(builds_on(solution.problem))
+                modules[slug] = solution
+
+    visit(builds_on(problem))
+    return modules
+
+
+def reference_code(slugs: tuple[str, ...] | list[str]) -> dict[str, str]:
+    """slug -> the published reference of each problem, for the gate; PackageError naming one not published."""
+    published = dict(Problem.objects.filter(slug__in=slugs, published=True).values_list("slug", "solution_code"))
+    missing = [slug for slug in slugs if slug not in published]
+    if missing:
+        raise PackageError(f"this problem builds on {', '.join(missing)}, which {'is' if len(missing) == 1 else 'are'}"
+                           " not published: the gate runs the starter and the known-wrong solutions with the "
+                           "published references of the problems it builds on, so publish those first")
+    return {slug: published[slug] for slug in slugs}

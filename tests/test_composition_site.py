@@ -1,0 +1,85 @@
+"""A problem built on earlier ones: it imports the student's own accepted code, and stays locked until it exists."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from judge.problems.gates import run_gate_now
+from judge.problems.models import Problem
+from judge.problems.sync import sync_problems
+from judge.submissions import services
+from judge.submissions.models import Submission
+from tests.composition import DOUBLE, QUADRUPLE_WITH_SOLVED, write_packages
+from tests.students import graded
+
+TRIPLE = "def double_it(x):\n    return 3.0 * x\n"  # accepted here only because graded() says so
+
+
+@pytest.fixture
+def no_enqueue(monkeypatch):
+    monkeypatch.setattr(services, "enqueue", lambda pk, lane=None: None)
+
+
+@pytest.fixture
+def pair(db, tmp_path, process_sandbox):
+    write_packages(tmp_path)
+    outcomes = sync_problems(tmp_path, sandbox=process_sandbox)
+    assert [(o.slug, o.action) for o in outcomes] == [("double_it", "created"), ("quadruple_it", "created")], outcomes
+    return {p.slug: p for p in Problem.objects.all()}
+
+
+def submit_quadruple(user, pair) -> Submission:
+    submission = services.submit_solution(user, pair["quadruple_it"], QUADRUPLE_WITH_SOLVED)
+    services.grade_submission(submission.pk)
+    submission.refresh_from_db()
+    return submission
+
+
+def test_a_submission_imports_the_students_own_latest_accepted_solution(pair, student, no_enqueue):
+    graded(student, pair["double_it"], code=TRIPLE, minute=0)
+    latest = graded(student, pair["double_it"], code=DOUBLE, minute=5)
+    graded(student, pair["double_it"], verdict="wrong_answer", code=TRIPLE, minute=9)  # not accepted: not used
+    submission = submit_quadruple(student, pair)
+    assert submission.verdict == "accepted", submission.message
+    assert submission.sandbox["solved"] == {"double_it": latest.pk}
+
+
+def test_another_students_accepted_code_is_never_used(pair, student, second_student, no_enqueue):
+    graded(student, pair["double_it"], code=DOUBLE)
+    graded(second_student, pair["double_it"], code=TRIPLE, minute=10)  # the newest accepted of anyone
+    assert submit_quadruple(student, pair).verdict == "accepted"
+    theirs = submit_quadruple(second_student, pair)
+    assert theirs.verdict == "wrong_answer"  # their own 3x, twice: 9x
+
+
+def test_the_problem_is_locked_until_what_it_builds_on_is_solved(pair, student, client, no_enqueue):
+    client.force_login(student)
+    with pytest.raises(services.SubmissionRejected,
+                       match="quadruple_it builds on your own accepted solution of double_it: solve it first"):
+        services.submit_solution(student, pair["quadruple_it"], QUADRUPLE_WITH_SOLVED)
+    page = client.get("/problems/quadruple_it/").content.decode()
+    assert "Locked: solve what it builds on first" in page
+    assert '<a href="/problems/double_it/">double_it</a> (Double it): not solved yet' in page
+    assert 'id="submit-button" class="primary" disabled' in page
+    response = client.post(reverse("submit", args=["quadruple_it"]), {"code": QUADRUPLE_WITH_SOLVED, "kind": "run"})
+    assert response.status_code == 400 and "solve it first" in response.content.decode()
+    assert not Submission.objects.filter(problem=pair["quadruple_it"]).exists()
+
+    solution = graded(student, pair["double_it"], code=DOUBLE)
+    page = client.get("/problems/quadruple_it/").content.decode()
+    assert "Locked:" not in page and "Built from your own code" in page and '"primary" disabled' not in page
+    assert (f'your accepted solution <a href="/submissions/{solution.pk}/">#{solution.pk}</a> of\n'
+            '        <a href="/problems/double_it/">double_it</a>, submitted 5 Jan 2026, 09:00') in page
+
+
+def test_staff_can_always_open_and_try_it(pair, django_user_model, no_enqueue):
+    staff = django_user_model.objects.create_user("teacher", password="x" * 20, is_staff=True)
+    assert services.submit_solution(staff, pair["quadruple_it"], QUADRUPLE_WITH_SOLVED).pk
+
+
+def test_the_gate_fails_clearly_when_what_it_builds_on_is_not_published(pair):
+    Problem.objects.filter(slug="double_it").update(published=False)
+    run = run_gate_now(pair["quadruple_it"])
+    assert run.passed is False
+    assert run.error.startswith("this problem builds on double_it, which is not published")
