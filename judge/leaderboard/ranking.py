@@ -16,7 +16,6 @@ from django.contrib.auth import get_user_model
 from django.db.models import Count, QuerySet
 from django.utils import timezone
 
-from judge.accounts.models import Profile
 from judge.leaderboard.models import PeriodTotals, ProblemTotals, SolvedLevel, UserProblemState, UserTotals, Window
 from judge.leaderboard.services import period_start
 from judge.problems.models import Problem
@@ -99,17 +98,26 @@ def page_rows(window: str, offset: int, limit: int, the_board: Board) -> list[tu
         "user_id", "solved", "reached_at")[offset:offset + limit])
 
 
+def with_names(groups: list[list[tuple]], the_board: Board) -> list[list[Standing]]:
+    """Several lists of rows made standings with one look-up of the names."""
+    standings = iter(_standings([row for rows in groups for row in rows], the_board))
+    return [[next(standings) for _ in rows] for rows in groups]
+
+
 def _standings(rows: list[tuple], the_board: Board) -> list[Standing]:
-    ids = [user_id for user_id, _, _ in rows]
-    names = dict(get_user_model().objects.filter(pk__in=ids).values_list("pk", "username"))
-    hidden = hidden_users(ids)
-    return [Standing(the_board.rank(solved), names.get(uid, ""), solved, at, uid, uid in hidden,
-                     the_board.tied(solved)) for uid, solved, at in rows]
+    names = names_of([user_id for user_id, _, _ in rows])
+    standings = []
+    for uid, solved, at in rows:
+        name, hidden = names.get(uid, ("", False))
+        standings.append(Standing(the_board.rank(solved), name, solved, at, uid, hidden, the_board.tied(solved)))
+    return standings
 
 
-def hidden_users(user_ids: list[int]) -> set[int]:
-    return set(Profile.objects.filter(user_id__in=user_ids, hide_from_standings=True)
-               .values_list("user_id", flat=True))
+def names_of(user_ids: list[int]) -> dict[int, tuple[str, bool]]:
+    """Per user id: the username, and whether they hide it from the standings; one query."""
+    users = get_user_model().objects.filter(pk__in=user_ids)
+    rows = users.values_list("pk", "username", "profile__hide_from_standings")
+    return {pk: (name, bool(hidden)) for pk, name, hidden in rows}
 
 
 def leaderboard(limit: int = 100, window: str = Window.ALL) -> list[Standing]:
@@ -120,8 +128,16 @@ def standing_of(user, window: str = Window.ALL, the_board: Board | None = None) 
     """The user's own row, or None while they have solved nothing (in the window)."""
     if not user.is_authenticated:
         return None
-    row = totals(window).filter(user_id=user.pk).values_list("user_id", "solved", "reached_at").first()
-    return _standings([row], the_board or board(window))[0] if row else None
+    row = totals(window).filter(user_id=user.pk).values_list("solved", "reached_at").first()
+    if row is None:
+        return None
+    the_board = the_board or board(window)
+    solved, at = row
+    return Standing(the_board.rank(solved), user.username, solved, at, user.pk, is_hidden(user), the_board.tied(solved))
+
+
+def is_hidden(user) -> bool:
+    return get_user_model().objects.filter(pk=user.pk, profile__hide_from_standings=True).exists()
 
 
 def position_of(standing: Standing, window: str, the_board: Board) -> int:
@@ -134,6 +150,10 @@ def position_of(standing: Standing, window: str, the_board: Board) -> int:
 
 def neighbours(standing: Standing, window: str, the_board: Board, around: int = 2) -> list[Standing]:
     """The student's row with up to ``around`` rows on each side, in order."""
+    return _standings(neighbour_rows(standing, window, around), the_board)
+
+
+def neighbour_rows(standing: Standing, window: str, around: int = 2) -> list[tuple]:
     rows = totals(window)
     fields = ("user_id", "solved", "reached_at")
     s, t, u = standing.solved, standing.reached_at, standing.user_id
@@ -147,16 +167,20 @@ def neighbours(standing: Standing, window: str, the_board: Board, around: int = 
     after = list(same_after.order_by("reached_at", "user_id").values_list(*fields)[:around])
     if len(after) < around:
         after += rows.filter(solved__lt=s).order_by(*ORDER).values_list(*fields)[:around - len(after)]
-    return _standings([*reversed(before), (u, s, t), *after], the_board)
+    return [*reversed(before), (u, s, t), *after]
 
 
 def find(query: str, window: str, the_board: Board, limit: int = 20) -> list[Standing]:
     """Ranked students whose name contains ``query``; hidden ones are never found."""
+    return _standings(found_rows(query, window, limit), the_board)
+
+
+def found_rows(query: str, window: str, limit: int = 20) -> list[tuple]:
     matching = get_user_model().objects.filter(username__icontains=query).exclude(
         profile__hide_from_standings=True).values("pk")
     rows = totals(window).filter(user_id__in=matching).order_by(*ORDER).values_list(
         "user_id", "solved", "reached_at")[:limit]
-    return _standings(list(rows), the_board)
+    return list(rows)
 
 
 @dataclass(frozen=True)
@@ -177,13 +201,12 @@ def problem_firsts() -> list[ProblemFirst]:
     problems = list(Problem.objects.filter(published=True).only("slug", "title", "difficulty", "path_order"))
     kept = {t.problem_id: t for t in ProblemTotals.objects.filter(problem_id__in=[p.pk for p in problems])}
     ids = [t.first_solver_id for t in kept.values() if t.first_solver_id]
-    names = dict(get_user_model().objects.filter(pk__in=ids).values_list("pk", "username"))
-    hidden = hidden_users(ids)
+    names = names_of(ids)
     rows = []
     for problem in problems:
         t = kept.get(problem.pk) or ProblemTotals()
-        rows.append(ProblemFirst(problem, t.solvers, names.get(t.first_solver_id, ""), t.first_solved_at,
-                                 t.first_solver_id in hidden))
+        name, hidden = names.get(t.first_solver_id, ("", False))
+        rows.append(ProblemFirst(problem, t.solvers, name, t.first_solved_at, hidden))
     return rows
 
 

@@ -16,11 +16,12 @@ def standings(request):
     me = ranking.standing_of(request.user, window, board)
     pages = max(1, -(-board.total // PAGE_SIZE))
     page = chosen_page(request.GET.get("page", ""), pages, me, window, board)
-    rows = (ranking.find(query, window, board) if query
-            else ranking.standings(window, (page - 1) * PAGE_SIZE, PAGE_SIZE, board))
+    rows = (ranking.found_rows(query, window) if query
+            else ranking.page_rows(window, (page - 1) * PAGE_SIZE, PAGE_SIZE, board))
+    rows, near = ranking.with_names([rows, ranking.neighbour_rows(me, window) if me else []], board)
     return render(request, "leaderboard/standings.html", {
         "standings": rows, "window": window, "windows": Window.choices, "query": query, "board": board,
-        "me": me, "near": ranking.neighbours(me, window, board) if me else [],
+        "me": me, "near": near,
         "page": page, "pages": pages, "page_links": page_links(page, pages), "offset": (page - 1) * PAGE_SIZE,
     })
 
