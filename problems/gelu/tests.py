@@ -35,10 +35,11 @@ def generate(rng: np.random.Generator) -> Iterator[dict]:
     yield _case("large_magnitudes", True, rng.uniform(-1e4, 1e4, size=(4, 16)))
     yield _case("four_dims", True, 2.0 * rng.standard_normal((2, 3, 4, 5)))
 
-    # Pre-activations of real MLPs (hidden width 4D): GPT-2 small's feed-forward on
-    # 128 tokens, and ViT-B/16's on one image's 197 tokens.
-    yield _case("gpt2_small_hidden", True, rng.standard_normal((1, 128, 3072)))
-    yield _case("vit_b16_hidden", True, 1.5 * rng.standard_normal((1, 197, 3072)))
+    # Pre-activations of real MLPs (hidden width 4D = 3072): GPT-2 small's feed-forward
+    # on 32 tokens, and ViT-B/32's on one image's 50 tokens (kept this size so the judge's
+    # one-CPU sandbox stays well inside the time limit).
+    yield _case("gpt2_small_hidden", True, rng.standard_normal((1, 32, 3072)))
+    yield _case("vit_b32_hidden", True, 1.5 * rng.standard_normal((1, 50, 3072)))
 
     ndim = int(rng.integers(1, 5))
     shape = tuple(int(n) for n in rng.integers(1, 12, size=ndim))
