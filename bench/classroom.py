@@ -21,9 +21,10 @@ Stops by itself: at most --duration seconds of load plus the drain (--drain-time
 
 from __future__ import annotations
 
-from gevent import monkey  # Locust runs its students on gevent: patch before anything opens a socket
+if __name__ == "__main__":  # Locust runs its students on gevent: patch before anything opens a socket
+    from gevent import monkey
 
-monkey.patch_all()
+    monkey.patch_all()
 
 import argparse
 import json
@@ -32,6 +33,7 @@ import random
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -115,7 +117,7 @@ def make_stack(args) -> Stack:
         "DATABASE_URL": db_url, "CELERY_BROKER_URL": redis_url, "REDIS_URL": redis_url,
         "JUDGE_TEST": "1",  # the fast password hasher; counters stay in Redis because REDIS_URL is set
         "DEBUG": "0", "SECRET_KEY": "classroom-benchmark-" + "x" * 40, "ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "JUDGE_VAR_DIR": str(ROOT / "var" / "bench-classroom"), "PORT": str(args.port),
+        "JUDGE_VAR_DIR": str(ROOT / "var" / "bench-classroom"), "GUNICORN_BIND": f"127.0.0.1:{args.port}",
         "DATABASE_POOL_MAX": "12", "PYTHONPATH": str(ROOT), "LOG_LEVEL": "WARNING",
         "PROBLEMS_DIR": str(copy_problem(args.problem, ROOT / "var" / "bench-classroom" / "problems")),
     }
@@ -135,10 +137,15 @@ def copy_problem(slug: str, into: Path) -> Path:
 def bring_up(stack: Stack, args) -> None:
     import redis
 
+    with socket.socket() as probe:
+        if probe.connect_ex(("127.0.0.1", args.port)) == 0:
+            raise SystemExit(f"something already listens on 127.0.0.1:{args.port}; choose another --port")
+
     subprocess.run(["psql", "-q", "-h", "127.0.0.1", "-U", "postgres", "-c", f"DROP DATABASE IF EXISTS {args.database}",
                     "-c", f"CREATE DATABASE {args.database}"], check=True)
     redis.Redis.from_url(stack.env["CELERY_BROKER_URL"]).flushdb()
     stack.manage("migrate", "--noinput", "-v0")
+    stack.manage("collectstatic", "--noinput", "-v0")  # DEBUG is off: WhiteNoise serves the collected files
     print(stack.manage("sync_problems", args.problem).strip())  # alone: PROBLEMS_DIR holds a copy without prerequisites
     stack.django(f"""
 import json

@@ -23,7 +23,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 
-bind = f"0.0.0.0:{os.environ.get('PORT', '8000')}"
+bind = os.environ.get("GUNICORN_BIND", f"0.0.0.0:{os.environ.get('PORT', '8000')}")  # all of the container's
 worker_class = "gthread"
 workers = int(os.environ.get("GUNICORN_WORKERS", str(multiprocessing.cpu_count() + 1)))
 threads = int(os.environ.get("GUNICORN_THREADS", "32"))
