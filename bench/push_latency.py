@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from classroom import PASSWORD, bring_up, codes_for, make_stack, pct  # noqa: E402
+from classroom import PASSWORD, bring_up, codes_for, make_stack, pct
 
 CHROMIUM = os.environ.get("BROWSER_EXECUTABLE", "/usr/bin/chromium")
 TIME_IN_PAGE = """async () => {

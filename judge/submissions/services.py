@@ -16,6 +16,7 @@ submissions finishes.  Which queue: ``broker.Lane``.
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
 import uuid
@@ -27,10 +28,11 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from engine.grading import GradeReport, grade
+from engine.spec import Case
 from engine.verdicts import Verdict
 from judge.leaderboard.services import refresh_submission_progress
 from judge.problems.composition import locked_reason, solved_solutions
-from judge.problems.models import Problem
+from judge.problems.models import Problem, TestSet
 from judge.problems.queries import load_cases, problem_spec
 from judge.sandboxes import discard_worker_sandbox, worker_sandbox
 from judge.submissions import push
@@ -251,7 +253,7 @@ def _grade_claimed(submission: Submission, token: uuid.UUID) -> bool:
     if submission.attempts > settings.MAX_GRADING_ATTEMPTS:
         report = GradeReport(Verdict.INTERNAL_ERROR, "grading was interrupted too many times; please submit again")
         return record_verdict(submission.pk, token, report)
-    cases = load_cases(submission.test_set, visible_only=submission.kind == Kind.RUN)
+    cases = list(cached_cases(submission.test_set_id, submission.test_set.version, submission.kind == Kind.RUN))
     # ``from solved import ...``: this student's own accepted solutions of the problems this one builds on.
     solved = solved_solutions(submission.user, submission.problem)
     with Heartbeat(submission.pk, token):
@@ -263,6 +265,13 @@ def _grade_claimed(submission: Submission, token: uuid.UUID) -> bool:
     if not recorded:
         log.warning("submission %s was reclaimed while this worker graded it; result discarded", submission.pk)
     return recorded
+
+
+@functools.lru_cache(maxsize=32)
+def cached_cases(test_set_id: int, version: str, visible_only: bool) -> tuple[Case, ...]:
+    """A test set's cases, kept by this worker process: a version (content hash) never changes, and
+    reading 13 cases' arrays from the database cost a loaded worker 100-200 ms per submission."""
+    return tuple(load_cases(TestSet.objects.get(pk=test_set_id), visible_only=visible_only))
 
 
 def grade_with_retries(code: str, spec, cases, tries: int | None = None,
