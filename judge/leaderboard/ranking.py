@@ -128,16 +128,13 @@ def standing_of(user, window: str = Window.ALL, the_board: Board | None = None) 
     """The user's own row, or None while they have solved nothing (in the window)."""
     if not user.is_authenticated:
         return None
-    row = totals(window).filter(user_id=user.pk).values_list("solved", "reached_at").first()
+    row = totals(window).filter(user_id=user.pk).values_list(
+        "solved", "reached_at", "user__profile__hide_from_standings").first()
     if row is None:
         return None
     the_board = the_board or board(window)
-    solved, at = row
-    return Standing(the_board.rank(solved), user.username, solved, at, user.pk, is_hidden(user), the_board.tied(solved))
-
-
-def is_hidden(user) -> bool:
-    return get_user_model().objects.filter(pk=user.pk, profile__hide_from_standings=True).exists()
+    solved, at, hidden = row
+    return Standing(the_board.rank(solved), user.username, solved, at, user.pk, bool(hidden), the_board.tied(solved))
 
 
 def position_of(standing: Standing, window: str, the_board: Board) -> int:
