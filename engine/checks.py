@@ -119,11 +119,18 @@ def _judge(event, hidden, expected, input_hashes, tolerance, max_output_bytes, i
     return _judge_array(event, hidden, expected, input_hashes, tolerance, max_output_bytes, inputs)
 
 
+def _where(frame: dict) -> str:
+    """Where it raised: a line of the submission, or of the student's accepted solution it imported."""
+    if frame.get("module"):
+        return f" (line {frame['line']} of your accepted {frame['module']}, which this code imports)"
+    return f" (line {frame['line']})"
+
+
 def _runtime_error(event, hidden: bool):
     error = event.error
     if error.type == "MemoryError":
         return TestStatus.MEMORY_LIMIT_EXCEEDED, "MemoryError: the function needed more memory than the limit", {}
-    where = f" (line {error.frames[-1]['line']})" if error.frames else ""
+    where = _where(error.frames[-1]) if error.frames else ""
     if hidden:
         # The message is the student's own text and could carry the hidden inputs out.
         return TestStatus.RUNTIME_ERROR, f"{error.type}{where}; messages of hidden tests are not shown", {}

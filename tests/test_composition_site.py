@@ -9,6 +9,7 @@ from judge.problems.gates import run_gate_now
 from judge.problems.models import Problem
 from judge.problems.sync import sync_problems
 from judge.submissions import services
+from judge.submissions.display import error_line
 from judge.submissions.models import Submission
 from tests.composition import DOUBLE, QUADRUPLE_WITH_SOLVED, write_packages
 from tests.students import graded
@@ -83,3 +84,10 @@ def test_the_gate_fails_clearly_when_what_it_builds_on_is_not_published(pair):
     run = run_gate_now(pair["quadruple_it"])
     assert run.passed is False
     assert run.error.startswith("this problem builds on double_it, which is not published")
+
+
+def test_the_editor_marks_the_students_own_line_not_one_of_the_imported_solution():
+    frames = [{"line": 4, "function": "quadruple_it", "text": ""},
+              {"line": 9, "function": "double_it", "text": "", "module": "double_it"}]
+    submission = Submission(verdict="runtime_error", results=[{"name": "t", "traceback": frames}])
+    assert error_line(submission) == 4

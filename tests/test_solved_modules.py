@@ -53,6 +53,7 @@ def test_a_traceback_through_a_solved_function_marks_its_frames_as_the_earlier_p
     frames = report.tests[0].traceback
     assert [(f["line"], f["function"], f.get("module", "")) for f in frames] == [(4, "f", ""), (4, "double", "double")]
     assert frames[1]["text"] == "return np.reshape(x, (7, 7))"
+    assert report.tests[0].message.endswith("(line 4 of your accepted double, which this code imports)")
 
 
 def test_solved_modules_run_under_the_job_limits(process_sandbox):

@@ -136,8 +136,11 @@ def error_line(submission: Submission) -> int | None:
     """The editor line to point at: where the first failing test raised, or the syntax error."""
     for test in submission.results or []:
         frames = test.get("traceback") if isinstance(test, dict) else None
-        if frames and isinstance(frames[-1], dict) and isinstance(frames[-1].get("line"), int):
-            return frames[-1]["line"]
+        if frames:
+            # Frames of an imported accepted solution (``module``) are not lines of this editor.
+            own = [f for f in frames if isinstance(f, dict) and not f.get("module") and isinstance(f.get("line"), int)]
+            if own:
+                return own[-1]["line"]
     if submission.verdict in (Verdict.COMPILE_ERROR, Verdict.RUNTIME_ERROR):
         match = re.search(r"\bline (\d+)", submission.message)
         return int(match.group(1)) if match else None
