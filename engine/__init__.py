@@ -5,9 +5,13 @@ points with plain data and stores what they return.  Student and author code
 never runs here; it runs in the sandbox (``sandbox/``), and what comes back is
 parsed as hostile data.
 
-- ``grade(code, spec, cases, sandbox)`` -> ``GradeReport``   (``engine/grading.py``)
+- ``grade(code, spec, cases, sandbox, solved)`` -> ``GradeReport``   (``engine/grading.py``)
 - ``build_cases(package, sandbox)`` -> ``list[Case]``         (``engine/testset.py``)
-- ``run_gate(package, sandbox)`` -> ``GateOutcome``           (``engine/gate.py``)
+- ``run_gate(package, sandbox, solved=...)`` -> ``GateOutcome``  (``engine/gate.py``)
+
+``solved`` (slug -> code) is what ``from solved import <slug>`` gives the code in
+the sandbox, for a problem that builds on earlier ones (``builds_on``): a
+student's own accepted solutions when grading, the references in the gate.
 
 The data types live once: ``Package`` (``package.py``), ``ProblemSpec`` and
 ``Case`` (``spec.py``), the sandbox's events (``events.py``).

@@ -288,12 +288,13 @@ def grade_with_retries(code: str, spec, cases, tries: int | None = None,
     return _sandbox_failed(failure)
 
 
-def grade_with_sandbox(code: str, spec, cases, sandbox, tries: int | None = None) -> GradeReport:
+def grade_with_sandbox(code: str, spec, cases, sandbox, tries: int | None = None,
+                       solved: dict[str, str] | None = None) -> GradeReport:
     """Grade on a given sandbox (``manage.py grade``); its backend restarts it if it fails."""
     failure = None
     for _ in range(tries or settings.SANDBOX_TRIES):
         try:
-            return grade(code, spec, cases, sandbox)
+            return grade(code, spec, cases, sandbox, solved=solved)
         except SandboxError as exc:
             failure = exc
     return _sandbox_failed(failure)

@@ -32,17 +32,20 @@ class Command(BaseCommand):
         except PackageError as exc:
             raise CommandError(f"malformed problem package: {exc}", returncode=2) from None
         spec = package.spec(settings.MAX_OUTPUT_BYTES)
+        # ``from solved import ...`` gives the references of the problems it builds on, here as in its gate.
+        solved = {slug: (settings.PROBLEMS_DIR / slug / "solution.py").read_text(encoding="utf-8")
+                  for slug in package.problem.builds_on if (settings.PROBLEMS_DIR / slug / "solution.py").is_file()}
         reports = []
         # One container: several files go through the same warm sandbox, in order.
         with open_sandbox(sandbox, pool_size=1) as box:
             # The gate builds the tests in the sandbox, with what each known-wrong solution does on them.
-            gate = run_gate(package, box, settings.MAX_OUTPUT_BYTES)
+            gate = run_gate(package, box, settings.MAX_OUTPUT_BYTES, solved=solved)
             cases = gate.cases
             if not cases:
                 failure = gate.first_failure()
                 raise CommandError(f"cannot build the tests: {failure.detail if failure else 'unknown'}", returncode=2)
             for path, code in zip(files, codes):
-                report = grade_with_sandbox(code, spec, cases, box)
+                report = grade_with_sandbox(code, spec, cases, box, solved=solved)
                 reports.append((path, report))
                 if not json:
                     self.print_report(path, report)
