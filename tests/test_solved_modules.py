@@ -60,3 +60,9 @@ def test_solved_modules_run_under_the_job_limits(process_sandbox):
     slow = "import time\ntime.sleep(30)\n\ndef double(x):\n    return x\n"
     report = grade(USES_DOUBLE, spec(time_limit_s=0.5), one_case(X, X * 2), process_sandbox, solved={"double": slow})
     assert report.verdict == "time_limit_exceeded"
+
+
+def test_the_docker_sandbox_imports_solved_modules_too(docker_sandbox):
+    assert run(USES_DOUBLE, docker_sandbox, {"double": DOUBLE}).verdict == "accepted"
+    report = run(USES_DOUBLE, docker_sandbox, {"double": "raise ValueError('bad start')\n"})
+    assert report.message == "your accepted solution of double raised ValueError while loading: bad start"
