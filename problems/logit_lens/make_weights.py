@@ -1,6 +1,6 @@
 """Train the tiny model whose hidden states one logit_lens test reads, and write them into tests.py.
 
-NumPy only, deterministic, a few seconds:  python problems/logit_lens/make_weights.py
+NumPy only, deterministic, about ten seconds of CPU:  python problems/logit_lens/make_weights.py
 
 The model is a 2-layer pre-norm transformer (D = 16, 2 heads, hidden width 64, learned token and
 position embeddings, a final layer norm and an untied unembedding over V = 8 tokens), trained with
