@@ -91,3 +91,10 @@ def test_the_editor_marks_the_students_own_line_not_one_of_the_imported_solution
               {"line": 9, "function": "double_it", "text": "", "module": "double_it"}]
     submission = Submission(verdict="runtime_error", results=[{"name": "t", "traceback": frames}])
     assert error_line(submission) == 4
+
+
+def test_the_gate_refuses_to_build_on_a_problem_whose_function_is_not_named_as_its_slug(pair):
+    double = pair["double_it"]
+    Problem.objects.filter(pk=double.pk).update(spec=double.spec | {"function": "twice"})
+    run = run_gate_now(pair["quadruple_it"])
+    assert run.error.startswith("this problem builds on double_it (its function is 'twice')")

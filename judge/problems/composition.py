@@ -85,7 +85,13 @@ def solved_solutions(user, problem: Problem) -> dict[str, Submission]:
 
 def reference_code(slugs: tuple[str, ...] | list[str]) -> dict[str, str]:
     """slug -> the published reference of each problem, for the gate; PackageError naming one not published."""
-    published = dict(Problem.objects.filter(slug__in=slugs, published=True).values_list("slug", "solution_code"))
+    rows = Problem.objects.filter(slug__in=slugs, published=True).values_list("slug", "solution_code", "spec")
+    published = {slug: code for slug, code, _ in rows}
+    misnamed = [f"{slug} (its function is {spec.get('function')!r})" for slug, _, spec in rows
+                if spec.get("function") != slug]
+    if misnamed:
+        raise PackageError(f"this problem builds on {', '.join(misnamed)}: `from solved import <slug>` needs the "
+                           "earlier problem's function to be named as its slug")
     missing = [slug for slug in slugs if slug not in published]
     if missing:
         raise PackageError(f"this problem builds on {', '.join(missing)}, which {'is' if len(missing) == 1 else 'are'}"
