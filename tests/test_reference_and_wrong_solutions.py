@@ -82,7 +82,8 @@ _GATED: dict = {}
 
 def gated(slug: str, sandbox):
     if slug not in _GATED:
-        _GATED[slug] = run_gate(package(slug), sandbox)
+        solved = {name: package(name).solution for name in package(slug).problem.builds_on}
+        _GATED[slug] = run_gate(package(slug), sandbox, solved=solved)
     return _GATED[slug]
 
 

@@ -1,0 +1,59 @@
+"""The course at a glance: every packaged problem through its publish gate, in learning-path order.
+
+Prints, per problem: its track, graded tests (visible), probe inputs, tests also checked against a
+finite difference, named misconceptions, probes, and the gate's wall time and result.
+
+    .venv/bin/python bench/curriculum.py [--backend process|docker] [--only slug ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "judge.settings")
+
+import django  # noqa: E402
+
+django.setup()
+
+from engine.gate import run_gate  # noqa: E402
+from engine.package import discover, load_package  # noqa: E402
+from judge.problems.sync import learning_path  # noqa: E402
+from judge.sandboxes import open_sandbox  # noqa: E402
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--backend", choices=("process", "docker"), default="process")
+    parser.add_argument("--only", nargs="*", default=[])
+    options = parser.parse_args()
+    packages = {p.slug: p for p in (load_package(path) for path in discover(ROOT / "problems"))}
+    references = {slug: package.solution for slug, package in packages.items()}
+    order = [slug for slug in learning_path(list(packages.values()), set()) if not options.only or slug in options.only]
+    header = f"| {'problem':<32} | track | tests (visible) | probe inputs | fd-checked | misconceptions | probes | gate s | gate |"
+    print(header)
+    print("|" + "|".join("---" for _ in header.split("|")[1:-1]) + "|")
+    with open_sandbox(options.backend) as sandbox:
+        for slug in order:
+            package = packages[slug]
+            solved = {name: references[name] for name in package.problem.builds_on}
+            started = time.perf_counter()
+            outcome = run_gate(package, sandbox, solved=solved)
+            seconds = time.perf_counter() - started
+            graded = [c for c in outcome.cases if not c.probe]
+            visible = sum(not c.hidden for c in graded)
+            result = "passed" if outcome.passed else f"FAILED: {outcome.first_failure().key}"
+            print(f"| {slug:<32} | {package.track or '-'} | {len(graded)} ({visible}) | "
+                  f"{sum(c.probe for c in outcome.cases)} | {sum(c.fd_expected is not None for c in graded)} | "
+                  f"{len(package.wrong)} | {len(package.problem.probes)} | {seconds:.1f} | {result} |", flush=True)
+    print(f"{len(order)} problems")
+
+
+if __name__ == "__main__":
+    main()
