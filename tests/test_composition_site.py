@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from judge.problems.composition import solved_solutions
 from judge.problems.gates import run_gate_now
 from judge.problems.models import Problem
 from judge.problems.sync import sync_problems
@@ -43,7 +44,15 @@ def test_a_submission_imports_the_students_own_latest_accepted_solution(pair, st
     graded(student, pair["double_it"], verdict="wrong_answer", code=TRIPLE, minute=9)  # not accepted: not used
     submission = submit_quadruple(student, pair)
     assert submission.verdict == "accepted", submission.message
-    assert submission.sandbox["solved"] == {"double_it": latest.pk}
+    assert submission.sandbox["solved"] == [["double_it", latest.pk]]
+
+
+def test_what_an_imported_solution_imports_is_loaded_before_it(pair, student):
+    graded(student, pair["double_it"], code=DOUBLE)
+    quadruple = graded(student, pair["quadruple_it"], code=QUADRUPLE_WITH_SOLVED)
+    octuple = Problem(slug="octuple_it", spec={"builds_on": ["quadruple_it"]})
+    modules = solved_solutions(student, octuple)
+    assert list(modules) == ["double_it", "quadruple_it"] and modules["quadruple_it"].pk == quadruple.pk
 
 
 def test_another_students_accepted_code_is_never_used(pair, student, second_student, no_enqueue):

@@ -259,8 +259,8 @@ def _grade_claimed(submission: Submission, token: uuid.UUID) -> bool:
     with Heartbeat(submission.pk, token):
         report = grade_with_retries(submission.code, problem_spec(submission.problem), cases,
                                     solved={slug: s.code for slug, s in solved.items()})
-    if solved:  # which of their submissions it imported, for the results page
-        report.sandbox["solved"] = {slug: s.pk for slug, s in solved.items()}
+    if solved:  # which of their submissions it imported, in loading order (a list: jsonb reorders keys)
+        report.sandbox["solved"] = [[slug, s.pk] for slug, s in solved.items()]
     recorded = record_verdict(submission.pk, token, report)
     if not recorded:
         log.warning("submission %s was reclaimed while this worker graded it; result discarded", submission.pk)

@@ -81,4 +81,6 @@ def test_a_student_who_solved_the_parts_sees_them_used_and_is_accepted_with_the_
     panel = submit_and_wait(page)
     assert panel.query_selector("#verdict").inner_text() == "Accepted"
     assert page.locator("#result li.test.passed").count() >= 10
+    used = ", ".join(f"#{solutions[slug].pk} of {slug}" for slug in BUILT_ON)
+    assert page.inner_text("#result .built-on") == f"Graded with your accepted {used} as solved."
     screenshot(page, "builds-on-accepted")
