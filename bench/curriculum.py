@@ -23,7 +23,7 @@ import django  # noqa: E402
 django.setup()
 
 from engine.gate import run_gate  # noqa: E402
-from engine.package import discover, load_package  # noqa: E402
+from engine.package import discover, load_package, load_tracks  # noqa: E402
 from judge.problems.sync import learning_path  # noqa: E402
 from judge.sandboxes import open_sandbox  # noqa: E402
 
@@ -35,7 +35,9 @@ def main() -> None:
     options = parser.parse_args()
     packages = {p.slug: p for p in (load_package(path) for path in discover(ROOT / "problems"))}
     references = {slug: package.solution for slug, package in packages.items()}
-    order = [slug for slug in learning_path(list(packages.values()), set()) if not options.only or slug in options.only]
+    tracks = [track["slug"] for track in load_tracks(ROOT / "problems")]
+    order = [slug for slug in learning_path(list(packages.values()), set(), tracks)
+             if not options.only or slug in options.only]
     header = f"| {'problem':<32} | track | tests (visible) | probe inputs | fd-checked | misconceptions | probes | gate s | gate |"
     print(header)
     print("|" + "|".join("---" for _ in header.split("|")[1:-1]) + "|")

@@ -318,6 +318,25 @@ def _wrong_spec(path: Path, entry: _Fields, probe_names: set[str]) -> WrongSpec:
                      explanation=entry.text("explanation", ""), see=entry.text("see", ""), probes=tuple(probes))
 
 
+TRACKS = "tracks.toml"
+
+
+def load_tracks(root: Path) -> list[dict]:
+    """The course's tracks in order ({"slug", "title", "summary"}), from ``problems/tracks.toml`` if it exists."""
+    file = root / TRACKS
+    if not file.is_file():
+        return []
+    try:
+        entries = tomllib.loads(file.read_text(encoding="utf-8")).get("track", [])
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise PackageError(f"{TRACKS}: {exc}") from None
+    tracks = []
+    for index, raw in enumerate(entries):
+        entry = _Fields(TRACKS, raw, f"track[{index}].")
+        tracks.append({"slug": entry.text("slug"), "title": entry.text("title"), "summary": entry.text("summary", "")})
+    return tracks
+
+
 def discover(root: Path) -> list[Path]:
     return sorted(p for p in root.iterdir() if (p / MANIFEST).is_file())
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from django.conf import settings
 
-from engine.package import Package, PackageError, discover, load_package
+from engine.package import Package, PackageError, discover, load_package, load_tracks
 from judge.problems.drafts import files_from_folder, save_draft
 from judge.problems.gates import run_gate_now
 from judge.problems.models import GateRun, Problem
@@ -27,8 +27,8 @@ class SyncOutcome:
     note: str = ""
 
 
-def learning_path(packages: list[Package], known: set[str]) -> list[str]:
-    """Order slugs so that prerequisites come first (ties: difficulty, then slug)."""
+def learning_path(packages: list[Package], known: set[str], tracks: list[str] = ()) -> list[str]:
+    """Order slugs so that prerequisites come first (ties: the track's place in ``tracks``, difficulty, slug)."""
     by_slug = {p.slug: p for p in packages}
     for package in packages:
         missing = [s for s in package.prerequisites if s not in by_slug and s not in known]
@@ -36,7 +36,8 @@ def learning_path(packages: list[Package], known: set[str]) -> list[str]:
             raise PackageError(f"{package.slug}/problem.toml: prerequisites name unknown problem(s) {missing}")
     rank = {"easy": 0, "medium": 1, "hard": 2}
     ordered, placed = [], set(known) - set(by_slug)
-    pending = sorted(packages, key=lambda p: (rank[p.difficulty], p.slug))
+    track_rank = {slug: index for index, slug in enumerate(tracks)}
+    pending = sorted(packages, key=lambda p: (track_rank.get(p.track, len(track_rank)), rank[p.difficulty], p.slug))
     while pending:
         ready = [p for p in pending if all(s in placed for s in p.prerequisites)]
         if not ready:
@@ -61,7 +62,8 @@ def sync_problems(root: Path | None = None, only: list[str] | None = None, force
         unknown = set(only) - {p.slug for p in packages}
         if unknown:
             raise PackageError(f"no package named {', '.join(sorted(unknown))} under {root}")
-    order = learning_path(packages, set(Problem.objects.values_list("slug", flat=True)))
+    order = learning_path(packages, set(Problem.objects.values_list("slug", flat=True)),
+                          [track["slug"] for track in load_tracks(root)])
     files = {path.name: files_from_folder(path) for path in paths}
     outcomes = []
     with lazy_sandbox(sandbox) as box:
