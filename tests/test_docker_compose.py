@@ -45,10 +45,24 @@ def stack(docker_image):
         up = subprocess.run([*compose, "up", "-d", "--wait"], env=env, capture_output=True, text=True, timeout=600)
         logs = subprocess.run([*compose, "logs", "--no-color"], env=env, capture_output=True, text=True).stdout
         assert up.returncode == 0, up.stderr[-2000:] + logs[-4000:]
+        wait_until_serving(f"http://127.0.0.1:{port}")
         yield f"http://127.0.0.1:{port}", compose, env
     finally:
         subprocess.run([*compose, "down", "-v", "--remove-orphans", "-t", "5"], env=env, capture_output=True,
                        timeout=300)
+
+
+def wait_until_serving(base: str, timeout_s: float = 60) -> None:
+    """The web container counts as up as soon as it starts; gunicorn answers a moment later."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        try:
+            with urllib.request.urlopen(base + "/accounts/login/", timeout=5):
+                return
+        except OSError:  # refused, or reset by Docker's proxy while nothing listens yet
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.5)
 
 
 class Browser:

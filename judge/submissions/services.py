@@ -332,7 +332,7 @@ def recover_stalled_submissions(broker_lost: bool = False) -> list[int]:
     for user_id in parked.order_by().values_list("user_id", flat=True).distinct():
         release_parked(user_id)
     if resent:
-        log.info("re-sent %d stalled submission(s)%s: %s", len(resent), " (the broker lost its messages)"
+        log.warning("re-sent %d stalled submission(s)%s: %s", len(resent), " (the broker lost its messages)"
                  if broker_lost else "", resent[:50])
     return resent
 
