@@ -10,6 +10,7 @@ import pytest  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 PROBLEMS = REPO / "problems"
+FIRST_THREE = ["prepend_class_token", "add_positional_embedding", "scaled_dot_product_attention"]
 
 
 @pytest.fixture(autouse=True)
@@ -21,12 +22,16 @@ def fresh_cache():
 
 
 @pytest.fixture
-def problems(db):
-    """The three packaged problems, synced into the test database."""
+def problems(db, request):
+    """Packaged problems, synced into the test database: the first three, or a module's ``SYNCED_PROBLEMS``.
+
+    Every problem of the course goes through its gate in test_reference_and_wrong_solutions.py; the site's
+    tests need only a few, and syncing all of them for every test would cost seconds each.
+    """
     from judge.problems.models import Problem
     from judge.problems.sync import sync_problems
 
-    sync_problems()
+    sync_problems(only=getattr(request.module, "SYNCED_PROBLEMS", FIRST_THREE))
     return {p.slug: p for p in Problem.objects.all()}
 
 

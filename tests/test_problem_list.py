@@ -4,23 +4,10 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
 from engine.verdicts import Verdict
 from judge.problems.models import Problem
 from judge.submissions.models import Kind
 from tests.students import graded
-
-# The list's filters and counts, shown on the first three problems alone: the course grows around them.
-FIRST_THREE = ["prepend_class_token", "add_positional_embedding", "scaled_dot_product_attention"]
-
-
-@pytest.fixture
-def problems(db):
-    from judge.problems.sync import sync_problems
-
-    sync_problems(only=FIRST_THREE)
-    return {p.slug: p for p in Problem.objects.all()}
 
 
 def row(page: str, slug: str) -> str:

@@ -10,6 +10,7 @@ from tests.conftest import read_solution
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 SLUG = "split_heads"
+SYNCED_PROBLEMS = ["prepend_class_token", "split_heads"]
 # Fails unless n_heads arrives as a Python int, not a 0-d array or a float.
 STRICT = read_solution(SLUG) + '''
 
