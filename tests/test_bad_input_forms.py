@@ -17,7 +17,7 @@ SLUG = "prepend_class_token"
 BAD = {
     "a Latin-1 byte": b"def f(x):\n    return x  # caf\xe9\n",
     "a lone surrogate": b"def f(x):\n    return x  # \xed\xa0\x80\n",
-    "a stray 0xff": b"\xff\xfe" + "def f(x): return x\n".encode(),
+    "a stray 0xff": b"\xff\xfedef f(x): return x\n",
 }
 HTMX = {"HTTP_HX_REQUEST": "true"}
 

@@ -61,15 +61,11 @@ def upload(client, data: bytes):
 
 
 MALFORMED = {
-    "an encrypted entry": (lambda: patched(flags=0x1), f"{SLUG}/statement.md: encrypted; upload a zip made "
-                                                      "without a password"),
-    "compression method 99": (lambda: patched(method=99), f"{SLUG}/statement.md: compressed with method 99, "
-                                                          "which the site cannot read"),
-    "a corrupted deflate stream": (corrupt_deflate, f"{SLUG}/statement.md: damaged; its compressed data "
-                                                    "cannot be unpacked"),
-    "a lying uncompressed size": (lambda: patched(size=len(STATEMENT) - 7), f"{SLUG}/statement.md: damaged "
-                                                                             "(Bad CRC-32"),
-    "a wrong checksum": (lambda: patched(crc=0x12345678), f"{SLUG}/statement.md: damaged (Bad CRC-32"),
+    "an encrypted entry": (lambda: patched(flags=0x1), "encrypted; upload a zip made without a password"),
+    "compression method 99": (lambda: patched(method=99), "compressed with method 99, which the site cannot read"),
+    "a corrupted deflate stream": (corrupt_deflate, "damaged; its compressed data cannot be unpacked"),
+    "a lying uncompressed size": (lambda: patched(size=len(STATEMENT) - 7), "damaged (Bad CRC-32"),
+    "a wrong checksum": (lambda: patched(crc=0x12345678), "damaged (Bad CRC-32"),
 }
 
 
@@ -78,7 +74,7 @@ def test_a_malformed_zip_is_refused_with_a_precise_message_and_changes_nothing(c
     make, message = MALFORMED[what]
     response = upload(client, make())
     assert response.status_code == 400
-    assert message in response.content.decode()
+    assert f"{SLUG}/statement.md: {message}" in response.content.decode()
     assert not Problem.objects.exists() and not AuditEntry.objects.exists()
 
 
