@@ -10,6 +10,8 @@ from judge.authoring.models import AuditEntry
 from judge.problems.models import Problem
 
 SLUG = "prepend_class_token"
+# Its prerequisites are synced too: a draft saved in the browser must name problems that exist.
+SYNCED_PROBLEMS = ["image_to_patches", "patch_embedding", SLUG]
 URL = f"/authoring/problems/{SLUG}/settings/"
 
 

@@ -9,9 +9,13 @@ import pytest
 
 from judge.authoring.models import AuditEntry
 from judge.problems.models import Problem
+from judge.problems.drafts import files_from_folder
+from tests.conftest import PROBLEMS
 from tests.helpers import standalone_files
 
 SLUG = "prepend_class_token"
+# Its prerequisites are synced too: a draft saved in the browser must name problems that exist.
+SYNCED_PROBLEMS = ["image_to_patches", "patch_embedding", SLUG]
 
 
 @pytest.fixture
@@ -41,7 +45,7 @@ def test_download_gives_the_package_folder(client, problems, author):
     response = client.get(f"/authoring/problems/{SLUG}/download/")
     assert response["Content-Type"] == "application/zip"
     archive = zipfile.ZipFile(io.BytesIO(response.content))
-    on_disk = standalone_files(SLUG)
+    on_disk = files_from_folder(PROBLEMS / SLUG)
     assert {name: archive.read(name).decode() for name in archive.namelist()} == {
         f"{SLUG}/{name}": text for name, text in on_disk.items()}
     assert AuditEntry.objects.filter(action="download", user=author).exists()
