@@ -26,7 +26,6 @@ class ParamKind(StrEnum):
     BOOL = "bool"
 
 
-SCALAR_KINDS = {ParamKind.INT: int, ParamKind.FLOAT: float, ParamKind.BOOL: bool}
 Scalar = int | float | bool
 Value = bytes | Scalar  # an argument as it travels: .npy bytes for arrays, the plain value for scalars
 
