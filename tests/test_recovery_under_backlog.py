@@ -20,7 +20,7 @@ from django.conf import settings
 
 from judge.submissions import services
 from judge.submissions.models import Kind, Status, Submission
-from tests.conftest import REPO, read_solution
+from tests.conftest import REPO
 from tests.test_worker_end_to_end import final, start_worker, wait_for, worker_env  # noqa: F401  (fixtures)
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -46,6 +46,19 @@ def prepend_class_token(patches, cls_token):
     if not _slept:
         time.sleep({seconds})
         _slept.append(1)
+    tiled = np.broadcast_to(cls_token, (patches.shape[0], 1, patches.shape[2]))
+    return np.concatenate([tiled, patches], axis=1)
+"""
+
+
+def steady(seconds: float) -> str:
+    """Correct, and every call takes ``seconds``: two workers cannot drain the backlog while it is being sent."""
+    return f"""
+import time
+import numpy as np
+
+def prepend_class_token(patches, cls_token):
+    time.sleep({seconds})
     tiled = np.broadcast_to(cls_token, (patches.shape[0], 1, patches.shape[2]))
     return np.concatenate([tiled, patches], axis=1)
 """
@@ -153,7 +166,7 @@ def test_after_redis_restarts_empty_the_lost_submissions_are_final_within_20_s(
     start_worker(*MAINTENANCE, env=env)
     start_worker("-Q", "run,submit,rejudge", "--concurrency=2", env=env)
     wait_for(lambda: started(tmp_path, 2), 60, "the workers", tmp_path / "worker.log")
-    ids = submit_through(broker_url, classmates(django_user_model, BACKLOG), read_solution(SLUG))
+    ids = submit_through(broker_url, classmates(django_user_model, BACKLOG), steady(0.02))
     restart_redis()
     fault = time.monotonic()
     lost = list(Submission.objects.filter(pk__in=ids, status=Status.QUEUED).order_by("pk").values_list(
