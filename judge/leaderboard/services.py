@@ -40,7 +40,12 @@ from judge.leaderboard.models import (
     UserTotals,
     Window,
 )
-from judge.leaderboard.upserts import BEST_FIRST, add_solve_postgresql, refresh_progress_postgresql
+from judge.leaderboard.upserts import (
+    BEST_FIRST,
+    add_solve_postgresql,
+    record_verdict_postgresql,
+    refresh_progress_postgresql,
+)
 from judge.problems.models import Problem
 from judge.submissions.models import Kind, Status, Submission
 
@@ -133,6 +138,17 @@ def refresh_progress(user_id: int, problem_id: int) -> None:
         else:  # a rejudge moved or took away a solve
             _lock_users([user_id])
             _refresh_users([user_id])
+
+
+def record_verdict_in_one_statement(submission_id: int, token, verdict: str, message: str, results: list,
+                                    properties: list, grading_ms: float | None, sandbox: dict) -> bool | None:
+    """The verdict and its standings in one statement, on PostgreSQL: True if recorded, False if the claim was
+    gone; None if this database or this verdict needs ``record_verdict``'s transaction (SQLite; a rejudge that
+    moves a solve), and then nothing was written."""
+    if connection.vendor != "postgresql" or ORM_ONLY:
+        return None
+    return record_verdict_postgresql(submission_id, token, str(verdict), message, results, properties, grading_ms,
+                                     sandbox)
 
 
 def refresh_submission_progress(submission_id: int) -> None:

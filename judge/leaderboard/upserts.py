@@ -1,7 +1,11 @@
-"""``refresh_progress`` on PostgreSQL in three statements instead of eight ORM queries.
+"""Recording a verdict with its standings on PostgreSQL in one statement instead of a dozen ORM queries.
 
 It runs with every verdict, so its round trips are what recording a verdict
-costs. The figures and the rules are those of ``judge.leaderboard.services``
+costs: ``record_verdict_postgresql`` calls one PL/pgSQL function that stores the
+verdict, recounts the state and carries a first solve into the totals, in the
+one transaction of that statement; the rarer rest (a rejudge that moves or
+removes a solve) is refused by the function and done the long way, in
+``judge.leaderboard.services``. The figures and the rules are those of ``judge.leaderboard.services``
 (the ORM path, used on SQLite); tests/test_standings_rebuild.py runs both
 against the rebuild. The lock comes first, in a statement of its own, so that
 the figures, read by the next statement, include every verdict committed before.
@@ -9,9 +13,15 @@ the figures, read by the next statement, include every verdict committed before.
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import json
+import uuid
 from datetime import datetime
 
-from django.db import connection
+from django.conf import settings
+from django.db import DatabaseError, connection, transaction
+from django.utils import timezone
 
 from engine.verdicts import Verdict
 from judge.leaderboard.models import Window
@@ -123,3 +133,113 @@ def add_solve_postgresql(user_id: int, at: datetime, month_start: datetime, week
                                           "week_start": week_start})
         rows = ([f"({solved - 1}, -1)"] if solved > 1 else []) + [f"({solved}, 1)"]
         cursor.execute(MOVE_LEVEL.format(rows=", ".join(rows)))
+
+
+# --------------------------------------------------------------------------
+# The whole of a common verdict in one round trip
+# --------------------------------------------------------------------------
+
+def _variables(sql: str) -> str:
+    """A statement above with its %(name)s parameters turned into the function's v_name variables."""
+    for name in ("submission", "user", "problem", "state", "attempts", "accepted", "was_solved"):
+        sql = sql.replace(f"%({name})s", f"v_{name}")
+    return sql.strip()
+
+
+LONG_WAY = "JR001"  # the SQLSTATE the function raises when the verdict needs services' long way
+
+RECORD_VERDICT_FUNCTION = """
+CREATE OR REPLACE FUNCTION {name}(
+    v_submission bigint, v_claim uuid, v_verdict text, v_message text, v_results jsonb, v_properties jsonb,
+    v_grading_ms double precision, v_sandbox jsonb, v_now timestamptz, v_zone text)
+RETURNS boolean LANGUAGE plpgsql AS $fn$
+DECLARE
+    v_user bigint; v_problem bigint; v_state bigint; v_attempts bigint; v_accepted bigint;
+    v_was_first timestamptz; v_published boolean; v_was_solved boolean;
+    r_graded bigint; r_first timestamptz; r_solved bigint;
+BEGIN
+    UPDATE submissions_submission SET status = '{done}', verdict = v_verdict, message = v_message,
+        results = v_results, properties = v_properties, grading_ms = v_grading_ms, sandbox = v_sandbox,
+        finished_at = v_now, claim = NULL
+    WHERE id = v_submission AND claim = v_claim AND status = '{running}';
+    IF NOT FOUND THEN
+        RETURN false;  -- someone else holds the claim now
+    END IF;
+    -- Each statement of a PL/pgSQL function sees what was committed before it began, so the recount,
+    -- which starts after the lock is held, counts every verdict of this student and problem.
+    {lock} INTO v_user, v_problem, v_state, v_attempts, v_accepted, v_was_first, v_published;
+    IF NOT FOUND THEN
+        RETURN true;  -- a Run
+    END IF;
+    v_was_solved := v_was_first IS NOT NULL;
+    {recount} INTO r_graded, r_first FROM kept;
+    IF r_graded = 0 OR (v_was_solved AND r_first IS DISTINCT FROM v_was_first) THEN
+        RAISE EXCEPTION 'a solve moved: the standings take the long way' USING ERRCODE = '{long_way}';
+    END IF;
+    IF NOT v_was_solved AND r_first IS NOT NULL AND v_published THEN
+        INSERT INTO leaderboard_usertotals AS t (user_id, solved, reached_at) VALUES (v_user, 1, r_first)
+        ON CONFLICT (user_id) DO UPDATE SET solved = t.solved + 1,
+            reached_at = GREATEST(t.reached_at, excluded.reached_at)
+        RETURNING t.solved INTO r_solved;
+        INSERT INTO leaderboard_periodtotals AS t (user_id, "window", starts_at, solved, reached_at)
+        VALUES (v_user, '{month}', date_trunc('month', r_first, v_zone), 1, r_first),
+               (v_user, '{week}', date_trunc('week', r_first, v_zone), 1, r_first)
+        ON CONFLICT (user_id, "window", starts_at) DO UPDATE SET
+            solved = t.solved + 1, reached_at = GREATEST(t.reached_at, excluded.reached_at);
+        INSERT INTO leaderboard_solvedlevel AS l (solved, users)
+        SELECT level, users FROM (VALUES (r_solved - 1, -1), (r_solved, 1)) AS moved (level, users) WHERE level > 0
+        ON CONFLICT (solved) DO UPDATE SET users = l.users + excluded.users;
+    END IF;
+    RETURN true;
+END $fn$
+"""
+
+
+def _record_verdict_function() -> tuple[str, str]:
+    from judge.submissions.models import Status
+
+    body = RECORD_VERDICT_FUNCTION.format(
+        name="{name}", done=Status.DONE.value, running=Status.RUNNING.value, long_way=LONG_WAY,
+        month=Window.MONTH.value, week=Window.WEEK.value, lock=_variables(LOCK_STATE),
+        recount=_variables(RECOUNT_STATE.format(rank=RANKED[0], best=RANKED[1], earlier=EARLIER)).replace(
+            "SELECT graded, ok, first FROM kept", "SELECT graded, first"))
+    # Named by its text: workers of two releases (hosts upgraded one at a time) each call their own.
+    name = "judge_record_verdict_" + hashlib.sha256(body.encode()).hexdigest()[:12]
+    return name, body.replace("{name}", name)
+
+
+RECORD_VERDICT_NAME, RECORD_VERDICT_SQL = _record_verdict_function()
+CALL_RECORD_VERDICT = (f"SELECT {RECORD_VERDICT_NAME}(%s, %s, %s, %s, %s::jsonb, %s::jsonb, %s, %s::jsonb, %s, %s)")
+
+
+def record_verdict_postgresql(submission_id: int, token: uuid.UUID, verdict: str, message: str, results: list,
+                              properties: list, grading_ms: float | None, sandbox: dict) -> bool | None:
+    """``record_verdict`` in one statement: True if recorded, False if the claim was gone.
+
+    None when the verdict moves or removes a solve (a rejudge): nothing was written,
+    and the caller records it the long way. The function is made on first use.
+    """
+    params = [submission_id, token, verdict, message, json.dumps(results), json.dumps(properties), grading_ms,
+              json.dumps(sandbox), timezone.now(), settings.TIME_ZONE]
+    for attempt in range(2):
+        try:
+            with transaction.atomic() if connection.in_atomic_block else contextlib.nullcontext():
+                with connection.cursor() as cursor:
+                    cursor.execute(CALL_RECORD_VERDICT, params)
+                    return cursor.fetchone()[0]
+        except DatabaseError as exc:
+            code = getattr(exc.__cause__, "sqlstate", None)
+            if code == LONG_WAY:
+                return None
+            if code != UNDEFINED_FUNCTION or attempt:
+                raise
+            install_record_verdict_function()
+    raise AssertionError("unreachable")
+
+
+UNDEFINED_FUNCTION = "42883"
+
+
+def install_record_verdict_function() -> None:
+    with connection.cursor() as cursor:
+        cursor.execute(RECORD_VERDICT_SQL)

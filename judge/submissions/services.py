@@ -30,7 +30,7 @@ from django.utils import timezone
 from engine.grading import GradeReport, grade
 from engine.spec import Case
 from engine.verdicts import Verdict
-from judge.leaderboard.services import refresh_submission_progress
+from judge.leaderboard.services import record_verdict_in_one_statement, refresh_submission_progress
 from judge.problems.composition import locked_reason, solved_solutions
 from judge.problems.models import Problem, TestSet
 from judge.problems.queries import load_cases, problem_spec
@@ -197,6 +197,10 @@ def record_verdict(submission_id: int, token: uuid.UUID, report: GradeReport) ->
     """Store the final verdict, unless someone else holds the claim now; the standings follow in the same
     transaction (recomputed for this student and problem, so a redelivered or rejudged verdict counts once)."""
     data = report.as_dict()
+    recorded = record_verdict_in_one_statement(submission_id, token, report.verdict, report.message, data["tests"],
+                                               report.properties, report.time_ms, report.sandbox)
+    if recorded is not None:
+        return recorded
     with transaction.atomic():
         recorded = Submission.objects.filter(pk=submission_id, claim=token, status=Status.RUNNING).update(
             status=Status.DONE, verdict=report.verdict, message=report.message, results=data["tests"],
