@@ -221,25 +221,38 @@ def record_verdict_postgresql(submission_id: int, token: uuid.UUID, verdict: str
     """
     params = [submission_id, token, verdict, message, json.dumps(results), json.dumps(properties), grading_ms,
               json.dumps(sandbox), timezone.now(), settings.TIME_ZONE]
-    for attempt in range(2):
-        try:
-            with transaction.atomic() if connection.in_atomic_block else contextlib.nullcontext():
-                with connection.cursor() as cursor:
-                    cursor.execute(CALL_RECORD_VERDICT, params)
-                    return cursor.fetchone()[0]
-        except DatabaseError as exc:
-            code = getattr(exc.__cause__, "sqlstate", None)
-            if code == LONG_WAY:
-                return None
-            if code != UNDEFINED_FUNCTION or attempt:
-                raise
-            install_record_verdict_function()
-    raise AssertionError("unreachable")
+    try:
+        return _call_record_verdict(params)
+    except DatabaseError as exc:
+        if _sqlstate(exc) == LONG_WAY:
+            return None
+        if _sqlstate(exc) != UNDEFINED_FUNCTION:
+            raise
+    with contextlib.suppress(DatabaseError):  # another worker may be making it at the same moment
+        install_record_verdict_function()
+    try:
+        return _call_record_verdict(params)
+    except DatabaseError as exc:
+        if _sqlstate(exc) in (LONG_WAY, UNDEFINED_FUNCTION):
+            return None
+        raise
 
 
 UNDEFINED_FUNCTION = "42883"
 
 
+def _call_record_verdict(params: list) -> bool:
+    # Inside a transaction (a test's, or a caller's), a savepoint keeps a refusal from aborting it.
+    with transaction.atomic() if connection.in_atomic_block else contextlib.nullcontext():
+        with connection.cursor() as cursor:
+            cursor.execute(CALL_RECORD_VERDICT, params)
+            return cursor.fetchone()[0]
+
+
+def _sqlstate(exc: DatabaseError) -> str | None:
+    return getattr(exc.__cause__, "sqlstate", None)
+
+
 def install_record_verdict_function() -> None:
-    with connection.cursor() as cursor:
+    with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute(RECORD_VERDICT_SQL)
