@@ -49,6 +49,8 @@ class TestResult:
     traceback: list[dict] = field(default_factory=list)
     # A known misconception this result matches: {"name", "explanation", "see"}.
     misconception: dict = field(default_factory=dict)
+    # How it failed, as an opaque digest that float noise does not change (``engine/signatures.py``).
+    signature: str = ""
 
     def as_dict(self) -> dict:
         return asdict(self)

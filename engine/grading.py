@@ -25,6 +25,7 @@ from engine.events import (
     parse_before_tests,
 )
 from engine.probes import evaluate_probes
+from engine.signatures import signature_of
 from engine.spec import Case, ProblemSpec
 from engine.verdicts import VERDICT_OF_STATUS, TestStatus, Verdict
 from sandbox.backends.base import Job, JobTest, Sandbox, SandboxError
@@ -122,6 +123,7 @@ def _check(raw: dict, case: Case, spec: ProblemSpec) -> TestResult:
                         budget_s=spec.budget_s, inputs=case.array_inputs())
     if case.fd_expected is not None and spec.fd_rtol is not None and result.status in FD_CHECKED:
         _check_finite_difference(result, event, case, spec)
+    result.signature = signature_of(event, result.status, expected, spec.rtol, spec.atol, spec.max_output_bytes)
     if case.known_wrong and result.status != TestStatus.PASSED:
         match = diagnose(event, result.status, case.known_wrong, tolerance, spec.max_output_bytes)
         if match is not None:

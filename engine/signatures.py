@@ -1,0 +1,178 @@
+"""Output signatures: a short, opaque string saying *how* one test's result was wrong.
+
+Two students whose outputs differ only by float noise get the same signature on a test; different
+mistakes (transposed, scaled, shifted by one, cast to float32, NaNs) get different ones.  Mining
+(``judge/authoring/mining.py``) groups failing submissions by their signatures on the hidden tests.
+
+What goes in, per test (computed here, in trusted code, while the returned array is at hand; the
+array itself is never stored):
+
+* the status, and for arrays the dtype and the exact shape;
+* the NaN / +inf / -inf pattern: a digest of each mask (noise does not create NaNs);
+* order-independent statistics of the finite values (min, median, max, mean, root mean square) and
+  three positional ones (means weighted by fixed pseudo-random +-1 patterns, which a transpose or a
+  shift by one position changes), each divided by the expected output's scale and rounded to a step
+  of ``max(STEP, NOISE_FACTOR * rtol, NOISE_FACTOR * atol / scale)``: noise within the tolerance
+  moves a statistic by at most 1/NOISE_FACTOR of a step, so it rarely crosses a rounding boundary
+  (the chance is about 2 * noise / step per statistic: 2e-4 at full tolerance-level noise with
+  rtol=1e-7, nil for the 1e-15 of reordered sums);
+* where the shape matches the expected one, how far it is, in tolerances: how many positions are
+  within tolerance, and the decade (in half decades) of the largest and the median error divided by
+  ``atol + rtol * |expected|``.  This separates mistakes that are close to right in different ways
+  (rounded to 3 decimals versus an approximate formula);
+* for runtime errors the exception's type and message (what diagnosis matches too), for wrong types
+  the type description, for inputs modified in place which inputs.
+
+Only ``status:digest`` is stored: the statistics involve the hidden expected output, so they are
+hashed rather than kept readable.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+
+import numpy as np
+
+from engine.arrays import UnreadableArray, read_npy
+from engine.checks import error_signature
+from engine.events import TestEvent
+from engine.verdicts import TestStatus
+
+STEP = 1e-3  # the coarsest relative rounding of a statistic (about three significant digits)
+NOISE_FACTOR = 100  # a step is at least this many tolerances wide
+PROJECTIONS = 3
+DIGEST_CHARS = 16
+
+
+def _digest(*parts: object) -> str:
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:DIGEST_CHARS]
+
+
+def signature(status: str, *, actual: np.ndarray | None = None, expected: np.ndarray | None = None,
+              rtol: float = 0.0, atol: float = 0.0, detail: str = "") -> str:
+    """The signature of one failing test; ``detail`` is the error ("Type: message"), type description or
+    modified inputs where there is no array to fingerprint.  Passed and not-run tests have none ("")."""
+    if status in (TestStatus.PASSED, TestStatus.NOT_RUN):
+        return ""
+    if actual is None or expected is None:
+        return f"{status}:{_digest(detail)}"
+    return f"{status}:{_digest(detail, *array_features(actual, expected, rtol, atol))}"
+
+
+def array_features(actual: np.ndarray, expected: np.ndarray, rtol: float, atol: float) -> tuple:
+    """The rounded features of ``actual`` against ``expected`` (see the module docstring)."""
+    values = _as_float(actual)
+    scale = _scale(expected, atol)
+    step = max(STEP, NOISE_FACTOR * rtol, NOISE_FACTOR * atol / scale)
+    masks = tuple(_digest(values.shape, np.packbits(test(values)).tobytes())
+                  for test in (np.isnan, np.isposinf, np.isneginf))
+    features = (str(actual.dtype), tuple(actual.shape), masks, _statistics(values, scale, step))
+    if values.shape == expected.shape and expected.dtype.kind == "f":
+        features += (_distance(values, expected, rtol, atol),)
+    return features
+
+
+def _as_float(actual: np.ndarray) -> np.ndarray:
+    if actual.dtype.kind == "c":
+        actual = np.abs(actual)
+    try:
+        return np.asarray(actual, dtype=np.float64)
+    except (TypeError, ValueError):
+        return np.full(actual.shape, np.nan)
+
+
+def _scale(expected: np.ndarray, atol: float) -> float:
+    finite = expected[np.isfinite(expected)] if expected.dtype.kind == "f" else np.zeros(0)
+    rms = float(np.sqrt(np.mean(finite * finite))) if finite.size else 0.0
+    return max(rms, atol, 1e-300)
+
+
+def _rounded(value: float, scale: float, step: float) -> int | str:
+    ratio = value / scale / step
+    return int(round(ratio)) if math.isfinite(ratio) else repr(ratio)
+
+
+def _statistics(values: np.ndarray, scale: float, step: float) -> tuple:
+    finite = np.isfinite(values)
+    picked = values[finite]
+    if picked.size == 0:
+        return ()
+    with np.errstate(all="ignore"):
+        stats = [picked.min(), np.median(picked), picked.max(), picked.mean(), np.sqrt(np.mean(picked * picked))]
+        zeroed = np.where(finite, values, 0.0).ravel()
+        for pattern in _patterns(values.shape):
+            stats.append(float(np.dot(zeroed, pattern)) / zeroed.size)
+    return tuple(_rounded(float(s), scale, step) for s in stats)
+
+
+def _patterns(shape: tuple) -> list[np.ndarray]:
+    """Fixed +-1 weights for an array of this shape: the same for every student, different per position."""
+    rng = np.random.default_rng(int(np.prod(shape, dtype=np.int64)) + 7919 * len(shape))
+    size = int(np.prod(shape, dtype=np.int64))
+    return [rng.choice((-1.0, 1.0), size=size) for _ in range(PROJECTIONS)]
+
+
+def _distance(values: np.ndarray, expected: np.ndarray, rtol: float, atol: float) -> tuple:
+    both = np.isfinite(values) & np.isfinite(expected)
+    if not both.any():
+        return ()
+    with np.errstate(all="ignore"):
+        allowed = atol + rtol * np.abs(expected[both])
+        error = np.abs(values[both] - expected[both]) / np.where(allowed > 0, allowed, 1e-300)
+    within = int(np.count_nonzero(error <= 1.0))
+    return within, _half_decade(float(error.max())), _half_decade(float(np.median(error)))
+
+
+def _half_decade(ratio: float) -> int | str:
+    if ratio <= 1.0:
+        return 0
+    return int(math.floor(2 * math.log10(ratio))) if math.isfinite(ratio) else "inf"
+
+
+ARRAY_STATUSES = {TestStatus.WRONG_DTYPE, TestStatus.WRONG_SHAPE, TestStatus.WRONG_VALUE, TestStatus.INPUT_MUTATED}
+
+
+def signature_of(event: TestEvent, status: str, expected: np.ndarray, rtol: float, atol: float,
+                 max_output_bytes: int) -> str:
+    """The signature of a test result graded from ``event`` (the sandbox's, already parsed)."""
+    if status in ARRAY_STATUSES and event.output is not None:
+        try:
+            actual = read_npy(event.output, max_output_bytes + 4096)
+        except UnreadableArray:
+            return signature(status, detail="unreadable")
+        return signature(status, actual=actual, expected=expected, rtol=rtol, atol=atol)
+    if status == TestStatus.RUNTIME_ERROR:
+        return signature(status, detail=error_signature(event))
+    return signature(status, detail=event.type_description or event.dtype or "")
+
+
+# --------------------------------------------------------------------------
+# Clusters: submissions that failed the same hidden tests in the same ways
+# --------------------------------------------------------------------------
+
+
+def cluster_key(results: list[dict]) -> tuple[tuple[str, str], ...]:
+    """(test, signature) of every hidden test the results failed, in test order; () if none has a signature
+    (a result graded before signatures existed, or one that failed before its tests)."""
+    return tuple((str(t.get("name", "")), str(t["signature"])) for t in results
+                 if isinstance(t, dict) and t.get("hidden") and t.get("signature"))
+
+
+def cluster_id(key: tuple[tuple[str, str], ...]) -> str:
+    return _digest(key)[:12]
+
+
+def explained(results: list[dict]) -> bool:
+    """Whether a named misconception explains the results (one of its failing tests carries one)."""
+    return any(isinstance(t, dict) and t.get("misconception") for t in results)
+
+
+def group(submissions: list[tuple[object, list[dict]]]) -> dict[tuple, list[object]]:
+    """Items (anything, with their results) that no misconception explains, by cluster key; largest first."""
+    clusters: dict[tuple, list[object]] = {}
+    for item, results in submissions:
+        key = cluster_key(results)
+        if key and not explained(results):
+            clusters.setdefault(key, []).append(item)
+    return dict(sorted(clusters.items(), key=lambda kv: (-len(kv[1]), kv[0])))
