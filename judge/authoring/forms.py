@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import tomllib
 
 import tomli_w
@@ -75,3 +76,21 @@ def parse_manifest(text: str) -> dict:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError:
         return {}
+
+
+class PromoteForm(forms.Form):
+    """Name and explain a mined cluster: what students who make this mistake will read."""
+
+    name = forms.CharField(max_length=120, label="Name of the misconception",
+                           help_text="what the student sees first, e.g. 'Token added instead of prepended'")
+    explanation = forms.CharField(max_length=2000, widget=forms.Textarea(attrs={"rows": 3}),
+                                  help_text="why it is wrong and what to do instead")
+    see = forms.RegexField(regex=r"^(theory(#[A-Za-z0-9_-]+)?|hints#\d+)$", max_length=200, required=False,
+                           label="Read more", help_text="theory#section-id or hints#N (optional)",
+                           error_messages={"invalid": "write theory#section-id or hints#N"})
+
+    def clean_name(self) -> str:
+        name = " ".join(self.cleaned_data["name"].split())
+        if not re.search(r"[A-Za-z0-9]", name):
+            raise forms.ValidationError("the name needs at least one letter or digit")
+        return name

@@ -14,6 +14,7 @@ class Action(models.TextChoices):
     GATE = "gate", "Ran the publish gate"
     UNPUBLISH = "unpublish", "Unpublished"
     REJUDGE = "rejudge", "Requested a rejudge"
+    PROMOTE = "promote", "Named a mined misconception"
 
 
 class AuditEntry(models.Model):
@@ -51,6 +52,22 @@ class RejudgeBatch(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     queued_all_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+
+class PromotedCluster(models.Model):
+    """A mined cluster of failing submissions that an author turned into a named misconception."""
+
+    problem = models.ForeignKey(Problem, on_delete=models.CASCADE, related_name="+")
+    cluster = models.CharField(max_length=20)  # ``engine.signatures.cluster_id`` of its key
+    name = models.CharField(max_length=200)
+    file = models.CharField(max_length=200)  # wrong/<slug of the name>.py in the draft
+    students = models.PositiveIntegerField()  # in the cluster when it was promoted
+    sample = models.ForeignKey("submissions.Submission", null=True, on_delete=models.SET_NULL, related_name="+")
+    promoted_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["-created_at", "-pk"]

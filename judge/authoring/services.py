@@ -9,14 +9,17 @@ from __future__ import annotations
 import io
 import logging
 import lzma
+import re
+import tomllib
 import zipfile
 import zlib
 
+import tomli_w
 from django.db import transaction
 from django.utils import timezone
 
 from engine.package import SLUG, PackageError
-from judge.authoring.models import Action, AuditEntry, RejudgeBatch
+from judge.authoring.models import Action, AuditEntry, PromotedCluster, RejudgeBatch
 from judge.authoring.queries import rejudge_candidates
 from judge.problems.drafts import MAX_FILES, save_draft
 from judge.problems.gates import request_gate_run, unpublish_problem
@@ -238,3 +241,40 @@ def rejudge_progress(batch: RejudgeBatch) -> dict:
                                      finished_at__gte=batch.created_at).count()
     return {"total": batch.total, "requeued": batch.requeued, "done": done,
             "finished": batch.queued_all_at is not None and done >= batch.requeued}
+
+
+# --------------------------------------------------------------------------
+# Misconception mining: a cluster of failing submissions becomes a known-wrong solution
+# --------------------------------------------------------------------------
+
+
+def wrong_file_for(name: str, files: dict[str, str]) -> str:
+    """wrong/<the name as a slug>.py, numbered if the draft has that file already."""
+    stem = re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")[:60].rstrip("_") or "mined"
+    candidate, n = f"wrong/{stem}.py", 2
+    while candidate in files:
+        candidate, n = f"wrong/{stem}_{n}.py", n + 1
+    return candidate
+
+
+def promote_cluster(user, problem: Problem, cluster, name: str, explanation: str, see: str = "") -> GateRun:
+    """Write the cluster's sample code as a known-wrong solution of the draft, declared in its problem.toml,
+    and run the gate, which publishes the draft (and so the misconception) if every check passes."""
+    manifest = tomllib.loads(problem.draft_files.get("problem.toml", ""))
+    if any(w.get("name") == name for w in manifest.get("wrong", [])):
+        raise PackageError(f"the problem already has a misconception named {name!r}")
+    file = wrong_file_for(name, problem.draft_files)
+    entry = {"file": file, "fails_with": cluster.fails_with, "name": name, "explanation": explanation}
+    if see:
+        entry["see"] = see
+    header = (f"# Known-wrong: {name}\n# Mined from the submissions of {cluster.students} student"
+              f"{'s' if cluster.students != 1 else ''} (cluster {cluster.id}), comments removed.\n")
+    toml = problem.draft_files["problem.toml"].rstrip("\n") + "\n\n" + tomli_w.dumps({"wrong": [entry]})
+    with transaction.atomic():
+        problem = edit_draft(user, problem, problem.draft_files | {file: header + cluster.sample_code,
+                                                                   "problem.toml": toml})
+        PromotedCluster.objects.create(problem=problem, cluster=cluster.id, name=name, file=file,
+                                       students=cluster.students, sample=cluster.sample, promoted_by=user)
+        audit(user, Action.PROMOTE, problem.slug, f"named cluster {cluster.id} ({cluster.students} students) "
+                                                  f"{name!r} as {file}")
+        return run_checks(user, problem)

@@ -11,8 +11,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from engine.package import PackageError
+from judge.authoring import mining as mining_queries
 from judge.authoring import services
-from judge.authoring.forms import SettingsForm, parse_manifest
+from judge.authoring.forms import PromoteForm, SettingsForm, parse_manifest
 from judge.authoring.models import Action, AuditEntry, RejudgeBatch, RejudgeScope
 from judge.authoring.queries import rejudge_candidates
 from judge.problems.models import Problem
@@ -204,3 +205,38 @@ def rejudge_status(request, pk: int):
 @staff_only
 def audit_log(request):
     return render(request, "authoring/audit.html", {"entries": AuditEntry.objects.select_related("user")[:200]})
+
+
+@staff_only
+def mining(request, slug: str):
+    return _mining_page(request, get_problem_for_author(slug))
+
+
+def _mining_page(request, problem: Problem, posted: dict | None = None, status: int = 200):
+    posted = posted or {}
+    clusters = mining_queries.mine_clusters(problem)
+    return render(request, "authoring/mining.html", {
+        "problem": problem, "coverage": mining_queries.coverage_of(problem),
+        "clusters": [(c, posted.get(c.id) or PromoteForm(prefix=f"c{c.id}")) for c in clusters],
+        "published_names": set(problem.wrong_solutions.values_list("name", flat=True)),
+        "draft_is_live": problem.published and problem.draft_hash == problem.package_hash,
+    }, status=status)
+
+
+@staff_only
+@require_POST
+def promote_cluster(request, slug: str, cluster: str):
+    problem = get_problem_for_author(slug)
+    found = mining_queries.find_cluster(problem, cluster)
+    if found is None:
+        return HttpResponse("no such cluster any more: a named misconception explains it now, or its submissions "
+                            "were graded again", status=404)
+    form = PromoteForm(request.POST, prefix=f"c{cluster}")
+    if form.is_valid():
+        try:
+            services.promote_cluster(request.user, problem, found, **form.cleaned_data)
+        except PackageError as exc:
+            form.add_error(None, str(exc))
+        else:
+            return redirect("authoring-problem", slug)
+    return _mining_page(request, problem, {cluster: form}, status=400)

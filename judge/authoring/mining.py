@@ -1,0 +1,160 @@
+"""Misconception mining: failing submissions grouped by how they failed, for authors to name.
+
+A student counts once per problem, with their latest graded wrong Submit (even if they solved it
+later: the mistake they made is what the cluster is about).  Submissions are grouped by the
+signatures of the hidden tests they failed (``engine/signatures.py``); those a named misconception
+already explains are left out, and clusters are ranked by how many students they hold.
+
+Coverage, per problem: the share of all graded wrong Submits whose results name a misconception.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import tokenize
+from dataclasses import dataclass, field
+
+from engine.signatures import cluster_id, explained, group
+from engine.verdicts import Verdict
+from judge.authoring.models import PromotedCluster
+from judge.problems.models import Problem
+from judge.submissions.models import Kind, Status, Submission
+
+# A wrong output on some test; a compile error (nothing ran) or the judge's own failure is not one.
+WRONG_VERDICTS = (Verdict.WRONG_ANSWER, Verdict.RUNTIME_ERROR, Verdict.TIME_LIMIT_EXCEEDED,
+                  Verdict.MEMORY_LIMIT_EXCEEDED, Verdict.OUTPUT_LIMIT_EXCEEDED)
+SHOWN_CLUSTERS = 20
+
+
+def graded_wrong_submits(problem: Problem):
+    return Submission.objects.filter(problem=problem, kind=Kind.SUBMIT, status=Status.DONE,
+                                     verdict__in=WRONG_VERDICTS)
+
+
+@dataclass
+class Cluster:
+    id: str
+    key: tuple[tuple[str, str], ...]
+    submissions: list[Submission]  # one per student, their latest graded wrong Submit
+    promoted: PromotedCluster | None = None
+
+    @property
+    def students(self) -> int:
+        return len(self.submissions)
+
+    @property
+    def tests(self) -> list[str]:
+        return [name for name, _ in self.key]
+
+    @property
+    def statuses(self) -> list[str]:
+        return sorted({signature.split(":", 1)[0] for _, signature in self.key})
+
+    @property
+    def fails_with(self) -> str:
+        """What the gate will see first: the status of the first hidden test it fails, in run order."""
+        return self.key[0][1].split(":", 1)[0]
+
+    @property
+    def sample(self) -> Submission:
+        return min(self.submissions, key=lambda s: (len(s.code), s.pk))
+
+    @property
+    def sample_code(self) -> str:
+        return anonymised(self.sample.code, self.sample.user)
+
+
+def latest_wrong_submits(problem: Problem) -> list[Submission]:
+    latest: dict[int, Submission] = {}
+    rows = graded_wrong_submits(problem).select_related("user").order_by("-created_at", "-pk")
+    for submission in rows.iterator():
+        latest.setdefault(submission.user_id, submission)
+    return list(latest.values())
+
+
+def mine_clusters(problem: Problem, limit: int = SHOWN_CLUSTERS) -> list[Cluster]:
+    """The largest clusters that no named misconception explains."""
+    grouped = group([(s, s.results) for s in latest_wrong_submits(problem)])
+    promoted = {p.cluster: p for p in PromotedCluster.objects.filter(problem=problem)}
+    clusters = []
+    for key, submissions in list(grouped.items())[:limit]:
+        ident = cluster_id(key)
+        clusters.append(Cluster(ident, key, submissions, promoted.get(ident)))
+    return clusters
+
+
+def find_cluster(problem: Problem, ident: str) -> Cluster | None:
+    return next((c for c in mine_clusters(problem, limit=10_000) if c.id == ident), None)
+
+
+@dataclass
+class Coverage:
+    wrong: int = 0
+    explained: int = 0
+    names: dict[str, int] = field(default_factory=dict)  # misconception -> submissions it explains
+
+    @property
+    def share(self) -> float | None:
+        return self.explained / self.wrong if self.wrong else None
+
+
+def coverage_of(problem: Problem) -> Coverage:
+    coverage = Coverage()
+    for results in graded_wrong_submits(problem).values_list("results", flat=True).iterator():
+        coverage.wrong += 1
+        if explained(results or []):
+            coverage.explained += 1
+            for name in {t["misconception"].get("name", "") for t in results if t.get("misconception")}:
+                coverage.names[name] = coverage.names.get(name, 0) + 1
+    return coverage
+
+
+# --------------------------------------------------------------------------
+# Anonymised code: no comments, no docstrings, no name of the student
+# --------------------------------------------------------------------------
+
+
+def anonymised(code: str, user=None) -> str:
+    """``code`` without comments and docstrings (where a student may sign their work), and without the
+    student's user name, first or last name, should it appear elsewhere."""
+    text = _without_comments(code)
+    for word in _names_of(user):
+        text = re.sub(re.escape(word), "student", text, flags=re.IGNORECASE)
+    return text
+
+
+def _names_of(user) -> list[str]:
+    if user is None:
+        return []
+    words = [user.get_username(), getattr(user, "first_name", ""), getattr(user, "last_name", ""),
+             (getattr(user, "email", "") or "").split("@")[0]]
+    return sorted({w for w in words if len(w) >= 3}, key=len, reverse=True)
+
+
+def _without_comments(code: str) -> str:
+    try:
+        tokens = [t for t in tokenize.generate_tokens(io.StringIO(code).readline) if t.type != tokenize.NL]
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        return "# (the code could not be read to remove its comments)\n"
+    drop: set[int] = set()  # lines (0-based) of docstrings: string statements on their own
+    cuts: dict[int, int] = {}  # line -> column where its comment starts
+    starts = (tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT)
+    significant = [t for t in tokens if t.type != tokenize.COMMENT]
+    for before, token, after in zip([None] + significant, significant, significant[1:] + [None]):
+        if (token.type == tokenize.STRING and (before is None or before.type in starts)
+                and (after is None or after.type in (tokenize.NEWLINE, tokenize.ENDMARKER))):
+            drop.update(range(token.start[0] - 1, token.end[0]))
+    for token in tokens:
+        if token.type == tokenize.COMMENT:
+            cuts[token.start[0] - 1] = token.start[1]
+    kept = []
+    for row, line in enumerate(code.splitlines()):
+        if row in drop:
+            continue
+        if row in cuts:
+            line = line[: cuts[row]].rstrip()
+            if not line:
+                continue
+        kept.append(line)
+    return "\n".join(kept).strip("\n") + "\n"
