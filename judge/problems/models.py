@@ -4,6 +4,8 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 
+from judge.problems.rendering import states_signature
+
 
 class Difficulty(models.TextChoices):
     EASY = "easy", "Easy"
@@ -73,6 +75,11 @@ class Problem(models.Model):
     @property
     def signature(self) -> str:
         return f"{self.function_name}({', '.join(self.params)})"
+
+    @property
+    def statement_states_signature(self) -> bool:
+        """The statement opens with its own "Implement f(...)"; the page then leaves out the one it adds."""
+        return states_signature(self.statement_md, self.function_name)
 
 
 class TestSet(models.Model):

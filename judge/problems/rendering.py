@@ -8,6 +8,7 @@ unsafe the Markdown might contain.
 from __future__ import annotations
 
 import functools
+import re
 
 import markdown
 import nh3
@@ -24,3 +25,15 @@ def render_markdown(text: str) -> str:
     """Cached by text: a page view re-renders nothing unless a package changed."""
     html = markdown.markdown(text, extensions=EXTENSIONS, extension_configs=EXTENSION_CONFIGS)
     return nh3.clean(html, tags=ALLOWED_TAGS, attributes=ALLOWED_ATTRIBUTES, link_rel="noopener noreferrer")
+
+
+FIRST_PARAGRAPH = re.compile(r"\A(?:\s*#[^\n]*\n)*\s*(?P<text>.*?)(?:\n\s*\n|\Z)", re.S)
+
+
+def states_signature(statement_md: str, function_name: str) -> bool:
+    """Whether the statement opens with its own "Implement f(...)" sentence, so the page need not add one."""
+    match = FIRST_PARAGRAPH.match(statement_md)
+    opening = match["text"] if match else ""
+    if not function_name or not re.match(r"implement\b", opening, re.I):
+        return False
+    return re.search(rf"\b{re.escape(function_name)}\s*\(", opening) is not None
