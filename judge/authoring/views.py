@@ -16,9 +16,13 @@ from judge.authoring import services
 from judge.authoring.forms import PromoteForm, SettingsForm, parse_manifest
 from judge.authoring.models import Action, AuditEntry, RejudgeBatch, RejudgeScope
 from judge.authoring.queries import rejudge_candidates
-from judge.problems.models import Problem
-from judge.problems.rendering import render_markdown
+from judge.problems.drafts import MAX_PACKAGE_BYTES
+from judge.problems.models import GateRun, Problem
+from judge.problems.rendering import render_markdown, states_signature
 from judge.submissions.models import Submission
+
+# The prose of a package and its manifest, with room to spare; the whole package is larger.
+MAX_PREVIEW_BYTES = MAX_PACKAGE_BYTES // 4
 
 
 def staff_only(view):
@@ -90,12 +94,35 @@ def edit_problem(request, slug: str):
                 error = str(exc)
     return render(request, "authoring/edit.html", {
         "problem": problem, "files": sorted(files.items(), key=lambda item: _file_order(item[0])),
-        "error": error, "saved": saved,
-        "statement_html": render_markdown(files.get("statement.md", "")),
+        "error": error, "saved": saved, "run": problem.gate_runs.first(), **_preview_context(problem, files),
+    }, status=400 if error else 200)
+
+
+@staff_only
+@require_POST
+def preview(request, slug: str):
+    """The statement, theory and hints of the posted files, rendered as students would see them; saves nothing."""
+    problem = get_problem_for_author(slug)
+    if int(request.META.get("CONTENT_LENGTH") or 0) > MAX_PREVIEW_BYTES:
+        return HttpResponse(f"too large to preview (at most {MAX_PREVIEW_BYTES:,} bytes)", status=413)
+    files = {key[5:]: value.replace("\r\n", "\n") for key, value in request.POST.items() if key.startswith("file:")}
+    return render(request, "authoring/_preview.html", _preview_context(problem, files))
+
+
+def _preview_context(problem: Problem, files: dict[str, str]) -> dict:
+    statement = files.get("statement.md", "")
+    function = parse_manifest(files.get("problem.toml", "")).get("function")  # the draft's, which may be new
+    if not isinstance(function, dict):
+        function = {}
+    function_name, params = function.get("name", problem.function_name), function.get("params", problem.params)
+    return {
+        "signature": f"{function_name}({', '.join(str(p) for p in params)})",
+        "states_signature": states_signature(statement, str(function_name)),
+        "statement_html": render_markdown(statement),
         "theory_html": render_markdown(files.get("theory.md", "")),
         "hints_html": [render_markdown(text) for name, text in sorted(files.items())
                        if name.startswith("hints/") and name.endswith(".md")],
-    }, status=400 if error else 200)
+    }
 
 
 def _posted_files(post, current: dict[str, str]) -> dict[str, str]:
@@ -137,8 +164,17 @@ def edit_settings(request, slug: str):
 @require_POST
 def run_gate(request, slug: str):
     problem = get_problem_for_author(slug)
-    services.run_checks(request.user, problem)
+    run = services.run_checks(request.user, problem)
+    if request.headers.get("HX-Request"):  # the workbench shows the run in place
+        return render(request, "authoring/_gate_run.html", {"problem": problem, "run": run, "live": True})
     return redirect("authoring-problem", slug)
+
+
+@staff_only
+def gate_run(request, slug: str, pk: int):
+    """One gate run's checks, for the workbench to poll until the run is done."""
+    run = get_object_or_404(GateRun, problem__slug=slug, pk=pk)
+    return render(request, "authoring/_gate_run.html", {"problem": run.problem, "run": run, "live": True})
 
 
 @staff_only
