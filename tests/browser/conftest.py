@@ -136,3 +136,13 @@ def replace_code(page, code: str) -> None:
 def submit_and_wait(page, button: str = "Submit"):
     page.get_by_role("button", name=button, exact=True).click()
     return page.wait_for_selector("#result .result-panel[data-final=true]", timeout=VERDICT_TIMEOUT_MS)
+
+
+def edit_file(page, name: str, text: str) -> None:
+    """On the authoring workbench: pick ``name`` in the file list and type ``text`` over it in the editor."""
+    page.click(f'.file-list a[data-file="{name}"]')
+    page.wait_for_selector(f'fieldset.package-file.current[data-file="{name}"] #workbench-editor .ace_content')
+    page.click("#workbench-editor .ace_content")
+    page.keyboard.press("Control+A")
+    page.keyboard.press("Delete")
+    page.keyboard.insert_text(text)

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from tests.browser.conftest import PASSWORD, log_in, replace_code, screenshot, sign_up, submit_and_wait
+from tests.browser.conftest import PASSWORD, edit_file, log_in, replace_code, screenshot, sign_up, submit_and_wait
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -26,7 +26,7 @@ def run_checks(page) -> None:
 
 
 def save_file(page, name: str, text: str) -> None:
-    page.fill(f'textarea[name="file:{name}"]', text)
+    edit_file(page, name, text)
     page.click("#save-draft")
     page.wait_for_selector("#edit-saved")
 
@@ -44,7 +44,8 @@ def test_author_publishes_a_new_problem_only_after_the_gate_passes_and_a_student
     page.get_by_role("button", name="Create the draft").click()
     page.wait_for_url(re.compile(f"/authoring/problems/{SLUG}/edit/$"))
 
-    page.fill('textarea[name="file:statement.md"]', STATEMENT)
+    page.wait_for_selector("#workbench-editor .ace_content")
+    edit_file(page, "statement.md", STATEMENT)
     save_file(page, "solution.py", BROKEN)
     assert "Double the scores" in page.inner_text("section.statement.preview h1")
     assert page.locator("section.statement.preview .katex").count() == 1  # the math is typeset
@@ -67,6 +68,7 @@ def test_author_publishes_a_new_problem_only_after_the_gate_passes_and_a_student
     assert student.goto(f"{site}/problems/{SLUG}/").status == 404
 
     page.goto(f"{site}/authoring/problems/{SLUG}/edit/")
+    page.wait_for_selector("#workbench-editor .ace_content")
     save_file(page, "solution.py", FIXED)
     page.goto(f"{site}/authoring/problems/{SLUG}/")
     run_checks(page)
