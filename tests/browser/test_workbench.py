@@ -50,7 +50,8 @@ def run_checks(page):
 
 
 def save(page) -> None:
-    page.keyboard.press("Control+S")  # the editor's shortcut for the Save draft button
+    with page.expect_navigation():
+        page.keyboard.press("Control+S")  # the workbench's shortcut for the Save draft button
     page.wait_for_selector("#edit-saved")
     page.wait_for_selector("#workbench-editor .ace_content")
 
@@ -77,6 +78,7 @@ def test_an_author_edits_previews_saves_and_reads_the_gate_check_by_check(site, 
     assert page.locator("#panel-statement p.signature").count() == 0
     assert page.locator("#signature-note").is_visible()
     assert len(re.findall(r"\bImplement\b", page.inner_text("#panel-statement .statement"))) == 1
+    screenshot(page, "workbench-preview")
 
     edit_file(page, "theory.md", THEORY)
     page.wait_for_selector("#panel-theory .theory .katex")  # the theory tab follows the file
@@ -91,12 +93,20 @@ def test_an_author_edits_previews_saves_and_reads_the_gate_check_by_check(site, 
     assert page.locator("#gate-unsaved").is_visible()  # the checks run on what is saved
     page.click("#workbench-editor .ace_content")
     assert Problem.objects.get(slug=SLUG).draft_files["statement.md"] != STATEMENT  # nothing saved while typing
+    page.click(".file-list li.add a")
+    page.fill("input[name=new_name]", "hints/01.md")
+    page.fill("textarea[name=new_text]", "Multiply by $2$.")
 
     save(page)
     files = Problem.objects.get(slug=SLUG).draft_files
     assert (files["statement.md"], files["theory.md"], files["solution.py"]) == (STATEMENT, THEORY, BROKEN)
     assert "[function]" in files["problem.toml"]
-    assert page.locator('.file-list a[aria-current][data-file="solution.py"]').count() == 1  # still on it
+    assert files["hints/01.md"] == "Multiply by $2$."
+    assert page.locator('.file-list a[aria-current][data-file="hints/01.md"]').count() == 1  # the new file opens
+    assert ace_mode(page) == "ace/mode/markdown"
+    page.click('.file-list a[data-file="hints/01.md"]')
+    assert page.locator("#panel-hints .hint .katex").is_visible()
+    page.click('.file-list a[data-file="solution.py"]')
     assert page_fits(page)
 
     gate = run_checks(page)
@@ -124,6 +134,7 @@ def test_an_author_edits_previews_saves_and_reads_the_gate_check_by_check(site, 
     page.set_viewport_size({"width": 390, "height": 844})
     assert page_fits(page)
     assert page.locator("#workbench-editor").is_visible() and page.locator(".file-list").is_visible()
+    screenshot(page, "workbench-390px")
 
     page.set_viewport_size({"width": 1280, "height": 900})
     edit_file(page, "solution.py", FIXED)
@@ -156,4 +167,5 @@ def test_without_javascript_the_workbench_is_a_form_of_textareas_that_saves(live
     assert files["statement.md"] == STATEMENT and files["hints/01.md"] == "Multiply by $2$."
     assert "theory.md" not in files
     assert "Double it" in page.inner_text("#panel-statement h1")
+    assert page.locator("#panel-hints .hint").is_visible() and page.locator("#run-gate").is_visible()
     context.close()

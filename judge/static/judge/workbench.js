@@ -36,6 +36,7 @@
       scrollPastEnd: 0.3,
     });
     window.judgeWorkbench = editor;
+    window.addEventListener("resize", function () { editor.resize(); });  // long lines wrap to the new width
     bench.classList.add("enhanced");
 
     var sessions = {};   // file name -> Ace session over that file's textarea
@@ -93,7 +94,7 @@
         var input = fieldset.querySelector("input[name=new_name]");
         if (input && !initial) input.focus();
       }
-      try { sessionStorage.setItem("workbench:" + bench.dataset.slug, name); } catch (err) { /* private mode */ }
+      if (name) remember(name);
     }
 
     function markChanged(name) {
@@ -152,11 +153,20 @@
         });
     }
 
-    editor.commands.addCommand({
-      name: "saveDraft", bindKey: { win: "Ctrl-S", mac: "Command-S" },
-      exec: function () { document.getElementById("save-draft").click(); },
+    // Ctrl-S (Cmd-S) saves the draft from anywhere on the page, the editor or the new file's fields.
+    document.addEventListener("keydown", function (event) {
+      if ((event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === "s") {
+        event.preventDefault();
+        document.getElementById("save-draft").click();
+      }
     });
+    function remember(name) {
+      try { sessionStorage.setItem("workbench:" + bench.dataset.slug, name); } catch (err) { /* private mode */ }
+    }
+
     form.addEventListener("submit", function () {
+      var added = form.querySelector("input[name=new_name]").value.trim();
+      if (added) remember(added);  // the page after saving opens the new file
       // What Ace holds is already in the textareas; this catches a change made in the last instant.
       Object.keys(sessions).forEach(function (name) {
         form.querySelector("textarea[data-file='" + name + "']").value = sessions[name].getValue();
@@ -166,7 +176,7 @@
     var remembered = null;
     try { remembered = sessionStorage.getItem("workbench:" + bench.dataset.slug); } catch (err) { /* private mode */ }
     var names = Object.keys(sessions);
-    select(remembered !== null && (remembered === "" || sessions[remembered]) ? remembered
+    select(remembered && sessions[remembered] ? remembered
            : (sessions["statement.md"] ? "statement.md" : names[0] || ""), true);
   }
 
