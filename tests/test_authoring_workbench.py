@@ -130,3 +130,20 @@ def test_a_gate_run_of_another_problem_is_not_found_under_this_one(client, draft
     run = GateRun.objects.create(problem=other, package_hash="x")
     client.force_login(author)
     assert client.get(f"/authoring/problems/{SLUG}/gate/{run.pk}/").status_code == 404
+
+
+def test_a_malformed_manifest_still_previews_the_statement(client, draft, author):
+    client.force_login(author)
+    response = client.post(PREVIEW, {"file:problem.toml": "[function]\nname = 'scale'\nparams = 3\n",
+                                     "file:statement.md": "Still *here*."})
+    assert response.status_code == 200 and "<em>here</em>" in response.content.decode()
+
+
+def test_previews_stay_out_of_the_rendering_cache(client, draft, author):
+    from judge.problems.rendering import render_markdown
+
+    client.force_login(author)
+    before = render_markdown.cache_info().currsize
+    for text in ("a", "ab", "abc"):
+        client.post(PREVIEW, {"file:statement.md": text})
+    assert render_markdown.cache_info().currsize == before

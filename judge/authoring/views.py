@@ -106,21 +106,24 @@ def preview(request, slug: str):
     if int(request.META.get("CONTENT_LENGTH") or 0) > MAX_PREVIEW_BYTES:
         return HttpResponse(f"too large to preview (at most {MAX_PREVIEW_BYTES:,} bytes)", status=413)
     files = {key[5:]: value.replace("\r\n", "\n") for key, value in request.POST.items() if key.startswith("file:")}
-    return render(request, "authoring/_preview.html", _preview_context(problem, files))
+    # Uncached: each keystroke's text would otherwise stay in the students' rendering cache.
+    return render(request, "authoring/_preview.html", _preview_context(problem, files, render_markdown.__wrapped__))
 
 
-def _preview_context(problem: Problem, files: dict[str, str]) -> dict:
+def _preview_context(problem: Problem, files: dict[str, str], markdown=render_markdown) -> dict:
     statement = files.get("statement.md", "")
     function = parse_manifest(files.get("problem.toml", "")).get("function")  # the draft's, which may be new
     if not isinstance(function, dict):
         function = {}
     function_name, params = function.get("name", problem.function_name), function.get("params", problem.params)
+    if not isinstance(params, list):
+        params = []
     return {
         "signature": f"{function_name}({', '.join(str(p) for p in params)})",
         "states_signature": states_signature(statement, str(function_name)),
-        "statement_html": render_markdown(statement),
-        "theory_html": render_markdown(files.get("theory.md", "")),
-        "hints_html": [render_markdown(text) for name, text in sorted(files.items())
+        "statement_html": markdown(statement),
+        "theory_html": markdown(files.get("theory.md", "")),
+        "hints_html": [markdown(text) for name, text in sorted(files.items())
                        if name.startswith("hints/") and name.endswith(".md")],
     }
 
