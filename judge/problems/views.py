@@ -14,6 +14,7 @@ from judge.learning.services import draft_code, revealed_hint_count
 from judge.problems.models import Difficulty, Problem
 from judge.problems.queries import get_problem_for_user
 from judge.problems.rendering import render_markdown
+from judge.submissions.custom import custom_fields
 from judge.submissions.display import format_array, visible_case_data
 from judge.submissions.queries import history
 
@@ -75,8 +76,9 @@ def problem_detail(request, slug: str):
     return problem_page(request, get_problem_for_user(request.user, slug))
 
 
-def problem_page(request, problem: Problem, code: str | None = None, error: str = "", status: int = 200):
-    """The problem page; also re-shown with ``error`` when a plain form post is refused."""
+def problem_page(request, problem: Problem, code: str | None = None, error: str = "", status: int = 200,
+                 custom_texts: dict[str, str] | None = None, custom_errors: dict[str, str] | None = None):
+    """The problem page; also re-shown with ``error`` (and the custom input's) when a plain form post is refused."""
     user = request.user
     shown = revealed_hint_count(user, problem)
     return render(request, "problems/detail.html", {
@@ -92,6 +94,11 @@ def problem_page(request, problem: Problem, code: str | None = None, error: str 
         # Earlier problems whose accepted solutions this one imports, and whether that locks it for now.
         "prerequisites": prerequisites_of(user, problem) if builds_on(problem) else [],
         "locked": locked_reason(user, problem) if builds_on(problem) else "",
+        # The custom-input form (``judge/submissions/custom.py``): prefilled from the first visible example.
+        "custom_fields": custom_fields(problem, custom_texts, custom_errors) if user.is_authenticated else [],
+        "custom_whole_form": (custom_errors or {}).get("", ""),
+        "custom_open": custom_errors is not None,
+        "custom_available": bool(problem.solution_code.strip()),
     }, status=status)
 
 

@@ -21,8 +21,11 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from engine.arrays import UnreadableArray, load_inputs, read_npy
+from engine.custom_input import CASE_NAME as CUSTOM_CASE
+from engine.custom_input import BadInputs, validate_inputs
 from engine.verdicts import CHECKS, TestStatus, Verdict
 from judge.problems.models import TestCase
+from judge.problems.queries import problem_spec
 from judge.submissions.models import Submission
 
 MAX_ACTUAL_BYTES = 512 * 1024
@@ -80,6 +83,20 @@ def visible_case_data(test_set_id: int) -> dict[str, tuple[dict[str, np.ndarray]
     return data
 
 
+def custom_case_data(submission: Submission) -> dict[str, tuple[dict, np.ndarray]]:
+    """A custom Run's one case: the student's inputs (parsed again from their literals) and the reference's output."""
+    if submission.custom_expected is None:
+        return {}
+    try:
+        inputs = validate_inputs(problem_spec(submission.problem), submission.custom_inputs)
+        expected = read_npy(bytes(submission.custom_expected), MAX_ACTUAL_BYTES * 8)
+    except (BadInputs, UnreadableArray):
+        return {}
+    arrays = {name: np.load(io.BytesIO(v), allow_pickle=False) if isinstance(v, bytes) else v
+              for name, v in inputs.items()}
+    return {CUSTOM_CASE: (arrays, expected)}
+
+
 def decode_actual(detail: dict) -> np.ndarray | None:
     encoded = detail.get("actual_npy")
     if not isinstance(encoded, str):
@@ -93,7 +110,12 @@ def decode_actual(detail: dict) -> np.ndarray | None:
 def result_rows(submission: Submission) -> list[TestRow]:
     if not submission.results:
         return []
-    cases = visible_case_data(submission.test_set_id) if any(not t.get("hidden", True) for t in submission.results) else {}
+    if submission.is_custom:
+        cases = custom_case_data(submission)
+    elif any(not t.get("hidden", True) for t in submission.results):
+        cases = visible_case_data(submission.test_set_id)
+    else:
+        cases = {}
     return [_row(test, cases) for test in submission.results if isinstance(test, dict)]
 
 

@@ -38,6 +38,11 @@ class Submission(models.Model):
     properties = models.JSONField(default=list, blank=True)
     grading_ms = models.FloatField(null=True, blank=True)
     sandbox = models.JSONField(default=dict, blank=True)
+    # A Run on the student's own inputs (``engine/custom_input.py``): parameter -> the literal they typed, or None.
+    custom_inputs = models.JSONField(null=True, blank=True)
+    # Set by the worker for a custom Run: the reference's output (.npy), or why there is none.
+    custom_expected = models.BinaryField(null=True, blank=True)
+    custom_error = models.TextField(blank=True, default="")
 
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     enqueued_at = models.DateTimeField(null=True, blank=True)
@@ -57,6 +62,10 @@ class Submission(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("submission-detail", args=[self.pk])
+
+    @property
+    def is_custom(self) -> bool:
+        return self.custom_inputs is not None
 
     @property
     def is_final(self) -> bool:

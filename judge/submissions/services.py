@@ -27,16 +27,21 @@ from django.db import connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
+from engine.custom_input import CASE_NAME as CUSTOM_CASE
+from engine.custom_input import BadInputs, expectations, expected_output, validate_inputs
 from engine.grading import GradeReport, grade
+from engine.package import PackageError
 from engine.spec import Case
+from engine.testset import ReferenceFailed
 from engine.verdicts import Verdict
 from judge.leaderboard.services import record_verdict_in_one_statement, refresh_submission_progress
-from judge.problems.composition import locked_reason, solved_solutions
+from judge.problems.composition import builds_on, locked_reason, reference_code, solved_solutions
 from judge.problems.models import Problem, TestSet
 from judge.problems.queries import load_cases, problem_spec
 from judge.sandboxes import discard_worker_sandbox, worker_sandbox
 from judge.submissions import push
 from judge.submissions.broker import Lane, send_task
+from judge.submissions.display import visible_case_data
 from judge.submissions.models import Kind, Status, Submission
 from sandbox.backends.base import SandboxError
 
@@ -73,7 +78,9 @@ def validate_code(code: str | bytes) -> str:
     return code
 
 
-def submit_solution(user, problem: Problem, code: str | bytes, kind: str = Kind.SUBMIT) -> Submission:
+def submit_solution(user, problem: Problem, code: str | bytes, kind: str = Kind.SUBMIT,
+                    custom_inputs: dict[str, str] | None = None) -> Submission:
+    """Accept the code (a Run on the student's own inputs with ``custom_inputs``: see ``submit_custom_run``)."""
     code = validate_code(code)
     if not problem.published or problem.current_test_set_id is None:
         raise SubmissionRejected(f"the problem {problem.slug!r} is not open for submissions")
@@ -83,10 +90,42 @@ def submit_solution(user, problem: Problem, code: str | bytes, kind: str = Kind.
     with transaction.atomic():
         submission = Submission.objects.create(
             user=user, problem=problem, test_set_id=problem.current_test_set_id,
-            kind=kind, code=code, enqueued_at=timezone.now(),
+            kind=Kind.RUN if custom_inputs is not None else kind, code=code, custom_inputs=custom_inputs,
+            enqueued_at=timezone.now(),
         )
         transaction.on_commit(lambda: enqueue(submission.pk))
     return submission
+
+
+class CustomInputRejected(SubmissionRejected):
+    """Some custom inputs were refused: parameter -> why ("" for the form as a whole)."""
+
+    def __init__(self, errors: dict[str, str]) -> None:
+        super().__init__("; ".join(f"{name} {message}" if name else message for name, message in errors.items()))
+        self.errors = errors
+
+
+def submit_custom_run(user, problem: Problem, code: str | bytes, texts: dict[str, str]) -> Submission:
+    """A Run on the student's own inputs (NumPy literals, parameter -> text), graded against the reference's
+    output on them, which the worker computes in the sandbox. CustomInputRejected names each refused field."""
+    if not problem.solution_code.strip():
+        raise SubmissionRejected(CUSTOM_UNAVAILABLE)
+    try:
+        validate_inputs(problem_spec(problem), texts, expectations(example_inputs(problem)))
+    except BadInputs as exc:
+        raise CustomInputRejected(exc.errors) from None
+    return submit_solution(user, problem, code, Kind.RUN, custom_inputs=dict(texts))
+
+
+CUSTOM_UNAVAILABLE = "this problem has no reference solution on the site, so a custom input has no expected output"
+
+
+def example_inputs(problem: Problem) -> dict:
+    """The first visible example's inputs (arrays and scalars): what the custom-input form starts from."""
+    if problem.current_test_set_id is None:
+        return {}
+    cases = visible_case_data(problem.current_test_set_id)
+    return next(iter(cases.values()))[0] if cases else {}
 
 
 def enqueue(submission_id: int, lane: str | None = None) -> bool:
@@ -257,10 +296,16 @@ def _grade_claimed(submission: Submission, token: uuid.UUID) -> bool:
     if submission.attempts > settings.MAX_GRADING_ATTEMPTS:
         report = GradeReport(Verdict.INTERNAL_ERROR, "grading was interrupted too many times; please submit again")
         return record_verdict(submission.pk, token, report)
-    cases = list(cached_cases(submission.test_set_id, submission.test_set.version, submission.kind == Kind.RUN))
     # ``from solved import ...``: this student's own accepted solutions of the problems this one builds on.
     solved = solved_solutions(submission.user, submission.problem)
     with Heartbeat(submission.pk, token):
+        if submission.is_custom:
+            cases, refused = custom_cases(submission)
+            if refused is not None:
+                return record_verdict(submission.pk, token, refused)
+        else:
+            cases = list(cached_cases(submission.test_set_id, submission.test_set.version,
+                                      submission.kind == Kind.RUN))
         report = grade_with_retries(submission.code, problem_spec(submission.problem), cases,
                                     solved={slug: s.code for slug, s in solved.items()})
     if solved:  # which of their submissions it imported, in loading order (a list: jsonb reorders keys)
@@ -269,6 +314,39 @@ def _grade_claimed(submission: Submission, token: uuid.UUID) -> bool:
     if not recorded:
         log.warning("submission %s was reclaimed while this worker graded it; result discarded", submission.pk)
     return recorded
+
+
+def custom_cases(submission: Submission) -> tuple[list[Case], GradeReport | None]:
+    """The one case of a custom Run, its expected output computed by the reference in this worker's sandbox
+    and stored on the submission; or, when there is none, the report that says why (blank verdict: the
+    student's code was not run)."""
+    problem, spec = submission.problem, problem_spec(submission.problem)
+    try:
+        if not problem.solution_code.strip():
+            raise ReferenceFailed(CUSTOM_UNAVAILABLE)
+        inputs = validate_inputs(spec, submission.custom_inputs, expectations(example_inputs(problem)))
+        expected = _reference_with_retries(problem, spec, inputs)
+    except (BadInputs, ReferenceFailed, PackageError) as exc:
+        Submission.objects.filter(pk=submission.pk).update(custom_error=str(exc))
+        return [], GradeReport("", f"No expected output: {exc}")
+    except SandboxError as exc:
+        return [], _sandbox_failed(exc)
+    Submission.objects.filter(pk=submission.pk).update(custom_expected=expected, custom_error="")
+    return [Case(CUSTOM_CASE, False, inputs, expected)], None
+
+
+def _reference_with_retries(problem: Problem, spec, inputs: dict) -> bytes:
+    """The reference's output on ``inputs``, with the published references of what it builds on as ``solved``."""
+    solved = reference_code(builds_on(problem))
+    failure = None
+    for _ in range(settings.SANDBOX_TRIES):
+        try:
+            return expected_output(problem.solution_code, spec, inputs, worker_sandbox(), solved,
+                                   settings.MAX_OUTPUT_BYTES)
+        except SandboxError as exc:
+            failure = exc
+            discard_worker_sandbox()
+    raise failure
 
 
 @functools.lru_cache(maxsize=32)

@@ -11,9 +11,16 @@ from django.views.decorators.http import require_POST
 from judge.problems.queries import get_problem_for_user
 from judge.problems.views import problem_page
 from judge.submissions import display, push
+from judge.submissions.custom import CUSTOM, custom_fields, posted_texts
 from judge.submissions.limits import RateLimited, check_rate_limit
 from judge.submissions.models import Kind, Status, Submission
-from judge.submissions.services import SubmissionRejected, queue_position, submit_solution
+from judge.submissions.services import (
+    CustomInputRejected,
+    SubmissionRejected,
+    queue_position,
+    submit_custom_run,
+    submit_solution,
+)
 
 
 def get_submission_for_user(user, pk: int) -> Submission:
@@ -34,10 +41,16 @@ def submit(request, slug: str):
     problem = get_problem_for_user(request.user, slug)
     upload = request.FILES.get("file")
     code = upload.read(1 << 20) if upload else request.POST.get("code", "")
-    kind = Kind.RUN if request.POST.get("kind") == Kind.RUN else Kind.SUBMIT
+    custom = request.POST.get("kind") == CUSTOM
+    kind = Kind.RUN if request.POST.get("kind") in (Kind.RUN, CUSTOM) else Kind.SUBMIT
     try:
         check_rate_limit(request, kind)
-        submission = submit_solution(request.user, problem, code, kind)
+        if custom:
+            submission = submit_custom_run(request.user, problem, code, posted_texts(request.POST))
+        else:
+            submission = submit_solution(request.user, problem, code, kind)
+    except CustomInputRejected as exc:
+        return refused(request, problem, code, "fix the custom input", status=400, custom_errors=exc.errors)
     except RateLimited as exc:
         response = refused(request, problem, code, str(exc), status=429)
         response["Retry-After"] = str(exc.retry_after_s)
@@ -49,12 +62,18 @@ def submit(request, slug: str):
     return redirect(submission)
 
 
-def refused(request, problem, code, error: str, status: int):
-    """Not submitted: the reason in the result panel (htmx) or above the editor, code kept."""
+def refused(request, problem, code, error: str, status: int, custom_errors: dict[str, str] | None = None):
+    """Not submitted: the reason in the result panel (htmx) or above the editor, code kept; a refused
+    custom input also marks each field it refused."""
+    texts = posted_texts(request.POST) if custom_errors is not None else None
     if is_htmx(request):
         # A plain rejection keeps htmx's default swap (200); a rate limit answers 429, which site.js swaps too.
-        return render(request, "submissions/_rejected.html", {"error": error}, status=200 if status == 400 else status)
-    return problem_page(request, problem, code=code if isinstance(code, str) else None, error=error, status=status)
+        fields = custom_fields(problem, texts, custom_errors) if custom_errors is not None else []
+        return render(request, "submissions/_rejected.html", {
+            "error": error, "custom_fields": fields, "whole_form": (custom_errors or {}).get("", ""),
+        }, status=200 if status == 400 else status)
+    return problem_page(request, problem, code=code if isinstance(code, str) else None, error=error, status=status,
+                        custom_texts=texts, custom_errors=custom_errors)
 
 
 def status_context(submission: Submission) -> dict:

@@ -117,7 +117,10 @@
     }
 
     document.body.addEventListener("htmx:beforeRequest", function (event) {
-      if (event.detail.elt && event.detail.elt.form === form) { save(); clearMarks(); }
+      if (event.detail.elt && event.detail.elt.form === form) {
+        save(); clearMarks();
+        form.querySelectorAll(".custom-input .field-error").forEach(function (el) { el.textContent = ""; });
+      }
     });
     document.body.addEventListener("htmx:afterSwap", function () {
       var panel = document.querySelector("#result .result-panel[data-final=true]");

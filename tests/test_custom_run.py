@@ -1,0 +1,82 @@
+"""A Run on the student's own inputs is graded against the reference's output on them, computed in the sandbox."""
+
+from __future__ import annotations
+
+import pytest
+
+from judge.submissions import services
+from judge.submissions.display import result_rows
+from judge.submissions.models import Kind, Submission
+from tests.conftest import read_solution
+
+SLUG = "prepend_class_token"
+# Appends the class token instead of prepending it.
+APPENDS = """
+import numpy as np
+
+def prepend_class_token(patches, cls_token):
+    tiled = np.broadcast_to(cls_token, (patches.shape[0], 1, patches.shape[2]))
+    return np.concatenate([patches, tiled], axis=1)
+"""
+INPUTS = {"patches": "[[[1.0, 2.0], [3.0, 4.0]]]", "cls_token": "np.array([[[9, 8]]])"}
+
+
+@pytest.fixture
+def no_enqueue(monkeypatch):
+    monkeypatch.setattr(services, "enqueue", lambda pk, lane=None: None)
+
+
+def custom_run(student, problem, code: str, inputs: dict) -> Submission:
+    submission = services.submit_custom_run(student, problem, code, inputs)
+    assert services.grade_submission(submission.pk) is True
+    submission.refresh_from_db()
+    return submission
+
+
+def test_a_correct_solution_matches_the_reference_on_the_students_input(problems, student, no_enqueue):
+    submission = custom_run(student, problems[SLUG], read_solution(SLUG), INPUTS)
+    assert submission.kind == Kind.RUN and submission.verdict == "accepted"
+    row = result_rows(submission)[0]
+    assert row.expected.text.replace(" ", "").replace("\n", "") == "[[[9.,8.],[1.,2.],[3.,4.]]]"
+
+
+def test_a_wrong_solution_sees_expected_and_its_own_result(problems, student, no_enqueue):
+    submission = custom_run(student, problems[SLUG], APPENDS, INPUTS)
+    assert submission.verdict == "wrong_answer"
+    row = result_rows(submission)[0]
+    assert row.status == "wrong_value" and row.actual is not None
+    assert row.actual.text.replace(" ", "").replace("\n", "") == "[[[1.,2.],[3.,4.],[9.,8.]]]"
+    assert [a.label for a in row.inputs] == ["patches", "cls_token"]
+
+
+def test_inputs_that_do_not_fit_together_say_the_reference_could_not_run(problems, student, no_enqueue):
+    submission = custom_run(student, problems[SLUG], read_solution(SLUG),
+                            INPUTS | {"cls_token": "[[[1.0, 2.0, 3.0]]]"})
+    assert submission.verdict == "" and "the reference solution raised" in submission.message
+    assert "on your input" in submission.custom_error
+
+
+def test_a_bad_literal_creates_no_submission(problems, student, no_enqueue):
+    with pytest.raises(services.CustomInputRejected) as caught:
+        services.submit_custom_run(student, problems[SLUG], read_solution(SLUG), INPUTS | {"patches": "[[1, 2]"})
+    assert "patches" in caught.value.errors
+    assert not Submission.objects.exists()
+
+
+def test_without_a_reference_the_custom_run_is_refused_clearly(problems, student, no_enqueue):
+    problem = problems[SLUG]
+    problem.solution_code = ""
+    problem.save()
+    with pytest.raises(services.SubmissionRejected, match="no reference solution"):
+        services.submit_custom_run(student, problem, read_solution(SLUG), INPUTS)
+
+
+def test_the_problem_page_prefills_the_first_example_and_a_bad_post_marks_the_field(client, problems, student):
+    client.force_login(student)
+    page = client.get(f"/problems/{SLUG}/").content.decode()
+    assert 'name="input-patches"' in page and "[[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]]" in page
+    answer = client.post(f"/submissions/new/{SLUG}/", {"code": read_solution(SLUG), "kind": "custom",
+                                                      "input-patches": "[[1, 2]", "input-cls_token": "[[[1]]]"},
+                         HTTP_HX_REQUEST="true").content.decode()
+    assert "Not submitted: fix the custom input" in answer and "not a valid literal" in answer
+    assert 'id="custom-error-patches"' in answer and not Submission.objects.exists()
