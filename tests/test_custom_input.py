@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+
 import numpy as np
 import pytest
 
@@ -30,7 +32,7 @@ def refused(**changes) -> dict[str, str]:
 
 def test_good_literals_become_float64_arrays_and_a_plain_float():
     inputs = validate_inputs(SPEC, GOOD | {"x": "np.array([[1.0, 2], [3, 4]])"}, EXAMPLE)
-    x = np.load(__import__("io").BytesIO(inputs["x"]))
+    x = np.load(io.BytesIO(inputs["x"]))
     assert x.dtype == np.float64 and x.tolist() == [[1.0, 2.0], [3.0, 4.0]]
     assert inputs["eps"] == 1e-5 and type(inputs["eps"]) is float
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.conftest import VERDICT_TIMEOUT_MS, open_problem, replace_code, screenshot, sign_up
 from judge.submissions.models import Submission
+from tests.browser.conftest import VERDICT_TIMEOUT_MS, open_problem, replace_code, screenshot, sign_up
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
