@@ -28,16 +28,21 @@ from judge.problems.sync import learning_path  # noqa: E402
 from judge.sandboxes import open_sandbox  # noqa: E402
 
 
+def course(only: list[str]) -> tuple[dict, list[str]]:
+    """The packages of problems/ by slug, and their slugs in learning-path order (only ``only``, if given)."""
+    packages = {p.slug: p for p in (load_package(path) for path in discover(ROOT / "problems"))}
+    tracks = [track["slug"] for track in load_tracks(ROOT / "problems")]
+    order = [slug for slug in learning_path(list(packages.values()), set(), tracks) if not only or slug in only]
+    return packages, order
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--backend", choices=("process", "docker"), default="process")
     parser.add_argument("--only", nargs="*", default=[])
     options = parser.parse_args()
-    packages = {p.slug: p for p in (load_package(path) for path in discover(ROOT / "problems"))}
+    packages, order = course(options.only)
     references = {slug: package.solution for slug, package in packages.items()}
-    tracks = [track["slug"] for track in load_tracks(ROOT / "problems")]
-    order = [slug for slug in learning_path(list(packages.values()), set(), tracks)
-             if not options.only or slug in options.only]
     header = f"| {'problem':<32} | track | tests (visible) | probe inputs | fd-checked | misconceptions | probes | gate s | gate |"
     print(header)
     print("|" + "|".join("---" for _ in header.split("|")[1:-1]) + "|")

@@ -37,10 +37,10 @@ django.setup()
 
 from engine.gate import run_gate  # noqa: E402
 from engine.grading import grade  # noqa: E402
-from engine.package import Package, WrongSpec, discover, load_package, load_tracks  # noqa: E402
+from engine.package import Package, WrongSpec  # noqa: E402
 from engine.signatures import explained, group  # noqa: E402
 from engine.verdicts import Verdict  # noqa: E402
-from judge.problems.sync import learning_path  # noqa: E402
+from curriculum import course  # noqa: E402  (bench/curriculum.py)
 from judge.sandboxes import open_sandbox  # noqa: E402
 
 WRONG_VERDICTS = {Verdict.WRONG_ANSWER, Verdict.RUNTIME_ERROR, Verdict.TIME_LIMIT_EXCEEDED,
@@ -107,11 +107,8 @@ def main() -> None:
     parser.add_argument("--only", nargs="*", default=[])
     parser.add_argument("--promote", action="store_true", help="name the largest cluster and measure again")
     options = parser.parse_args()
-    packages = {p.slug: p for p in (load_package(path) for path in discover(ROOT / "problems"))}
+    packages, order = course(options.only)
     references = {slug: package.solution for slug, package in packages.items()}
-    tracks = [track["slug"] for track in load_tracks(ROOT / "problems")]
-    order = [slug for slug in learning_path(list(packages.values()), set(), tracks)
-             if not options.only or slug in options.only]
     header = (f"| {'problem':<32} | named | class | wrong | explained | coverage | clusters left | largest |"
               + (" after naming it |" if options.promote else "") + " s |")
     print(header)

@@ -54,6 +54,19 @@ def second_student(django_user_model):
     return django_user_model.objects.create_user("grace", password="another horse battery")
 
 
+@pytest.fixture
+def author(django_user_model):
+    return django_user_model.objects.create_user("author", password="staff horse battery", is_staff=True)
+
+
+@pytest.fixture
+def no_enqueue(monkeypatch):
+    """Submissions stay queued: the test grades them itself by calling the service."""
+    from judge.submissions import services
+
+    monkeypatch.setattr(services, "enqueue", lambda pk, lane=None: None)
+
+
 def read_solution(slug: str, name: str = "solution.py") -> str:
     return (PROBLEMS / slug / name).read_text()
 

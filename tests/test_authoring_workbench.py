@@ -18,11 +18,6 @@ OWN_LINE = "# Scale by two\n\nImplement `scale(x)`: return $2x$ for every entry.
 
 
 @pytest.fixture
-def author(django_user_model):
-    return django_user_model.objects.create_user("author", password="staff horse battery", is_staff=True)
-
-
-@pytest.fixture
 def draft(db, author) -> Problem:
     return create_problem(author, SLUG, "Scale by two", "scale", ["x"])
 

@@ -21,11 +21,6 @@ def prepend_class_token(patches, cls_token):
 INPUTS = {"patches": "[[[1.0, 2.0], [3.0, 4.0]]]", "cls_token": "np.array([[[9, 8]]])"}
 
 
-@pytest.fixture
-def no_enqueue(monkeypatch):
-    monkeypatch.setattr(services, "enqueue", lambda pk, lane=None: None)
-
-
 def custom_run(student, problem, code: str, inputs: dict) -> Submission:
     submission = services.submit_custom_run(student, problem, code, inputs)
     assert services.grade_submission(submission.pk) is True

@@ -27,16 +27,6 @@ NAME = "Token added to every patch instead of prepended"
 EXPLANATION = "Adding broadcasts the token over the patches; prepending makes a new position in front of them."
 
 
-@pytest.fixture
-def no_enqueue(monkeypatch):
-    monkeypatch.setattr(services, "enqueue", lambda pk, lane=None: None)
-
-
-@pytest.fixture
-def author(django_user_model):
-    return django_user_model.objects.create_user("author", password="an author's pass phrase", is_staff=True)
-
-
 def graded(user, problem: Problem, code: str) -> Submission:
     submission = services.submit_solution(user, problem, code)
     assert services.grade_submission(submission.pk)

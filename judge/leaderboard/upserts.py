@@ -147,6 +147,7 @@ def _variables(sql: str) -> str:
 
 
 LONG_WAY = "JR001"  # the SQLSTATE the function raises when the verdict needs services' long way
+UNDEFINED_FUNCTION = "42883"  # PostgreSQL's, when the function is not there yet
 
 RECORD_VERDICT_FUNCTION = """
 CREATE OR REPLACE FUNCTION {name}(
@@ -236,9 +237,6 @@ def record_verdict_postgresql(submission_id: int, token: uuid.UUID, verdict: str
         if _sqlstate(exc) in (LONG_WAY, UNDEFINED_FUNCTION):
             return None
         raise
-
-
-UNDEFINED_FUNCTION = "42883"
 
 
 def _call_record_verdict(params: list) -> bool:
