@@ -1,9 +1,32 @@
+"""The values a test and a submission end with: plain ``StrEnum``s, so the engine needs no Django.
+
+Each member is its database value and carries the label a student reads; ``choices`` gives a Django
+field what ``TextChoices.choices`` used to, with the same values and labels.
+"""
+
 from __future__ import annotations
 
-from django.db import models
+from enum import StrEnum
 
 
-class TestStatus(models.TextChoices):
+class Labelled(StrEnum):
+    """A string value with a label: ``NAME = "value", "Label"``."""
+
+    label: str
+
+    def __new__(cls, value: str, label: str) -> Labelled:
+        member = str.__new__(cls, value)
+        member._value_ = value
+        member.label = label
+        return member
+
+
+def choices(enum: type[Labelled]) -> list[tuple[str, str]]:
+    """(value, label) pairs, in order, for a model field's ``choices``."""
+    return [(member.value, member.label) for member in enum]
+
+
+class TestStatus(Labelled):
     """The outcome of one test, in the order the checks run."""
 
     __test__ = False
@@ -21,7 +44,7 @@ class TestStatus(models.TextChoices):
     NOT_RUN = "not_run", "Not run"
 
 
-class Verdict(models.TextChoices):
+class Verdict(Labelled):
     ACCEPTED = "accepted", "Accepted"
     WRONG_ANSWER = "wrong_answer", "Wrong answer"
     RUNTIME_ERROR = "runtime_error", "Runtime error"

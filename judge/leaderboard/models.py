@@ -11,6 +11,7 @@ from django.conf import settings
 from django.db import models
 
 from engine.verdicts import Verdict
+from engine.verdicts import choices as verdict_choices
 from judge.problems.models import Problem
 
 
@@ -30,7 +31,7 @@ class UserProblemState(models.Model):
     attempts = models.PositiveIntegerField(default=0)
     accepted = models.PositiveIntegerField(default=0)
     first_accepted_at = models.DateTimeField(null=True, blank=True)
-    best_verdict = models.CharField(max_length=30, choices=Verdict.choices, blank=True)
+    best_verdict = models.CharField(max_length=30, choices=verdict_choices(Verdict), blank=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["user", "problem"], name="one_state_per_user_problem")]

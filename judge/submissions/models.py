@@ -7,6 +7,7 @@ from django.db import models
 from django.urls import reverse
 
 from engine.verdicts import Verdict
+from engine.verdicts import choices as verdict_choices
 from judge.problems.models import Problem, TestSet
 
 
@@ -31,7 +32,7 @@ class Submission(models.Model):
     code = models.TextField()
 
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED, db_index=True)
-    verdict = models.CharField(max_length=30, choices=Verdict.choices, blank=True)
+    verdict = models.CharField(max_length=30, choices=verdict_choices(Verdict), blank=True)
     message = models.TextField(blank=True)
     results = models.JSONField(default=list, blank=True)
     # Properties the result broke, from the problem's probes (``engine/probes.py``): name, message, explanation, see.
