@@ -24,8 +24,8 @@ django.setup()
 
 from engine.gate import run_gate  # noqa: E402
 from engine.package import discover, load_package, load_tracks  # noqa: E402
-from judge.problems.sync import learning_path  # noqa: E402
-from judge.sandboxes import open_sandbox  # noqa: E402
+from judge.authoring.sync import learning_path  # noqa: E402
+from judge.lib.sandbox_backend import open_sandbox  # noqa: E402
 
 
 def course(only: list[str]) -> tuple[dict, list[str]]:

@@ -41,7 +41,7 @@ from engine.package import Package, WrongSpec  # noqa: E402
 from engine.signatures import explained, group  # noqa: E402
 from engine.verdicts import Verdict  # noqa: E402
 from curriculum import course  # noqa: E402  (bench/curriculum.py)
-from judge.sandboxes import open_sandbox  # noqa: E402
+from judge.lib.sandbox_backend import open_sandbox  # noqa: E402
 
 WRONG_VERDICTS = {Verdict.WRONG_ANSWER, Verdict.RUNTIME_ERROR, Verdict.TIME_LIMIT_EXCEEDED,
                   Verdict.MEMORY_LIMIT_EXCEEDED, Verdict.OUTPUT_LIMIT_EXCEEDED}

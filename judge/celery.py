@@ -9,20 +9,18 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "judge.settings")
 
 app = Celery("judge")
 app.config_from_object("django.conf:settings", namespace="CELERY")
-app.autodiscover_tasks(["judge.submissions", "judge.problems", "judge.authoring"])
+app.autodiscover_tasks(["judge.submissions", "judge.authoring"])
 
 
 @worker_ready.connect
 def recover_on_start(sender, **kwargs) -> None:
     """A worker that starts after a crash picks up what the dead one left."""
-    from judge.submissions.tasks import recover_stalled_submissions
-
-    recover_stalled_submissions.delay()
+    app.send_task("judge.submissions.tasks.recover_stalled_submissions")
 
 
 def grades(consumer) -> bool:
     """Whether this worker consumes a grading queue (the maintenance worker does not, nor needs Docker)."""
-    from judge.submissions.broker import GRADING_LANES
+    from judge.lib.broker import GRADING_LANES
 
     return any(lane in consumer.app.amqp.queues.consume_from for lane in GRADING_LANES)
 
@@ -30,7 +28,7 @@ def grades(consumer) -> bool:
 @worker_ready.connect
 def remove_dead_workers_sandboxes(sender, **kwargs) -> None:
     """Sandbox containers whose worker process died on this host go before new ones start."""
-    from judge.sandboxes import resolve_backend
+    from judge.lib.sandbox_backend import resolve_backend
 
     if not grades(sender):
         return

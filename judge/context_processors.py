@@ -4,7 +4,7 @@ import numpy as np
 
 
 def sandbox(request) -> dict:
-    from judge.sandboxes import PROCESS_WARNING, resolve_backend_cached
+    from judge.lib.sandbox_backend import PROCESS_WARNING, resolve_backend_cached
 
     backend = resolve_backend_cached()
     return {

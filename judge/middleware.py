@@ -17,6 +17,8 @@ from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
 from django.http import HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.template.loader import render_to_string
 
+from judge.lib.validation import SubmissionRejected, validate_code
+
 ESCAPED_UTF8 = "judge-utf-8-escaped"
 FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 
@@ -38,8 +40,6 @@ def not_utf8_message(name: str, value: str) -> str:
     """What the student reads; for the code field exactly what an uploaded file with those bytes gets."""
     raw = value.encode("utf-8", "surrogateescape")
     if name == "code":
-        from judge.submissions.services import SubmissionRejected, validate_code
-
         try:
             validate_code(raw)
         except SubmissionRejected as exc:

@@ -244,7 +244,7 @@ REDIS_URL = os.environ.get("REDIS_URL", CELERY_BROKER_URL if CELERY_BROKER_URL.s
 if REDIS_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
                           "KEY_PREFIX": "judge"}}
-# One queue per lane, highest priority first (judge/submissions/broker.py); a worker started
+# One queue per lane, highest priority first (judge/lib/broker.py); a worker started
 # without -Q consumes them all in this order.
 CELERY_TASK_QUEUES = [Queue(name, routing_key=name) for name in ("maintenance", "run", "submit", "rejudge")]
 CELERY_TASK_DEFAULT_QUEUE = "submit"

@@ -4,9 +4,8 @@ from django.urls import include, path
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("judge.accounts.urls")),
-    path("submissions/", include("judge.submissions.urls")),
     path("problems/", include("judge.learning.urls")),
     path("leaderboard/", include("judge.leaderboard.urls")),
     path("authoring/", include("judge.authoring.urls")),
-    path("", include("judge.problems.urls")),
+    path("", include("judge.pages.urls")),
 ]

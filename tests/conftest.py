@@ -29,7 +29,7 @@ def problems(db, request):
     tests need only a few, and syncing all of them for every test would cost seconds each.
     """
     from judge.problems.models import Problem
-    from judge.problems.sync import sync_problems
+    from judge.authoring.sync import sync_problems
 
     sync_problems(only=getattr(request.module, "SYNCED_PROBLEMS", FIRST_THREE))
     return {p.slug: p for p in Problem.objects.all()}

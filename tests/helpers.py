@@ -14,7 +14,7 @@ from engine.grading import GradeReport, grade
 from engine.package import Package, load_package
 from engine.spec import Case, ProblemSpec
 from engine.testset import build_cases
-from judge.sandboxes import lazy_sandbox
+from judge.lib.sandbox_backend import lazy_sandbox
 from tests.conftest import PROBLEMS
 
 

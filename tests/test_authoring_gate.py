@@ -9,7 +9,7 @@ from django.core.management import CommandError, call_command
 
 from engine.testset import generate_cases
 from judge.problems.drafts import package_from_files, save_draft
-from judge.problems.gates import run_gate_now
+from judge.authoring.gate_runs import run_gate_now
 from judge.problems.models import GateRun, Problem
 from sandbox.backends.process import is_isolated
 from tests.helpers import standalone_files

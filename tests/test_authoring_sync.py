@@ -6,7 +6,7 @@ import pytest
 
 from judge.problems.drafts import save_draft
 from judge.problems.models import Problem
-from judge.problems.sync import sync_problems
+from judge.authoring.sync import sync_problems
 from tests.helpers import standalone_copy
 
 SLUG = "prepend_class_token"

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from judge.problems.composition import solved_solutions
-from judge.problems.gates import run_gate_now
+from judge.submissions.composition import solved_solutions
+from judge.authoring.gate_runs import run_gate_now
 from judge.problems.models import Problem
-from judge.problems.sync import sync_problems
+from judge.authoring.sync import sync_problems
 from judge.submissions import services
 from judge.submissions.display import error_line
 from judge.submissions.models import Submission

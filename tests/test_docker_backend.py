@@ -201,7 +201,7 @@ def test_the_grade_command_grades_several_files_in_docker(docker_image):
 
 
 def test_auto_picks_docker_when_the_engine_and_image_are_there(docker_image, settings):
-    from judge.sandboxes import resolve_backend
+    from judge.lib.sandbox_backend import resolve_backend
 
     settings.SANDBOX_IMAGE = docker_image
     assert resolve_backend("auto") == "docker"

@@ -9,7 +9,7 @@ import pytest
 from engine.verdicts import Verdict
 from judge.accounts.services import set_hidden_from_standings
 from judge.leaderboard.ranking import leaderboard
-from judge.problems.gates import unpublish_problem
+from judge.authoring.gate_runs import unpublish_problem
 from judge.submissions.models import Kind
 from tests.boards import days_ago, quick_problem, recorded, regraded
 from tests.students import graded

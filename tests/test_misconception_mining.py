@@ -7,7 +7,7 @@ from django.core.management import call_command
 
 from judge.authoring.mining import coverage_of, mine_clusters
 from judge.authoring.models import PromotedCluster
-from judge.problems.gates import execute_gate_run
+from judge.authoring.gate_runs import execute_gate_run
 from judge.problems.models import GateRun, Problem
 from judge.submissions import services
 from judge.submissions.models import Submission

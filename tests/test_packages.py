@@ -9,7 +9,7 @@ from django.core.management import CommandError, call_command
 
 from engine.package import PackageError, load_package
 from judge.problems.models import Problem, TestSet
-from judge.problems.sync import sync_problems
+from judge.authoring.sync import sync_problems
 from tests.helpers import standalone_copy
 
 

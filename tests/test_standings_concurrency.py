@@ -97,18 +97,11 @@ def test_a_redelivered_verdict_is_refused_and_changes_nothing(django_user_model)
     assert Submission.objects.get(pk=submission.pk).verdict == Verdict.ACCEPTED
 
 
-def test_a_database_without_the_verdict_function_gets_it_on_the_first_verdict(django_user_model):
-    from judge.leaderboard.upserts import RECORD_VERDICT_NAME
-
+def test_the_standings_function_comes_with_the_migrations_and_leaves_the_status_to_submissions(db):
+    """Installed by a migration before any verdict, under one name; it writes no submission's status."""
     with connection.cursor() as cursor:
-        cursor.execute(f"DROP FUNCTION IF EXISTS {RECORD_VERDICT_NAME}")
-    problem = quick_problem("fresh_database")
-    student = django_user_model.objects.create_user("ada")
-    submission = running(student, problem)
+        cursor.execute("SELECT proname, prosrc FROM pg_proc WHERE proname LIKE 'judge%%'")
+        functions = dict(cursor.fetchall())
 
-    assert record_verdict(submission.pk, submission.claim, GradeReport(Verdict.ACCEPTED))
-
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT count(*) FROM pg_proc WHERE proname = %s", [RECORD_VERDICT_NAME])
-        assert cursor.fetchone()[0] == 1
-    assert [(u, n) for u, n, _ in snapshot()["totals"]] == [(student.pk, 1)]
+    assert list(functions) == ["judge_apply_verdict"]
+    assert "UPDATE submissions_submission" not in functions["judge_apply_verdict"]

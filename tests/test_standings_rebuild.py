@@ -14,7 +14,7 @@ from engine.verdicts import Verdict
 from judge.leaderboard.models import PeriodTotals, ProblemTotals, SolvedLevel, UserProblemState, UserTotals
 from judge.leaderboard import services
 from judge.leaderboard.services import refresh_problem_standings
-from judge.problems.gates import unpublish_problem
+from judge.authoring.gate_runs import unpublish_problem
 from judge.problems.models import Problem
 from judge.submissions.models import Kind, Status, Submission
 from judge.submissions.services import record_verdict

@@ -19,14 +19,15 @@ from engine.gate import GateOutcome, run_gate
 from engine.package import Package, PackageError
 from engine.spec import Case
 from judge.leaderboard.services import refresh_problem_standings
-from judge.problems.composition import reference_code
+from judge.submissions.composition import reference_code
 from judge.problems.drafts import draft_package, record_fields
 from judge.problems.models import GateRun, GateStatus, KnownWrongOutcome, Problem, TestCase, TestSet, WrongSolution
-from judge.sandboxes import lazy_sandbox
-from judge.submissions.broker import enqueue_on_commit
+from judge.lib.sandbox_backend import lazy_sandbox
+from judge.lib.broker import enqueue_on_commit
 from sandbox.backends.base import Sandbox, SandboxError
 
 log = logging.getLogger(__name__)
+GATE_TASK = "judge.authoring.tasks.run_gate"  # sent by name: judge.authoring.tasks imports this module
 
 # content hash -> a passed outcome, oldest first: the gate is deterministic, and
 # tests and bin/run import the same packages again and again.
@@ -36,11 +37,9 @@ PASSED_GATES_KEPT = 128  # more than the course has problems: tests and bin/run 
 
 def request_gate_run(problem: Problem, user=None) -> GateRun:
     """Queue a gate run on the current draft; a Celery worker runs it."""
-    from judge.problems.tasks import run_gate_task
-
     with transaction.atomic():
         run = GateRun.objects.create(problem=problem, package_hash=problem.draft_hash, requested_by=user)
-        enqueue_on_commit(run_gate_task, run.pk, on_failure=lambda: _gate_unreachable(run.pk))
+        enqueue_on_commit(GATE_TASK, run.pk, on_failure=lambda: _gate_unreachable(run.pk))
     return run
 
 

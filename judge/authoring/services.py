@@ -22,13 +22,14 @@ from engine.package import SLUG, PackageError
 from judge.authoring.models import Action, AuditEntry, PromotedCluster, RejudgeBatch
 from judge.authoring.queries import rejudge_candidates
 from judge.problems.drafts import MAX_FILES, save_draft
-from judge.problems.gates import request_gate_run, unpublish_problem
+from judge.authoring.gate_runs import request_gate_run, unpublish_problem
 from judge.problems.models import GateRun, Problem
-from judge.submissions.broker import enqueue_on_commit
+from judge.lib.broker import enqueue_on_commit
 from judge.submissions.models import Status, Submission
 from judge.submissions.services import requeue
 
 log = logging.getLogger(__name__)
+REJUDGE_TASK = "judge.authoring.tasks.rejudge_batch"  # sent by name: judge.authoring.tasks imports this module
 
 MAX_ZIP_BYTES = 5 * 1024 * 1024
 IGNORED = ("__pycache__/", ".DS_Store", ".git/")
@@ -208,14 +209,13 @@ def upload_zip(user, data: bytes, filename: str) -> Problem:
 
 def request_rejudge(user, scope: str, problem: Problem | None = None,
                     submission: Submission | None = None) -> RejudgeBatch:
-    from judge.authoring.tasks import rejudge_batch  # the tasks module imports this one
 
     chosen = rejudge_candidates(scope, problem, submission)
     ids = list(chosen.order_by("pk").values_list("pk", flat=True))
     with transaction.atomic():
         batch = RejudgeBatch.objects.create(requested_by=user, scope=scope, problem=problem or (
             submission.problem if submission else None), submission_ids=ids, total=len(ids))
-        enqueue_on_commit(rejudge_batch, batch.pk)
+        enqueue_on_commit(REJUDGE_TASK, batch.pk)
     target = submission.pk if submission else (problem.slug if problem else "all problems")
     slug = batch.problem.slug if batch.problem else ""
     audit(user, Action.REJUDGE, slug, f"{scope} {target}: {len(ids)} submissions")

@@ -1,7 +1,7 @@
 """Importing the packages under ``problems/`` (git) into the database, in learning-path order.
 
 Each changed package becomes a draft and goes through the publish gate
-(``judge/problems/gates.py``); ``sync_problems`` is idempotent.
+(``judge/authoring/gate_runs.py``); ``sync_problems`` is idempotent.
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from django.conf import settings
 
 from engine.package import Package, PackageError, discover, load_package, load_tracks
 from judge.problems.drafts import files_from_folder, save_draft
-from judge.problems.gates import run_gate_now
+from judge.authoring.gate_runs import run_gate_now
 from judge.problems.models import GateRun, Problem
-from judge.sandboxes import lazy_sandbox
+from judge.lib.sandbox_backend import lazy_sandbox
 from sandbox.backends.base import Sandbox
 
 

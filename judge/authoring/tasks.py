@@ -1,10 +1,17 @@
+"""Celery tasks: each takes ids and calls a service, which names the task it sends (never imports this module)."""
+
 from __future__ import annotations
 
 from celery import shared_task
 
-from judge.authoring import services
+from judge.authoring import gate_runs, services
 
 
-@shared_task(acks_late=True, ignore_result=True)
+@shared_task(name=gate_runs.GATE_TASK, acks_late=True, ignore_result=True)
+def run_gate(gate_run_id: int) -> None:
+    gate_runs.execute_gate_run(gate_run_id)
+
+
+@shared_task(name=services.REJUDGE_TASK, acks_late=True, ignore_result=True)
 def rejudge_batch(batch_id: int) -> None:
     services.run_rejudge_batch(batch_id)

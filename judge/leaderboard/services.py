@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from django.db.models import Case, Count, DateTimeField, F, IntegerField, Max, Min, Q, QuerySet, Sum, Value, When
@@ -40,17 +41,14 @@ from judge.leaderboard.models import (
     UserTotals,
     Window,
 )
-from judge.leaderboard.upserts import (
-    BEST_FIRST,
-    add_solve_postgresql,
-    record_verdict_postgresql,
-    refresh_progress_postgresql,
-)
 from judge.problems.models import Problem
 from judge.submissions.models import Kind, Status, Submission
 
 # Tests set it to check the ORM path (SQLite's) against the rebuild on PostgreSQL too.
 ORM_ONLY = False
+# The best result of a student on a problem: the verdict closest to a solve.
+BEST_FIRST = (Verdict.ACCEPTED, Verdict.WRONG_ANSWER, Verdict.TIME_LIMIT_EXCEEDED, Verdict.MEMORY_LIMIT_EXCEEDED,
+              Verdict.OUTPUT_LIMIT_EXCEEDED, Verdict.RUNTIME_ERROR, Verdict.COMPILE_ERROR, Verdict.INTERNAL_ERROR)
 TRUNC = {Window.MONTH: TruncMonth, Window.WEEK: TruncWeek}
 
 STATE_COLUMNS = ["user", "problem", "attempts", "accepted", "first_accepted_at", "best_verdict"]
@@ -140,21 +138,14 @@ def refresh_progress(user_id: int, problem_id: int) -> None:
             _refresh_users([user_id])
 
 
-def record_verdict_in_one_statement(submission_id: int, token, verdict: str, message: str, results: list,
-                                    properties: list, grading_ms: float | None, sandbox: dict) -> bool | None:
-    """The verdict and its standings in one statement, on PostgreSQL: True if recorded, False if the claim was
-    gone; None if this database or this verdict needs ``record_verdict``'s transaction (SQLite; a rejudge that
-    moves a solve), and then nothing was written."""
-    if connection.vendor != "postgresql" or ORM_ONLY:
-        return None
-    return record_verdict_postgresql(submission_id, token, str(verdict), message, results, properties, grading_ms,
-                                     sandbox)
+def apply_verdict(submission_id: int) -> None:
+    """The standings after this submission's verdict was recorded; call it in the transaction that recorded it.
 
-
-def refresh_submission_progress(submission_id: int) -> None:
-    """``refresh_progress`` for the student and problem of a submission whose verdict was just recorded.
-
-    On PostgreSQL in fewer round trips (``judge.leaderboard.upserts``): it runs with every verdict.
+    ``judge.submissions`` calls it (through ``judge.submissions.standings``) with every verdict. On PostgreSQL
+    the database function ``judge_apply_verdict`` (installed by migration 0003) does the common case in one
+    round trip: the recount of the state, the problem's totals and a first solve; here only the rarer rest
+    (a state with no graded submit left, a solve a rejudge moved or took away). Elsewhere (SQLite) the ORM
+    rules of ``refresh_progress`` do it all.
     """
     if connection.vendor != "postgresql" or ORM_ONLY:
         user_id, problem_id, kind = Submission.objects.values_list("user_id", "problem_id", "kind").get(
@@ -162,24 +153,20 @@ def refresh_submission_progress(submission_id: int) -> None:
         if kind == Kind.SUBMIT:
             refresh_progress(user_id, problem_id)
         return
-    with transaction.atomic(savepoint=False):
-        refreshed = refresh_progress_postgresql(submission_id)
-        if refreshed is None:
-            return
-        user_id, problem_id, was_first, first, published, graded = refreshed
-        if not graded:
-            UserProblemState.objects.filter(user_id=user_id, problem_id=problem_id).delete()
-        if first == was_first:
-            return
-        if was_first is not None:
-            _refresh_first_solver(problem_id)
-        if not published:
-            return
-        if was_first is None:
-            add_solve_postgresql(user_id, first, period_start(Window.MONTH, first), period_start(Window.WEEK, first))
-        else:
-            _lock_users([user_id])
-            _refresh_users([user_id])
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT * FROM judge_apply_verdict(%s, %s)", [submission_id, settings.TIME_ZONE])
+        applied = cursor.fetchone()
+    if applied is None:
+        return  # a Run
+    user_id, problem_id, was_first, first, published, graded = applied
+    if not graded:
+        UserProblemState.objects.filter(user_id=user_id, problem_id=problem_id).delete()
+    if first == was_first or was_first is None:
+        return  # unchanged, or a first solve, which the function added
+    _refresh_first_solver(problem_id)
+    if published:
+        _lock_users([user_id])
+        _refresh_users([user_id])
 
 
 def period_start(window: str, at: datetime) -> datetime:

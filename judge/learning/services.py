@@ -6,7 +6,7 @@ from django.db import IntegrityError, transaction
 
 from judge.learning.models import Draft, HintReveal
 from judge.problems.models import Problem
-from judge.submissions.services import SubmissionRejected, validate_code
+from judge.lib.validation import SubmissionRejected, validate_code
 
 
 class DraftRejected(ValueError):

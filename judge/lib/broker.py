@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
+from celery import current_app
 from django.conf import settings
 from django.db import models, transaction
 
@@ -30,22 +31,24 @@ class Lane(models.TextChoices):
 GRADING_LANES = (Lane.RUN, Lane.SUBMIT, Lane.REJUDGE)
 
 
-def send_task(task, *args, queue: str | None = None, on_failure: Callable[[], None] | None = None, **kwargs) -> bool:
-    """Send a task now; if the broker is unreachable, log it, call ``on_failure`` and return False."""
+def send_task(name: str, *args, queue: str | None = None, on_failure: Callable[[], None] | None = None,
+              **kwargs) -> bool:
+    """Send the task called ``name`` now; if the broker is unreachable, log it, call ``on_failure`` and return
+    False. By name, so that a service never imports the tasks module that calls it."""
     try:
-        task.apply_async(args, kwargs or None, queue=queue)
+        current_app.send_task(name, args, kwargs or None, queue=queue)
     except Exception:  # the broker is down: the caller's recovery path takes over
-        log.exception("could not send %s%s", task.name, args)
+        log.exception("could not send %s%s", name, args)
         if on_failure is not None:
             on_failure()
         return False
     return True
 
 
-def enqueue_on_commit(task, *args, queue: str | None = None, on_failure: Callable[[], None] | None = None,
+def enqueue_on_commit(name: str, *args, queue: str | None = None, on_failure: Callable[[], None] | None = None,
                       **kwargs) -> None:
     """Send a task once the current transaction commits (at once outside one), tolerating a broker outage."""
-    transaction.on_commit(lambda: send_task(task, *args, queue=queue, on_failure=on_failure, **kwargs))
+    transaction.on_commit(lambda: send_task(name, *args, queue=queue, on_failure=on_failure, **kwargs))
 
 
 # --------------------------------------------------------------------------

@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from judge.leaderboard.models import ProblemTotals
 from judge.leaderboard.ranking import marks_of, problem_totals
-from judge.problems.composition import builds_on, locked_reason, prerequisites_of
+from judge.submissions.composition import builds_on, locked_reason, prerequisites_of
 from judge.learning.services import draft_code, revealed_hint_count
 from judge.problems.models import Difficulty, Problem
 from judge.problems.queries import get_problem_for_user

@@ -1,9 +1,13 @@
 from django.urls import path
 
-from judge.problems import views
+from judge.pages import problems, submissions
 
 urlpatterns = [
-    path("", views.problem_list, name="problem-list"),
-    path("problems/<slug:slug>/", views.problem_detail, name="problem-detail"),
-    path("problems/<slug:slug>/history/", views.problem_history, name="problem-history"),
+    path("", problems.problem_list, name="problem-list"),
+    path("problems/<slug:slug>/", problems.problem_detail, name="problem-detail"),
+    path("problems/<slug:slug>/history/", problems.problem_history, name="problem-history"),
+    path("submissions/new/<slug:slug>/", submissions.submit, name="submit"),
+    path("submissions/<int:pk>/", submissions.submission_detail, name="submission-detail"),
+    path("submissions/<int:pk>/status/", submissions.submission_status, name="submission-status"),
+    path("submissions/diff/", submissions.submission_diff, name="submission-diff"),
 ]

@@ -2,7 +2,7 @@
 
 The database is the source of truth for problems: ``Problem.draft_files`` holds
 each package's files; a draft goes live only when the publish gate passes
-(``judge/problems/gates.py``).
+(``judge/authoring/gate_runs.py``).
 """
 
 from __future__ import annotations

@@ -34,13 +34,13 @@ from engine.package import PackageError
 from engine.spec import Case
 from engine.testset import ReferenceFailed
 from engine.verdicts import Verdict
-from judge.leaderboard.services import record_verdict_in_one_statement, refresh_submission_progress
-from judge.problems.composition import builds_on, locked_reason, reference_code, solved_solutions
+from judge.submissions.composition import builds_on, locked_reason, reference_code, solved_solutions
 from judge.problems.models import Problem, TestSet
 from judge.problems.queries import load_cases, problem_spec
-from judge.sandboxes import discard_worker_sandbox, worker_sandbox
-from judge.submissions import push
-from judge.submissions.broker import Lane, send_task
+from judge.lib.sandbox_backend import discard_worker_sandbox, worker_sandbox
+from judge.submissions import push, standings
+from judge.lib.broker import Lane, send_task
+from judge.lib.validation import SubmissionRejected, validate_code
 from judge.submissions.display import visible_case_data
 from judge.submissions.models import Kind, Status, Submission
 from sandbox.backends.base import SandboxError
@@ -48,34 +48,9 @@ from sandbox.backends.base import SandboxError
 log = logging.getLogger(__name__)
 
 
-class SubmissionRejected(ValueError):
-    """The code cannot be accepted; the message tells the student why."""
-
-
-def validate_code(code: str | bytes) -> str:
-    limit = settings.MAX_CODE_BYTES
-    if isinstance(code, bytes):
-        if len(code) > limit:
-            raise SubmissionRejected(f"the code is {len(code):,} bytes; the limit is {limit:,} bytes")
-        try:
-            code = code.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            line = code[: exc.start].count(b"\n") + 1
-            raise SubmissionRejected(
-                f"the code is not valid UTF-8 (byte 0x{code[exc.start]:02x} on line {line}); save the file as UTF-8"
-            ) from None
-    size = len(code.encode("utf-8", errors="surrogatepass"))
-    if size > limit:
-        raise SubmissionRejected(f"the code is {size:,} bytes; the limit is {limit:,} bytes")
-    if not code.strip():
-        raise SubmissionRejected("the code is empty")
-    if "\x00" in code:
-        raise SubmissionRejected("the code contains a NUL byte")
-    try:
-        code.encode("utf-8")
-    except UnicodeEncodeError:
-        raise SubmissionRejected("the code is not valid UTF-8 (it contains a lone surrogate)") from None
-    return code
+# The Celery tasks (judge.submissions.tasks) take these names; they are sent by name.
+GRADE_TASK = "judge.submissions.tasks.grade_submission"
+RECOVER_TASK = "judge.submissions.tasks.recover_stalled_submissions"
 
 
 def submit_solution(user, problem: Problem, code: str | bytes, kind: str = Kind.SUBMIT,
@@ -131,12 +106,10 @@ def example_inputs(problem: Problem) -> dict:
 def enqueue(submission_id: int, lane: str | None = None) -> bool:
     """Send the submission to its lane (by default Run or Submit, from its kind); if the broker is down
     it stays queued and the recovery sweep sends it later."""
-    from judge.submissions.tasks import grade_submission as task
-
     if lane is None:
         kind = Submission.objects.filter(pk=submission_id).values_list("kind", flat=True).first()
         lane = Lane.RUN if kind == Kind.RUN else Lane.SUBMIT
-    return send_task(task, submission_id, queue=lane, capped=lane != Lane.REJUDGE)
+    return send_task(GRADE_TASK, submission_id, queue=lane, capped=lane != Lane.REJUDGE)
 
 
 def requeue(submission_ids: list[int], test_sets: dict[int, int]) -> int:
@@ -236,17 +209,13 @@ def record_verdict(submission_id: int, token: uuid.UUID, report: GradeReport) ->
     """Store the final verdict, unless someone else holds the claim now; the standings follow in the same
     transaction (recomputed for this student and problem, so a redelivered or rejudged verdict counts once)."""
     data = report.as_dict()
-    recorded = record_verdict_in_one_statement(submission_id, token, report.verdict, report.message, data["tests"],
-                                               report.properties, report.time_ms, report.sandbox)
-    if recorded is not None:
-        return recorded
     with transaction.atomic():
         recorded = Submission.objects.filter(pk=submission_id, claim=token, status=Status.RUNNING).update(
             status=Status.DONE, verdict=report.verdict, message=report.message, results=data["tests"],
             properties=report.properties, grading_ms=report.time_ms, sandbox=report.sandbox, finished_at=timezone.now(), claim=None,
         ) == 1
         if recorded:
-            refresh_submission_progress(submission_id)
+            standings.apply_verdict(submission_id)
     return recorded
 
 

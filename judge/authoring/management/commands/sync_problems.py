@@ -5,7 +5,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from engine.package import PackageError
-from judge.problems.sync import sync_problems
+from judge.authoring.sync import sync_problems
 
 
 class Command(BaseCommand):

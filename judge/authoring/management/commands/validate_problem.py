@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError
 
-from judge.problems.gates import run_gate_now
+from judge.authoring.gate_runs import run_gate_now
 from judge.problems.models import Problem
 
 

@@ -9,8 +9,9 @@ from django.core.management.base import BaseCommand, CommandError
 from engine.gate import run_gate
 from engine.grading import GradeReport
 from engine.package import PackageError, load_package
-from judge.sandboxes import open_sandbox
-from judge.submissions.services import SubmissionRejected, grade_with_sandbox, validate_code
+from judge.lib.sandbox_backend import open_sandbox
+from judge.lib.validation import SubmissionRejected, validate_code
+from judge.submissions.services import grade_with_sandbox
 
 
 class Command(BaseCommand):
