@@ -18,10 +18,10 @@ from engine.arrays import pack_inputs
 from engine.gate import GateOutcome, run_gate
 from engine.package import Package, PackageError
 from engine.spec import Case
-from judge.leaderboard.services import refresh_problem_standings
+from judge.authoring import lifecycle
 from judge.submissions.composition import reference_code
-from judge.problems.drafts import draft_package, record_fields
-from judge.problems.models import GateRun, GateStatus, KnownWrongOutcome, Problem, TestCase, TestSet, WrongSolution
+from judge.problems.drafts import draft_package
+from judge.problems.models import GateRun, GateStatus, KnownWrongOutcome, Problem, TestCase, TestSet
 from judge.lib.sandbox_backend import lazy_sandbox
 from judge.lib.broker import enqueue_on_commit
 from sandbox.backends.base import Sandbox, SandboxError
@@ -89,29 +89,18 @@ def execute_gate_run(run_id: int, sandbox: Sandbox | None = None) -> bool:
         raise
     with transaction.atomic():
         if outcome.passed:
-            publish_package(problem, package, outcome)
+            publish_package(problem, package, outcome, run.requested_by)
         GateRun.objects.filter(pk=run_id).update(status=GateStatus.DONE, passed=outcome.passed,
                                                  checks=outcome.as_list(), finished_at=timezone.now())
     return True
 
 
-def publish_package(problem: Problem, package: Package, outcome: GateOutcome) -> TestSet:
-    """Make a gated package live: its fields, its test set (a new version if the tests changed)."""
+def publish_package(problem: Problem, package: Package, outcome: GateOutcome, user=None) -> TestSet:
+    """Store the gated package's test set (a new version if the tests changed) and publish it."""
     test_set, fresh = TestSet.objects.get_or_create(problem=problem, version=package.content_hash)
     if fresh:
         store_cases(test_set, outcome.cases)
-    fields = record_fields(package, problem.path_order)
-    fields["spec"] = fields["spec"] | {"budget_s": outcome.budget_s}
-    was_published = Problem.objects.filter(pk=problem.pk, published=True).exists()
-    Problem.objects.filter(pk=problem.pk).update(**fields, current_test_set=test_set, published=True)
-    if not was_published:  # published again: its old solves count again
-        refresh_problem_standings(problem.pk)
-    problem.wrong_solutions.all().delete()
-    WrongSolution.objects.bulk_create(
-        WrongSolution(problem=problem, file=w.file, code=w.code, fails_with=w.fails_with,
-                      name=w.name, explanation=w.explanation, see=w.see)
-        for w in package.wrong
-    )
+    lifecycle.publish(problem, package, outcome, test_set, user)
     return test_set
 
 
@@ -126,10 +115,4 @@ def store_cases(test_set: TestSet, cases: list[Case]) -> None:
                           status=k.status, output=k.output, signature=k.signature)
         for row, case in zip(stored, cases) for j, k in enumerate(case.known_wrong)
     )
-
-
-def unpublish_problem(problem: Problem) -> None:
-    Problem.objects.filter(pk=problem.pk).update(published=False)
-    refresh_problem_standings(problem.pk)
-
 

@@ -12,6 +12,8 @@ class Action(models.TextChoices):
     UPLOAD = "upload", "Uploaded a zip"
     DOWNLOAD = "download", "Downloaded a zip"
     GATE = "gate", "Ran the publish gate"
+    PUBLISH = "publish", "Published (the gate passed)"
+    SYNC = "sync", "Imported from problems/"
     UNPUBLISH = "unpublish", "Unpublished"
     REJUDGE = "rejudge", "Requested a rejudge"
     PROMOTE = "promote", "Named a mined misconception"

@@ -22,7 +22,9 @@ from engine.package import SLUG, PackageError
 from judge.authoring.models import Action, AuditEntry, PromotedCluster, RejudgeBatch
 from judge.authoring.queries import rejudge_candidates
 from judge.problems.drafts import MAX_FILES, save_draft
-from judge.authoring.gate_runs import request_gate_run, unpublish_problem
+from judge.authoring import lifecycle
+from judge.authoring.gate_runs import request_gate_run
+from judge.authoring.lifecycle import audit
 from judge.problems.models import GateRun, Problem
 from judge.lib.broker import enqueue_on_commit
 from judge.submissions.models import Status, Submission
@@ -34,10 +36,6 @@ REJUDGE_TASK = "judge.authoring.tasks.rejudge_batch"  # sent by name: judge.auth
 MAX_ZIP_BYTES = 5 * 1024 * 1024
 IGNORED = ("__pycache__/", ".DS_Store", ".git/")
 READABLE_COMPRESSION = (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA)
-
-
-def audit(user, action: str, slug: str = "", summary: str = "") -> AuditEntry:
-    return AuditEntry.objects.create(user=user, action=action, problem_slug=slug, summary=summary[:500])
 
 
 # --------------------------------------------------------------------------
@@ -124,10 +122,8 @@ def run_checks(user, problem: Problem) -> GateRun:
     return run
 
 
-@transaction.atomic
 def unpublish(user, problem: Problem) -> None:
-    unpublish_problem(problem)
-    audit(user, Action.UNPUBLISH, problem.slug, "hidden from students")
+    lifecycle.unpublish(problem, user)
 
 
 # --------------------------------------------------------------------------
@@ -216,9 +212,9 @@ def request_rejudge(user, scope: str, problem: Problem | None = None,
         batch = RejudgeBatch.objects.create(requested_by=user, scope=scope, problem=problem or (
             submission.problem if submission else None), submission_ids=ids, total=len(ids))
         enqueue_on_commit(REJUDGE_TASK, batch.pk)
-    target = submission.pk if submission else (problem.slug if problem else "all problems")
-    slug = batch.problem.slug if batch.problem else ""
-    audit(user, Action.REJUDGE, slug, f"{scope} {target}: {len(ids)} submissions")
+        target = submission.pk if submission else (problem.slug if problem else "all problems")
+        slug = batch.problem.slug if batch.problem else ""
+        audit(user, Action.REJUDGE, slug, f"{scope} {target}: {len(ids)} submissions")
     return batch
 
 

@@ -10,9 +10,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from django.conf import settings
+from django.db import transaction
 
 from engine.package import Package, PackageError, discover, load_package, load_tracks
 from judge.problems.drafts import files_from_folder, save_draft
+from judge.authoring import lifecycle
 from judge.authoring.gate_runs import run_gate_now
 from judge.problems.models import GateRun, Problem
 from judge.lib.sandbox_backend import lazy_sandbox
@@ -86,7 +88,9 @@ def sync_package(package: Package, path_order: int, files: dict[str, str], sandb
     if edited and not force:
         return SyncOutcome(package.slug, "skipped", 0, "edited in the browser since the last import; "
                                                        "download it into problems/ or pass --force")
-    problem = save_draft(package.slug, files, imported=True, path_order=path_order)
+    with transaction.atomic():
+        problem = save_draft(package.slug, files, imported=True, path_order=path_order)
+        lifecycle.record_import(problem, created=existing is None)
     run = run_gate_now(problem, trigger="sync", sandbox=sandbox)
     if not run.passed:
         return SyncOutcome(package.slug, "draft", 0, _gate_summary(run))

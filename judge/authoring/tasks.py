@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from judge.authoring import gate_runs, services
+from judge.authoring import gate_runs, lifecycle, services
+
+RECOVER_GATE_RUNS_TASK = "judge.authoring.tasks.recover_gate_runs"
 
 
 @shared_task(name=gate_runs.GATE_TASK, acks_late=True, ignore_result=True)
@@ -15,3 +17,8 @@ def run_gate(gate_run_id: int) -> None:
 @shared_task(name=services.REJUDGE_TASK, acks_late=True, ignore_result=True)
 def rejudge_batch(batch_id: int) -> None:
     services.run_rejudge_batch(batch_id)
+
+
+@shared_task(name=RECOVER_GATE_RUNS_TASK, ignore_result=True)
+def recover_gate_runs() -> None:
+    lifecycle.finish_dead_gate_runs()

@@ -76,7 +76,7 @@ def save_draft(slug: str, files: dict[str, str], user=None, imported: bool = Fal
         problem = Problem.objects.select_for_update().filter(slug=slug).first()
         if problem is None:
             order = path_order if path_order is not None else Problem.objects.count()
-            problem = Problem(slug=slug, published=False, **record_fields(package, order))
+            problem = Problem(slug=slug, **record_fields(package, order))  # a draft: not published
         elif not problem.published:
             order = path_order if path_order is not None else problem.path_order
             for name, value in record_fields(package, order).items():
