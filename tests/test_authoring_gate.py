@@ -8,7 +8,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from engine.testset import generate_cases
-from judge.problems.drafts import package_from_files, save_draft
+from judge.problems.drafts import package_from_files, store_package_draft
 from judge.authoring.gate_runs import run_gate_now
 from judge.problems.models import GateRun, Problem
 from sandbox.backends.process import is_isolated
@@ -23,7 +23,7 @@ def files():
 
 
 def gate(files: dict[str, str]) -> GateRun:
-    problem = save_draft(SLUG, files)
+    problem = store_package_draft(SLUG, files)
     return run_gate_now(problem)
 
 
@@ -121,11 +121,11 @@ def test_a_generator_that_raises_is_reported_with_its_line(db, files):
 
 
 def test_validate_problem_command_prints_each_check_and_fails_with_status_1(db, files, capsys):
-    good = save_draft(SLUG, files)
+    good = store_package_draft(SLUG, files)
     call_command("validate_problem", SLUG)
     assert "PASS The reference solution passes every test" in capsys.readouterr().out
     files["solution.py"] = files["solution.py"].replace("axis=1", "axis=0")
-    save_draft(SLUG, files)
+    store_package_draft(SLUG, files)
     with pytest.raises(CommandError) as raised:
         call_command("validate_problem", SLUG)
     assert raised.value.returncode == 1

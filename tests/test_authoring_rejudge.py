@@ -6,7 +6,7 @@ import pytest
 
 from judge.authoring.models import RejudgeBatch
 from judge.authoring.services import request_rejudge, run_rejudge_batch
-from judge.problems.drafts import save_draft
+from judge.problems.drafts import store_package_draft
 from judge.authoring.gate_runs import run_gate_now
 from judge.problems.models import Problem
 from judge.submissions import services
@@ -42,7 +42,7 @@ def old_tests(db):
     trimmed = dict(files, **{"tests.py": files["tests.py"].replace(
         '    yield _case("width_one", True, *_random(rng, 2, 5, 1))\n', "").replace(
         "int(rng.integers(1, 65)))", "int(rng.integers(2, 65)))")})
-    assert run_gate_now(save_draft(SLUG, trimmed, imported=True)).passed
+    assert run_gate_now(store_package_draft(SLUG, trimmed, imported=True)).passed
     return files
 
 
@@ -61,7 +61,7 @@ def test_rejudging_a_problem_grades_old_submissions_against_the_new_tests(old_te
     assert before.problem_id in solved_and_attempted(student)[0]
     assert [(s.username, s.solved) for s in leaderboard()] == [(student.username, 1)]
     old_version = before.test_set_id
-    assert run_gate_now(save_draft(SLUG, old_tests, imported=True)).passed  # the full tests: a new version
+    assert run_gate_now(store_package_draft(SLUG, old_tests, imported=True)).passed  # the full tests: a new version
     problem = Problem.objects.get(slug=SLUG)
     assert problem.current_test_set_id != old_version
 
@@ -115,12 +115,12 @@ def test_a_problem_rejudge_runs_as_celery_work_and_the_verdict_follows_the_new_t
     trimmed = dict(files, **{"tests.py": files["tests.py"].replace(
         '    yield _case("width_one", True, *_random(rng, 2, 5, 1))\n', "").replace(
         "int(rng.integers(1, 65)))", "int(rng.integers(2, 65)))")})
-    assert run_gate_now(save_draft(SLUG, trimmed, imported=True)).passed
+    assert run_gate_now(store_package_draft(SLUG, trimmed, imported=True)).passed
     start_worker()
     submission = services.submit_solution(student, Problem.objects.get(slug=SLUG), WRONG_FOR_WIDTH_ONE)
     assert wait_for(lambda: final(submission.pk), 60, "the first verdict", tmp_path / "worker.log").verdict == "accepted"
 
-    assert run_gate_now(save_draft(SLUG, files, imported=True)).passed
+    assert run_gate_now(store_package_draft(SLUG, files, imported=True)).passed
     batch = request_rejudge(author, "problem", Problem.objects.get(slug=SLUG))
     wait_for(lambda: rejudge_progress(RejudgeBatch.objects.get(pk=batch.pk))["finished"], 60,
              "the rejudge to finish", tmp_path / "worker.log")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from judge.problems.drafts import save_draft
+from judge.problems.drafts import store_package_draft
 from judge.problems.models import Problem
 from judge.authoring.sync import sync_problems
 from tests.helpers import standalone_copy
@@ -23,7 +23,7 @@ def edited_in_browser(root, admin_user):
     assert [o.action for o in sync_problems(root)] == ["created"]
     files = dict(Problem.objects.get(slug=SLUG).draft_files)
     files["statement.md"] += "\nEdited in the browser.\n"
-    return save_draft(SLUG, files, user=admin_user)
+    return store_package_draft(SLUG, files, user=admin_user)
 
 
 def test_an_unchanged_folder_leaves_a_browser_edit_alone(root, edited_in_browser):

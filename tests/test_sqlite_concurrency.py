@@ -32,7 +32,7 @@ for k in range({writers}):
 WRITER = """
 import sys
 from django.contrib.auth.models import User
-from judge.learning.services import save_draft
+from judge.learning.services import save_code_draft
 from judge.problems.models import Problem
 from judge.submissions.models import Kind
 from judge.submissions.services import submit_solution
@@ -41,7 +41,7 @@ user, problem = User.objects.get(username=f"student{{sys.argv[1]}}"), Problem.ob
 failures = []
 for i in range({rounds}):
     try:
-        save_draft(user, problem, f"def f(x):\\n    return x  # edit {{i}}\\n")
+        save_code_draft(user, problem, f"def f(x):\\n    return x  # edit {{i}}\\n")
         submit_solution(user, problem, f"def f(x):\\n    return x  # run {{i}}\\n", Kind.RUN)
     except Exception as exc:
         failures.append(repr(exc))

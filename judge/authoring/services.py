@@ -21,7 +21,7 @@ from django.utils import timezone
 from engine.package import SLUG, PackageError
 from judge.authoring.models import Action, AuditEntry, PromotedCluster, RejudgeBatch
 from judge.authoring.queries import rejudge_candidates
-from judge.problems.drafts import MAX_FILES, save_draft
+from judge.problems.drafts import MAX_FILES, store_package_draft
 from judge.authoring import lifecycle
 from judge.authoring.gate_runs import request_gate_run
 from judge.authoring.lifecycle import audit
@@ -101,7 +101,7 @@ def create_problem(user, slug: str, title: str, function: str, params: list[str]
         raise PackageError(f"slug {slug!r} is taken")
     if not title.strip() or '"' in title or "\\" in title or "\n" in title:
         raise PackageError("title must be one line without quotes or backslashes")
-    problem = save_draft(slug, skeleton_files(slug, title.strip(), function, params), user=user)
+    problem = store_package_draft(slug, skeleton_files(slug, title.strip(), function, params), user=user)
     audit(user, Action.CREATE, slug, f"created {slug!r}")
     return problem
 
@@ -109,7 +109,7 @@ def create_problem(user, slug: str, title: str, function: str, params: list[str]
 @transaction.atomic
 def edit_draft(user, problem: Problem, files: dict[str, str]) -> Problem:
     before = problem.draft_files
-    problem = save_draft(problem.slug, files, user=user)
+    problem = store_package_draft(problem.slug, files, user=user)
     changed = sorted(name for name in set(before) | set(files) if before.get(name) != files.get(name))
     audit(user, Action.EDIT, problem.slug, "changed " + (", ".join(changed) or "nothing"))
     return problem
@@ -193,7 +193,7 @@ def _read_entry(archive: zipfile.ZipFile, entry: zipfile.ZipInfo, label: str) ->
 def upload_zip(user, data: bytes, filename: str) -> Problem:
     slug, files = read_package_zip(data, filename)
     existed = Problem.objects.filter(slug=slug).exists()
-    problem = save_draft(slug, files, user=user)
+    problem = store_package_draft(slug, files, user=user)
     audit(user, Action.UPLOAD, slug, f"{'replaced the draft' if existed else 'created'} from {filename}")
     return problem
 

@@ -13,7 +13,7 @@ from django.conf import settings
 from django.db import transaction
 
 from engine.package import Package, PackageError, discover, load_package, load_tracks
-from judge.problems.drafts import files_from_folder, save_draft
+from judge.problems.drafts import files_from_folder, store_package_draft
 from judge.authoring import lifecycle
 from judge.authoring.gate_runs import run_gate_now
 from judge.problems.models import GateRun, Problem
@@ -89,7 +89,7 @@ def sync_package(package: Package, path_order: int, files: dict[str, str], sandb
         return SyncOutcome(package.slug, "skipped", 0, "edited in the browser since the last import; "
                                                        "download it into problems/ or pass --force")
     with transaction.atomic():
-        problem = save_draft(package.slug, files, imported=True, path_order=path_order)
+        problem = store_package_draft(package.slug, files, imported=True, path_order=path_order)
         lifecycle.record_import(problem, created=existing is None)
     run = run_gate_now(problem, trigger="sync", sandbox=sandbox)
     if not run.passed:

@@ -22,7 +22,7 @@ def draft_code(user, problem: Problem) -> str:
     return problem.starter_code
 
 
-def save_draft(user, problem: Problem, code: str) -> Draft:
+def save_code_draft(user, problem: Problem, code: str) -> Draft:
     try:
         code = validate_code(code) if code.strip() else code
     except SubmissionRejected as exc:  # the same limits as a submission

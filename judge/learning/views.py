@@ -5,7 +5,7 @@ from django.http import JsonResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_POST
 
-from judge.learning.services import DraftRejected, reset_draft, reveal_next_hint, save_draft
+from judge.learning.services import DraftRejected, reset_draft, reveal_next_hint, save_code_draft
 from judge.problems.queries import get_problem_for_user
 from judge.problems.rendering import render_markdown
 
@@ -15,7 +15,7 @@ from judge.problems.rendering import render_markdown
 def draft_save(request, slug: str):
     problem = get_problem_for_user(request.user, slug)
     try:
-        draft = save_draft(request.user, problem, request.POST.get("code", ""))
+        draft = save_code_draft(request.user, problem, request.POST.get("code", ""))
     except DraftRejected as exc:
         return JsonResponse({"saved": False, "error": str(exc)}, status=400)
     return JsonResponse({"saved": True, "at": draft.updated_at.isoformat()})
