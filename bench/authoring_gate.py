@@ -26,10 +26,10 @@ import django  # noqa: E402
 
 django.setup()
 
-from engine.grading import grade  # noqa: E402
-from judge.lib.sandbox_backend import open_sandbox  # noqa: E402
 from engine.gate import run_gate  # noqa: E402
+from engine.grading import grade  # noqa: E402
 from engine.package import discover, load_package  # noqa: E402
+from judge.lib.sandbox_backend import open_sandbox  # noqa: E402
 
 
 def timed(function) -> tuple[float, object]:

@@ -35,12 +35,13 @@ import django  # noqa: E402
 
 django.setup()
 
+from curriculum import course  # noqa: E402  (bench/curriculum.py)
+
 from engine.gate import run_gate  # noqa: E402
 from engine.grading import grade  # noqa: E402
 from engine.package import Package, WrongSpec  # noqa: E402
 from engine.signatures import explained, group  # noqa: E402
 from engine.verdicts import Verdict  # noqa: E402
-from curriculum import course  # noqa: E402  (bench/curriculum.py)
 from judge.lib.sandbox_backend import open_sandbox  # noqa: E402
 
 WRONG_VERDICTS = {Verdict.WRONG_ANSWER, Verdict.RUNTIME_ERROR, Verdict.TIME_LIMIT_EXCEEDED,

@@ -41,8 +41,8 @@ from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 
 from engine.verdicts import Verdict  # noqa: E402
-from judge.problems.models import Problem  # noqa: E402
 from judge.authoring.sync import sync_problems  # noqa: E402
+from judge.problems.models import Problem  # noqa: E402
 from judge.submissions.models import Kind, Status, Submission  # noqa: E402
 
 FIELDS = ("title", "summary", "difficulty", "tags", "prerequisites", "statement_md", "theory_md", "hints",

@@ -28,8 +28,8 @@ def problems(db, request):
     Every problem of the course goes through its gate in test_reference_and_wrong_solutions.py; the site's
     tests need only a few, and syncing all of them for every test would cost seconds each.
     """
-    from judge.problems.models import Problem
     from judge.authoring.sync import sync_problems
+    from judge.problems.models import Problem
 
     sync_problems(only=getattr(request.module, "SYNCED_PROBLEMS", FIRST_THREE))
     return {p.slug: p for p in Problem.objects.all()}

@@ -8,8 +8,8 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from engine.testset import generate_cases
-from judge.problems.drafts import package_from_files, store_package_draft
 from judge.authoring.gate_runs import run_gate_now
+from judge.problems.drafts import package_from_files, store_package_draft
 from judge.problems.models import GateRun, Problem
 from sandbox.backends.process import is_isolated
 from tests.helpers import standalone_files

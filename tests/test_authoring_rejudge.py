@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from judge.authoring.gate_runs import run_gate_now
 from judge.authoring.models import RejudgeBatch
 from judge.authoring.services import request_rejudge, run_rejudge_batch
 from judge.problems.drafts import store_package_draft
-from judge.authoring.gate_runs import run_gate_now
 from judge.problems.models import Problem
 from judge.submissions import services
 from judge.submissions.models import Status, Submission

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from judge.authoring.sync import sync_problems
 from judge.problems.drafts import store_package_draft
 from judge.problems.models import Problem
-from judge.authoring.sync import sync_problems
 from tests.helpers import standalone_copy
 
 SLUG = "prepend_class_token"

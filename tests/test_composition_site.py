@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from judge.submissions.composition import solved_solutions
 from judge.authoring.gate_runs import run_gate_now
-from judge.problems.models import Problem
 from judge.authoring.sync import sync_problems
+from judge.problems.models import Problem
 from judge.submissions import services
+from judge.submissions.composition import solved_solutions
 from judge.submissions.display import error_line
 from judge.submissions.models import Submission
 from tests.composition import DOUBLE, QUADRUPLE_WITH_SOLVED, write_packages

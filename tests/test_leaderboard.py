@@ -8,8 +8,8 @@ import pytest
 
 from engine.verdicts import Verdict
 from judge.accounts.services import set_hidden_from_standings
+from judge.authoring.lifecycle import unpublish
 from judge.leaderboard.ranking import leaderboard
-from judge.authoring.gate_runs import unpublish_problem
 from judge.submissions.models import Kind
 from tests.boards import days_ago, quick_problem, recorded, regraded
 from tests.students import graded
@@ -59,7 +59,7 @@ def test_a_rejudged_verdict_moves_the_standings_once(three, student):
 
 def test_unpublished_problems_do_not_count_and_count_again_when_published(three, student):
     graded(student, three[0])
-    unpublish_problem(three[0])
+    unpublish(three[0])
     assert ranked() == []
     from judge.leaderboard.services import refresh_problem_standings
     type(three[0]).objects.filter(pk=three[0].pk).update(published=True)

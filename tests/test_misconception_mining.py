@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from django.core.management import call_command
 
+from judge.authoring.gate_runs import execute_gate_run
 from judge.authoring.mining import coverage_of, mine_clusters
 from judge.authoring.models import PromotedCluster
-from judge.authoring.gate_runs import execute_gate_run
 from judge.problems.models import GateRun, Problem
 from judge.submissions import services
 from judge.submissions.models import Submission

@@ -8,8 +8,8 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from engine.package import PackageError, load_package
-from judge.problems.models import Problem, TestSet
 from judge.authoring.sync import sync_problems
+from judge.problems.models import Problem, TestSet
 from tests.helpers import standalone_copy
 
 

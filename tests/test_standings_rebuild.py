@@ -11,10 +11,10 @@ from django.core.management import call_command
 
 from engine.grading import GradeReport
 from engine.verdicts import Verdict
-from judge.leaderboard.models import PeriodTotals, ProblemTotals, SolvedLevel, UserProblemState, UserTotals
+from judge.authoring.lifecycle import unpublish
 from judge.leaderboard import services
+from judge.leaderboard.models import PeriodTotals, ProblemTotals, SolvedLevel, UserProblemState, UserTotals
 from judge.leaderboard.services import refresh_problem_standings
-from judge.authoring.gate_runs import unpublish_problem
 from judge.problems.models import Problem
 from judge.submissions.models import Kind, Status, Submission
 from judge.submissions.services import record_verdict
@@ -62,7 +62,7 @@ def random_history(rng: random.Random, users, problems) -> None:
         elif action < 0.97:
             problem = rng.choice(problems)
             if Problem.objects.get(pk=problem.pk).published:
-                unpublish_problem(problem)
+                unpublish(problem)
             else:
                 Problem.objects.filter(pk=problem.pk).update(published=True)
                 refresh_problem_standings(problem.pk)

@@ -19,11 +19,11 @@ from engine.gate import GateOutcome, run_gate
 from engine.package import Package, PackageError
 from engine.spec import Case
 from judge.authoring import lifecycle
-from judge.submissions.composition import reference_code
+from judge.lib.broker import enqueue_on_commit
+from judge.lib.sandbox_backend import lazy_sandbox
 from judge.problems.drafts import draft_package
 from judge.problems.models import GateRun, GateStatus, KnownWrongOutcome, Problem, TestCase, TestSet
-from judge.lib.sandbox_backend import lazy_sandbox
-from judge.lib.broker import enqueue_on_commit
+from judge.submissions.composition import reference_code
 from sandbox.backends.base import Sandbox, SandboxError
 
 log = logging.getLogger(__name__)

@@ -19,14 +19,14 @@ from django.db import transaction
 from django.utils import timezone
 
 from engine.package import SLUG, PackageError
-from judge.authoring.models import Action, AuditEntry, PromotedCluster, RejudgeBatch
-from judge.authoring.queries import rejudge_candidates
-from judge.problems.drafts import MAX_FILES, store_package_draft
 from judge.authoring import lifecycle
 from judge.authoring.gate_runs import request_gate_run
 from judge.authoring.lifecycle import audit
-from judge.problems.models import GateRun, Problem
+from judge.authoring.models import Action, PromotedCluster, RejudgeBatch
+from judge.authoring.queries import rejudge_candidates
 from judge.lib.broker import enqueue_on_commit
+from judge.problems.drafts import MAX_FILES, store_package_draft
+from judge.problems.models import GateRun, Problem
 from judge.submissions.models import Status, Submission
 from judge.submissions.services import requeue
 

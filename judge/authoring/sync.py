@@ -13,11 +13,11 @@ from django.conf import settings
 from django.db import transaction
 
 from engine.package import Package, PackageError, discover, load_package, load_tracks
-from judge.problems.drafts import files_from_folder, store_package_draft
 from judge.authoring import lifecycle
 from judge.authoring.gate_runs import run_gate_now
-from judge.problems.models import GateRun, Problem
 from judge.lib.sandbox_backend import lazy_sandbox
+from judge.problems.drafts import files_from_folder, store_package_draft
+from judge.problems.models import GateRun, Problem
 from sandbox.backends.base import Sandbox
 
 

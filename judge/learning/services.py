@@ -5,8 +5,8 @@ from __future__ import annotations
 from django.db import IntegrityError, transaction
 
 from judge.learning.models import Draft, HintReveal
-from judge.problems.models import Problem
 from judge.lib.validation import SubmissionRejected, validate_code
+from judge.problems.models import Problem
 
 
 class DraftRejected(ValueError):

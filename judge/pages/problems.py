@@ -9,11 +9,11 @@ from django.urls import reverse
 
 from judge.leaderboard.models import ProblemTotals
 from judge.leaderboard.ranking import marks_of, problem_totals
-from judge.submissions.composition import builds_on, locked_reason, prerequisites_of
 from judge.learning.services import draft_code, revealed_hint_count
 from judge.problems.models import Difficulty, Problem
 from judge.problems.queries import get_problem_for_user
 from judge.problems.rendering import render_markdown
+from judge.submissions.composition import builds_on, locked_reason, prerequisites_of
 from judge.submissions.custom import custom_fields
 from judge.submissions.display import format_array, visible_case_data
 from judge.submissions.queries import history

@@ -34,13 +34,13 @@ from engine.package import PackageError
 from engine.spec import Case
 from engine.testset import ReferenceFailed
 from engine.verdicts import Verdict
-from judge.submissions.composition import builds_on, locked_reason, reference_code, solved_solutions
+from judge.lib.broker import Lane, send_task
+from judge.lib.sandbox_backend import discard_worker_sandbox, worker_sandbox
+from judge.lib.validation import SubmissionRejected, validate_code
 from judge.problems.models import Problem, TestSet
 from judge.problems.queries import load_cases, problem_spec
-from judge.lib.sandbox_backend import discard_worker_sandbox, worker_sandbox
 from judge.submissions import push, standings
-from judge.lib.broker import Lane, send_task
-from judge.lib.validation import SubmissionRejected, validate_code
+from judge.submissions.composition import builds_on, locked_reason, reference_code, solved_solutions
 from judge.submissions.display import visible_case_data
 from judge.submissions.models import Kind, Status, Submission
 from sandbox.backends.base import SandboxError

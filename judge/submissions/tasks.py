@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from judge.submissions import services
 from judge.lib.broker import broker_lost_messages
+from judge.submissions import services
 
 
 @shared_task(name=services.GRADE_TASK, acks_late=True, reject_on_worker_lost=True, ignore_result=True)

@@ -7,8 +7,8 @@ import shutil
 
 import pytest
 
-from judge.problems.models import Problem
 from judge.authoring.sync import sync_problems
+from judge.problems.models import Problem
 from tests.browser.conftest import open_problem, replace_code, screenshot, sign_up, submit_and_wait
 from tests.conftest import PROBLEMS, read_solution
 from tests.students import graded
