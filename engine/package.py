@@ -13,7 +13,8 @@ Layout of ``problems/<slug>/``::
     hints/NN.md       ordered hints
     starter.py        shown in the editor; must not pass
     solution.py       the reference solution; never shown before a student solves it
-    tests.py          generate(rng) yields {"name", "hidden", "args"} dicts (``"probe": True`` for probe inputs)
+    generator.py      generate(rng) yields {"name", "hidden", "args"} dicts (``"probe": True`` for probe inputs);
+                      packages and drafts from before the rename call it tests.py, which is still read
     wrong/*.py        known-wrong solutions listed in problem.toml
 """
 
@@ -86,6 +87,7 @@ class Package:
     wrong: list[WrongSpec] = field(default_factory=list)
     finite_difference: str = ""  # finite_difference.py: the answer estimated from the forward, or ""
     content_hash: str = ""
+    generator_file: str = "generator.py"  # or tests.py, its name before the rename
 
     def spec(self, max_output_bytes: int = MAX_OUTPUT_BYTES) -> ProblemSpec:
         return dataclasses.replace(self.problem, max_output_bytes=max_output_bytes)
@@ -175,6 +177,18 @@ def _read(path: Path, name: str, required: bool = True) -> str:
         raise PackageError(f"{path.name}/{name}: not UTF-8 ({exc.reason} at byte {exc.start})") from None
 
 
+GENERATOR = "generator.py"
+OLD_GENERATOR = "tests.py"  # the generator's name before it was renamed; packages and drafts may still use it
+
+
+def generator_file(path: Path) -> str:
+    """The generator's file name in the package at ``path``: generator.py, or tests.py in an older package."""
+    new, old = (path / GENERATOR).is_file(), (path / OLD_GENERATOR).is_file()
+    if new and old:
+        raise PackageError(f"{path.name}: both {GENERATOR} and {OLD_GENERATOR} (its old name); keep {GENERATOR}")
+    return OLD_GENERATOR if old else GENERATOR
+
+
 def content_hash(path: Path) -> str:
     digest = hashlib.sha256()
     for file in sorted(p for p in path.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
@@ -197,6 +211,7 @@ def load_package(path: Path) -> Package:
     if difficulty not in DIFFICULTIES:
         raise top.fail("difficulty", f"must be one of {', '.join(DIFFICULTIES)}, got {difficulty!r}")
     tests = top.table_of("tests")
+    generator = generator_file(path)
     package = Package(
         path=path, slug=slug, title=top.text("title"), summary=top.text("summary", ""),
         difficulty=difficulty, tags=top.strings("tags", []), prerequisites=top.strings("prerequisites", []),
@@ -204,7 +219,8 @@ def load_package(path: Path) -> Package:
         problem=_problem_spec(top, _probes(top), (path / FINITE_DIFFERENCE).is_file()), seed=_seed(tests),
         statement=_read(path, "statement.md"), theory=_read(path, "theory.md", required=False),
         hints=[_read(path, f"hints/{h.name}") for h in sorted((path / "hints").glob("*.md"))],
-        starter=_read(path, "starter.py"), solution=_read(path, "solution.py"), generator=_read(path, "tests.py"),
+        starter=_read(path, "starter.py"), solution=_read(path, "solution.py"), generator=_read(path, generator),
+        generator_file=generator,
     )
     package.finite_difference = _read(path, FINITE_DIFFERENCE, required=False)
     # What a problem builds on comes before it on the learning path, and must exist, as a prerequisite does.

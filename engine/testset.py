@@ -46,13 +46,13 @@ class GeneratedCase:
 
 
 def generate_cases(package: Package, sandbox: Sandbox, max_bytes: int = MAX_OUTPUT_BYTES) -> list[GeneratedCase]:
-    """Run ``tests.py`` in the sandbox and validate every case it reports."""
+    """Run the generator (``generator.py``) in the sandbox and validate every case it reports."""
     job = GenerateJob(code=package.generator, seed=package.seed, params=package.problem.params, output_bytes=max_bytes)
     return parse_generated(sandbox.run(job).events, package, max_bytes)
 
 
 def parse_generated(events: list[dict], package: Package, max_bytes: int) -> list[GeneratedCase]:
-    where = f"{package.slug}/tests.py"
+    where = f"{package.slug}/{package.generator_file}"
     failure = parse_generate_end(events[-1] if events else {})
     if failure is not None:
         raise PackageError(f"{where}: {failure}")

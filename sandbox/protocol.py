@@ -29,7 +29,7 @@ Events (zygote -> judge), in order, for a run::
     {"event": "done", "anomaly": str | None}
     {"event": "clean", "anomaly": str | None}    # after the job's processes were killed
 
-Events of a generate (an author's ``tests.py`` run in a hardened child)::
+Events of a generate (an author's ``generator.py`` run in a hardened child)::
 
     {"event": "case", "name": str, "hidden": bool, "args": {param: npy | int | float | bool},
      "shape"?: [int], "probe"?: bool, "fd"?: bool}

@@ -65,7 +65,7 @@ def write_packages(root: Path, builds_on: str = 'builds_on = ["double_it"]') -> 
         manifest = MANIFEST.format(slug=slug, title=p["title"], extra=p["extra"], builds_on=p["builds_on"],
                                    wrong_name=p["wrong_name"], wrong_explanation=p["wrong_explanation"])
         files = {"problem.toml": manifest, "statement.md": f"Implement {slug}.", "starter.py": p["starter"],
-                 "solution.py": p["solution"], "tests.py": TESTS, "wrong/identity.py": p["wrong"]}
+                 "solution.py": p["solution"], "generator.py": TESTS, "wrong/identity.py": p["wrong"]}
         for name, text in files.items():
             (folder / name).write_text(text)
         folders[slug] = folder

@@ -52,7 +52,7 @@ def test_a_broken_reference_fails_the_gate_and_the_problem_stays_an_invisible_dr
 
 
 def test_an_unseeded_generator_fails_the_determinism_check(db, files):
-    files["tests.py"] = files["tests.py"].replace(
+    files["generator.py"] = files["generator.py"].replace(
         "def generate(rng: np.random.Generator) -> Iterator[dict]:",
         "def generate(rng: np.random.Generator) -> Iterator[dict]:\n    rng = np.random.default_rng()")
     run = gate(files)
@@ -85,7 +85,7 @@ def test_a_float32_reference_fails_the_float64_check(db, files):
 
 
 def test_a_declared_output_shape_is_checked(db, files):
-    files["tests.py"] = files["tests.py"].replace(
+    files["generator.py"] = files["generator.py"].replace(
         '"hidden": hidden,', '"hidden": hidden,\n        "shape": [patches.shape[0], patches.shape[1], patches.shape[2]],')
     run = gate(files)
     assert check(run, "float64")["passed"] is False
@@ -102,7 +102,7 @@ def test_a_time_limit_without_headroom_fails_the_gate(db, files):
 
 
 def test_the_generator_runs_in_a_sandbox_process_not_in_the_judge(db, files, process_sandbox):
-    files["tests.py"] = files["tests.py"].replace(
+    files["generator.py"] = files["generator.py"].replace(
         'yield _case(\n        "example_1",', 'import os\n    yield _case(\n        f"example_{os.getpid()}_{os.getuid()}",', 1)
     name = generate_cases(package_from_files(SLUG, files), process_sandbox)[0].name
     _, pid, uid = name.split("_")
@@ -114,7 +114,7 @@ def test_the_generator_runs_in_a_sandbox_process_not_in_the_judge(db, files, pro
 
 
 def test_a_generator_that_raises_is_reported_with_its_line(db, files):
-    files["tests.py"] += "\n\ndef generate(rng):\n    raise RuntimeError('no cases today')\n    yield\n"
+    files["generator.py"] += "\n\ndef generate(rng):\n    raise RuntimeError('no cases today')\n    yield\n"
     run = gate(files)
     assert check(run, "generator")["passed"] is False
     assert "RuntimeError: no cases today (line" in check(run, "generator")["detail"]

@@ -39,7 +39,7 @@ def author(django_user_model):
 @pytest.fixture
 def old_tests(db):
     files = standalone_files(SLUG)
-    trimmed = dict(files, **{"tests.py": files["tests.py"].replace(
+    trimmed = dict(files, **{"generator.py": files["generator.py"].replace(
         '    yield _case("width_one", True, *_random(rng, 2, 5, 1))\n', "").replace(
         "int(rng.integers(1, 65)))", "int(rng.integers(2, 65)))")})
     assert run_gate_now(store_package_draft(SLUG, trimmed, imported=True)).passed
@@ -112,7 +112,7 @@ def test_a_problem_rejudge_runs_as_celery_work_and_the_verdict_follows_the_new_t
     from tests.test_worker_end_to_end import final, wait_for
 
     files = standalone_files(SLUG)
-    trimmed = dict(files, **{"tests.py": files["tests.py"].replace(
+    trimmed = dict(files, **{"generator.py": files["generator.py"].replace(
         '    yield _case("width_one", True, *_random(rng, 2, 5, 1))\n', "").replace(
         "int(rng.integers(1, 65)))", "int(rng.integers(2, 65)))")})
     assert run_gate_now(store_package_draft(SLUG, trimmed, imported=True)).passed

@@ -24,7 +24,7 @@ def package():
 
 
 def with_generator(package, code: str):
-    files = standalone_files(SLUG) | {"tests.py": code}
+    files = standalone_files(SLUG) | {"generator.py": code}
     return package_from_files(SLUG, files)
 
 
@@ -52,7 +52,7 @@ def test_the_packaged_generator_gives_the_same_cases_twice(package, process_sand
     ("import numpy as np\ndef generate(rng):\n    while True:\n        yield {'name': 'a', 'args': {'patches': np.ones(2)}}\n",
      "yielded more than 200 cases"),
     ("def generate(rng):\n    return []\n", "generate() yielded no cases"),
-    ("x = 1\n", "tests.py must define generate(rng)"),
+    ("x = 1\n", "the generator must define generate(rng)"),
     ("def generate(rng)\n    pass\n", "SyntaxError"),
 ])
 def test_a_bad_generator_is_refused_with_a_precise_message(package, process_sandbox, code, error):

@@ -71,7 +71,8 @@ def test_uploading_an_edited_package_replaces_the_draft_and_is_audited(client, p
      f"{SLUG}/problem.toml: difficulty must be one of easy, medium, hard, got 'trivial'"),
     (package_entries(**{f"{SLUG}/solution.py": b"x = '\xff'\n"}), f"{SLUG}/solution.py: not UTF-8"),
     (package_entries(**{f"{SLUG}/wrong/../../evil.py": "x = 1"}), "not an allowed file name"),
-    ({k: v for k, v in package_entries().items() if not k.endswith("tests.py")}, f"{SLUG}/tests.py: file is missing"),
+    ({k: v for k, v in package_entries().items() if not k.endswith("generator.py")},
+     f"{SLUG}/generator.py: file is missing"),
 ])
 def test_a_malformed_upload_names_the_file_and_field_and_changes_nothing(client, problems, author, entries, error):
     before = Problem.objects.get(slug=SLUG).draft_files

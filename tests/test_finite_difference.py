@@ -63,7 +63,7 @@ def write_package(root: Path, solution: str) -> Path:
     folder = root / "square_grad"
     (folder / "wrong").mkdir(parents=True)
     files = {"problem.toml": MANIFEST, "statement.md": "Return 2x.", "starter.py": "def square_grad(x):\n    raise NotImplementedError\n",
-             "solution.py": solution, "tests.py": TESTS, "finite_difference.py": FINITE_DIFFERENCE,
+             "solution.py": solution, "generator.py": TESTS, "finite_difference.py": FINITE_DIFFERENCE,
              "wrong/forgot_two.py": "import numpy as np\n\ndef square_grad(x):\n    return np.array(x, dtype=np.float64)\n"}
     for name, text in files.items():
         (folder / name).write_text(text)

@@ -87,7 +87,7 @@ def skeleton_files(slug: str, title: str, function: str, params: list[str]) -> d
         "theory.md": "## Background\n\nExplain the idea here.\n",
         "starter.py": f"import numpy as np\n\n\n{signature}    raise NotImplementedError\n",
         "solution.py": f"import numpy as np\n\n\n{signature}    raise NotImplementedError('write the reference')\n",
-        "tests.py": SKELETON_TESTS.format(
+        "generator.py": SKELETON_TESTS.format(
             example=", ".join(f'"{p}": np.arange(6.0).reshape(2, 3)' for p in params),
             random=", ".join(f'"{p}": rng.standard_normal((2, 3))' for p in params)),
     }

@@ -140,7 +140,7 @@ def _posted_files(post, current: dict[str, str]) -> dict[str, str]:
 
 
 def _file_order(name: str) -> tuple:
-    order = ["problem.toml", "statement.md", "theory.md", "starter.py", "solution.py", "tests.py"]
+    order = ["problem.toml", "statement.md", "theory.md", "starter.py", "solution.py", "generator.py", "tests.py"]
     return (order.index(name) if name in order else len(order), name)
 
 

@@ -1,4 +1,4 @@
-"""Train the tiny model whose hidden states one logit_lens test reads, and write them into tests.py.
+"""Train the tiny model whose hidden states one logit_lens test reads, and write them into generator.py.
 
 NumPy only, deterministic, about ten seconds of CPU:  python problems/logit_lens/make_weights.py
 
@@ -7,8 +7,8 @@ position embeddings, a final layer norm and an untied unembedding over V = 8 tok
 hand-written backpropagation and Adam on a next-token task that needs attention: each sequence is
 a random block of PERIOD tokens repeated, so from position PERIOD - 1 on, the next token is the one
 PERIOD - 1 positions back. The script writes the residual stream at every layer boundary for two
-fresh sequences, with the final layer norm and the unembedding, between the markers in tests.py.
-It also writes the whole model into gpt_next_token_logits/tests.py when that package exists.
+fresh sequences, with the final layer norm and the unembedding, between the markers in generator.py.
+It also writes the whole model into gpt_next_token_logits/generator.py when that package exists.
 """
 
 from __future__ import annotations
@@ -226,7 +226,7 @@ def main() -> None:
     report_lens(hidden, p, tokens)
     here = Path(__file__).resolve().parent
     write_block(
-        here / "tests.py",
+        here / "generator.py",
         [
             literal("TRAINED_TOKENS", tokens),
             literal("TRAINED_HIDDEN", hidden),
@@ -235,7 +235,7 @@ def main() -> None:
             literal("TRAINED_UNEMBED", p["unembed"]),
         ],
     )
-    gpt = here.parent / "gpt_next_token_logits" / "tests.py"
+    gpt = here.parent / "gpt_next_token_logits" / "generator.py"
     if gpt.exists() and BEGIN in gpt.read_text():
         names = {
             "tok": "w_token_embed",

@@ -251,7 +251,7 @@ def _call(function, params: list[str], args: dict):
 
 
 def generate_main(job: dict, report) -> None:
-    """Run an author's generator (``tests.py``) and report each case as .npy frames.
+    """Run an author's generator (``generator.py``) and report each case as .npy frames.
 
     Author code is untrusted too: it runs in the same hardened child as a
     submission, and the judge re-validates every case it reports.
@@ -265,7 +265,7 @@ def generate_main(job: dict, report) -> None:
         exec(compiled, namespace)
         generate = namespace.get("generate")
         if not callable(generate):
-            raise InvalidCase("tests.py must define generate(rng)")
+            raise InvalidCase("the generator must define generate(rng)")
         for index, raw in enumerate(generate(np.random.default_rng(job["seed"]))):
             if index >= job["max_cases"]:
                 raise InvalidCase(f"generate() yielded more than {job['max_cases']} cases")
