@@ -154,7 +154,7 @@ def apply_verdict(submission_id: int) -> None:
             refresh_progress(user_id, problem_id)
         return
     with connection.cursor() as cursor:
-        cursor.execute("SELECT * FROM judge_apply_verdict(%s, %s)", [submission_id, settings.TIME_ZONE])
+        cursor.execute("SELECT * FROM judge_apply_verdict(%s, %s, false)", [submission_id, settings.TIME_ZONE])
         applied = cursor.fetchone()
     if applied is None:
         return  # a Run
@@ -167,6 +167,17 @@ def apply_verdict(submission_id: int) -> None:
     if published:
         _lock_users([user_id])
         _refresh_users([user_id])
+
+
+def in_statement(submission: str) -> tuple[str, list] | None:
+    """The common case of ``apply_verdict`` as a FROM item of the statement that records the verdict.
+
+    ``submission`` is the SQL expression of the submission's id. PostgreSQL only: the function refuses a
+    rare case (SQLSTATE JR001), and the verdict is then recorded the long way, with ``apply_verdict``.
+    """
+    if connection.vendor != "postgresql" or ORM_ONLY:
+        return None
+    return f"judge_apply_verdict({submission}, %s, true)", [settings.TIME_ZONE]
 
 
 def period_start(window: str, at: datetime) -> datetime:

@@ -209,11 +209,15 @@ def record_verdict(submission_id: int, token: uuid.UUID, report: GradeReport) ->
     """Store the final verdict, unless someone else holds the claim now; the standings follow in the same
     transaction (recomputed for this student and problem, so a redelivered or rejudged verdict counts once)."""
     data = report.as_dict()
+    claimed = Submission.objects.filter(pk=submission_id, claim=token, status=Status.RUNNING)
+    changes = dict(status=Status.DONE, verdict=report.verdict, message=report.message, results=data["tests"],
+                   properties=report.properties, grading_ms=report.time_ms, sandbox=report.sandbox,
+                   finished_at=timezone.now(), claim=None)
+    recorded = standings.update_with_standings(claimed, changes)  # the common case: one statement
+    if recorded is not None:
+        return recorded
     with transaction.atomic():
-        recorded = Submission.objects.filter(pk=submission_id, claim=token, status=Status.RUNNING).update(
-            status=Status.DONE, verdict=report.verdict, message=report.message, results=data["tests"],
-            properties=report.properties, grading_ms=report.time_ms, sandbox=report.sandbox, finished_at=timezone.now(), claim=None,
-        ) == 1
+        recorded = claimed.update(**changes) == 1
         if recorded:
             standings.apply_verdict(submission_id)
     return recorded

@@ -1,8 +1,9 @@
 """The standings of one recorded verdict, as a PostgreSQL function: the one implementation on PostgreSQL.
 
 ``judge.submissions.services.record_verdict`` stores the verdict (the submissions app alone changes a
-submission's status) and, in the same transaction, ``judge.leaderboard.services.apply_verdict`` calls this
-function once: it locks and recounts the student's state on the problem from their graded submits, carries
+submission's status) and calls this function in the same statement (``v_refuse_rare``: a rare case raises
+SQLSTATE JR001, rolling the statement back, and is recorded the long way), or in the same transaction through
+``judge.leaderboard.services.apply_verdict``. It locks and recounts the student's state on the problem from their graded submits, carries
 the change into the problem's totals and a first solve of a published problem into the student's totals, week,
 month and solved level. It returns what the rarer rest needs (a state left with no graded submit, a solve a
 rejudge moved or took away), which ``apply_verdict`` finishes in the same transaction. The rules are those of
@@ -15,7 +16,7 @@ and the text is frozen here: a change to the rules is a new migration with CREAT
 from django.db import migrations
 
 APPLY_VERDICT = """
-CREATE OR REPLACE FUNCTION judge_apply_verdict(v_submission bigint, v_zone text)
+CREATE OR REPLACE FUNCTION judge_apply_verdict(v_submission bigint, v_zone text, v_refuse_rare boolean)
 RETURNS TABLE (user_id bigint, problem_id bigint, was_first timestamptz, first timestamptz, published boolean,
                graded bigint)
 LANGUAGE plpgsql AS $fn$
@@ -82,6 +83,9 @@ BEGIN
                 ELSE t.first_solved_at END
     )
     SELECT kept.graded, kept.first INTO r_graded, r_first FROM kept;
+    IF v_refuse_rare AND (r_graded = 0 OR (v_was_solved AND r_first IS DISTINCT FROM v_was_first)) THEN
+        RAISE EXCEPTION 'a solve moved: the standings take the long way' USING ERRCODE = 'JR001';
+    END IF;
     IF NOT v_was_solved AND r_first IS NOT NULL AND v_published THEN  -- a first solve: added, not recounted
         INSERT INTO leaderboard_usertotals AS t (user_id, solved, reached_at) VALUES (v_user, 1, r_first)
         ON CONFLICT (user_id) DO UPDATE SET solved = t.solved + 1,
@@ -117,7 +121,7 @@ def install(apps, schema_editor) -> None:
 
 def remove(apps, schema_editor) -> None:
     if schema_editor.connection.vendor == "postgresql":
-        schema_editor.execute("DROP FUNCTION IF EXISTS judge_apply_verdict(bigint, text)")
+        schema_editor.execute("DROP FUNCTION IF EXISTS judge_apply_verdict(bigint, text, boolean)")
 
 
 class Migration(migrations.Migration):
