@@ -250,7 +250,7 @@ CELERY_TASK_QUEUES = [Queue(name, routing_key=name) for name in ("maintenance", 
 CELERY_TASK_DEFAULT_QUEUE = "submit"
 CELERY_TASK_ROUTES = {
     "judge.submissions.tasks.recover_stalled_submissions": {"queue": "maintenance"},
-    "judge.authoring.tasks.recover_gate_runs": {"queue": "maintenance"},
+    "judge.authoring.tasks.recover_stalled_authoring": {"queue": "maintenance"},
     "judge.authoring.tasks.rejudge_batch": {"queue": "rejudge"},
 }
 CELERY_TASK_ACKS_LATE = True
@@ -263,8 +263,8 @@ CELERY_BEAT_SCHEDULE = {
         "task": "judge.submissions.tasks.recover_stalled_submissions",
         "schedule": env_number("RECOVERY_INTERVAL_S", 3.0, float),
     },
-    "recover-gate-runs": {  # gate runs whose worker died are failed, so the author can run them again
-        "task": "judge.authoring.tasks.recover_gate_runs",
+    "recover-stalled-authoring": {  # gate runs whose worker died fail; stalled rejudges are sent again
+        "task": "judge.authoring.tasks.recover_stalled_authoring",
         "schedule": 60.0,
     },
 }

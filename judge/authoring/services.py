@@ -13,6 +13,7 @@ import re
 import tomllib
 import zipfile
 import zlib
+from datetime import timedelta
 
 import tomli_w
 from django.db import transaction
@@ -24,9 +25,9 @@ from judge.authoring.gate_runs import request_gate_run
 from judge.authoring.lifecycle import audit
 from judge.authoring.models import Action, PromotedCluster, RejudgeBatch
 from judge.authoring.queries import rejudge_candidates
-from judge.lib.broker import enqueue_on_commit
+from judge.lib.broker import enqueue_on_commit, send_task
 from judge.problems.drafts import MAX_FILES, store_package_draft
-from judge.problems.models import GateRun, Problem
+from judge.problems.models import STALLED_AFTER_S, GateRun, Problem
 from judge.submissions.models import Status, Submission
 from judge.submissions.services import requeue
 
@@ -226,10 +227,21 @@ def run_rejudge_batch(batch_id: int, chunk: int = 200) -> int:
     current = dict(Problem.objects.filter(current_test_set__isnull=False).values_list("pk", "current_test_set"))
     requeued = 0
     for start in range(0, len(batch.submission_ids), chunk):
-        requeued += requeue(batch.submission_ids[start:start + chunk], current)
+        requeued += requeue(batch.submission_ids[start:start + chunk], current, finished_before=batch.created_at)
         RejudgeBatch.objects.filter(pk=batch_id).update(requeued=requeued)
     RejudgeBatch.objects.filter(pk=batch_id).update(queued_all_at=timezone.now())
     return requeued
+
+
+def resume_stalled_rejudges(now=None) -> list[int]:
+    """Send again the rejudge batches not all queued long after they were requested: their worker died or the
+    broker lost the message. Running a batch again requeues only what was not graded again since."""
+    cutoff = (now or timezone.now()) - timedelta(seconds=STALLED_AFTER_S)
+    stalled = list(RejudgeBatch.objects.filter(queued_all_at__isnull=True, created_at__lt=cutoff)
+                   .values_list("pk", flat=True))
+    for batch_id in stalled:
+        send_task(REJUDGE_TASK, batch_id)
+    return stalled
 
 
 def rejudge_progress(batch: RejudgeBatch) -> dict:

@@ -6,7 +6,7 @@ from celery import shared_task
 
 from judge.authoring import gate_runs, lifecycle, services
 
-RECOVER_GATE_RUNS_TASK = "judge.authoring.tasks.recover_gate_runs"
+RECOVER_TASK = "judge.authoring.tasks.recover_stalled_authoring"
 
 
 @shared_task(name=gate_runs.GATE_TASK, acks_late=True, ignore_result=True)
@@ -19,6 +19,8 @@ def rejudge_batch(batch_id: int) -> None:
     services.run_rejudge_batch(batch_id)
 
 
-@shared_task(name=RECOVER_GATE_RUNS_TASK, ignore_result=True)
-def recover_gate_runs() -> None:
+@shared_task(name=RECOVER_TASK, ignore_result=True)
+def recover_stalled_authoring() -> None:
+    """The authoring sweep: gate runs whose worker died are failed, stalled rejudges are sent again."""
     lifecycle.finish_dead_gate_runs()
+    services.resume_stalled_rejudges()

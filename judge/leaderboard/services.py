@@ -276,9 +276,12 @@ def _refresh_first_solver(problem_id: int, without: int | None = None) -> None:
         first_solver_id=first[0] if first else None, first_solved_at=first[1] if first else None)
 
 
-def _refresh_users(user_ids: list[int]) -> None:
-    """Replace these students' totals and period totals with what their states give (they are locked)."""
+def _refresh_users(user_ids: list[int], without_problem: int | None = None) -> None:
+    """Replace these students' totals and period totals with what their states give (they are locked),
+    not counting ``without_problem`` (one being deleted)."""
     states = UserProblemState.objects.filter(user_id__in=user_ids)
+    if without_problem is not None:
+        states = states.exclude(problem_id=without_problem)
     totals = UserTotals.objects.select_for_update().filter(user_id__in=user_ids).order_by("user_id")
     before = dict(totals.values_list("user_id", "solved"))
     UserTotals.objects.filter(user_id__in=user_ids).delete()
@@ -314,13 +317,14 @@ def recount_levels() -> None:
 # --------------------------------------------------------------------------
 
 
-def refresh_problem_standings(problem_id: int) -> None:
-    """The problem was published or unpublished: its solvers' totals count it, or stop counting it."""
+def refresh_problem_standings(problem_id: int, leaving: bool = False) -> None:
+    """The problem was published or unpublished (or, ``leaving``, is being deleted): its solvers' totals count
+    it, or stop counting it. ``judge.authoring.lifecycle`` changes ``published``; this only follows."""
     with transaction.atomic(savepoint=False):
         solvers = UserProblemState.objects.filter(problem_id=problem_id, first_accepted_at__isnull=False)
         user_ids = _lock_users(solvers.values("user_id"))
         if user_ids:
-            _refresh_users(user_ids)
+            _refresh_users(user_ids, without_problem=problem_id if leaving else None)
 
 
 def forget_user(sender, instance, **kwargs) -> None:
@@ -335,8 +339,7 @@ def forget_user(sender, instance, **kwargs) -> None:
 
 def forget_problem(sender, instance, **kwargs) -> None:
     """Before a problem is deleted: its solvers stop counting it, as when it is unpublished."""
-    Problem.objects.filter(pk=instance.pk).update(published=False)
-    refresh_problem_standings(instance.pk)
+    refresh_problem_standings(instance.pk, leaving=True)
 
 
 # --------------------------------------------------------------------------

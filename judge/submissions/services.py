@@ -112,17 +112,20 @@ def enqueue(submission_id: int, lane: str | None = None) -> bool:
     return send_task(GRADE_TASK, submission_id, queue=lane, capped=lane != Lane.REJUDGE)
 
 
-def requeue(submission_ids: list[int], test_sets: dict[int, int]) -> int:
+def requeue(submission_ids: list[int], test_sets: dict[int, int], finished_before=None) -> int:
     """Put finished submissions back in the queue against ``test_sets`` (problem id -> test set id),
     on the low-priority rejudge lane, exempt from the per-user cap.
 
     One UPDATE per problem, guarded by ``status=done``: a submission being graded
     right now is left alone, and the claim and record compare-and-sets then give
-    each requeued submission exactly one new verdict.
+    each requeued submission exactly one new verdict. With ``finished_before``, one
+    graded again since (a rejudge batch sent a second time) is left alone too.
     """
     now = timezone.now()
-    ready = list(Submission.objects.filter(pk__in=submission_ids, status=Status.DONE, problem_id__in=test_sets)
-                 .values_list("pk", "problem_id"))
+    finished = Submission.objects.filter(pk__in=submission_ids, status=Status.DONE, problem_id__in=test_sets)
+    if finished_before is not None:
+        finished = finished.filter(finished_at__lt=finished_before)
+    ready = list(finished.values_list("pk", "problem_id"))
     requeued = 0
     for problem_id, test_set_id in test_sets.items():
         ids = [pk for pk, problem in ready if problem == problem_id]
