@@ -5,6 +5,9 @@ import os
 from celery import Celery
 from celery.signals import worker_ready
 
+from judge.lib.broker import GRADING_LANES
+from judge.lib.sandbox_backend import resolve_backend
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "judge.settings")
 
 app = Celery("judge")
@@ -20,16 +23,12 @@ def recover_on_start(sender, **kwargs) -> None:
 
 def grades(consumer) -> bool:
     """Whether this worker consumes a grading queue (the maintenance worker does not, nor needs Docker)."""
-    from judge.lib.broker import GRADING_LANES
-
     return any(lane in consumer.app.amqp.queues.consume_from for lane in GRADING_LANES)
 
 
 @worker_ready.connect
 def remove_dead_workers_sandboxes(sender, **kwargs) -> None:
     """Sandbox containers whose worker process died on this host go before new ones start."""
-    from judge.lib.sandbox_backend import resolve_backend
-
     if not grades(sender):
         return
     if resolve_backend() == "docker":

@@ -2,10 +2,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from judge.lib.sandbox_backend import PROCESS_WARNING, resolve_backend_cached
+
 
 def sandbox(request) -> dict:
-    from judge.lib.sandbox_backend import PROCESS_WARNING, resolve_backend_cached
-
     backend = resolve_backend_cached()
     return {
         "sandbox_backend": backend,
