@@ -88,6 +88,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "judge.middleware.RequestBodyLimitMiddleware",  # before anything reads, spools or parses a body
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -184,6 +185,20 @@ SANDBOX_POOL_SIZE = env_number("SANDBOX_POOL_SIZE", 2)
 # Empty: talk over the containers' attached stdin/stdout instead (an engine elsewhere).
 SANDBOX_SOCKET_DIR = os.environ.get("SANDBOX_SOCKET_DIR", str(VAR_DIR / "sandbox-sockets")) or None
 MAX_CODE_BYTES = env_number("MAX_CODE_BYTES", 64 * 1024)
+# The largest body a legitimate request to each URL (by name) has; a larger one is refused (HTTP 413) from its
+# Content-Length before it is read (judge/middleware.py).  A urlencoded form may spend 3 bytes on each byte of a
+# field (%XX).  A new upload (a roster, say) adds its row here.
+KIB, MIB = 1024, 1024 * 1024
+REQUEST_BODY_LIMITS = {
+    "submit": 3 * 64 * KIB + 256 * KIB,  # the code (MAX_CODE_BYTES, urlencoded) and the custom inputs
+    "draft-save": 3 * 64 * KIB + 8 * KIB,  # the code, urlencoded
+    "authoring-upload": 5 * MIB + 64 * KIB,  # a problem's zip (MAX_ZIP_BYTES, judge/authoring/services.py)
+    "authoring-edit": 3 * 2 * MIB + 64 * KIB,  # a package's files (MAX_PACKAGE_BYTES), urlencoded
+    "authoring-preview": 512 * KIB,  # statement, theory and hints, multipart (MAX_PREVIEW_BYTES)
+    "authoring-promote": 3 * 64 * KIB + 64 * KIB,  # a student's code as a known-wrong solution, and its notes
+}
+REQUEST_BODY_DEFAULT_LIMIT = 64 * KIB  # every other form: sign-in, settings, a hint, a rejudge
+DATA_UPLOAD_MAX_MEMORY_SIZE = max(REQUEST_BODY_LIMITS.values())  # the limits above decide, per URL
 MAX_OUTPUT_BYTES = env_number("MAX_OUTPUT_BYTES", protocol.MAX_OUTPUT_BYTES)
 # How often a grading worker proves it is alive, and when silence means it died: with the
 # recovery sweep every RECOVERY_INTERVAL_S on its own queue, a dead worker's submission is

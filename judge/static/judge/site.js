@@ -58,10 +58,12 @@
     window.addEventListener("hashchange", showHash);
   }
 
-  // A rate-limited Run or Submit answers 429 with a message for the result panel: show it like a 200.
+  // A rate-limited Run or Submit answers 429, and a form too large to read 413, with a message for the
+  // result panel: show it like a 200.
   function swapRateLimitMessages() {
     if (!window.htmx) return;
-    window.htmx.config.responseHandling.unshift({ code: "429", swap: true, error: false });
+    window.htmx.config.responseHandling.unshift({ code: "429", swap: true, error: false },
+                                                { code: "413", swap: true, error: false });
   }
 
   // The live status is a long poll (?wait=<status>): the server answers when the status changes.
