@@ -1,0 +1,31 @@
+"""The password hash: Argon2id through Django's hasher, at parameters sized for the machine (settings).
+
+Argon2 is memory-hard: each hash holds ``ARGON2_MEMORY_KIB`` while it runs and releases the GIL, so a burst
+of sign-ins in one web process (32 threads) could hold that much memory per thread and share the cores
+among all of them, finishing every one late.  At most ``ARGON2_CONCURRENCY`` hashes run at once per
+process; the others wait their turn, which bounds the memory and lets the first ones finish first.
+Changing the parameters upgrades each stored hash at its owner's next sign-in (Django's ``must_update``).
+"""
+
+from __future__ import annotations
+
+import threading
+
+from django.conf import settings
+from django.contrib.auth.hashers import Argon2PasswordHasher
+
+_running = threading.BoundedSemaphore(settings.ARGON2_CONCURRENCY)
+
+
+class Argon2Hasher(Argon2PasswordHasher):
+    time_cost = settings.ARGON2_TIME_COST
+    memory_cost = settings.ARGON2_MEMORY_KIB
+    parallelism = settings.ARGON2_PARALLELISM
+
+    def encode(self, password: str, salt: str) -> str:
+        with _running:
+            return super().encode(password, salt)
+
+    def verify(self, password: str, encoded: str) -> bool:
+        with _running:
+            return super().verify(password, encoded)
