@@ -14,6 +14,7 @@ import secrets
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF, UNSAFE_INLINE
 from django.core.exceptions import ImproperlyConfigured
 from kombu import Queue
 
@@ -89,6 +90,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "csp.middleware.CSPMiddleware",  # first, so every answer carries the policy, refusals too
     "judge.middleware.RequestBodyLimitMiddleware",  # before anything reads, spools or parses a body
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -176,9 +178,30 @@ NODE_MODULES = BASE_DIR / "node_modules"
 STATICFILES_DIRS = [
     BASE_DIR / "judge" / "static",
     ("vendor/ace", NODE_MODULES / "ace-builds" / "src-min-noconflict"),
+    ("vendor/ace-css", NODE_MODULES / "ace-builds" / "css"),  # Ace's styles as files (useStrictCSP)
     ("vendor/katex", NODE_MODULES / "katex" / "dist"),
     ("vendor/htmx", NODE_MODULES / "htmx.org" / "dist"),
 ]
+
+# Every page may run only the site's own scripts and styles and load only its own images, fonts and
+# fragments: no inline script, no <style> element (Ace runs with useStrictCSP and its CSS is linked;
+# htmx's indicator style is off), no image from another origin.  Style attributes stay allowed: KaTeX and
+# Ace size their elements with them, and authored Markdown cannot carry one (nh3 removes it).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "style-src-attr": [UNSAFE_INLINE],
+        "img-src": [SELF, "data:"],  # Ace's gutter icons are data: URLs in its CSS
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
 
 LOGGING = {
     "version": 1,

@@ -103,5 +103,5 @@ def test_a_student_who_appends_the_class_token_is_told_the_misconception_and_led
     assert "Seen on 13 tests" in note.inner_text()  # the hidden ones too, without their data
     screenshot(page, "misconception")
     note.get_by_role("link", name="Read the section that explains it").click()
-    page.wait_for_url(re.compile(r"/problems/prepend_class_token/#why-position-0$"))
-    assert page.locator("#why-position-0").is_visible()
+    page.wait_for_url(re.compile(r"/problems/prepend_class_token/#md-why-position-0$"))
+    assert page.locator("#md-why-position-0").is_visible()

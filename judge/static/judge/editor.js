@@ -34,6 +34,7 @@
     if (!form || !holder || !window.ace) return;
 
     window.ace.config.set("basePath", holder.dataset.aceBase || "/static/vendor/ace/");
+    window.ace.config.set("useStrictCSP", true);  // no injected <style>: the page links Ace's CSS
     var editor = window.ace.edit(holder, {
       mode: "ace/mode/python",
       theme: "ace/theme/chrome",

@@ -30,14 +30,15 @@
     if (remember) history.replaceState(null, "", "#" + tab.id.replace(/^tab-/, ""));
   }
 
-  // "#theory" opens a tab; "#why-position-0" opens the tab holding that section.
+  // "#theory" opens a tab; "#md-why-position-0" opens the tab holding that section (authored ids carry
+  // the prefix md-; a link written without it still finds the section).
   function showHash() {
     var id = decodeURIComponent(location.hash.slice(1));
     if (!id) return;
     var tab = document.getElementById("tab-" + id);
     var target = null;
     if (!tab || tab.getAttribute("role") !== "tab") {
-      target = document.getElementById(id);
+      target = document.getElementById(id) || document.getElementById("md-" + id);
       var panel = target && target.closest("[role=tabpanel]");
       tab = panel && document.getElementById(panel.getAttribute("aria-labelledby"));
     }
