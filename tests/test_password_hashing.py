@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
+import argparse
+import os
+import subprocess
+import sys
+
 import pytest
 from django.contrib.auth.hashers import make_password
+
+from tests.conftest import REPO
 
 
 @pytest.fixture
@@ -44,3 +51,27 @@ def test_a_hash_with_weaker_argon2_parameters_is_upgraded_too(client, db, django
     stored = django_user_model.objects.get(username="early").password
     assert f"m={settings.ARGON2_MEMORY_KIB},t={settings.ARGON2_TIME_COST}" in stored
 
+
+
+def load_bench(name: str):
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(f"bench_{name}", REPO / "bench" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def first_hasher_under(env: dict) -> str:
+    show = "from django.conf import settings; print(settings.PASSWORD_HASHERS[0])"
+    shown = subprocess.run([sys.executable, "-c", show], env=env | {"DJANGO_SETTINGS_MODULE": "judge.settings"},
+                           cwd=REPO, capture_output=True, text=True, check=True)
+    return shown.stdout.strip()
+
+
+def test_the_benchmarks_that_sign_students_in_run_the_site_with_the_production_hash():
+    assert os.environ.get("JUDGE_TEST") == "1"  # as here: a benchmark started from a test shell still must not
+    args = argparse.Namespace(database="judge_bench_x", redis_db=13, port=8099, problem="prepend_class_token")
+    assert first_hasher_under(load_bench("sign_in").stack_env(args)) == "judge.accounts.hashers.Argon2Hasher"
+    assert first_hasher_under(load_bench("classroom").make_stack(args).env) == "judge.accounts.hashers.Argon2Hasher"
