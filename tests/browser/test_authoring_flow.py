@@ -21,7 +21,7 @@ GATE_TIMEOUT_MS = 90_000
 def run_checks(page) -> None:
     runs = page.locator("section.gate-run").count()
     page.click("#run-gate")
-    page.wait_for_function(f"document.querySelectorAll('section.gate-run').length > {runs}")
+    page.wait_for_function(f"() => document.querySelectorAll('section.gate-run').length > {runs}")
     page.wait_for_selector("section.gate-run[data-status=done]:first-of-type", timeout=GATE_TIMEOUT_MS)
 
 
