@@ -73,3 +73,9 @@ def test_the_forwarded_address_counts_only_behind_a_trusted_proxy(client, studen
     answer = client.post("/accounts/login/", {"username": "ada", "password": "correct horse battery"},
                          REMOTE_ADDR="10.0.0.1", HTTP_X_FORWARDED_FOR="10.0.0.1, 198.51.100.7")
     assert answer.status_code == 302
+
+
+def test_the_admin_signs_in_through_the_throttled_login(client, author, limits):
+    response = client.post("/admin/login/?next=/admin/", {"username": "author", "password": "staff horse battery"})
+    assert response.status_code == 302 and response["Location"] == "/accounts/login/?next=/admin/"
+    assert "Log out" not in client.get("/").content.decode()  # no password was checked there
