@@ -96,23 +96,18 @@ def refusal(request: HttpRequest, message: str, status: int = 400) -> HttpRespon
     return HttpResponse(render_to_string("400.html", {"message": message}, request), status=status)
 
 
-def body_limit(path: str) -> int:
-    """The largest body a legitimate request to ``path`` has (``REQUEST_BODY_LIMITS``, by URL name)."""
+def url_name(path: str) -> str | None:
     try:
-        name = resolve(path).url_name
+        return resolve(path).url_name
     except Resolver404:
-        name = None
-    return settings.REQUEST_BODY_LIMITS.get(name, settings.REQUEST_BODY_DEFAULT_LIMIT)
+        return None
 
 
-def too_big_message(size: int | None, limit: int, path: str) -> str:
-    what = f"{size:,} bytes" if size is not None else "more than that"
+def too_big_message(size: int | None, limit: int, name: str | None) -> str:
+    what = f"{size:,} bytes" if size is not None else f"over {limit:,} bytes"
     message = f"the request is {what}; this page accepts at most {limit:,} bytes"
-    try:
-        if resolve(path).url_name in ("submit", "draft-save"):
-            message += f" (the code may be at most {settings.MAX_CODE_BYTES:,} bytes)"
-    except Resolver404:
-        pass
+    if name in ("submit", "draft-save"):
+        message += f" (the code may be at most {settings.MAX_CODE_BYTES:,} bytes)"
     return message
 
 
@@ -138,24 +133,25 @@ class RequestBodyLimitMiddleware:
         chunked = "chunked" in request.META.get("HTTP_TRANSFER_ENCODING", "").lower()
         if not declared and not chunked:
             return self.get_response(request)
-        limit = body_limit(request.path_info)
+        name = url_name(request.path_info)
+        limit = settings.REQUEST_BODY_LIMITS.get(name, settings.REQUEST_BODY_DEFAULT_LIMIT)
         if declared:
             if not declared.isdigit():
                 return refusal(request, f"the request's Content-Length is not a number: {declared[:40]!r}")
             if int(declared) > limit:
-                return refusal(request, too_big_message(int(declared), limit, request.path_info), status=413)
+                return refusal(request, too_big_message(int(declared), limit, name), status=413)
         else:
             # Django reads no body without a Content-Length; read this one here, bounded, and hand it on.
             body = read_chunked(request.META["wsgi.input"], limit)
             if body is None:
-                return refusal(request, too_big_message(None, limit, request.path_info), status=413)
+                return refusal(request, too_big_message(None, limit, name), status=413)
             request.META["CONTENT_LENGTH"] = str(len(body))
             request._stream = io.BytesIO(body)  # what WSGIRequest reads the body from
         return self.get_response(request)
 
 
 class FormInputMiddleware:
-    """Before CSRF (which reads the form): refuse undecodable or oversized forms with a clear message."""
+    """Before CSRF (which reads the form): refuse undecodable forms with a clear message."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response

@@ -55,8 +55,9 @@ def test_a_streamed_body_without_a_content_length_is_read_only_up_to_the_limit(d
     body = CountingBody(200 * MB)
     response = post_stream(Client(enforce_csrf_checks=True), "/accounts/login/", body, declared=None)
     assert response.status_code == 413
-    assert f"this page accepts at most {settings.REQUEST_BODY_DEFAULT_LIMIT:,} bytes" in response.content.decode()
-    assert body.read_bytes <= settings.REQUEST_BODY_DEFAULT_LIMIT + 1
+    limit = settings.REQUEST_BODY_DEFAULT_LIMIT
+    assert f"the request is over {limit:,} bytes; this page accepts at most {limit:,} bytes" in response.content.decode()
+    assert body.read_bytes <= limit + 1
 
 
 def test_a_streamed_body_within_the_limit_reaches_the_view(client, student):
