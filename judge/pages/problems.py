@@ -1,7 +1,5 @@
 from __future__ import annotations
 
-import functools
-import uuid
 from dataclasses import dataclass
 
 from django.contrib.auth.decorators import login_required
@@ -10,13 +8,9 @@ from django.urls import reverse
 
 from judge.leaderboard.models import ProblemTotals
 from judge.leaderboard.ranking import marks_of, problem_totals
-from judge.learning.services import draft_code, revealed_hint_count
+from judge.pages.problem_page import problem_page
 from judge.problems.models import Difficulty, Problem
 from judge.problems.queries import get_problem_for_user
-from judge.problems.rendering import render_markdown
-from judge.submissions.composition import builds_on, locked_reason, prerequisites_of
-from judge.submissions.custom import custom_fields
-from judge.submissions.display import format_array, visible_case_data
 from judge.submissions.queries import history
 
 LIST_FIELDS = ("slug", "title", "summary", "difficulty", "tags", "path_order")
@@ -75,45 +69,6 @@ def problem_list(request):
 
 def problem_detail(request, slug: str):
     return problem_page(request, get_problem_for_user(request.user, slug))
-
-
-def problem_page(request, problem: Problem, code: str | None = None, error: str = "", status: int = 200,
-                 custom_texts: dict[str, str] | None = None, custom_errors: dict[str, str] | None = None):
-    """The problem page; also re-shown with ``error`` (and the custom input's) when a plain form post is refused."""
-    user = request.user
-    shown = revealed_hint_count(user, problem)
-    return render(request, "problems/detail.html", {
-        "problem": problem,
-        "click_key": uuid.uuid4(),  # without JavaScript, one per page: a resent form is the same click
-        "statement_html": render_markdown(problem.statement_md),
-        "theory_html": render_markdown(problem.theory_md) if problem.theory_md else "",
-        "hints_html": [render_markdown(hint) for hint in problem.hints[:shown]],
-        "hints_left": len(problem.hints) - shown,
-        "examples": visible_examples(problem),
-        "submissions": history(user, problem) if user.is_authenticated else [],
-        "code": draft_code(user, problem) if code is None else code,
-        "error": error,
-        # Earlier problems whose accepted solutions this one imports, and whether that locks it for now.
-        "prerequisites": prerequisites_of(user, problem) if builds_on(problem) else [],
-        "locked": locked_reason(user, problem) if builds_on(problem) else "",
-        # The custom-input form (``judge/submissions/custom.py``): prefilled from the first visible example.
-        "custom_fields": custom_fields(problem, custom_texts, custom_errors) if user.is_authenticated else [],
-        "custom_whole_form": (custom_errors or {}).get("", ""),
-        "custom_open": custom_errors is not None,
-        "custom_available": bool(problem.solution_code.strip()),
-    }, status=status)
-
-
-def visible_examples(problem: Problem) -> list[dict]:
-    return [] if problem.current_test_set_id is None else _examples(problem.current_test_set_id)
-
-
-@functools.lru_cache(maxsize=256)
-def _examples(test_set_id: int) -> list[dict]:
-    """The visible tests, formatted once: a test set never changes after it is made."""
-    cases = visible_case_data(test_set_id)
-    return [{"name": name, "inputs": [format_array(k, v) for k, v in inputs.items()],
-             "expected": format_array("expected", expected)} for name, (inputs, expected) in cases.items()]
 
 
 @login_required

@@ -9,7 +9,7 @@ from django.http import Http404, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from judge.pages.problems import problem_page
+from judge.pages.problem_page import problem_page
 from judge.problems.queries import get_problem_for_user
 from judge.submissions import display, push
 from judge.submissions.custom import CUSTOM, custom_fields, posted_texts
