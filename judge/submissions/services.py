@@ -17,6 +17,7 @@ submissions finishes.  Which queue: ``broker.Lane``.
 from __future__ import annotations
 
 import functools
+import json
 import logging
 import threading
 import uuid
@@ -235,19 +236,28 @@ def beat(submission_id: int, token: uuid.UUID) -> bool:
         heartbeat_at=timezone.now()) == 1
 
 
+# ``record_verdict``'s compare-and-set in SQL, for the statement that also keeps the standings: the same
+# changes as its ORM update (written in SQL because compiling that update costs as much as the statement).
+RECORD_VERDICT = ("UPDATE submissions_submission SET status = %s, verdict = %s, message = %s, results = %s::jsonb, "
+                  "properties = %s::jsonb, grading_ms = %s, sandbox = %s::jsonb, finished_at = %s, claim = NULL "
+                  "WHERE id = %s AND claim = %s AND status = %s")
+
+
 def record_verdict(submission_id: int, token: uuid.UUID, report: GradeReport) -> bool:
     """Store the final verdict, unless someone else holds the claim now; the standings follow in the same
     transaction (recomputed for this student and problem, so a redelivered or rejudged verdict counts once)."""
-    data = report.as_dict()
-    claimed = Submission.objects.filter(pk=submission_id, claim=token, status=Status.RUNNING)
-    changes = dict(status=Status.DONE, verdict=report.verdict, message=report.message, results=data["tests"],
-                   properties=report.properties, grading_ms=report.time_ms, sandbox=report.sandbox,
-                   finished_at=timezone.now(), claim=None)
-    recorded = standings.update_with_standings(claimed, changes)  # the common case: one statement
+    data, now = report.as_dict(), timezone.now()
+    recorded = standings.update_with_standings(RECORD_VERDICT, [  # the common case: one statement
+        Status.DONE.value, str(report.verdict), report.message, json.dumps(data["tests"]),
+        json.dumps(report.properties), report.time_ms, json.dumps(report.sandbox), now, submission_id, token,
+        Status.RUNNING.value])
     if recorded is not None:
         return recorded
     with transaction.atomic():
-        recorded = claimed.update(**changes) == 1
+        recorded = Submission.objects.filter(pk=submission_id, claim=token, status=Status.RUNNING).update(
+            status=Status.DONE, verdict=report.verdict, message=report.message, results=data["tests"],
+            properties=report.properties, grading_ms=report.time_ms, sandbox=report.sandbox, finished_at=now,
+            claim=None) == 1
         if recorded:
             standings.apply_verdict(submission_id)
     return recorded

@@ -13,7 +13,6 @@ from collections.abc import Callable
 
 from django.core.exceptions import ImproperlyConfigured
 from django.db import DatabaseError, connection, transaction
-from django.db.models import QuerySet, sql
 
 LONG_WAY = "JR001"  # the SQLSTATE the standings function raises when a verdict needs ``apply_verdict``
 
@@ -39,8 +38,8 @@ def apply_verdict(submission_id: int) -> None:
     _apply(submission_id)
 
 
-def update_with_standings(claimed: QuerySet, changes: dict) -> bool | None:
-    """``claimed.update(**changes)`` (one row at most) and the standings, in one statement.
+def update_with_standings(update: str, params: list) -> bool | None:
+    """``update`` (an UPDATE of one submission at most) and the standings, in one statement.
 
     True if the row was updated, False if not (the claim was gone); None when there is no such statement
     here or the verdict needs ``apply_verdict``: nothing was written then.
@@ -49,9 +48,6 @@ def update_with_standings(claimed: QuerySet, changes: dict) -> bool | None:
     if found is None:
         return None
     function, arguments = found
-    query = claimed.query.chain(sql.UpdateQuery)
-    query.add_update_values(changes)
-    update, params = query.get_compiler(connection=connection).as_sql()
     statement = (f"WITH recorded AS ({update} RETURNING id) "
                  f"SELECT recorded.id FROM recorded LEFT JOIN LATERAL {function} AS standings ON true")
     try:
