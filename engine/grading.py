@@ -52,6 +52,11 @@ class GradeReport:
         data["tests"] = [test.as_dict() for test in self.tests]
         return data
 
+    def stored_tests(self) -> list[dict]:
+        """The tests as the site stores them for the student: a hidden test keeps no time of its own, since
+        the code could take a time proportional to a hidden value (the gate reads the times, not the site)."""
+        return [test.as_dict() | ({"time_ms": 0.0} if test.hidden else {}) for test in self.tests]
+
 
 def run_order(cases: list[Case]) -> list[Case]:
     """Visible tests first, then the small ones, probe inputs last: a slow or looping submission fails fast."""

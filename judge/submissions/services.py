@@ -235,14 +235,14 @@ def beat(submission_id: int, token: uuid.UUID) -> bool:
 def record_verdict(submission_id: int, token: uuid.UUID, report: GradeReport) -> bool:
     """Store the final verdict, unless someone else holds the claim now; the standings follow in the same
     transaction (recomputed for this student and problem, so a redelivered or rejudged verdict counts once)."""
-    data = report.as_dict()
-    recorded = record_verdict_in_one_statement(submission_id, token, report.verdict, report.message, data["tests"],
+    tests = report.stored_tests()
+    recorded = record_verdict_in_one_statement(submission_id, token, report.verdict, report.message, tests,
                                                report.properties, report.time_ms, report.sandbox)
     if recorded is not None:
         return recorded
     with transaction.atomic():
         recorded = Submission.objects.filter(pk=submission_id, claim=token, status=Status.RUNNING).update(
-            status=Status.DONE, verdict=report.verdict, message=report.message, results=data["tests"],
+            status=Status.DONE, verdict=report.verdict, message=report.message, results=tests,
             properties=report.properties, grading_ms=report.time_ms, sandbox=report.sandbox, finished_at=timezone.now(), claim=None,
         ) == 1
         if recorded:
