@@ -31,6 +31,7 @@ from engine.custom_input import CASE_NAME as CUSTOM_CASE
 from engine.custom_input import BadInputs, expectations, expected_output, validate_inputs
 from engine.grading import GradeReport, grade
 from engine.package import PackageError
+from engine.pool import draw_cases
 from engine.spec import Case
 from engine.testset import ReferenceFailed
 from engine.verdicts import Verdict
@@ -304,8 +305,8 @@ def _grade_claimed(submission: Submission, token: uuid.UUID) -> bool:
             if refused is not None:
                 return record_verdict(submission.pk, token, refused)
         else:
-            cases = list(cached_cases(submission.test_set_id, submission.test_set.version,
-                                      submission.kind == Kind.RUN))
+            cases = draw_cases(list(cached_cases(submission.test_set_id, submission.test_set.version,
+                                                 submission.kind == Kind.RUN)), submission.draw)
         report = grade_with_retries(submission.code, problem_spec(submission.problem), cases,
                                     solved={slug: s.code for slug, s in solved.items()})
     if solved:  # which of their submissions it imported, in loading order (a list: jsonb reorders keys)
@@ -351,8 +352,9 @@ def _reference_with_retries(problem: Problem, spec, inputs: dict) -> bytes:
 
 @functools.lru_cache(maxsize=32)
 def cached_cases(test_set_id: int, version: str, visible_only: bool) -> tuple[Case, ...]:
-    """A test set's cases, kept by this worker process: a version (content hash) never changes, and
-    reading 13 cases' arrays from the database cost a loaded worker 100-200 ms per submission."""
+    """A test set's cases (every draw of the hidden ones), kept by this worker process: a version (content
+    hash) never changes, and reading 13 cases' arrays from the database cost a loaded worker 100-200 ms
+    per submission."""
     return tuple(load_cases(TestSet.objects.get(pk=test_set_id), visible_only=visible_only))
 
 
