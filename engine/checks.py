@@ -57,6 +57,9 @@ class TestResult:
     misconception: dict = field(default_factory=dict)
     # How it failed, as an opaque digest that float noise does not change (``engine/signatures.py``).
     signature: str = ""
+    # Its inputs were one of the pool's secret draws (``engine/pool.py``), which differ from one Submit to
+    # the next: mining compares such tests by status, since their signatures differ with the inputs.
+    drawn: bool = False
 
     def as_dict(self) -> dict:
         return asdict(self)

@@ -7,7 +7,6 @@ stay in this process; only the code and the inputs go to the sandbox.
 
 from __future__ import annotations
 
-import dataclasses
 import io
 import time
 from dataclasses import asdict, dataclass, field
@@ -89,9 +88,9 @@ def grade(code: str, spec: ProblemSpec, cases: list[Case], sandbox: Sandbox,
         events, info, round_trip_ms = run.events, run.info, run.elapsed_ms
     hidden_events: list[dict] = []
     if unseen and _reached_hidden(events, shown):
-        # What the examples' job took (wall time, not what the child claims) comes off the submission's budget.
-        budget = spec.budget_s and max(spec.budget_s - round_trip_ms / 1000, MIN_HIDDEN_BUDGET_S)
-        run = sandbox.run(job_of(code, dataclasses.replace(spec, budget_s=budget), unseen, solved))
+        # A job of its own, with the budget of its own: the code loads again (paying its set-up again),
+        # and a loop still stops at its first timeout, so a submission costs at most two budgets.
+        run = sandbox.run(job_of(code, spec, unseen, solved))
         hidden_events, info, round_trip_ms = run.events, info or run.info, round_trip_ms + run.elapsed_ms
     report = _interpret_both(events, hidden_events, spec, shown, unseen)
     report.time_ms = round((time.monotonic() - started) * 1000, 3)
@@ -99,7 +98,6 @@ def grade(code: str, spec: ProblemSpec, cases: list[Case], sandbox: Sandbox,
     return report
 
 
-MIN_HIDDEN_BUDGET_S = 0.1
 HIDDEN_LOAD_FAILED = ("your module did not load for the hidden tests (it raised, or did not define the function); "
                       "on hidden tests the error is not shown")
 
@@ -178,6 +176,7 @@ def _check(raw: dict, case: Case, spec: ProblemSpec) -> TestResult:
     if case.fd_expected is not None and spec.fd_rtol is not None and result.status in FD_CHECKED:
         _check_finite_difference(result, event, case, spec)
     result.signature = signature_of(event, result.status, expected, spec.rtol, spec.atol, spec.max_output_bytes)
+    result.drawn = case.variant != 0
     if case.known_wrong and result.status != TestStatus.PASSED:
         match = diagnose(event, result.status, case.known_wrong, tolerance, spec.max_output_bytes)
         if match is not None:

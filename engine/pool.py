@@ -2,13 +2,13 @@
 
 A student's code sees its inputs, so a few bits per test always leak through what a test says
 (its status, which check failed).  To make what leaks worthless, the gate runs the generator
-again with ``POOL_DRAWS`` secret seeds and keeps, for every hidden case, each draw whose inputs
-differ from the published seed's: a case built from constants (an edge case) stays as it is, a
-small case drawn from ``rng`` gets new values (a large one stays: see ``POOL_MAX_INPUT_BYTES``).
+again with ``POOL_DRAWS`` secret seeds and keeps every draw of each hidden case whose inputs are
+new in every draw: a case built from constants (an edge case) stays as it is, a small case drawn
+from ``rng`` gets new values (a large one stays: see ``POOL_MAX_INPUT_BYTES``).
 The reference computes their expected outputs in the sandbox, as for every test, and each
-known-wrong solution is run on them so misconceptions are still named.  Each Submit is graded on one draw (``draw_cases``), chosen by a secret number the
-site keeps with the submission, so a rejudge grades the same inputs and the student never learns
-which draw they got.  Visible examples and probe inputs never change.
+known-wrong solution is run on them so misconceptions are still named.  Each Submit is graded on
+one draw (``draw_cases``), chosen by a secret number the site keeps with the submission, so a
+rejudge grades the same inputs and the student never learns which draw they got.  Visible examples and probe inputs never change.
 """
 
 from __future__ import annotations
@@ -68,28 +68,36 @@ def build_pool(package: Package, sandbox: Sandbox, seeds: list[int], base: list[
 
 def _drawn_cases(package: Package, sandbox: Sandbox, seeds: list[int],
                  base: list[Case]) -> list[tuple[int, GeneratedCase]]:
-    hidden = {case.name: case.inputs for case in base if case.hidden and not case.probe}
-    small = {case.name for case in base if case.name in hidden and case.input_bytes() <= POOL_MAX_INPUT_BYTES}
-    drawn, seen = [], {name: [inputs] for name, inputs in hidden.items()}
-    for variant, seed in enumerate(seeds, start=1):
+    """Every draw of each hidden case that is small and new in every draw: which tests are drawn must not
+    depend on the draw, or mining could not compare two Submits (``signatures.cluster_key``)."""
+    hidden = {case.name: case for case in base if case.hidden and not case.probe}
+    draws = []
+    for seed in seeds:
         generated = generate_cases(dataclasses.replace(package, seed=seed), sandbox)
-        again = [case for case in generated if case.hidden and not case.probe]
-        if sorted(c.name for c in again) != sorted(hidden):
+        again = {case.name: case for case in generated if case.hidden and not case.probe}
+        if sorted(again) != sorted(hidden):
             raise PackageError(f"{package.slug}/tests.py: with another seed the generator yields other hidden cases "
-                               f"({sorted(c.name for c in again)[:5]}...); name cases the same whatever rng draws")
-        for case in again:
-            if case.name in small and case.inputs not in seen[case.name] and _bytes(case) <= POOL_MAX_INPUT_BYTES:
-                seen[case.name].append(case.inputs)
-                # A name unique within the job, so estimates and outcomes map back to the case.
-                drawn.append((variant, dataclasses.replace(case, name=f"{case.name}{DRAW_MARK}{variant}")))
+                               f"({sorted(again)[:5]}...); name cases the same whatever rng draws")
+        draws.append(again)
+    drawn = []
+    for name, case in hidden.items():
+        if _drawable([case.inputs] + [draw[name].inputs for draw in draws]):
+            # A name unique within the job, so estimates and outcomes map back to the case.
+            drawn += [(variant, dataclasses.replace(draw[name], name=f"{name}{DRAW_MARK}{variant}"))
+                      for variant, draw in enumerate(draws, start=1)]
     return drawn
+
+
+def _drawable(inputs: list[dict]) -> bool:
+    """The published inputs and each draw's: all small, and all different (else the case is built from constants)."""
+    return all(_bytes(one) <= POOL_MAX_INPUT_BYTES and inputs.count(one) == 1 for one in inputs)
 
 
 DRAW_MARK = "~draw"
 
 
-def _bytes(case: GeneratedCase) -> int:
-    return sum(len(value) for value in case.array_inputs().values())
+def _bytes(inputs: dict) -> int:
+    return sum(len(value) for value in inputs.values() if isinstance(value, bytes))
 
 
 def _name_of(unique: str) -> str:
