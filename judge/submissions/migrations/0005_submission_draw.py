@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('submissions', '0003_submission_custom_inputs'),
+        ('submissions', '0004_submission_client_key'),
     ]
 
     operations = [
