@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import secrets
 
 from django.conf import settings
 from django.db import transaction
@@ -17,6 +18,7 @@ from django.utils import timezone
 from engine.arrays import pack_inputs
 from engine.gate import GateOutcome, run_gate
 from engine.package import Package, PackageError
+from engine.pool import POOL_DRAWS, add_pool
 from engine.spec import Case
 from judge.authoring import lifecycle
 from judge.lib.broker import enqueue_on_commit
@@ -33,6 +35,11 @@ GATE_TASK = "judge.authoring.tasks.run_gate"  # sent by name: judge.authoring.ta
 # tests and bin/run import the same packages again and again.
 _passed_gates: dict[str, GateOutcome] = {}
 PASSED_GATES_KEPT = 128  # more than the course has problems: tests and bin/run sync them all, often
+
+
+def secret_seeds() -> list[int]:
+    """Seeds for the pool of hidden cases: drawn here, never stored; the cases they give are (``TestCase``)."""
+    return [secrets.randbits(63) for _ in range(POOL_DRAWS)]
 
 
 def request_gate_run(problem: Problem, user=None) -> GateRun:
@@ -73,6 +80,8 @@ def execute_gate_run(run_id: int, sandbox: Sandbox | None = None) -> bool:
         if outcome is None:
             with lazy_sandbox(sandbox) as box:
                 outcome = run_gate(package, box, settings.MAX_OUTPUT_BYTES, solved=solved)
+                if outcome.passed:
+                    add_pool(outcome, package, box, secret_seeds(), settings.MAX_OUTPUT_BYTES, solved)
             if outcome.passed:
                 _passed_gates[key] = outcome
                 while len(_passed_gates) > PASSED_GATES_KEPT:
@@ -99,14 +108,14 @@ def publish_package(problem: Problem, package: Package, outcome: GateOutcome, us
     """Store the gated package's test set (a new version if the tests changed) and publish it."""
     test_set, fresh = TestSet.objects.get_or_create(problem=problem, version=package.content_hash)
     if fresh:
-        store_cases(test_set, outcome.cases)
+        store_cases(test_set, outcome.cases + outcome.pool)
     lifecycle.publish(problem, package, outcome, test_set, user)
     return test_set
 
 
 def store_cases(test_set: TestSet, cases: list[Case]) -> None:
     stored = TestCase.objects.bulk_create(
-        TestCase(test_set=test_set, index=i, name=c.name, hidden=c.hidden, probe=c.probe,
+        TestCase(test_set=test_set, index=i, name=c.name, hidden=c.hidden, probe=c.probe, variant=c.variant,
                  inputs=pack_inputs(c.inputs), expected=c.expected, fd_expected=c.fd_expected)
         for i, c in enumerate(cases)
     )
