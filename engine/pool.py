@@ -76,7 +76,8 @@ def _drawn_cases(package: Package, sandbox: Sandbox, seeds: list[int],
         generated = generate_cases(dataclasses.replace(package, seed=seed), sandbox)
         again = {case.name: case for case in generated if case.hidden and not case.probe}
         if sorted(again) != sorted(hidden):
-            raise PackageError(f"{package.slug}/{package.generator_file}: with another seed the generator yields other hidden cases "
+            raise PackageError(f"{package.slug}/{package.generator_file}: with another seed the generator yields "
+                               f"other hidden cases "
                                f"({sorted(again)[:5]}...); name cases the same whatever rng draws")
         draws.append(again)
     drawn = []
