@@ -43,6 +43,8 @@ class Submission(models.Model):
     # Set by the worker for a custom Run: the reference's output (.npy), or why there is none.
     custom_expected = models.BinaryField(null=True, blank=True)
     custom_error = models.TextField(blank=True, default="")
+    # Where it came from, as fair share counts it (``fairshare.address_key``): an IPv4 address or an IPv6 /64.
+    client_address = models.CharField(max_length=64, blank=True, default="")
 
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     enqueued_at = models.DateTimeField(null=True, blank=True)

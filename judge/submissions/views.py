@@ -45,10 +45,11 @@ def submit(request, slug: str):
     kind = Kind.RUN if request.POST.get("kind") in (Kind.RUN, CUSTOM) else Kind.SUBMIT
     try:
         check_rate_limit(request, kind)
+        address = request.META.get("REMOTE_ADDR")  # gunicorn faces the clients (README: fair share)
         if custom:
-            submission = submit_custom_run(request.user, problem, code, posted_texts(request.POST))
+            submission = submit_custom_run(request.user, problem, code, posted_texts(request.POST), address)
         else:
-            submission = submit_solution(request.user, problem, code, kind)
+            submission = submit_solution(request.user, problem, code, kind, client_address=address)
     except CustomInputRejected as exc:
         return refused(request, problem, code, "fix the custom input", status=400, custom_errors=exc.errors)
     except RateLimited as exc:
