@@ -10,9 +10,9 @@ and the compare-and-set makes sure it is graded (recorded) once.
 Fairness: at most ``MAX_RUNNING_PER_USER`` submissions of one user are graded
 at once.  The claim refuses another; that submission is *parked* (still
 queued, ``enqueued_at`` cleared, no message in the broker, no worker slot
-held) and sent again, to the back of its queue, when one of the user's
-submissions finishes.  Which queue: ``broker.Lane``; in what order: ``fairshare`` (a student who
-has used little worker time lately goes first; a submission recovered after a fault before anyone).
+held) and sent again when one of the user's submissions finishes.  Which queue:
+``broker.Lane``; in what order: ``fairshare`` (a student who has used little worker time lately
+goes first; a submission recovered after a fault before anyone).
 """
 
 from __future__ import annotations
