@@ -36,7 +36,7 @@ def sent(monkeypatch):
 
 
 def test_the_priority_is_one_band_per_doubling_of_the_worker_seconds_used():
-    assert [fairshare.band(s) for s in (0, 7.9, 8, 24, 56, 120, 248, 504, 1016, 1e9)] == [1, 1, 2, 3, 4, 5, 6, 7, 8, 8]
+    assert [fairshare.band(s) for s in (0, 15.9, 16, 48, 112, 240, 496, 1008, 2032, 1e9)] == [1, 1, 2, 3, 4, 5, 6, 7, 8, 8]
     assert fairshare.URGENT < fairshare.FIRST_BAND and fairshare.LAST_BAND < fairshare.LAST
 
 
