@@ -41,11 +41,11 @@ log = logging.getLogger(__name__)
 URGENT = 0  # the recovery sweep, and a submission whose worker died: ahead of everyone
 FIRST_BAND, LAST_BAND = 1, 8  # fair share: a standing under BAND_UNIT_S is band 1, each doubling one more
 LAST = 9  # staff rejudges: only what nobody else is waiting for
-# Twice what a student submitting every 10 s uses over a half-life, with two or three loops among them: a
-# class shares band 1 and keeps arrival order (finer bands made a student with two loops wait 50 s at peak).
+# A student submitting every 10 s, with two or three loops in the last minute, stays under this: a class
+# shares band 1 and keeps arrival order (finer bands made a student with two loops wait 50 s at peak).
 BAND_UNIT_S = 16.0
 # A submission not yet graded, as if it were a loop of two typical time limits: an account's third queued
-# submission leaves band 1, whatever the number of accounts it is spread over (test_fair_share.py).
+# submission leaves band 1, and so does a flood spread over ten accounts (test_fair_share.py).
 QUEUED_COST_S = 4.0
 
 _CHARGE = """
