@@ -62,9 +62,10 @@ end
 
 
 def address_key(address: str | None) -> str:
-    """What the address is counted as: an IPv4 address, an IPv6 /64, or "" (unknown)."""
+    """What the address is counted as: an IPv4 address, an IPv6 /64, or "" (unknown); takes an address or
+    the /64 that ``accounts.limits.client_address`` gives."""
     try:
-        ip = ipaddress.ip_address((address or "").strip())
+        ip = ipaddress.ip_address((address or "").strip().split("/")[0])
     except ValueError:
         return ""
     if ip.version == 6 and ip.ipv4_mapped:
