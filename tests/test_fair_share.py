@@ -7,8 +7,8 @@ import time
 import pytest
 import redis
 
-from judge.submissions import fairshare, services
 from judge.lib.broker import Lane
+from judge.submissions import fairshare, services
 from judge.submissions.models import Status, Submission
 from judge.submissions.push import redis_client
 from tests.conftest import read_solution
