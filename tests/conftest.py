@@ -13,6 +13,39 @@ PROBLEMS = REPO / "problems"
 FIRST_THREE = ["prepend_class_token", "add_positional_embedding", "scaled_dot_product_attention"]
 
 
+# --- In parallel (bin/test runs pytest-xdist, --dist loadgroup) ---------------------------------------------
+# Tests that start real Celery workers, a live server with Chromium or the compose stack run one after another
+# in one worker, beside the rest; the attack suite shares one canary file, so it stays in one worker too.
+SERIAL = "workers-and-browsers"
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_setupnodes(config, specs):
+    """Each xdist worker gets its own Redis broker DB (tests flush it) and var dir (sandbox sockets, SQLite files).
+
+    Worker N uses the DB after the one in CELERY_BROKER_URL (bin/test's TEST_BROKER_URL) by N, modulo 16; its
+    test database gets pytest-django's ``_gwN`` suffix.
+    """
+    broker, _, db = os.environ.get("CELERY_BROKER_URL", "").rpartition("/")
+    var = os.environ.get("JUDGE_VAR_DIR", str(REPO / "var" / "test"))
+    for index, spec in enumerate(specs):
+        spec.env["JUDGE_VAR_DIR"] = f"{var}/gw{index}"
+        if broker.startswith("redis") and db.isdigit():
+            spec.env["CELERY_BROKER_URL"] = f"{broker}/{(int(db) + index) % 16}"
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    """The serial group and the attack suite get their xdist groups, and the serial group is handed out first."""
+    for item in items:
+        path = item.path.relative_to(REPO).as_posix()
+        if path.startswith("tests/browser/") or item.get_closest_marker("slow"):
+            item.add_marker(pytest.mark.xdist_group(SERIAL))
+        elif path.startswith("tests/security/"):
+            item.add_marker(pytest.mark.xdist_group("security"))
+    items.sort(key=lambda item: not any(m.args[:1] == (SERIAL,) for m in item.iter_markers("xdist_group")))
+
+
 @pytest.fixture(autouse=True)
 def fresh_cache():
     """Rate-limit counters and cached statistics do not leak from one test into the next."""
@@ -21,17 +54,32 @@ def fresh_cache():
     cache.clear()
 
 
+@pytest.fixture(scope="session")
+def sync_sandbox():
+    """The configured sandbox, opened once; a job it has run before is answered from its recording.
+
+    Syncing runs each package's gate in a sandbox, the same jobs for every test that syncs the same packages;
+    the gate itself is tested for real in test_reference_and_wrong_solutions.py.
+    """
+    from tests.helpers import lazy_sandbox
+    from tests.recording import RecordingSandbox
+
+    with lazy_sandbox() as sandbox:
+        yield RecordingSandbox(sandbox, replay=True)
+
+
 @pytest.fixture
-def problems(db, request):
+def problems(db, request, sync_sandbox):
     """Packaged problems, synced into the test database: the first three, or a module's ``SYNCED_PROBLEMS``.
 
     Every problem of the course goes through its gate in test_reference_and_wrong_solutions.py; the site's
-    tests need only a few, and syncing all of them for every test would cost seconds each.
+    tests need only a few, and syncing all of them for every test would cost seconds each.  The sync is the
+    site's own (drafts, gate run, test set, publishing); only the sandbox's replies are replayed.
     """
     from judge.problems.models import Problem
     from judge.problems.sync import sync_problems
 
-    sync_problems(only=getattr(request.module, "SYNCED_PROBLEMS", FIRST_THREE))
+    sync_problems(only=getattr(request.module, "SYNCED_PROBLEMS", FIRST_THREE), sandbox=sync_sandbox)
     return {p.slug: p for p in Problem.objects.all()}
 
 
