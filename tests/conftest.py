@@ -68,18 +68,33 @@ def sync_sandbox():
         yield RecordingSandbox(sandbox, replay=True)
 
 
+_SYNCED: dict = {}  # packages -> the rows their first sync in this process wrote (tests/snapshots.py)
+
+
 @pytest.fixture
 def problems(db, request, sync_sandbox):
     """Packaged problems, synced into the test database: the first three, or a module's ``SYNCED_PROBLEMS``.
 
     Every problem of the course goes through its gate in test_reference_and_wrong_solutions.py; the site's
-    tests need only a few, and syncing all of them for every test would cost seconds each.  The sync is the
-    site's own (drafts, gate run, test set, publishing); only the sandbox's replies are replayed.
+    tests need only a few, and syncing all of them for every test would cost seconds each.  The first sync of
+    a set of packages in a process is the site's own (drafts, gate run, test set, publishing; only the
+    sandbox's replies to jobs it has seen are replayed); a later test into an empty database gets its rows.
     """
     from judge.problems.models import Problem
     from judge.problems.sync import sync_problems
+    from tests.snapshots import rows_written_by, write_rows
 
-    sync_problems(only=getattr(request.module, "SYNCED_PROBLEMS", FIRST_THREE), sandbox=sync_sandbox)
+    slugs = tuple(getattr(request.module, "SYNCED_PROBLEMS", FIRST_THREE))
+
+    def sync():
+        return sync_problems(only=list(slugs), sandbox=sync_sandbox)
+
+    if Problem.objects.exists():  # the test made problems of its own first: sync on top of them
+        sync()
+    elif slugs in _SYNCED:
+        write_rows(_SYNCED[slugs])
+    else:
+        _SYNCED[slugs] = rows_written_by(sync)
     return {p.slug: p for p in Problem.objects.all()}
 
 
