@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.conftest import PASSWORD, edit_file, log_in, replace_code, screenshot, sign_up, submit_and_wait
 
@@ -104,4 +105,4 @@ def test_a_student_who_appends_the_class_token_is_told_the_misconception_and_led
     screenshot(page, "misconception")
     note.get_by_role("link", name="Read the section that explains it").click()
     page.wait_for_url(re.compile(r"/problems/prepend_class_token/#why-position-0$"))
-    assert page.locator("#why-position-0").is_visible()
+    expect(page.locator("#why-position-0")).to_be_visible()  # hashchange fires after the URL changes
