@@ -14,9 +14,21 @@ FIRST_THREE = ["prepend_class_token", "add_positional_embedding", "scaled_dot_pr
 
 
 # --- In parallel (bin/test runs pytest-xdist, --dist loadgroup) ---------------------------------------------
-# Tests that start real Celery workers, a live server with Chromium or the compose stack run one after another
-# in one worker, beside the rest; the attack suite shares one canary file, so it stays in one worker too.
-SERIAL = "workers-and-browsers"
+# The longest piece, the compose stack (it builds the app image), starts first on one worker while the other
+# takes the tests that start real Celery workers, one after another (their recovery times are asserted); then
+# the attack suite (one canary file, so one worker), then everything else as workers free up.
+FIRST_GROUPS = ("compose", "real-workers", "security")
+
+
+def xdist_group_of(item) -> str | None:
+    path = item.path.relative_to(REPO).as_posix()
+    if path == "tests/test_docker_compose.py":
+        return "compose"
+    if item.get_closest_marker("slow") and not path.startswith("tests/browser/"):
+        return "real-workers"
+    if path.startswith("tests/security/"):
+        return "security"
+    return None
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -36,14 +48,12 @@ def pytest_xdist_setupnodes(config, specs):
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
-    """The serial group and the attack suite get their xdist groups, and the serial group is handed out first."""
+    """Groups for xdist, handed out in FIRST_GROUPS order (bin/test passes --no-loadscope-reorder)."""
     for item in items:
-        path = item.path.relative_to(REPO).as_posix()
-        if path.startswith("tests/browser/") or item.get_closest_marker("slow"):
-            item.add_marker(pytest.mark.xdist_group(SERIAL))
-        elif path.startswith("tests/security/"):
-            item.add_marker(pytest.mark.xdist_group("security"))
-    items.sort(key=lambda item: not any(m.args[:1] == (SERIAL,) for m in item.iter_markers("xdist_group")))
+        if group := xdist_group_of(item):
+            item.add_marker(pytest.mark.xdist_group(group))
+    order = {group: rank for rank, group in enumerate(FIRST_GROUPS)}
+    items.sort(key=lambda item: order.get(xdist_group_of(item), len(order)))
 
 
 @pytest.fixture(autouse=True)
