@@ -113,9 +113,8 @@ class Stack:
 def make_stack(args) -> Stack:
     db_url = f"postgres://postgres@127.0.0.1:5432/{args.database}"
     redis_url = f"redis://127.0.0.1:6379/{args.redis_db}"
-    env = os.environ | {
+    env = {k: v for k, v in os.environ.items() if k != "JUDGE_TEST"} | {  # the production password hash
         "DATABASE_URL": db_url, "CELERY_BROKER_URL": redis_url, "REDIS_URL": redis_url,
-        "JUDGE_TEST": "1",  # the fast password hasher; counters stay in Redis because REDIS_URL is set
         "DEBUG": "0", "SECRET_KEY": "classroom-benchmark-" + "x" * 40, "ALLOWED_HOSTS": "127.0.0.1,localhost",
         "JUDGE_PLAIN_HTTP": "1",  # gunicorn on 127.0.0.1 without a TLS proxy
         "JUDGE_VAR_DIR": str(ROOT / "var" / "bench-classroom"), "GUNICORN_BIND": f"127.0.0.1:{args.port}",

@@ -1,21 +1,26 @@
-"""Form input the site refuses before any view sees it, with a message the page shows.
+"""Requests the site refuses before any view sees them, with a message the page shows.
+
+``RequestBodyLimitMiddleware`` comes first: a body larger than the largest legitimate one for its URL
+(``REQUEST_BODY_LIMITS``) is refused with HTTP 413 from its Content-Length, before a byte of it is read,
+spooled to disk or parsed for the CSRF token; a chunked body (no Content-Length) is read only up to the limit.
 
 Django decodes form fields with ``errors="replace"``: bytes that are not UTF-8 (or a UTF-8-encoded lone
 surrogate) would reach a view as U+FFFD and be stored silently.  Here fields are decoded with
 ``surrogateescape`` instead, so such bytes stay visible, and the request is refused with the same message
-the file-upload path gives.  A body over ``DATA_UPLOAD_MAX_MEMORY_SIZE`` is refused the same way, rather
-than with Django's bare "Bad Request (400)" that an htmx caller never shows.
+the file-upload path gives.
 """
 
 from __future__ import annotations
 
 import codecs
+import io
 from collections.abc import Callable
 
 from django.conf import settings
-from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
+from django.core.exceptions import TooManyFieldsSent
 from django.http import HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.template.loader import render_to_string
+from django.urls import Resolver404, resolve
 
 ESCAPED_UTF8 = "judge-utf-8-escaped"
 FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
@@ -52,14 +57,6 @@ def not_utf8_message(name: str, value: str) -> str:
     return f"the {name} field is not valid UTF-8"
 
 
-def too_big_message(request: HttpRequest) -> str:
-    size = int(request.META.get("CONTENT_LENGTH") or 0)
-    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
-    code_limit = settings.MAX_CODE_BYTES
-    return (f"the form is {size:,} bytes, more than the {limit:,} the site accepts; "
-            f"the code may be at most {code_limit:,} bytes")
-
-
 def _is_escaped(text: str) -> bool:
     try:
         text.encode("utf-8")
@@ -77,8 +74,6 @@ def form_problem(request: HttpRequest) -> str | None:
         else:  # Django decodes urlencoded bodies as UTF-8 whatever the encoding: check the body kept
             fields = [QueryDict(request.META.get("QUERY_STRING", "").encode("iso-8859-1"), encoding=ESCAPED_UTF8),
                       QueryDict(request.body, encoding=ESCAPED_UTF8)]
-    except RequestDataTooBig:
-        return too_big_message(request)
     except TooManyFieldsSent:
         return f"the form has more than {settings.DATA_UPLOAD_MAX_NUMBER_FIELDS:,} fields"
     for data in fields:
@@ -91,17 +86,72 @@ def form_problem(request: HttpRequest) -> str | None:
     return None
 
 
-def refusal(request: HttpRequest, message: str) -> HttpResponse:
+def refusal(request: HttpRequest, message: str, status: int = 400) -> HttpResponse:
     if request.headers.get("HX-Request") == "true":
-        # htmx swaps only 2xx responses: the message must arrive as one to be seen (as _rejected does).
-        return HttpResponse(render_to_string("submissions/_rejected.html", {"error": message}, request))
+        # htmx swaps 2xx responses, and 413 and 429 (site.js): the message arrives where the page shows it.
+        return HttpResponse(render_to_string("submissions/_rejected.html", {"error": message}, request),
+                            status=200 if status == 400 else status)
     if request.headers.get("Sec-Fetch-Dest") == "empty":  # fetch(), e.g. the editor's draft autosave
-        return JsonResponse({"saved": False, "error": message}, status=400)
-    return HttpResponse(render_to_string("400.html", {"message": message}, request), status=400)
+        return JsonResponse({"saved": False, "error": message}, status=status)
+    return HttpResponse(render_to_string("400.html", {"message": message}, request), status=status)
+
+
+def url_name(path: str) -> str | None:
+    try:
+        return resolve(path).url_name
+    except Resolver404:
+        return None
+
+
+def too_big_message(size: int | None, limit: int, name: str | None) -> str:
+    what = f"{size:,} bytes" if size is not None else f"over {limit:,} bytes"
+    message = f"the request is {what}; this page accepts at most {limit:,} bytes"
+    if name in ("submit", "draft-save"):
+        message += f" (the code may be at most {settings.MAX_CODE_BYTES:,} bytes)"
+    return message
+
+
+def read_chunked(stream, limit: int) -> bytes | None:
+    """A body sent without a Content-Length, read up to ``limit`` bytes; None when it is longer."""
+    data = bytearray()
+    while len(data) <= limit:
+        chunk = stream.read(min(64 * 1024, limit + 1 - len(data)))
+        if not chunk:
+            return bytes(data)
+        data += chunk
+    return None
+
+
+class RequestBodyLimitMiddleware:
+    """First of all: refuse a body over its URL's limit (HTTP 413) without reading it."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        declared = request.META.get("CONTENT_LENGTH")
+        chunked = "chunked" in request.META.get("HTTP_TRANSFER_ENCODING", "").lower()
+        if not declared and not chunked:
+            return self.get_response(request)
+        name = url_name(request.path_info)
+        limit = settings.REQUEST_BODY_LIMITS.get(name, settings.REQUEST_BODY_DEFAULT_LIMIT)
+        if declared:
+            if not declared.isdigit():
+                return refusal(request, f"the request's Content-Length is not a number: {declared[:40]!r}")
+            if int(declared) > limit:
+                return refusal(request, too_big_message(int(declared), limit, name), status=413)
+        else:
+            # Django reads no body without a Content-Length; read this one here, bounded, and hand it on.
+            body = read_chunked(request.META["wsgi.input"], limit)
+            if body is None:
+                return refusal(request, too_big_message(None, limit, name), status=413)
+            request.META["CONTENT_LENGTH"] = str(len(body))
+            request._stream = io.BytesIO(body)  # what WSGIRequest reads the body from
+        return self.get_response(request)
 
 
 class FormInputMiddleware:
-    """Before CSRF (which reads the form): refuse undecodable or oversized forms with a clear message."""
+    """Before CSRF (which reads the form): refuse undecodable forms with a clear message."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response

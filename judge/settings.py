@@ -9,10 +9,12 @@ CELERY_BROKER_URL and SECRET_KEY.  DEBUG is off unless DEBUG=1 (developers only)
 from __future__ import annotations
 
 import os
+import re
 import secrets
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF, UNSAFE_INLINE
 from django.core.exceptions import ImproperlyConfigured
 from kombu import Queue
 
@@ -101,6 +103,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "csp.middleware.CSPMiddleware",  # first, so every answer carries the policy, refusals too
+    "judge.middleware.RequestBodyLimitMiddleware",  # before anything reads, spools or parses a body
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -153,6 +157,20 @@ if os.environ.get("DATABASE_POOL_MAX") and DATABASES["default"]["ENGINE"].endswi
         "min_size": 2, "max_size": env_number("DATABASE_POOL_MAX", 16), "timeout": 10}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Argon2id (judge/accounts/hashers.py); the others only read older hashes, which are replaced by an Argon2
+# hash at their owner's next sign-in.  The cost: see README, "Signing in".
+PASSWORD_HASHERS = [
+    "judge.accounts.hashers.Argon2Hasher",
+    "django.contrib.auth.hashers.PBKDF2PasswordHasher",
+    "django.contrib.auth.hashers.PBKDF2SHA1PasswordHasher",
+    "django.contrib.auth.hashers.ScryptPasswordHasher",
+]
+# OWASP's Argon2id minimum (19 MiB, 2 passes), which it rates as strong as 46 MiB in 1 pass and costs half
+# the CPU here (20 ms against 43 ms a check): a class of 300 signing in at once costs 6 s of one core.
+ARGON2_TIME_COST = env_number("ARGON2_TIME_COST", 2)
+ARGON2_MEMORY_KIB = env_number("ARGON2_MEMORY_KIB", 19 * 1024)
+ARGON2_PARALLELISM = env_number("ARGON2_PARALLELISM", 1)  # the web's threads already use every core
+ARGON2_CONCURRENCY = env_number("ARGON2_CONCURRENCY", os.cpu_count() or 2)  # hashes at once per process
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
@@ -175,9 +193,30 @@ NODE_MODULES = BASE_DIR / "node_modules"
 STATICFILES_DIRS = [
     BASE_DIR / "judge" / "static",
     ("vendor/ace", NODE_MODULES / "ace-builds" / "src-min-noconflict"),
+    ("vendor/ace-css", NODE_MODULES / "ace-builds" / "css"),  # Ace's styles as files (useStrictCSP)
     ("vendor/katex", NODE_MODULES / "katex" / "dist"),
     ("vendor/htmx", NODE_MODULES / "htmx.org" / "dist"),
 ]
+
+# Every page may run only the site's own scripts and styles and load only its own images, fonts and
+# fragments: no inline script, no <style> element (Ace runs with useStrictCSP and its CSS is linked;
+# htmx's indicator style is off), no image from another origin.  Style attributes stay allowed: KaTeX and
+# Ace size their elements with them, and authored Markdown cannot carry one (nh3 removes it).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "style-src-attr": [UNSAFE_INLINE],
+        "img-src": [SELF, "data:"],  # Ace's gutter icons are data: URLs in its CSS
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
 
 LOGGING = {
     "version": 1,
@@ -197,6 +236,20 @@ SANDBOX_POOL_SIZE = env_number("SANDBOX_POOL_SIZE", 2)
 # Empty: talk over the containers' attached stdin/stdout instead (an engine elsewhere).
 SANDBOX_SOCKET_DIR = os.environ.get("SANDBOX_SOCKET_DIR", str(VAR_DIR / "sandbox-sockets")) or None
 MAX_CODE_BYTES = env_number("MAX_CODE_BYTES", 64 * 1024)
+# The largest body a legitimate request to each URL (by name) has; a larger one is refused (HTTP 413) from its
+# Content-Length before it is read (judge/middleware.py).  A urlencoded form may spend 3 bytes on each byte of a
+# field (%XX).  A new upload (a roster, say) adds its row here.
+KIB, MIB = 1024, 1024 * 1024
+REQUEST_BODY_LIMITS = {
+    "submit": 3 * 64 * KIB + 256 * KIB,  # the code (MAX_CODE_BYTES, urlencoded) and the custom inputs
+    "draft-save": 3 * 64 * KIB + 8 * KIB,  # the code, urlencoded
+    "authoring-upload": 5 * MIB + 64 * KIB,  # a problem's zip (MAX_ZIP_BYTES, judge/authoring/services.py)
+    "authoring-edit": 3 * 2 * MIB + 64 * KIB,  # a package's files (MAX_PACKAGE_BYTES), urlencoded
+    "authoring-preview": 512 * KIB,  # statement, theory and hints, multipart (MAX_PREVIEW_BYTES)
+    "authoring-promote": 3 * 64 * KIB + 64 * KIB,  # a student's code as a known-wrong solution, and its notes
+}
+REQUEST_BODY_DEFAULT_LIMIT = 64 * KIB  # every other form: sign-in, settings, a hint, a rejudge
+DATA_UPLOAD_MAX_MEMORY_SIZE = max(REQUEST_BODY_LIMITS.values())  # the limits above decide, per URL
 MAX_OUTPUT_BYTES = env_number("MAX_OUTPUT_BYTES", protocol.MAX_OUTPUT_BYTES)
 # How often a grading worker proves it is alive, and when silence means it died: with the
 # recovery sweep every RECOVERY_INTERVAL_S on its own queue, a dead worker's submission is
@@ -215,20 +268,35 @@ MAX_RUNNING_PER_USER = env_number("MAX_RUNNING_PER_USER", 1)
 
 
 def env_rate(name: str, default: str) -> tuple[int, int] | None:
-    """``10/min`` -> (10, 60); empty or ``0`` turns the limit off."""
+    """``10/min`` -> (10, 60), ``10/15min`` -> (10, 900); empty or ``0`` turns the limit off."""
     value = os.environ.get(name, default).strip()
     if value in ("", "0"):
         return None
     periods = {"s": 1, "sec": 1, "m": 60, "min": 60, "h": 3600, "hour": 3600}
-    count, _, period = value.partition("/")
-    if not count.isdigit() or period not in periods:
-        raise ImproperlyConfigured(f"{name} must look like 10/min (per s, min or h), got {value!r}")
-    return int(count), periods[period]
+    match = re.fullmatch(r"(\d+)/(\d*)([a-z]+)", value)
+    if not match or match[3] not in periods or match[2] == "0":
+        raise ImproperlyConfigured(f"{name} must look like 10/min or 10/15min (per s, min or h), got {value!r}")
+    return int(match[1]), int(match[2] or 1) * periods[match[3]]
 
 
-# Per user; HTTP 429 and a message saying when to try again. Staff rejudges are not limited.
-RATE_LIMITS = {"run": env_rate("RATE_LIMIT_RUN", "10/min"), "submit": env_rate("RATE_LIMIT_SUBMIT", "10/min")}
-RATELIMIT_FAIL_OPEN = True  # a cache outage must not stop a class from submitting
+# Run and Submit: per user.  Sign-up: accounts made per client address (courses and LMS launches, which
+# make accounts themselves, are not limited).  Sign-in: attempts per account (counted before the password
+# is checked, so parallel guesses cannot overshoot) and failed attempts per client address (so a class
+# behind one address can sign in).  Over a limit: HTTP 429 and a message saying when to try again.
+RATE_LIMITS = {
+    "run": env_rate("RATE_LIMIT_RUN", "10/min"),
+    "submit": env_rate("RATE_LIMIT_SUBMIT", "10/min"),
+    "signup": env_rate("RATE_LIMIT_SIGNUP", "10/h"),
+    "login_account": env_rate("RATE_LIMIT_LOGIN_ACCOUNT", "10/15min"),
+    "login_address": env_rate("RATE_LIMIT_LOGIN_ADDRESS", "100/15min"),
+}
+# The client's address is REMOTE_ADDR, unless the site runs behind this many reverse proxies that each
+# append the address they saw to X-Forwarded-For (then the entry that many from the right; never one the
+# client wrote).  Leave it 0 unless every request reaches the site through those proxies.
+TRUSTED_PROXY_COUNT = env_number("TRUSTED_PROXY_COUNT", 0)
+# A cache outage (Redis down) must not stop a class from submitting: limits on signed-in users then let
+# requests through; those on anonymous ones (sign-up, sign-in) refuse them (judge/accounts/limits.py).
+RATELIMIT_FAIL_OPEN = True
 # How long the status view holds a request open waiting for a change (the page then asks
 # again), and how often it re-reads the database where there is no Redis to wake it.
 PUSH_WAIT_S = env_number("PUSH_WAIT_S", 20.0, float)
@@ -278,8 +346,8 @@ CELERY_BEAT_SCHEDULE = {
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 
-if TESTING:
-    PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+if TESTING:  # a fast hash first; tests of the real one take it out (tests/test_password_hashing.py)
+    PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher", *PASSWORD_HASHERS]
     EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
     if "REDIS_URL" not in os.environ:  # a benchmark's stack names its Redis; tests share theirs, so:
         # counters in this process, cleared between tests (tests/conftest.py).

@@ -1,7 +1,10 @@
 from django.contrib import admin
 from django.urls import include, path
+from django.views.generic import RedirectView
 
 urlpatterns = [
+    # The admin signs in through the site's login, whose attempts are throttled (judge/accounts/limits.py).
+    path("admin/login/", RedirectView.as_view(pattern_name="login", query_string=True)),
     path("admin/", admin.site.urls),
     path("accounts/", include("judge.accounts.urls")),
     path("submissions/", include("judge.submissions.urls")),

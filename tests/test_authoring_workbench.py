@@ -48,7 +48,7 @@ def test_the_preview_is_staff_only_post_only_and_size_limited(client, draft, aut
     client.force_login(author)
     assert client.get(PREVIEW).status_code == 405
     response = client.post(PREVIEW, {"file:statement.md": "x" * (MAX_PREVIEW_BYTES + 1)})
-    assert response.status_code == 413 and "too large to preview" in response.content.decode()
+    assert response.status_code == 413 and f"accepts at most {MAX_PREVIEW_BYTES:,} bytes" in response.content.decode()
 
 
 def test_the_preview_needs_the_csrf_token(draft, author):

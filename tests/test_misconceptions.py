@@ -66,7 +66,7 @@ def test_the_submission_page_shows_the_misconception_and_links_to_the_theory(cli
     client.force_login(student)
     page = client.get(f"/submissions/{submission.pk}/").content.decode()
     assert "Missing the 1/sqrt(d_k) scaling" in page
-    assert 'href="/problems/scaled_dot_product_attention/#why-scale-by-the-square-root-of-dk"' in page
+    assert 'href="/problems/scaled_dot_product_attention/#md-why-scale-by-the-square-root-of-dk"' in page
 
 
 def test_manage_py_grade_prints_the_misconception():

@@ -2,25 +2,63 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.contrib.auth.views import LoginView
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
+from judge.accounts.limits import CountersUnavailable, Throttled, check_sign_in, check_signup, record_failed_sign_in
 from judge.accounts.services import is_hidden_from_standings, set_hidden_from_standings
 from judge.leaderboard.progress import progress_of
 
 
 def signup(request):
     form = UserCreationForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        user = form.save()
-        login(request, user)
-        target = request.POST.get("next", "")
-        if url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure()):
-            return redirect(target)
-        return redirect("problem-list")
+    if request.method == "POST":
+        try:
+            check_signup(request, create=False)  # a refused address costs no password validation
+            if form.is_valid():
+                check_signup(request, create=True)
+                return signed_up(request, form.save())
+        except (Throttled, CountersUnavailable) as exc:
+            return refused(request, "registration/signup.html", UserCreationForm(), "Not signed up", exc)
     return render(request, "registration/signup.html", {"form": form, "next": request.GET.get("next", "")})
+
+
+def signed_up(request, user):
+    login(request, user)
+    target = request.POST.get("next", "")
+    if url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure()):
+        return redirect(target)
+    return redirect("problem-list")
+
+
+def refused(request, template: str, form, what: str, exc: Exception):
+    """The form again, empty, with why and when to try again: 429 over a limit, 503 without counters."""
+    throttled = isinstance(exc, Throttled)
+    response = render(request, template, {"form": form, "next": request.POST.get("next", ""),
+                                          "refused": f"{what}: {exc}"}, status=429 if throttled else 503)
+    response["Retry-After"] = str(exc.retry_after_s if throttled else 60)
+    return response
+
+
+class SignInView(LoginView):
+    """Django's login, throttled per account and per address; a refused attempt never checks the password."""
+
+    redirect_authenticated_user = True
+
+    def post(self, request, *args, **kwargs):
+        try:
+            check_sign_in(request, request.POST.get("username", ""))
+            return super().post(request, *args, **kwargs)
+        except (Throttled, CountersUnavailable) as exc:
+            form = AuthenticationForm(initial={"username": request.POST.get("username", "")})
+            return refused(request, "registration/login.html", form, "Not signed in", exc)
+
+    def form_invalid(self, form):
+        record_failed_sign_in(self.request)
+        return super().form_invalid(form)
 
 
 def profile(request, username: str):

@@ -22,7 +22,7 @@ from judge.problems.rendering import render_markdown, states_signature
 from judge.submissions.models import Submission
 
 # The prose of a package and its manifest, with room to spare; the whole package is larger.
-MAX_PREVIEW_BYTES = MAX_PACKAGE_BYTES // 4
+MAX_PREVIEW_BYTES = MAX_PACKAGE_BYTES // 4  # refused above this by settings.REQUEST_BODY_LIMITS
 
 
 def staff_only(view):
@@ -103,8 +103,6 @@ def edit_problem(request, slug: str):
 def preview(request, slug: str):
     """The statement, theory and hints of the posted files, rendered as students would see them; saves nothing."""
     problem = get_problem_for_author(slug)
-    if int(request.META.get("CONTENT_LENGTH") or 0) > MAX_PREVIEW_BYTES:
-        return HttpResponse(f"too large to preview (at most {MAX_PREVIEW_BYTES:,} bytes)", status=413)
     files = {key[5:]: value.replace("\r\n", "\n") for key, value in request.POST.items() if key.startswith("file:")}
     # Uncached: each keystroke's text would otherwise stay in the students' rendering cache.
     return render(request, "authoring/_preview.html", _preview_context(problem, files, render_markdown.__wrapped__))

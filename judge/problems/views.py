@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import functools
+import uuid
 from dataclasses import dataclass
 
 from django.contrib.auth.decorators import login_required
@@ -83,6 +84,7 @@ def problem_page(request, problem: Problem, code: str | None = None, error: str 
     shown = revealed_hint_count(user, problem)
     return render(request, "problems/detail.html", {
         "problem": problem,
+        "click_key": uuid.uuid4(),  # without JavaScript, one per page: a resent form is the same click
         "statement_html": render_markdown(problem.statement_md),
         "theory_html": render_markdown(problem.theory_md) if problem.theory_md else "",
         "hints_html": [render_markdown(hint) for hint in problem.hints[:shown]],

@@ -43,6 +43,9 @@ class Submission(models.Model):
     # Set by the worker for a custom Run: the reference's output (.npy), or why there is none.
     custom_expected = models.BinaryField(null=True, blank=True)
     custom_error = models.TextField(blank=True, default="")
+    # The key the page sent with the click that made it (one per click): a retry of that click, whose answer
+    # was lost, finds this submission instead of making a second one.
+    client_key = models.UUIDField(null=True, blank=True, editable=False)
 
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     enqueued_at = models.DateTimeField(null=True, blank=True)
@@ -56,6 +59,7 @@ class Submission(models.Model):
     class Meta:
         ordering = ["-created_at"]
         indexes = [models.Index(fields=["user", "problem", "kind"])]
+        constraints = [models.UniqueConstraint(fields=["user", "client_key"], name="submission_once_per_click")]
 
     def __str__(self) -> str:
         return f"#{self.pk} {self.problem.slug} {self.status} {self.verdict}"

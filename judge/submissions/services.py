@@ -23,7 +23,7 @@ import uuid
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
@@ -79,22 +79,48 @@ def validate_code(code: str | bytes) -> str:
 
 
 def submit_solution(user, problem: Problem, code: str | bytes, kind: str = Kind.SUBMIT,
-                    custom_inputs: dict[str, str] | None = None) -> Submission:
-    """Accept the code (a Run on the student's own inputs with ``custom_inputs``: see ``submit_custom_run``)."""
+                    custom_inputs: dict[str, str] | None = None, client_key: uuid.UUID | None = None) -> Submission:
+    """Accept the code (a Run on the student's own inputs with ``custom_inputs``: see ``submit_custom_run``).
+
+    ``client_key`` is the page's key for the click: a second request with it (a retry whose first answer was
+    lost) gets the submission the first one made, stored and graded once (``earlier_click``)."""
     code = validate_code(code)
     if not problem.published or problem.current_test_set_id is None:
         raise SubmissionRejected(f"the problem {problem.slug!r} is not open for submissions")
     locked = locked_reason(user, problem)
     if locked:
         raise SubmissionRejected(locked)
-    with transaction.atomic():
-        submission = Submission.objects.create(
-            user=user, problem=problem, test_set_id=problem.current_test_set_id,
-            kind=Kind.RUN if custom_inputs is not None else kind, code=code, custom_inputs=custom_inputs,
-            enqueued_at=timezone.now(),
-        )
-        transaction.on_commit(lambda: enqueue(submission.pk))
+    try:
+        with transaction.atomic():
+            submission = Submission.objects.create(
+                user=user, problem=problem, test_set_id=problem.current_test_set_id,
+                kind=Kind.RUN if custom_inputs is not None else kind, code=code, custom_inputs=custom_inputs,
+                enqueued_at=timezone.now(), client_key=client_key,
+            )
+            transaction.on_commit(lambda: enqueue(submission.pk))
+    except IntegrityError:
+        if client_key is None:
+            raise
+        earlier = earlier_click(user, client_key, code, kind, custom_inputs)
+        if earlier:  # the same click twice at once: the unique key let one of them in
+            return earlier
+        # The key with other code: not a retry but a form restored by the Back button, which kept its key.
+        return submit_solution(user, problem, code, kind, custom_inputs)
     return submission
+
+
+def earlier_click(user, client_key: uuid.UUID | None, code: str | bytes, kind: str,
+                  custom_inputs: dict[str, str] | None = None) -> Submission | None:
+    """The submission this click already made, if it did: the same key, code, kind and custom inputs."""
+    if client_key is None:
+        return None
+    earlier = Submission.objects.filter(user=user, client_key=client_key).first()
+    if isinstance(code, bytes):
+        code = code.decode("utf-8", "replace")
+    kind = Kind.RUN if custom_inputs is not None else kind
+    if earlier is None or (earlier.code, earlier.kind, earlier.custom_inputs) != (code, kind, custom_inputs):
+        return None
+    return earlier
 
 
 class CustomInputRejected(SubmissionRejected):
@@ -105,7 +131,8 @@ class CustomInputRejected(SubmissionRejected):
         self.errors = errors
 
 
-def submit_custom_run(user, problem: Problem, code: str | bytes, texts: dict[str, str]) -> Submission:
+def submit_custom_run(user, problem: Problem, code: str | bytes, texts: dict[str, str],
+                      client_key: uuid.UUID | None = None) -> Submission:
     """A Run on the student's own inputs (NumPy literals, parameter -> text), graded against the reference's
     output on them, which the worker computes in the sandbox. CustomInputRejected names each refused field."""
     if not problem.solution_code.strip():
@@ -114,7 +141,7 @@ def submit_custom_run(user, problem: Problem, code: str | bytes, texts: dict[str
         validate_inputs(problem_spec(problem), texts, expectations(example_inputs(problem)))
     except BadInputs as exc:
         raise CustomInputRejected(exc.errors) from None
-    return submit_solution(user, problem, code, Kind.RUN, custom_inputs=dict(texts))
+    return submit_solution(user, problem, code, Kind.RUN, custom_inputs=dict(texts), client_key=client_key)
 
 
 CUSTOM_UNAVAILABLE = "this problem has no reference solution on the site, so a custom input has no expected output"

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import difflib
+import uuid
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
@@ -17,6 +18,7 @@ from judge.submissions.models import Kind, Status, Submission
 from judge.submissions.services import (
     CustomInputRejected,
     SubmissionRejected,
+    earlier_click,
     queue_position,
     submit_custom_run,
     submit_solution,
@@ -43,12 +45,16 @@ def submit(request, slug: str):
     code = upload.read(1 << 20) if upload else request.POST.get("code", "")
     custom = request.POST.get("kind") == CUSTOM
     kind = Kind.RUN if request.POST.get("kind") in (Kind.RUN, CUSTOM) else Kind.SUBMIT
+    key = click_key(request)
+    earlier = earlier_click(request.user, key, code, kind, dict(posted_texts(request.POST)) if custom else None)
+    if earlier:  # a retry of a click whose answer was lost: the same submission, not counted again
+        return accepted(request, earlier)
     try:
         check_rate_limit(request, kind)
         if custom:
-            submission = submit_custom_run(request.user, problem, code, posted_texts(request.POST))
+            submission = submit_custom_run(request.user, problem, code, posted_texts(request.POST), client_key=key)
         else:
-            submission = submit_solution(request.user, problem, code, kind)
+            submission = submit_solution(request.user, problem, code, kind, client_key=key)
     except CustomInputRejected as exc:
         return refused(request, problem, code, "fix the custom input", status=400, custom_errors=exc.errors)
     except RateLimited as exc:
@@ -57,6 +63,18 @@ def submit(request, slug: str):
         return response
     except SubmissionRejected as exc:
         return refused(request, problem, code, str(exc), status=400)
+    return accepted(request, submission)
+
+
+def click_key(request) -> uuid.UUID | None:
+    """The key the page made for this click (editor.js per click; the form without JavaScript per page)."""
+    try:
+        return uuid.UUID(request.POST.get("click_key", ""))
+    except ValueError:
+        return None
+
+
+def accepted(request, submission: Submission):
     if is_htmx(request):
         return render(request, "submissions/_status.html", status_context(submission))
     return redirect(submission)

@@ -83,11 +83,15 @@ def page(chromium):
     context = chromium.new_context(viewport={"width": 1360, "height": 900})
     context.set_default_timeout(20_000)
     page = context.new_page()
-    errors = []
+    errors, blocked = [], []
     page.on("pageerror", lambda error: errors.append(str(error)))
+    # Chromium reports each thing the Content-Security-Policy blocked on the console.
+    page.on("console", lambda message: blocked.append(message.text) if "Content Security Policy" in message.text
+            else None)
     yield page
     context.close()
     assert not errors, f"JavaScript errors on the page: {errors}"
+    assert not blocked, f"the Content-Security-Policy blocked: {blocked}"
 
 
 def screenshot(page, name: str) -> Path:

@@ -22,7 +22,7 @@ GATE_TIMEOUT_MS = 90_000
 def run_checks(page) -> None:
     runs = page.locator("section.gate-run").count()
     page.click("#run-gate")
-    page.wait_for_function(f"document.querySelectorAll('section.gate-run').length > {runs}")
+    page.wait_for_function(f"() => document.querySelectorAll('section.gate-run').length > {runs}")
     page.wait_for_selector("section.gate-run[data-status=done]:first-of-type", timeout=GATE_TIMEOUT_MS)
 
 
@@ -104,5 +104,5 @@ def test_a_student_who_appends_the_class_token_is_told_the_misconception_and_led
     assert "Seen on 13 tests" in note.inner_text()  # the hidden ones too, without their data
     screenshot(page, "misconception")
     note.get_by_role("link", name="Read the section that explains it").click()
-    page.wait_for_url(re.compile(r"/problems/prepend_class_token/#why-position-0$"))
-    expect(page.locator("#why-position-0")).to_be_visible()  # hashchange fires after the URL changes
+    page.wait_for_url(re.compile(r"/problems/prepend_class_token/#md-why-position-0$"))
+    expect(page.locator("#md-why-position-0")).to_be_visible()  # hashchange fires after the URL changes

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from judge.authoring.services import create_problem
 from judge.problems.models import Problem
@@ -33,8 +34,14 @@ def page_fits(page) -> bool:
     return page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
 
 
-def ace_mode(page) -> str:
-    return page.evaluate("window.judgeWorkbench.session.getMode().$id")
+def ace_mode(page, expected: str) -> str:
+    """The editor's mode once it is ``expected`` or 5 s have passed: Ace fetches a mode's script on first use."""
+    try:
+        page.wait_for_function("mode => window.judgeWorkbench.session.getMode().$id === mode", arg=expected,
+                               timeout=5_000)
+    except PlaywrightTimeoutError:
+        pass
+    return page.evaluate("() => window.judgeWorkbench.session.getMode().$id")
 
 
 def run_checks(page):
@@ -69,7 +76,7 @@ def test_an_author_edits_previews_saves_and_reads_the_gate_check_by_check(site, 
     assert page.locator("fieldset.package-file:visible").count() == 1  # one file at a time, beside the list
 
     edit_file(page, "statement.md", STATEMENT)
-    assert ace_mode(page) == "ace/mode/markdown"
+    assert ace_mode(page, "ace/mode/markdown") == "ace/mode/markdown"
     page.wait_for_selector("#panel-statement .statement .katex-display")
     assert "Describe the task" not in page.inner_text("#panel-statement")
     assert page.locator("#panel-statement .statement .katex").count() >= 2
@@ -86,9 +93,9 @@ def test_an_author_edits_previews_saves_and_reads_the_gate_check_by_check(site, 
     assert "Why doubling" in page.inner_text("#panel-theory h2")
 
     page.click('.file-list a[data-file="problem.toml"]')
-    assert ace_mode(page) == "ace/mode/toml" and "[function]" in page.inner_text("#workbench-editor")
+    assert ace_mode(page, "ace/mode/toml") == "ace/mode/toml" and "[function]" in page.inner_text("#workbench-editor")
     edit_file(page, "solution.py", BROKEN)
-    assert ace_mode(page) == "ace/mode/python"
+    assert ace_mode(page, "ace/mode/python") == "ace/mode/python"
     page.click("#tab-checks")
     assert page.locator("#gate-unsaved").is_visible()  # the checks run on what is saved
     page.click("#workbench-editor .ace_content")
@@ -103,7 +110,7 @@ def test_an_author_edits_previews_saves_and_reads_the_gate_check_by_check(site, 
     assert "[function]" in files["problem.toml"]
     assert files["hints/01.md"] == "Multiply by $2$."
     assert page.locator('.file-list a[aria-current][data-file="hints/01.md"]').count() == 1  # the new file opens
-    assert ace_mode(page) == "ace/mode/markdown"
+    assert ace_mode(page, "ace/mode/markdown") == "ace/mode/markdown"
     page.click('.file-list a[data-file="hints/01.md"]')
     assert page.locator("#panel-hints .hint .katex").is_visible()
     page.click('.file-list a[data-file="solution.py"]')

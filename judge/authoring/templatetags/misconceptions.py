@@ -4,15 +4,18 @@ from __future__ import annotations
 
 from django import template
 
+from judge.problems.rendering import ID_PREFIX
+
 register = template.Library()
 
 
 def see_url(problem_url: str, see: str) -> str:
-    """``theory#why-position-0`` -> the theory section; ``hints#2`` -> the hints."""
+    """``theory#why-position-0`` -> the theory section (its id carries the authored HTML's prefix);
+    ``hints#2`` -> the hints."""
     page, _, anchor = see.partition("#")
     if page == "hints":
         return f"{problem_url}#hints"
-    return f"{problem_url}#{anchor or 'theory'}"
+    return f"{problem_url}#{ID_PREFIX}{anchor}" if anchor else f"{problem_url}#theory"
 
 
 @register.simple_tag

@@ -19,6 +19,14 @@
                         headers: { "X-CSRFToken": csrfToken(form) } });
   }
 
+  function newKey() {  // a version 4 UUID; crypto.randomUUID needs HTTPS, getRandomValues does not
+    var bytes = window.crypto.getRandomValues(new Uint8Array(16));
+    bytes[6] = (bytes[6] & 0x0f) | 0x40;
+    bytes[8] = (bytes[8] & 0x3f) | 0x80;
+    var hex = Array.prototype.map.call(bytes, function (b) { return (b + 0x100).toString(16).slice(1); }).join("");
+    return [hex.slice(0, 8), hex.slice(8, 12), hex.slice(12, 16), hex.slice(16, 20), hex.slice(20)].join("-");
+  }
+
   function setUp() {
     var form = document.getElementById("solve");
     var holder = document.getElementById("editor");
@@ -26,6 +34,7 @@
     if (!form || !holder || !window.ace) return;
 
     window.ace.config.set("basePath", holder.dataset.aceBase || "/static/vendor/ace/");
+    window.ace.config.set("useStrictCSP", true);  // no injected <style>: the page links Ace's CSS
     var editor = window.ace.edit(holder, {
       mode: "ace/mode/python",
       theme: "ace/theme/chrome",
@@ -116,6 +125,11 @@
       editor.scrollToLine(line - 1, true, true, function () {});
     }
 
+    // Each click on Run or Submit gets a key of its own: a retry of that request (its answer lost) finds
+    // the submission it made instead of making another.
+    document.body.addEventListener("htmx:configRequest", function (event) {
+      if (event.detail.elt && event.detail.elt.form === form) event.detail.parameters.click_key = newKey();
+    });
     document.body.addEventListener("htmx:beforeRequest", function (event) {
       if (event.detail.elt && event.detail.elt.form === form) {
         save(); clearMarks();

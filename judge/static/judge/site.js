@@ -30,14 +30,15 @@
     if (remember) history.replaceState(null, "", "#" + tab.id.replace(/^tab-/, ""));
   }
 
-  // "#theory" opens a tab; "#why-position-0" opens the tab holding that section.
+  // "#theory" opens a tab; "#md-why-position-0" opens the tab holding that section (authored ids carry
+  // the prefix md-; a link written without it still finds the section).
   function showHash() {
     var id = decodeURIComponent(location.hash.slice(1));
     if (!id) return;
     var tab = document.getElementById("tab-" + id);
     var target = null;
     if (!tab || tab.getAttribute("role") !== "tab") {
-      target = document.getElementById(id);
+      target = document.getElementById(id) || document.getElementById("md-" + id);
       var panel = target && target.closest("[role=tabpanel]");
       tab = panel && document.getElementById(panel.getAttribute("aria-labelledby"));
     }
@@ -58,10 +59,12 @@
     window.addEventListener("hashchange", showHash);
   }
 
-  // A rate-limited Run or Submit answers 429 with a message for the result panel: show it like a 200.
+  // A rate-limited Run or Submit answers 429, and a form too large to read 413, with a message for the
+  // result panel: show it like a 200.
   function swapRateLimitMessages() {
     if (!window.htmx) return;
-    window.htmx.config.responseHandling.unshift({ code: "429", swap: true, error: false });
+    window.htmx.config.responseHandling.unshift({ code: "429", swap: true, error: false },
+                                                { code: "413", swap: true, error: false });
   }
 
   // The live status is a long poll (?wait=<status>): the server answers when the status changes.

@@ -26,6 +26,7 @@
     if (!bench || !form || !holder || !window.ace) return;
 
     window.ace.config.set("basePath", holder.dataset.aceBase || "/static/vendor/ace/");
+    window.ace.config.set("useStrictCSP", true);  // no injected <style>: the page links Ace's CSS
     var editor = window.ace.edit(holder, {
       theme: "ace/theme/chrome",
       tabSize: 4,
