@@ -46,12 +46,14 @@ def pytest_xdist_setupnodes(config, specs):
             spec.env["CELERY_BROKER_URL"] = f"{broker}/{(int(db) + index) % 16}"
 
 
-@pytest.hookimpl(tryfirst=True)
+def pytest_itemcollected(item):
+    """The group is marked as each test is collected: xdist reads the marks in its own collection hook."""
+    if group := xdist_group_of(item):
+        item.add_marker(pytest.mark.xdist_group(group))
+
+
 def pytest_collection_modifyitems(config, items):
-    """Groups for xdist, handed out in FIRST_GROUPS order (bin/test passes --no-loadscope-reorder)."""
-    for item in items:
-        if group := xdist_group_of(item):
-            item.add_marker(pytest.mark.xdist_group(group))
+    """Groups are handed out in FIRST_GROUPS order (bin/test passes --no-loadscope-reorder)."""
     order = {group: rank for rank, group in enumerate(FIRST_GROUPS)}
     items.sort(key=lambda item: order.get(xdist_group_of(item), len(order)))
 
