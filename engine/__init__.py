@@ -9,6 +9,9 @@ parsed as hostile data.
 - ``build_cases(package, sandbox)`` -> ``list[Case]``         (``engine/testset.py``)
 - ``run_gate(package, sandbox, solved=...)`` -> ``GateOutcome``  (``engine/gate.py``)
 
+After a gate passes, the site draws the pool of hidden cases with its secret seeds
+(``add_pool`` in ``engine/pool.py``), and grades each Submit on one draw (``draw_cases``).
+
 ``solved`` (slug -> code) is what ``from solved import <slug>`` gives the code in
 the sandbox, for a problem that builds on earlier ones (``builds_on``): a
 student's own accepted solutions when grading, the references in the gate.

@@ -5,13 +5,19 @@ type (a plain ``numpy.ndarray``), dtype (float64), shape (exact, before any
 comparison that could broadcast), the NaN/inf pattern, the values within the
 problem's rtol/atol, and finally that the inputs were not modified.
 
-Messages for visible tests show numbers; messages for hidden tests name the
-failed check and the student's own result, never the hidden data.
+Messages for visible tests show numbers; messages for hidden tests use a fixed
+vocabulary: the failed check, the status, a built-in exception's type, the
+problem's own limits and parameter names.  Nothing the student's code chose
+(a message, printed text, a class or dtype name, a line, an index, a count)
+reaches a hidden test's result, because that code has seen the hidden inputs
+and could spell them out.
 """
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+
+import builtins
 
 import numpy as np
 
@@ -51,6 +57,9 @@ class TestResult:
     misconception: dict = field(default_factory=dict)
     # How it failed, as an opaque digest that float noise does not change (``engine/signatures.py``).
     signature: str = ""
+    # Its inputs were one of the pool's secret draws (``engine/pool.py``), which differ from one Submit to
+    # the next: mining compares such tests by status, since their signatures differ with the inputs.
+    drawn: bool = False
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -89,8 +98,8 @@ def check_test(event: TestEvent, *, name: str, hidden: bool, expected: np.ndarra
     status, message, detail = _judge(event, hidden, expected, input_hashes, tolerance, max_output_bytes, inputs)
     result.status, result.message = status, message
     result.checks = _checks_up_to(status)
-    if event.outcome == Outcome.ERROR and event.error:
-        result.traceback = event.error.frames
+    if event.outcome == Outcome.ERROR and event.error and not hidden:
+        result.traceback = event.error.frames  # which line raised is the code's choice: not on hidden tests
     if not hidden:
         result.detail = detail
         if event.output is not None and len(event.output) <= PICTURE_MAX_BYTES and status in SHOWS_ACTUAL:
@@ -113,7 +122,9 @@ def _judge(event, hidden, expected, input_hashes, tolerance, max_output_bytes, i
     if outcome == Outcome.OUTPUT_LIMIT:
         return TestStatus.OUTPUT_LIMIT_EXCEEDED, "the returned array is larger than the output limit", {}
     if outcome == Outcome.CRASHED:
-        return TestStatus.RUNTIME_ERROR, f"the process running your code {event.detail or 'died'}", {}
+        # The code can choose how it dies (which signal, which exit status): hidden tests do not say.
+        died = "died" if hidden else event.detail or "died"
+        return TestStatus.RUNTIME_ERROR, f"the process running your code {died}", {}
     if outcome == Outcome.ERROR:
         return _runtime_error(event, hidden)
     if outcome == Outcome.WRONG_TYPE:
@@ -132,11 +143,26 @@ def _runtime_error(event, hidden: bool):
     error = event.error
     if error.type == "MemoryError":
         return TestStatus.MEMORY_LIMIT_EXCEEDED, "MemoryError: the function needed more memory than the limit", {}
-    where = _where(error.frames[-1]) if error.frames else ""
     if hidden:
-        # The message is the student's own text and could carry the hidden inputs out.
-        return TestStatus.RUNTIME_ERROR, f"{error.type}{where}; messages of hidden tests are not shown", {}
+        # The message, a class's name and the line are the code's own choice and could carry the inputs out.
+        return TestStatus.RUNTIME_ERROR, hidden_error_message(error.type), {}
+    where = _where(error.frames[-1]) if error.frames else ""
     return TestStatus.RUNTIME_ERROR, f"{error.type}: {error.message}{where}", {}
+
+
+# Exception types a hidden test may name: Python's built-in ones and NumPy's, known to this process.
+# A class the submission defines may have any name (``type("S3_196_64", (Exception,), {})``), so it
+# is never echoed; a class that borrows a built-in's name says no more than the built-in would.
+NAMED_EXCEPTIONS = frozenset(
+    name for name, value in vars(builtins).items() if isinstance(value, type) and issubclass(value, BaseException)
+) | frozenset(name for name in np.exceptions.__all__ if name[0].isupper()) | {"LinAlgError"}
+OWN_EXCEPTION = "an exception of a class your code defined"
+
+
+def hidden_error_message(type_name: str) -> str:
+    """What a hidden test says of an exception: its type if it is built in, never its message or line."""
+    raised = type_name if type_name in NAMED_EXCEPTIONS else OWN_EXCEPTION
+    return f"your code raised {raised}; on hidden tests the message, the line and printed output are not shown"
 
 
 # Type names a student can always see; any other name is the student's to choose
@@ -165,7 +191,8 @@ def _judge_array(event, hidden, expected, input_hashes, tolerance, max_output_by
     try:
         actual = read_npy(event.output, max_output_bytes + 4096)
     except UnreadableArray as exc:
-        return TestStatus.WRONG_TYPE, f"the result could not be read as an array: {exc}", {}
+        why = "" if hidden else f": {exc}"  # the reason quotes the array's header, which the code wrote
+        return TestStatus.WRONG_TYPE, f"the result could not be read as an array{why}", {}
     detail = {"expected_shape": list(expected.shape), "actual_shape": list(actual.shape),
               "actual_dtype": describe_dtype(actual.dtype)}
     if actual.dtype != FLOAT64:
@@ -189,9 +216,14 @@ def _judge_array(event, hidden, expected, input_hashes, tolerance, max_output_by
     return TestStatus.PASSED, "", detail
 
 
+# Dtype names a hidden test may echo; any other (a structured dtype's size, say) is the code's to choose.
+NAMED_DTYPES = frozenset(np.dtype(code).name for code in np.typecodes["All"] if code not in "OVSUaMm") | {"object"}
+
+
 def _dtype_message(got: str, shape, expected: np.ndarray, hidden: bool) -> str:
     if hidden:
-        return f"expected a float64 array, got {got}"
+        named = got.removeprefix("big-endian ") in NAMED_DTYPES
+        return f"expected a float64 array, got {got if named else 'an array of another dtype'}"
     shape_text = f" of shape {tuple(shape)}" if shape is not None else ""
     return f"expected a float64 array of shape {expected.shape}, got {got}{shape_text}"
 
@@ -199,7 +231,7 @@ def _dtype_message(got: str, shape, expected: np.ndarray, hidden: bool) -> str:
 def _shape_message(actual: tuple, expected: tuple, hidden: bool) -> str:
     if hidden:
         if len(actual) != len(expected):
-            return f"expected a {len(expected)}-dimensional result, got {len(actual)} dimensions"
+            return f"expected a {len(expected)}-dimensional result, got another number of dimensions"
         return "the result has the right number of dimensions but the wrong shape"
     message = f"expected shape {expected}, got {actual}"
     if sorted(actual) == sorted(expected):
@@ -219,7 +251,7 @@ def _special_value_message(actual: np.ndarray, expected: np.ndarray, hidden: boo
             message = f"your result has {label} where the expected value is not"
             message += "" if hidden else f" at {int(unexpected.sum())} positions (first at index {first})"
             if label == "NaN":
-                message += _nan_advice(inputs or {})
+                message += _nan_advice(inputs or {}, hidden)
             return message
         missing = want & ~got
         first = tuple(int(i) for i in np.argwhere(missing)[0])
@@ -228,8 +260,9 @@ def _special_value_message(actual: np.ndarray, expected: np.ndarray, hidden: boo
     return ""
 
 
-def _nan_advice(inputs: dict[str, bytes]) -> str:
-    """Advice only where the inputs point to a cause: large magnitudes (overflow) or a -inf mask."""
+def _nan_advice(inputs: dict[str, bytes], hidden: bool = False) -> str:
+    """Advice only where the inputs point to a cause: large magnitudes (overflow) or a -inf mask;
+    on a hidden test without the magnitude, which is the hidden input's."""
     largest, masked = 0.0, []
     for name, data in inputs.items():
         try:
@@ -243,7 +276,8 @@ def _nan_advice(inputs: dict[str, bytes]) -> str:
         if np.isneginf(array).any():
             masked.append(name)
     if largest >= LARGE_INPUT:
-        return (f"; the inputs reach {largest:.3g} in magnitude, so exp() overflows to inf and inf/inf is NaN: "
+        reach = "are large" if hidden else f"reach {largest:.3g}"
+        return (f"; the inputs {reach} in magnitude, so exp() overflows to inf and inf/inf is NaN: "
                 "subtract the maximum before exponentiating")
     if masked:
         return (f"; `{masked[0]}` holds -inf, and arithmetic on -inf gives NaN (-inf - (-inf), 0 * -inf): add the "
@@ -373,9 +407,10 @@ def finite_difference_disagreement(actual: np.ndarray, estimate: np.ndarray, tol
         far = ~(np.abs(actual - estimate) <= tolerance.atol + tolerance.rtol * np.abs(estimate))
     if not far.any():
         return None
+    beyond = f"beyond rtol={tolerance.rtol:g}, atol={tolerance.atol:g}"
+    if hidden:  # where it disagrees is an index the code's output chose
+        return f"your gradient disagrees with a finite-difference estimate of the forward ({beyond})"
     index = tuple(int(i) for i in np.argwhere(far)[0])
-    message = (f"your gradient disagrees with a finite-difference estimate of the forward at index {index}"
-               f" ({int(far.sum())} of {far.size} entries beyond rtol={tolerance.rtol:g}, atol={tolerance.atol:g})")
-    if not hidden:
-        message += f": the estimate is {estimate[index]:.8g}, yours is {actual[index]:.8g}"
-    return message
+    return (f"your gradient disagrees with a finite-difference estimate of the forward at index {index}"
+            f" ({int(far.sum())} of {far.size} entries {beyond}): the estimate is {estimate[index]:.8g}, "
+            f"yours is {actual[index]:.8g}")

@@ -45,6 +45,7 @@ CHECKS = (
     ("wrong", "Every known-wrong solution fails with the check it declares"),
     ("probes", "Every probe holds for the reference and fires for the known-wrong solutions that declare it"),
     ("fd", "The reference agrees with the finite-difference estimate, where the package has one"),
+    ("pool", "Secret seeds draw new hidden cases, with the reference's outputs and the known-wrong outcomes"),
 )
 # The submission's time budget, unless the manifest sets one: this many times the reference's
 # total time, at least one test's limit plus a second, and at most every test's limit together.
@@ -64,6 +65,7 @@ class GateCheck:
 class GateOutcome:
     checks: list[GateCheck]
     cases: list[Case] = field(default_factory=list)  # with what each known-wrong solution did
+    pool: list[Case] = field(default_factory=list)  # hidden cases drawn with secret seeds (engine/pool.py)
     budget_s: float | None = None  # the submission's time budget the gate settled on
 
     @property
@@ -135,6 +137,7 @@ def run_gate(package: Package, sandbox: Sandbox, max_output_bytes: int = MAX_OUT
     _set(outcome, "probes", all(d.startswith("ok") for d in probe_details),
          "\n".join(probe_details) if spec.probes else "no probes declared")
     outcome.cases = [dataclasses.replace(case, known_wrong=tuple(known[case.name])) for case in cases]
+    _pass(outcome, "pool", "no secret draws asked for: every submission gets the seed's hidden cases")
     return outcome
 
 
@@ -186,14 +189,15 @@ def _check_wrong(wrong: WrongSpec, report: GradeReport, events: dict[str, dict],
     failure = next((t for t in report.tests if t.hidden and t.status != TestStatus.PASSED), None)
     got = failure.status if failure else report.verdict
     for result in report.tests:
-        entry = _known(wrong, result.status, events.get(result.name, {}))
+        entry = known_outcome(wrong, result.status, events.get(result.name, {}))
         if entry is not None:
             known[result.name].append(entry)
     ok = report.verdict != Verdict.ACCEPTED and got == wrong.fails_with
     return ("ok  " if ok else "FAIL ") + f"{wrong.file}: declares {wrong.fails_with}, first failing hidden test gives {got}"
 
 
-def _known(wrong: WrongSpec, status: str, raw: dict) -> KnownWrong | None:
+def known_outcome(wrong: WrongSpec, status: str, raw: dict) -> KnownWrong | None:
+    """What ``wrong`` did on one test, as misconception diagnosis compares it; None if there is nothing to keep."""
     if status == TestStatus.PASSED or status == TestStatus.NOT_RUN:
         return None
     try:

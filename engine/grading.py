@@ -18,6 +18,7 @@ from engine.checks import TestResult, Tolerance, check_test, diagnose, finite_di
 from engine.events import (
     BeforeTests,
     CompileError,
+    LoadError,
     Malformed,
     MissingFunction,
     TestEvent,
@@ -50,6 +51,11 @@ class GradeReport:
         data["tests"] = [test.as_dict() for test in self.tests]
         return data
 
+    def stored_tests(self) -> list[dict]:
+        """The tests as the site stores them for the student: a hidden test keeps no time of its own, since
+        the code could take a time proportional to a hidden value (the gate reads the times, not the site)."""
+        return [test.as_dict() | ({"time_ms": 0.0} if test.hidden else {}) for test in self.tests]
+
 
 def run_order(cases: list[Case]) -> list[Case]:
     """Visible tests first, then the small ones, probe inputs last: a slow or looping submission fails fast."""
@@ -69,14 +75,60 @@ def grade(code: str, spec: ProblemSpec, cases: list[Case], sandbox: Sandbox,
 
     ``solved`` (slug -> code, loaded in this order) is what ``from solved import <slug>`` gives the code:
     for a student, their own accepted solutions of the problems this one builds on.
+
+    The visible tests run in a job of their own, before the hidden ones: their feedback is shown in
+    full (messages, printed output), so the process that produces it must never hold a hidden input.
     """
     ordered = run_order(cases)
+    shown, unseen = [c for c in ordered if not c.hidden], [c for c in ordered if c.hidden]
     started = time.monotonic()
-    run = sandbox.run(job_of(code, spec, ordered, solved))
-    report = interpret(run.events, spec, ordered)
+    events, info, round_trip_ms = [], {}, 0.0
+    if shown:
+        run = sandbox.run(job_of(code, spec, shown, solved))
+        events, info, round_trip_ms = run.events, run.info, run.elapsed_ms
+    hidden_events: list[dict] = []
+    if unseen and _reached_hidden(events, shown):
+        # A job of its own, with the budget of its own: the code loads again (paying its set-up again),
+        # and a loop still stops at its first timeout, so a submission costs at most two budgets.
+        run = sandbox.run(job_of(code, spec, unseen, solved))
+        hidden_events, info, round_trip_ms = run.events, info or run.info, round_trip_ms + run.elapsed_ms
+    report = _interpret_both(events, hidden_events, spec, shown, unseen)
     report.time_ms = round((time.monotonic() - started) * 1000, 3)
-    report.sandbox = {"backend": sandbox.name, "numpy": run.info.get("numpy", ""), "round_trip_ms": round(run.elapsed_ms, 3)}
+    report.sandbox = {"backend": sandbox.name, "numpy": info.get("numpy", ""), "round_trip_ms": round(round_trip_ms, 3)}
     return report
+
+
+HIDDEN_LOAD_FAILED = ("your module did not load for the hidden tests (it raised, or did not define the function); "
+                      "on hidden tests the error is not shown")
+
+
+def _reached_hidden(events: list[dict], shown: list[Case]) -> bool:
+    """Whether the hidden tests are run: the examples' job did not end early or at a timeout."""
+    if not shown:
+        return True
+    if not events or parse_before_tests(events[0]) is not None:
+        return False
+    return not stopped_by_timeout([e for e in events if e.get("event") == "test"])
+
+
+def _interpret_both(events: list[dict], hidden_events: list[dict], spec: ProblemSpec, shown: list[Case],
+                    unseen: list[Case]) -> GradeReport:
+    if not shown:
+        report = interpret(hidden_events, spec, unseen)
+        if isinstance(parse_before_tests(hidden_events[0]) if hidden_events else None, LoadError | MissingFunction):
+            report.message, report.line = HIDDEN_LOAD_FAILED, None  # the module ran beside the hidden inputs
+        return report
+    tests = [e for e in events if e.get("event") == "test"]
+    early = parse_before_tests(hidden_events[0]) if hidden_events else None
+    if early is not None:  # loaded for the examples, not for the hidden tests: depends on what it was given
+        report = interpret(events, spec, shown)
+        report.tests += _not_run([c for c in unseen if not c.probe])
+        if report.verdict == Verdict.ACCEPTED:
+            report.verdict = Verdict.RUNTIME_ERROR
+        report.message = HIDDEN_LOAD_FAILED
+        return report
+    head = [] if events and events[0].get("event") == "test" else events[:1]
+    return interpret(head + tests + [e for e in hidden_events if e.get("event") == "test"], spec, shown + unseen)
 
 
 def interpret(events: list[dict], spec: ProblemSpec, cases: list[Case]) -> GradeReport:
@@ -124,6 +176,7 @@ def _check(raw: dict, case: Case, spec: ProblemSpec) -> TestResult:
     if case.fd_expected is not None and spec.fd_rtol is not None and result.status in FD_CHECKED:
         _check_finite_difference(result, event, case, spec)
     result.signature = signature_of(event, result.status, expected, spec.rtol, spec.atol, spec.max_output_bytes)
+    result.drawn = case.variant != 0
     if case.known_wrong and result.status != TestStatus.PASSED:
         match = diagnose(event, result.status, case.known_wrong, tolerance, spec.max_output_bytes)
         if match is not None:

@@ -5,6 +5,10 @@ yields the inputs built to probe them (cases with ``"probe": True``).  They run
 in the same sandbox job as the tests, after them, and the relation is checked
 here, by trusted code, on what came back: "changing a later key changed an
 earlier query's output" says more than "wrong value at index (0, 2, 1)".
+Probe inputs are hidden inputs, so a message names the property, never where
+the output broke it: that index is the code's to choose, and it could spell out
+the inputs.  A message written with ``{index}`` (an older package) reads
+``(not shown)`` there.
 A probe only speaks when every output it needs is a float64 array of the
 reference's shape without NaN; otherwise the ordinary checks explain more.
 """
@@ -22,6 +26,7 @@ from engine.spec import Case, ProbeSpec, ProblemSpec
 from sandbox.protocol import Outcome
 
 Region = tuple  # of ints, slices and Ellipsis
+INDEX_NOT_SHOWN = "(not shown)"
 
 
 class RegionError(ValueError):
@@ -66,9 +71,8 @@ def evaluate_probes(spec: ProblemSpec, cases: list[Case], events: dict[str, dict
         outputs = [_output(events.get(name), by_name.get(name), spec) for name in probe.cases]
         if any(output is None for output in outputs):
             continue
-        index = breaks(probe, outputs, spec.rtol, spec.atol)
-        if index is not None:
-            broken.append({"name": probe.name, "message": probe.message.replace("{index}", index),
+        if breaks(probe, outputs, spec.rtol, spec.atol) is not None:
+            broken.append({"name": probe.name, "message": probe.message.replace("{index}", INDEX_NOT_SHOWN),
                            "explanation": probe.explanation, "see": probe.see})
     return broken
 

@@ -123,6 +123,7 @@ class Case:
     known_wrong: tuple[KnownWrong, ...] = ()  # what each known-wrong solution did on this test
     probe: bool = False  # an input for a probe: run, never compared with ``expected`` on its own
     fd_expected: bytes | None = None  # .npy: a finite-difference estimate of the answer, checked as well
+    variant: int = 0  # 0: the published seed's case; 1, 2, ...: a secret draw of this hidden case (engine/pool.py)
 
     def array_inputs(self) -> dict[str, bytes]:
         return {name: value for name, value in self.inputs.items() if isinstance(value, bytes)}

@@ -98,7 +98,7 @@ def test_the_gate_fails_clearly_when_what_it_builds_on_is_not_published(pair):
 def test_the_editor_marks_the_students_own_line_not_one_of_the_imported_solution():
     frames = [{"line": 4, "function": "quadruple_it", "text": ""},
               {"line": 9, "function": "double_it", "text": "", "module": "double_it"}]
-    submission = Submission(verdict="runtime_error", results=[{"name": "t", "traceback": frames}])
+    submission = Submission(verdict="runtime_error", results=[{"name": "t", "hidden": False, "traceback": frames}])
     assert error_line(submission) == 4
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import secrets
 
 from django.conf import settings
 from django.db import transaction
@@ -17,6 +18,7 @@ from django.utils import timezone
 from engine.arrays import pack_inputs
 from engine.gate import GateOutcome, run_gate
 from engine.package import Package, PackageError
+from engine.pool import POOL_DRAWS, add_pool
 from engine.spec import Case
 from judge.leaderboard.services import refresh_problem_standings
 from judge.problems.composition import reference_code
@@ -32,6 +34,11 @@ log = logging.getLogger(__name__)
 # tests and bin/run import the same packages again and again.
 _passed_gates: dict[str, GateOutcome] = {}
 PASSED_GATES_KEPT = 128  # more than the course has problems: tests and bin/run sync them all, often
+
+
+def secret_seeds() -> list[int]:
+    """Seeds for the pool of hidden cases: drawn here, never stored; the cases they give are (``TestCase``)."""
+    return [secrets.randbits(63) for _ in range(POOL_DRAWS)]
 
 
 def request_gate_run(problem: Problem, user=None) -> GateRun:
@@ -74,6 +81,8 @@ def execute_gate_run(run_id: int, sandbox: Sandbox | None = None) -> bool:
         if outcome is None:
             with lazy_sandbox(sandbox) as box:
                 outcome = run_gate(package, box, settings.MAX_OUTPUT_BYTES, solved=solved)
+                if outcome.passed:
+                    add_pool(outcome, package, box, secret_seeds(), settings.MAX_OUTPUT_BYTES, solved)
             if outcome.passed:
                 _passed_gates[key] = outcome
                 while len(_passed_gates) > PASSED_GATES_KEPT:
@@ -100,7 +109,7 @@ def publish_package(problem: Problem, package: Package, outcome: GateOutcome) ->
     """Make a gated package live: its fields, its test set (a new version if the tests changed)."""
     test_set, fresh = TestSet.objects.get_or_create(problem=problem, version=package.content_hash)
     if fresh:
-        store_cases(test_set, outcome.cases)
+        store_cases(test_set, outcome.cases + outcome.pool)
     fields = record_fields(package, problem.path_order)
     fields["spec"] = fields["spec"] | {"budget_s": outcome.budget_s}
     was_published = Problem.objects.filter(pk=problem.pk, published=True).exists()
@@ -118,7 +127,7 @@ def publish_package(problem: Problem, package: Package, outcome: GateOutcome) ->
 
 def store_cases(test_set: TestSet, cases: list[Case]) -> None:
     stored = TestCase.objects.bulk_create(
-        TestCase(test_set=test_set, index=i, name=c.name, hidden=c.hidden, probe=c.probe,
+        TestCase(test_set=test_set, index=i, name=c.name, hidden=c.hidden, probe=c.probe, variant=c.variant,
                  inputs=pack_inputs(c.inputs), expected=c.expected, fd_expected=c.fd_expected)
         for i, c in enumerate(cases)
     )

@@ -109,6 +109,9 @@ class TestCase(models.Model):
     hidden = models.BooleanField(default=True)
     # An input built for a probe (``engine/probes.py``): run with the tests, never graded on its own.
     probe = models.BooleanField(default=False)
+    # 0: the published seed's case; 1, 2, ...: a hidden case drawn with a secret seed (``engine/pool.py``),
+    # of which each Submit is graded on one draw.
+    variant = models.PositiveSmallIntegerField(default=0)
     inputs = models.BinaryField()
     expected = models.BinaryField()
     # A finite-difference estimate of the answer (.npy), for the backward problems' marked tests.

@@ -22,14 +22,15 @@ def problem_spec(problem: Problem) -> ProblemSpec:
 
 
 def load_cases(test_set: TestSet, visible_only: bool = False, probes: bool = True) -> list[Case]:
-    """The test set's cases; a Run (``visible_only``) gets neither hidden tests nor probe inputs."""
+    """The test set's cases, with every draw of the hidden ones (``engine.pool.draw_cases`` picks a
+    submission's); a Run (``visible_only``) gets neither hidden tests nor probe inputs."""
     cases = test_set.cases.prefetch_related("known_wrong")
     if visible_only:
         cases = cases.filter(hidden=False, probe=False)
     elif not probes:
         cases = cases.filter(probe=False)
     return [Case(c.name, c.hidden, unpack_inputs(bytes(c.inputs)), bytes(c.expected), _known_wrong(c), c.probe,
-                 bytes(c.fd_expected) if c.fd_expected is not None else None)
+                 bytes(c.fd_expected) if c.fd_expected is not None else None, c.variant)
             for c in cases]
 
 

@@ -82,7 +82,7 @@ def sync_package(package: Package, path_order: int, files: dict[str, str], sandb
     if existing and imported == package.content_hash and existing.current_test_set_id and not (force and edited):
         if existing.path_order != path_order:
             Problem.objects.filter(pk=existing.pk).update(path_order=path_order)
-        return SyncOutcome(package.slug, "unchanged", existing.current_test_set.cases.count())
+        return SyncOutcome(package.slug, "unchanged", existing.current_test_set.cases.filter(variant=0).count())
     if edited and not force:
         return SyncOutcome(package.slug, "skipped", 0, "edited in the browser since the last import; "
                                                        "download it into problems/ or pass --force")
@@ -91,7 +91,8 @@ def sync_package(package: Package, path_order: int, files: dict[str, str], sandb
     if not run.passed:
         return SyncOutcome(package.slug, "draft", 0, _gate_summary(run))
     problem.refresh_from_db()
-    return SyncOutcome(package.slug, "updated" if existing else "created", problem.current_test_set.cases.count())
+    tests = problem.current_test_set.cases.filter(variant=0).count()  # not the pool's draws
+    return SyncOutcome(package.slug, "updated" if existing else "created", tests)
 
 
 def _gate_summary(run: GateRun) -> str:

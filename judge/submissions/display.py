@@ -2,7 +2,9 @@
 
 Only visible tests ever bring data to the page: their inputs and expected
 output from the test set, and the student's own output for a wrong value.
-Hidden tests name the check that failed and nothing more.  The student's
+Hidden tests name the check that failed and nothing more: no time, traceback or
+printed output of their own (the engine stores none; rows graded before it
+stopped are cleaned here too), and the submission's total time is rounded.  The student's
 output is stored as base64 ``.npy`` bytes that their code produced, so it is
 parsed with the same defensive reader the grader uses.
 """
@@ -21,6 +23,7 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from engine.arrays import UnreadableArray, load_inputs, read_npy
+from engine.checks import hidden_error_message
 from engine.custom_input import CASE_NAME as CUSTOM_CASE
 from engine.custom_input import BadInputs, validate_inputs
 from engine.verdicts import CHECKS, TestStatus, Verdict
@@ -116,10 +119,11 @@ def result_rows(submission: Submission) -> list[TestRow]:
         cases = visible_case_data(submission.test_set_id)
     else:
         cases = {}
-    return [_row(test, cases) for test in submission.results if isinstance(test, dict)]
+    return [shown_row(test, cases) for test in submission.results if isinstance(test, dict)]
 
 
-def _row(test: dict, cases: dict) -> TestRow:
+def shown_row(test: dict, cases: dict) -> TestRow:
+    """One stored test as the page shows it; ``cases`` holds the visible tests' inputs and expected output."""
     status = str(test.get("status", ""))
     marks = test.get("checks") or {}
     row = TestRow(
@@ -129,6 +133,7 @@ def _row(test: dict, cases: dict) -> TestRow:
         traceback=list(test.get("traceback") or []),
     )
     if row.hidden:
+        row.time_ms, row.traceback, row.message = 0.0, [], _hidden_message(row.message)
         return row
     row.stdout, row.detail = str(test.get("stdout") or ""), dict(test.get("detail") or {})
     if row.name in cases:
@@ -141,6 +146,25 @@ def _row(test: dict, cases: dict) -> TestRow:
             if status == TestStatus.WRONG_VALUE and actual.shape == expected.shape:
                 row.picture = difference_picture(actual, expected, row.detail.get("first_mismatch"))
     return row
+
+
+# How a hidden runtime error read before the fixed vocabulary: the raised class's name, which the code chose.
+OLD_HIDDEN_ERROR = re.compile(r"^(\S+?)(?: \(line \d+[^)]*\))?; messages of hidden tests are not shown$")
+
+
+def _hidden_message(message: str) -> str:
+    old = OLD_HIDDEN_ERROR.match(message)
+    return hidden_error_message(old.group(1)) if old else message
+
+
+def grading_time(submission: Submission) -> str:
+    """The total time, to the second when hidden tests ran: the code could stretch it by a hidden value."""
+    if submission.grading_ms is None:
+        return ""
+    if not any(isinstance(t, dict) and t.get("hidden") for t in submission.results or []):
+        return f"{submission.grading_ms:.0f} ms"
+    seconds = round(submission.grading_ms / 1000)
+    return "under 1 s" if seconds < 1 else f"about {seconds} s"
 
 
 def _label(choices, value: str) -> str:
@@ -157,7 +181,8 @@ def verdict_label(value: str) -> str:
 def error_line(submission: Submission) -> int | None:
     """The editor line to point at: where the first failing test raised, or the syntax error."""
     for test in submission.results or []:
-        frames = test.get("traceback") if isinstance(test, dict) else None
+        # A hidden test's line would be the code's choice; rows stored before the vocabulary may hold one.
+        frames = test.get("traceback") if isinstance(test, dict) and not test.get("hidden", True) else None
         if frames:
             # Frames of an imported accepted solution (``module``) are not lines of this editor.
             own = [f for f in frames if isinstance(f, dict) and not f.get("module") and isinstance(f.get("line"), int)]

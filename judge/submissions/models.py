@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import secrets
 import uuid
 
 from django.conf import settings
@@ -19,6 +20,10 @@ class Status(models.TextChoices):
 class Kind(models.TextChoices):
     SUBMIT = "submit", "Submit"  # all tests; counts
     RUN = "run", "Run"  # visible examples only; does not count
+
+
+def new_draw() -> int:
+    return secrets.randbits(62)
 
 
 class Submission(models.Model):
@@ -43,6 +48,9 @@ class Submission(models.Model):
     # Set by the worker for a custom Run: the reference's output (.npy), or why there is none.
     custom_expected = models.BinaryField(null=True, blank=True)
     custom_error = models.TextField(blank=True, default="")
+    # Which draw of the hidden tests a Submit is graded on (``engine.pool.draw_cases``): secret, never shown,
+    # and kept through a rejudge, so the same submission always meets the same inputs.
+    draw = models.BigIntegerField(default=new_draw, editable=False)
     # The key the page sent with the click that made it (one per click): a retry of that click, whose answer
     # was lost, finds this submission instead of making a second one.
     client_key = models.UUIDField(null=True, blank=True, editable=False)

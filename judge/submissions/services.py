@@ -31,6 +31,7 @@ from engine.custom_input import CASE_NAME as CUSTOM_CASE
 from engine.custom_input import BadInputs, expectations, expected_output, validate_inputs
 from engine.grading import GradeReport, grade
 from engine.package import PackageError
+from engine.pool import draw_cases
 from engine.spec import Case
 from engine.testset import ReferenceFailed
 from engine.verdicts import Verdict
@@ -262,14 +263,14 @@ def beat(submission_id: int, token: uuid.UUID) -> bool:
 def record_verdict(submission_id: int, token: uuid.UUID, report: GradeReport) -> bool:
     """Store the final verdict, unless someone else holds the claim now; the standings follow in the same
     transaction (recomputed for this student and problem, so a redelivered or rejudged verdict counts once)."""
-    data = report.as_dict()
-    recorded = record_verdict_in_one_statement(submission_id, token, report.verdict, report.message, data["tests"],
+    tests = report.stored_tests()
+    recorded = record_verdict_in_one_statement(submission_id, token, report.verdict, report.message, tests,
                                                report.properties, report.time_ms, report.sandbox)
     if recorded is not None:
         return recorded
     with transaction.atomic():
         recorded = Submission.objects.filter(pk=submission_id, claim=token, status=Status.RUNNING).update(
-            status=Status.DONE, verdict=report.verdict, message=report.message, results=data["tests"],
+            status=Status.DONE, verdict=report.verdict, message=report.message, results=tests,
             properties=report.properties, grading_ms=report.time_ms, sandbox=report.sandbox, finished_at=timezone.now(), claim=None,
         ) == 1
         if recorded:
@@ -331,8 +332,8 @@ def _grade_claimed(submission: Submission, token: uuid.UUID) -> bool:
             if refused is not None:
                 return record_verdict(submission.pk, token, refused)
         else:
-            cases = list(cached_cases(submission.test_set_id, submission.test_set.version,
-                                      submission.kind == Kind.RUN))
+            cases = draw_cases(list(cached_cases(submission.test_set_id, submission.test_set.version,
+                                                 submission.kind == Kind.RUN)), submission.draw)
         report = grade_with_retries(submission.code, problem_spec(submission.problem), cases,
                                     solved={slug: s.code for slug, s in solved.items()})
     if solved:  # which of their submissions it imported, in loading order (a list: jsonb reorders keys)
@@ -378,8 +379,9 @@ def _reference_with_retries(problem: Problem, spec, inputs: dict) -> bytes:
 
 @functools.lru_cache(maxsize=32)
 def cached_cases(test_set_id: int, version: str, visible_only: bool) -> tuple[Case, ...]:
-    """A test set's cases, kept by this worker process: a version (content hash) never changes, and
-    reading 13 cases' arrays from the database cost a loaded worker 100-200 ms per submission."""
+    """A test set's cases (every draw of the hidden ones), kept by this worker process: a version (content
+    hash) never changes, and reading 13 cases' arrays from the database cost a loaded worker 100-200 ms
+    per submission."""
     return tuple(load_cases(TestSet.objects.get(pk=test_set_id), visible_only=visible_only))
 
 

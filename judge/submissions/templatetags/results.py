@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from django import template
 
 from engine.verdicts import TestStatus
+from judge.submissions.display import grading_time
 
 register = template.Library()
 
@@ -29,3 +30,9 @@ def grouped(rows: list) -> ResultGroups:
         else:
             groups.failing.append(row)
     return groups
+
+
+@register.filter
+def graded_in(submission) -> str:
+    """The submission's total grading time as the student may see it (``display.grading_time``)."""
+    return grading_time(submission)
