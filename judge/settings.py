@@ -265,6 +265,9 @@ SANDBOX_TRIES = env_number("SANDBOX_TRIES", 3)
 # Fairness: at most this many submissions of one user are graded at once; the others wait in
 # the database (not in a worker slot) and are sent when one of theirs finishes.
 MAX_RUNNING_PER_USER = env_number("MAX_RUNNING_PER_USER", 1)
+# Fair share (judge/submissions/fairshare.py): the worker seconds an account and a client address
+# used count half as much after this long; who used less goes first.
+FAIR_SHARE_HALF_LIFE_S = env_number("FAIR_SHARE_HALF_LIFE_S", 60.0, float)
 
 
 def env_rate(name: str, default: str) -> tuple[int, int] | None:
@@ -318,8 +321,10 @@ if CELERY_BROKER_URL == "filesystem://":
     }
 else:
     # Redelivery of a message whose worker died; the recovery sweep is faster.  "priority": a worker
-    # always takes from the first of its queues that has work (-Q run,submit,rejudge).
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600, "queue_order_strategy": "priority"}
+    # always takes from the first of its queues that has work (-Q run,submit,rejudge), after the
+    # message priority (0 first): all ten kept apart, since fair share uses them (broker.py).
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600, "queue_order_strategy": "priority",
+                                       "priority_steps": list(range(10))}
 # Redis for push notifications and shared counters; none on the embedded default.
 REDIS_URL = os.environ.get("REDIS_URL", CELERY_BROKER_URL if CELERY_BROKER_URL.startswith("redis") else "") or None
 if REDIS_URL:
@@ -329,9 +334,12 @@ if REDIS_URL:
 # without -Q consumes them all in this order.
 CELERY_TASK_QUEUES = [Queue(name, routing_key=name) for name in ("maintenance", "run", "submit", "rejudge")]
 CELERY_TASK_DEFAULT_QUEUE = "submit"
+# Message priorities (0 is taken first; judge/submissions/fairshare.py): a submission's follows its
+# student's fair share; the sweep goes first, a gate run in the middle, a rejudge last.
 CELERY_TASK_ROUTES = {
-    "judge.submissions.tasks.recover_stalled_submissions": {"queue": "maintenance"},
-    "judge.authoring.tasks.rejudge_batch": {"queue": "rejudge"},
+    "judge.submissions.tasks.recover_stalled_submissions": {"queue": "maintenance", "priority": 0},
+    "judge.problems.tasks.run_gate_task": {"queue": "submit", "priority": 4},
+    "judge.authoring.tasks.rejudge_batch": {"queue": "rejudge", "priority": 9},
 }
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True

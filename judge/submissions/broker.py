@@ -2,9 +2,12 @@
 
 Celery does the scheduling: one queue per lane, consumed in priority order
 (``queue_order_strategy="priority"`` on Redis, ``worker_prefetch_multiplier=1``),
-so a Run is the next thing a free worker slot takes, a Submit the one after,
-and a staff rejudge only what is left.  The recovery sweep has a queue of its
-own, which a grading backlog never stands in front of.
+and each message carries a priority (``fairshare``): a worker takes the lowest
+priority number from any of its queues first, and among equal numbers a Run
+before a Submit, a Submit before a staff rejudge.  So a student who has used
+little worker time lately is the next thing a free worker slot takes, whatever
+lane the others' backlog is in.  The recovery sweep has a queue of its own,
+which a grading backlog never stands in front of.
 """
 
 from __future__ import annotations
@@ -30,10 +33,13 @@ class Lane(models.TextChoices):
 GRADING_LANES = (Lane.RUN, Lane.SUBMIT, Lane.REJUDGE)
 
 
-def send_task(task, *args, queue: str | None = None, on_failure: Callable[[], None] | None = None, **kwargs) -> bool:
-    """Send a task now; if the broker is unreachable, log it, call ``on_failure`` and return False."""
+def send_task(task, *args, queue: str | None = None, on_failure: Callable[[], None] | None = None,
+              priority: int | None = None, **kwargs) -> bool:
+    """Send a task now; if the broker is unreachable, log it, call ``on_failure`` and return False.
+    ``priority``: 0 is taken first (Redis); None leaves the task's routed default."""
+    options = {"priority": priority} if priority is not None else {}
     try:
-        task.apply_async(args, kwargs or None, queue=queue)
+        task.apply_async(args, kwargs or None, queue=queue, **options)
     except Exception:  # the broker is down: the caller's recovery path takes over
         log.exception("could not send %s%s", task.name, args)
         if on_failure is not None:

@@ -54,6 +54,8 @@ class Submission(models.Model):
     # The key the page sent with the click that made it (one per click): a retry of that click, whose answer
     # was lost, finds this submission instead of making a second one.
     client_key = models.UUIDField(null=True, blank=True, editable=False)
+    # Where it came from, as fair share counts it (``fairshare.address_key``): an IPv4 address or an IPv6 /64.
+    client_address = models.CharField(max_length=64, blank=True, default="")
 
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     enqueued_at = models.DateTimeField(null=True, blank=True)

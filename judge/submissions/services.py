@@ -10,8 +10,9 @@ and the compare-and-set makes sure it is graded (recorded) once.
 Fairness: at most ``MAX_RUNNING_PER_USER`` submissions of one user are graded
 at once.  The claim refuses another; that submission is *parked* (still
 queued, ``enqueued_at`` cleared, no message in the broker, no worker slot
-held) and sent again, to the back of its queue, when one of the user's
-submissions finishes.  Which queue: ``broker.Lane``.
+held) and sent again when one of the user's submissions finishes.  Which queue:
+``broker.Lane``; in what order: ``fairshare`` (a student who has used little worker time lately
+goes first; a submission recovered after a fault before anyone).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from __future__ import annotations
 import functools
 import logging
 import threading
+import time
 import uuid
 from datetime import timedelta
 
@@ -40,7 +42,7 @@ from judge.problems.composition import builds_on, locked_reason, reference_code,
 from judge.problems.models import Problem, TestSet
 from judge.problems.queries import load_cases, problem_spec
 from judge.sandboxes import discard_worker_sandbox, worker_sandbox
-from judge.submissions import push
+from judge.submissions import fairshare, push
 from judge.submissions.broker import Lane, send_task
 from judge.submissions.display import visible_case_data
 from judge.submissions.models import Kind, Status, Submission
@@ -80,11 +82,13 @@ def validate_code(code: str | bytes) -> str:
 
 
 def submit_solution(user, problem: Problem, code: str | bytes, kind: str = Kind.SUBMIT,
-                    custom_inputs: dict[str, str] | None = None, client_key: uuid.UUID | None = None) -> Submission:
+                    custom_inputs: dict[str, str] | None = None, client_key: uuid.UUID | None = None,
+                    client_address: str | None = None) -> Submission:
     """Accept the code (a Run on the student's own inputs with ``custom_inputs``: see ``submit_custom_run``).
 
     ``client_key`` is the page's key for the click: a second request with it (a retry whose first answer was
-    lost) gets the submission the first one made, stored and graded once (``earlier_click``)."""
+    lost) gets the submission the first one made, stored and graded once (``earlier_click``).
+    ``client_address``: the web request's, which fair share counts beside the account."""
     code = validate_code(code)
     if not problem.published or problem.current_test_set_id is None:
         raise SubmissionRejected(f"the problem {problem.slug!r} is not open for submissions")
@@ -97,6 +101,7 @@ def submit_solution(user, problem: Problem, code: str | bytes, kind: str = Kind.
                 user=user, problem=problem, test_set_id=problem.current_test_set_id,
                 kind=Kind.RUN if custom_inputs is not None else kind, code=code, custom_inputs=custom_inputs,
                 enqueued_at=timezone.now(), client_key=client_key,
+                client_address=fairshare.address_key(client_address),
             )
             transaction.on_commit(lambda: enqueue(submission.pk))
     except IntegrityError:
@@ -106,7 +111,7 @@ def submit_solution(user, problem: Problem, code: str | bytes, kind: str = Kind.
         if earlier:  # the same click twice at once: the unique key let one of them in
             return earlier
         # The key with other code: not a retry but a form restored by the Back button, which kept its key.
-        return submit_solution(user, problem, code, kind, custom_inputs)
+        return submit_solution(user, problem, code, kind, custom_inputs, client_address=client_address)
     return submission
 
 
@@ -133,7 +138,7 @@ class CustomInputRejected(SubmissionRejected):
 
 
 def submit_custom_run(user, problem: Problem, code: str | bytes, texts: dict[str, str],
-                      client_key: uuid.UUID | None = None) -> Submission:
+                      client_key: uuid.UUID | None = None, client_address: str | None = None) -> Submission:
     """A Run on the student's own inputs (NumPy literals, parameter -> text), graded against the reference's
     output on them, which the worker computes in the sandbox. CustomInputRejected names each refused field."""
     if not problem.solution_code.strip():
@@ -142,7 +147,8 @@ def submit_custom_run(user, problem: Problem, code: str | bytes, texts: dict[str
         validate_inputs(problem_spec(problem), texts, expectations(example_inputs(problem)))
     except BadInputs as exc:
         raise CustomInputRejected(exc.errors) from None
-    return submit_solution(user, problem, code, Kind.RUN, custom_inputs=dict(texts), client_key=client_key)
+    return submit_solution(user, problem, code, Kind.RUN, custom_inputs=dict(texts), client_key=client_key,
+                           client_address=client_address)
 
 
 CUSTOM_UNAVAILABLE = "this problem has no reference solution on the site, so a custom input has no expected output"
@@ -157,14 +163,30 @@ def example_inputs(problem: Problem) -> dict:
 
 
 def enqueue(submission_id: int, lane: str | None = None) -> bool:
-    """Send the submission to its lane (by default Run or Submit, from its kind); if the broker is down
-    it stays queued and the recovery sweep sends it later."""
+    """Send the submission to its lane, by default Run or Submit from its kind, in the order its student's
+    fair share gives; sent by the judge to the Run lane (recovered after a fault) it goes ahead of everyone,
+    to the rejudge lane after everyone.  If the broker is down it stays queued and the sweep sends it later."""
     from judge.submissions.tasks import grade_submission as task
 
     if lane is None:
         kind = Submission.objects.filter(pk=submission_id).values_list("kind", flat=True).first()
         lane = Lane.RUN if kind == Kind.RUN else Lane.SUBMIT
-    return send_task(task, submission_id, queue=lane, capped=lane != Lane.REJUDGE)
+        priority = fair_priority(submission_id)
+    else:
+        priority = fairshare.URGENT if lane == Lane.RUN else fairshare.LAST
+    return send_task(task, submission_id, queue=lane, capped=lane != Lane.REJUDGE, priority=priority)
+
+
+def fair_priority(submission_id: int) -> int | None:
+    """The message priority from the student's fair share; their unfinished submissions, and those of
+    everyone at their address, count as work to come."""
+    row = Submission.objects.filter(pk=submission_id).values_list("user_id", "client_address").first()
+    if row is None or not settings.REDIS_URL:
+        return None
+    user_id, address = row
+    unfinished = Submission.objects.filter(status__in=(Status.QUEUED, Status.RUNNING)).exclude(pk=submission_id)
+    at_address = unfinished.filter(client_address=address).count() if address else 0
+    return fairshare.priority(user_id, address, unfinished.filter(user_id=user_id).count(), at_address)
 
 
 def requeue(submission_ids: list[int], test_sets: dict[int, int]) -> int:
@@ -311,11 +333,14 @@ def grade_submission(submission_id: int, capped: bool = True) -> bool:
         if capped:
             park_submission(submission_id)
         return False
+    started = time.monotonic()
     push.publish_status(submission_id, Status.RUNNING)
     submission = Submission.objects.select_related("problem", "test_set").get(pk=submission_id)
     try:
         return _grade_claimed(submission, token)
     finally:
+        if capped:  # a staff rejudge is not the student's doing
+            fairshare.charge(submission.user_id, submission.client_address, time.monotonic() - started)
         push.publish_status(submission_id, Status.DONE)
         release_parked(submission.user_id)
 

@@ -9,6 +9,7 @@ from django.http import Http404, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from judge.accounts.limits import client_address
 from judge.problems.queries import get_problem_for_user
 from judge.problems.views import problem_page
 from judge.submissions import display, push
@@ -51,10 +52,12 @@ def submit(request, slug: str):
         return accepted(request, earlier)
     try:
         check_rate_limit(request, kind)
+        address = client_address(request)  # as the sign-in limits see it; fair share counts it (README)
         if custom:
-            submission = submit_custom_run(request.user, problem, code, posted_texts(request.POST), client_key=key)
+            submission = submit_custom_run(request.user, problem, code, posted_texts(request.POST), client_key=key,
+                                           client_address=address)
         else:
-            submission = submit_solution(request.user, problem, code, kind, client_key=key)
+            submission = submit_solution(request.user, problem, code, kind, client_key=key, client_address=address)
     except CustomInputRejected as exc:
         return refused(request, problem, code, "fix the custom input", status=400, custom_errors=exc.errors)
     except RateLimited as exc:
