@@ -125,6 +125,7 @@ def make_stack(args) -> Stack:
     env = {k: v for k, v in os.environ.items() if k != "JUDGE_TEST"} | {  # the production password hash
         "DATABASE_URL": db_url, "CELERY_BROKER_URL": redis_url, "REDIS_URL": redis_url,
         "DEBUG": "0", "SECRET_KEY": "classroom-benchmark-" + "x" * 40, "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "JUDGE_PLAIN_HTTP": "1",  # gunicorn on 127.0.0.1 without a TLS proxy
         "JUDGE_VAR_DIR": str(ROOT / "var" / "bench-classroom"), "GUNICORN_BIND": f"127.0.0.1:{args.port}",
         "DATABASE_POOL_MAX": "12", "PYTHONPATH": str(ROOT), "LOG_LEVEL": "WARNING",
         "PROBLEMS_DIR": str(copy_problem(args.problem, ROOT / "var" / "bench-classroom" / "problems")),

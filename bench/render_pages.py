@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT))
 VAR = Path(os.environ.get("JUDGE_VAR_DIR") or tempfile.mkdtemp(prefix="judge-bench-"))
 os.environ.update({"JUDGE_VAR_DIR": str(VAR), "DEBUG": "0", "SECRET_KEY": secrets.token_urlsafe(40),
                    "ALLOWED_HOSTS": "testserver", "SANDBOX_BACKEND": os.environ.get("SANDBOX_BACKEND", "process"),
-                   "LOG_LEVEL": "WARNING", "DJANGO_SETTINGS_MODULE": "judge.settings"})
+                   "LOG_LEVEL": "WARNING", "DJANGO_SETTINGS_MODULE": "judge.settings", "JUDGE_PLAIN_HTTP": "1"})
 
 import django  # noqa: E402
 

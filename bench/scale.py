@@ -73,7 +73,7 @@ def setup_django(url: str) -> None:
     os.environ.update({"DATABASE_URL": url, "DEBUG": "0", "SECRET_KEY": secrets.token_urlsafe(40),
                        "ALLOWED_HOSTS": "testserver", "SANDBOX_BACKEND": "process", "LOG_LEVEL": "WARNING",
                        "JUDGE_VAR_DIR": os.environ.get("JUDGE_VAR_DIR") or tempfile.mkdtemp(prefix="judge-scale-"),
-                       "DJANGO_SETTINGS_MODULE": "judge.settings"})
+                       "DJANGO_SETTINGS_MODULE": "judge.settings", "JUDGE_PLAIN_HTTP": "1"})
     import django
 
     django.setup()

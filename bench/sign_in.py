@@ -43,7 +43,7 @@ def stack_env(args) -> dict:
         "REDIS_URL": url, "DEBUG": "0", "SECRET_KEY": "sign-in-benchmark-" + "x" * 40,
         "ALLOWED_HOSTS": "127.0.0.1,localhost", "JUDGE_VAR_DIR": str(ROOT / "var" / "bench-sign-in"),
         "GUNICORN_BIND": f"127.0.0.1:{args.port}", "DATABASE_POOL_MAX": "12", "PYTHONPATH": str(ROOT),
-        "LOG_LEVEL": "WARNING",
+        "LOG_LEVEL": "WARNING", "JUDGE_PLAIN_HTTP": "1",  # gunicorn on 127.0.0.1 without a TLS proxy
     }
 
 

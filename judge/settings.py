@@ -74,6 +74,19 @@ if not SECRET_KEY:
 ALLOWED_HOSTS = [h for h in os.environ.get("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]").split(",") if h]
 CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o]
 
+# HTTPS unless told otherwise: a deployment sits behind a TLS proxy (README, "TLS in front of the site") that
+# sets X-Forwarded-Proto and overwrites any the client sent.  JUDGE_PLAIN_HTTP=1 is the one switch for plain
+# HTTP on a trusted machine (bin/run, bin/test, compose's local example): no redirect, no HSTS, and cookies
+# a browser sends over http://127.0.0.1.
+PLAIN_HTTP = env_bool("JUDGE_PLAIN_HTTP", False)
+if not PLAIN_HTTP:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = True
+    SECURE_HSTS_SECONDS = env_number("SECURE_HSTS_SECONDS", 365 * 24 * 3600)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
+    SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = True
+
 INSTALLED_APPS = [
     "django.contrib.admin",
     "django.contrib.auth",

@@ -13,6 +13,51 @@ PROBLEMS = REPO / "problems"
 FIRST_THREE = ["prepend_class_token", "add_positional_embedding", "scaled_dot_product_attention"]
 
 
+# --- In parallel (bin/test runs pytest-xdist, --dist loadgroup) ---------------------------------------------
+# The longest piece, the compose stack (it builds the app image), starts first on one worker while the other
+# takes the tests that start real Celery workers, one after another (their recovery times are asserted); then
+# the attack suite (one canary file, so one worker), then everything else as workers free up.
+FIRST_GROUPS = ("compose", "real-workers", "security")
+
+
+def xdist_group_of(item) -> str | None:
+    path = item.path.relative_to(REPO).as_posix()
+    if path == "tests/test_docker_compose.py":
+        return "compose"
+    if item.get_closest_marker("slow") and not path.startswith("tests/browser/"):
+        return "real-workers"
+    if path.startswith("tests/security/"):
+        return "security"
+    return None
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_setupnodes(config, specs):
+    """Each xdist worker gets its own Redis broker DB (tests flush it) and var dir (sandbox sockets, SQLite files).
+
+    Worker N uses the DB after the one in CELERY_BROKER_URL (bin/test's TEST_BROKER_URL) by N, modulo 16; its
+    test database gets pytest-django's ``_gwN`` suffix.
+    """
+    broker, _, db = os.environ.get("CELERY_BROKER_URL", "").rpartition("/")
+    var = os.environ.get("JUDGE_VAR_DIR", str(REPO / "var" / "test"))
+    for index, spec in enumerate(specs):
+        spec.env["JUDGE_VAR_DIR"] = f"{var}/gw{index}"
+        if broker.startswith("redis") and db.isdigit():
+            spec.env["CELERY_BROKER_URL"] = f"{broker}/{(int(db) + index) % 16}"
+
+
+def pytest_itemcollected(item):
+    """The group is marked as each test is collected: xdist reads the marks in its own collection hook."""
+    if group := xdist_group_of(item):
+        item.add_marker(pytest.mark.xdist_group(group))
+
+
+def pytest_collection_modifyitems(config, items):
+    """Groups are handed out in FIRST_GROUPS order (bin/test passes --no-loadscope-reorder)."""
+    order = {group: rank for rank, group in enumerate(FIRST_GROUPS)}
+    items.sort(key=lambda item: order.get(xdist_group_of(item), len(order)))
+
+
 @pytest.fixture(autouse=True)
 def fresh_cache():
     """Rate-limit counters and cached statistics do not leak from one test into the next."""
@@ -21,17 +66,47 @@ def fresh_cache():
     cache.clear()
 
 
+@pytest.fixture(scope="session")
+def sync_sandbox():
+    """The configured sandbox, opened once; a job it has run before is answered from its recording.
+
+    Syncing runs each package's gate in a sandbox, the same jobs for every test that syncs the same packages;
+    the gate itself is tested for real in test_reference_and_wrong_solutions.py.
+    """
+    from tests.helpers import lazy_sandbox
+    from tests.recording import RecordingSandbox
+
+    with lazy_sandbox() as sandbox:
+        yield RecordingSandbox(sandbox, replay=True)
+
+
+_SYNCED: dict = {}  # packages -> the rows their first sync in this process wrote (tests/snapshots.py)
+
+
 @pytest.fixture
-def problems(db, request):
+def problems(db, request, sync_sandbox):
     """Packaged problems, synced into the test database: the first three, or a module's ``SYNCED_PROBLEMS``.
 
     Every problem of the course goes through its gate in test_reference_and_wrong_solutions.py; the site's
-    tests need only a few, and syncing all of them for every test would cost seconds each.
+    tests need only a few, and syncing all of them for every test would cost seconds each.  The first sync of
+    a set of packages in a process is the site's own (drafts, gate run, test set, publishing; only the
+    sandbox's replies to jobs it has seen are replayed); a later test into an empty database gets its rows.
     """
     from judge.authoring.sync import sync_problems
     from judge.problems.models import Problem
+    from tests.snapshots import rows_written_by, write_rows
 
-    sync_problems(only=getattr(request.module, "SYNCED_PROBLEMS", FIRST_THREE))
+    slugs = tuple(getattr(request.module, "SYNCED_PROBLEMS", FIRST_THREE))
+
+    def sync():
+        return sync_problems(only=list(slugs), sandbox=sync_sandbox)
+
+    if Problem.objects.exists():  # the test made problems of its own first: sync on top of them
+        sync()
+    elif slugs in _SYNCED:
+        write_rows(_SYNCED[slugs])
+    else:
+        _SYNCED[slugs] = rows_written_by(sync)
     return {p.slug: p for p in Problem.objects.all()}
 
 

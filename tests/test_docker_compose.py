@@ -38,8 +38,10 @@ def stack(docker_image):
     project = f"judge-test-{uuid.uuid4().hex[:8]}"
     # The test run's own service URLs must not leak into the stack's containers.
     inherited = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "DOCKER_HOST", "TMPDIR")}
-    env = inherited | {"JUDGE_HTTP_PORT": str(port), "SANDBOX_IMAGE": docker_image,
-                        "SECRET_KEY": uuid.uuid4().hex * 2, "POSTGRES_PASSWORD": uuid.uuid4().hex}
+    # The README's local example: its own secrets, and plain HTTP on 127.0.0.1 (no TLS proxy in front).
+    env = inherited | {"JUDGE_HTTP_PORT": str(port), "SANDBOX_IMAGE": docker_image, "JUDGE_PLAIN_HTTP": "1",
+                        "SECRET_KEY": uuid.uuid4().hex * 2, "POSTGRES_PASSWORD": uuid.uuid4().hex,
+                        "REDIS_PASSWORD": uuid.uuid4().hex}
     compose = ["docker", "compose", "-p", project, "-f", str(REPO / "docker-compose.yml")]
     try:
         up = subprocess.run([*compose, "up", "-d", "--wait"], env=env, capture_output=True, text=True, timeout=600)
@@ -125,3 +127,13 @@ def test_compose_stack_grades_submissions_sent_over_http(stack):
              for bind in api.inspect_container(info["Id"])["HostConfig"]["Binds"] or []]
     # The worker's warm containers: each mounts its own directory of the host's /run/judge-sandbox.
     assert any(re.fullmatch(r"/run/judge-sandbox/z-\w+:/run/judge:ro", bind) for bind in binds), binds
+
+
+def test_compose_redis_refuses_a_client_without_the_password(stack):
+    _, compose, env = stack
+    without = subprocess.run([*compose, "exec", "-T", "-e", "REDISCLI_AUTH=", "redis", "redis-cli", "ping"], env=env,
+                             capture_output=True, text=True, timeout=60)
+    assert "NOAUTH" in without.stdout + without.stderr
+    with_password = subprocess.run([*compose, "exec", "-T", "redis", "redis-cli", "ping"], env=env,
+                                   capture_output=True, text=True, timeout=60)
+    assert with_password.stdout.strip() == "PONG"

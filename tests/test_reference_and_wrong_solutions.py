@@ -1,29 +1,68 @@
-"""Every packaged problem: the reference passes, the starter and known-wrong solutions fail as declared."""
+"""Every packaged problem: the reference passes, the starter and known-wrong solutions fail as declared.
+
+Each problem goes through its publish gate once (in the process sandbox); the assertions read the runs the gate
+made (tests/recording.py) rather than grading the same code again.  A problem's tests share one xdist group, so
+its gate runs in one worker.
+"""
 
 from __future__ import annotations
+
+import dataclasses
 
 import pytest
 
 from engine.gate import run_gate
-from engine.grading import grade, job_of, run_order
 from engine.probes import evaluate_probes
 from tests.conftest import PROBLEMS
-from tests.helpers import first_failure, grade_code, package
+from tests.helpers import first_failure, package
+from tests.recording import GatedProblem, RecordingSandbox
+
+pytestmark = pytest.mark.course
 
 SLUGS = sorted(p.name for p in PROBLEMS.iterdir() if (p / "problem.toml").exists())
 WRONG = [(slug, wrong) for slug in SLUGS for wrong in package(slug).wrong]
+PROBED = [(slug, wrong) for slug, wrong in WRONG if wrong.probes]
 
 
-@pytest.mark.parametrize("slug", SLUGS)
-def test_reference_solution_is_accepted(slug, process_sandbox):
-    report = grade_code(package(slug).solution, slug, process_sandbox)
+def per_problem(slug: str, *rest, id: str | None = None):
+    return pytest.param(slug, *rest, id=id or slug, marks=pytest.mark.xdist_group(f"gate-{slug}"))
+
+
+def by_problem(pairs):
+    return [per_problem(slug, wrong, id=f"{slug}/{wrong.file}") for slug, wrong in pairs]
+
+
+@pytest.fixture(scope="module")
+def gated(process_sandbox):
+    """slug -> the problem's gate, run once in this module."""
+    done: dict[str, GatedProblem] = {}
+
+    def gate(slug: str) -> GatedProblem:
+        if slug not in done:
+            solved = {name: package(name).solution for name in package(slug).problem.builds_on}
+            recorder = RecordingSandbox(process_sandbox)
+            done[slug] = GatedProblem(package(slug), run_gate(package(slug), recorder, solved=solved), recorder,
+                                      solved)
+        return done[slug]
+
+    return gate
+
+
+def without_known_wrong(gate: GatedProblem):
+    """The cases as a fresh build gives them, before the gate records what the known-wrong solutions did."""
+    return [dataclasses.replace(case, known_wrong=()) for case in gate.outcome.cases]
+
+
+@pytest.mark.parametrize("slug", [per_problem(slug) for slug in SLUGS])
+def test_reference_solution_is_accepted(slug, gated):
+    report = gated(slug).report(package(slug).solution, without_known_wrong(gated(slug)))
     assert report.verdict == "accepted", [(t.name, t.status, t.message) for t in report.tests]
     assert all(t.checks == dict.fromkeys(["type", "dtype", "shape", "values", "inputs"], "passed") for t in report.tests)
 
 
-@pytest.mark.parametrize("slug", SLUGS)
-def test_starter_code_is_not_accepted(slug, process_sandbox):
-    assert grade_code(package(slug).starter, slug, process_sandbox).verdict != "accepted"
+@pytest.mark.parametrize("slug", [per_problem(slug) for slug in SLUGS])
+def test_starter_code_is_not_accepted(slug, gated):
+    assert gated(slug).report(package(slug).starter, without_known_wrong(gated(slug))).verdict != "accepted"
 
 
 @pytest.mark.parametrize("slug", SLUGS)
@@ -31,92 +70,78 @@ def test_each_problem_has_at_least_three_known_wrong_solutions(slug):
     assert len(package(slug).wrong) >= 3
 
 
-@pytest.mark.parametrize(("slug", "wrong"), WRONG, ids=[f"{s}/{w.file}" for s, w in WRONG])
-def test_known_wrong_solution_fails_with_its_declared_check(slug, wrong, process_sandbox):
+@pytest.mark.parametrize(("slug", "wrong"), by_problem(WRONG))
+def test_known_wrong_solution_fails_with_its_declared_check(slug, wrong, gated):
     """``fails_with`` is the check the first failing hidden test reports."""
-    report = grade_code(wrong.code, slug, process_sandbox)
+    report = gated(slug).report(wrong.code, without_known_wrong(gated(slug)))
     assert report.verdict != "accepted"
     failure = next(t for t in report.tests if t.hidden and t.status != "passed")
     assert failure.status == wrong.fails_with, failure.message
 
 
-def test_appended_class_token_is_wrong_value(process_sandbox):
-    report = grade_code((PROBLEMS / "prepend_class_token/wrong/appended.py").read_text(), "prepend_class_token",
-                        process_sandbox)
+def wrong_report(gated, slug: str, file: str):
+    return gated(slug).report((PROBLEMS / slug / file).read_text(), without_known_wrong(gated(slug)))
+
+
+@pytest.mark.xdist_group("gate-prepend_class_token")
+def test_appended_class_token_is_wrong_value(gated):
+    report = wrong_report(gated, "prepend_class_token", "wrong/appended.py")
     failure = first_failure(report)
     assert (report.verdict, failure.status) == ("wrong_answer", "wrong_value")
     assert "first mismatch at index (0, 0, 0)" in failure.message
 
 
-def test_float32_result_is_wrong_dtype_with_shapes_in_the_message(process_sandbox):
-    report = grade_code((PROBLEMS / "prepend_class_token/wrong/float32.py").read_text(), "prepend_class_token",
-                        process_sandbox)
+@pytest.mark.xdist_group("gate-prepend_class_token")
+def test_float32_result_is_wrong_dtype_with_shapes_in_the_message(gated):
+    report = wrong_report(gated, "prepend_class_token", "wrong/float32.py")
     assert first_failure(report).message == "expected a float64 array of shape (1, 3, 3), got float32 of shape (1, 3, 3)"
 
 
-def test_softmax_over_the_wrong_axis_is_wrong_value(process_sandbox):
-    code = (PROBLEMS / "scaled_dot_product_attention/wrong/softmax_over_queries.py").read_text()
-    report = grade_code(code, "scaled_dot_product_attention", process_sandbox)
+@pytest.mark.xdist_group("gate-scaled_dot_product_attention")
+def test_softmax_over_the_wrong_axis_is_wrong_value(gated):
+    report = wrong_report(gated, "scaled_dot_product_attention", "wrong/softmax_over_queries.py")
     assert first_failure(report).status == "wrong_value"
 
 
-def test_naive_softmax_overflows_on_large_scores_and_the_message_says_why(process_sandbox):
-    code = (PROBLEMS / "scaled_dot_product_attention/wrong/naive_softmax.py").read_text()
-    report = grade_code(code, "scaled_dot_product_attention", process_sandbox)
+@pytest.mark.xdist_group("gate-scaled_dot_product_attention")
+def test_naive_softmax_overflows_on_large_scores_and_the_message_says_why(gated):
+    report = wrong_report(gated, "scaled_dot_product_attention", "wrong/naive_softmax.py")
     failed = [t for t in report.tests if t.status != "passed"]
     assert failed and all(t.hidden for t in failed)
     assert any("subtract the maximum" in t.message for t in failed)
 
 
-def test_in_place_addition_is_input_mutated(process_sandbox):
-    code = (PROBLEMS / "add_positional_embedding/wrong/in_place_add.py").read_text()
-    failure = first_failure(grade_code(code, "add_positional_embedding", process_sandbox))
+@pytest.mark.xdist_group("gate-add_positional_embedding")
+def test_in_place_addition_is_input_mutated(gated):
+    failure = first_failure(wrong_report(gated, "add_positional_embedding", "wrong/in_place_add.py"))
     assert failure.status == "input_mutated"
     assert "`tokens`" in failure.message
 
 
-# The publish gate, run once per problem in the process sandbox: it records what each known-wrong
-# solution did on each test, which is what names a student's misconception.
-_GATED: dict = {}
-
-
-def gated(slug: str, sandbox):
-    if slug not in _GATED:
-        solved = {name: package(name).solution for name in package(slug).problem.builds_on}
-        _GATED[slug] = run_gate(package(slug), sandbox, solved=solved)
-    return _GATED[slug]
-
-
-@pytest.mark.parametrize("slug", SLUGS)
-def test_every_problem_passes_the_publish_gate(slug, process_sandbox):
-    outcome = gated(slug, process_sandbox)
+@pytest.mark.parametrize("slug", [per_problem(slug) for slug in SLUGS])
+def test_every_problem_passes_the_publish_gate(slug, gated):
+    outcome = gated(slug).outcome
     failure = outcome.first_failure()
     assert outcome.passed, f"{failure.key}: {failure.detail}" if failure else "a check did not run"
 
 
-@pytest.mark.parametrize(("slug", "wrong"), WRONG, ids=[f"{s}/{w.file}" for s, w in WRONG])
-def test_known_wrong_solution_is_shown_its_named_misconception(slug, wrong, process_sandbox):
-    cases = gated(slug, process_sandbox).cases
-    report = grade(wrong.code, package(slug).spec(), cases, process_sandbox)
+@pytest.mark.parametrize(("slug", "wrong"), by_problem(WRONG))
+def test_known_wrong_solution_is_shown_its_named_misconception(slug, wrong, gated):
+    report = gated(slug).report(wrong.code)
     named = {t.misconception.get("name") for t in report.tests if t.status != "passed"}
     assert wrong.name in named, (named, [(t.name, t.status) for t in report.tests if t.status != "passed"])
 
 
-PROBED = [(slug, wrong) for slug, wrong in WRONG if wrong.probes]
-
-
-@pytest.mark.parametrize(("slug", "wrong"), PROBED, ids=[f"{s}/{w.file}" for s, w in PROBED])
-def test_probes_fire_for_the_seeded_wrong_solutions_that_declare_them(slug, wrong, process_sandbox):
-    report = grade(wrong.code, package(slug).spec(), gated(slug, process_sandbox).cases, process_sandbox)
+@pytest.mark.parametrize(("slug", "wrong"), by_problem(PROBED))
+def test_probes_fire_for_the_seeded_wrong_solutions_that_declare_them(slug, wrong, gated):
+    report = gated(slug).report(wrong.code)
     assert set(wrong.probes) <= {p["name"] for p in report.properties}
     assert all(p["message"] and "{index}" not in p["message"] for p in report.properties)
 
 
-@pytest.mark.parametrize("slug", sorted({slug for slug, _ in PROBED}))
-def test_the_reference_breaks_no_probe(slug, process_sandbox):
-    spec = package(slug).spec()
-    cases = gated(slug, process_sandbox).cases
-    sandbox_events = process_sandbox.run(job_of(package(slug).solution, spec, run_order(cases))).events
-    tests = [e for e in sandbox_events if e.get("event") == "test"]
-    events = {case.name: raw for case, raw in zip(run_order(cases), tests)}
-    assert evaluate_probes(spec, [c for c in cases if c.probe], events) == []
+@pytest.mark.parametrize("slug", [per_problem(slug) for slug in sorted({slug for slug, _ in PROBED})])
+def test_the_reference_breaks_no_probe(slug, gated):
+    gate = gated(slug)
+    events = gate.events_by_case(package(slug).solution)
+    cases = gate.outcome.cases
+    assert evaluate_probes(package(slug).spec(), [c for c in cases if c.probe], events) == []

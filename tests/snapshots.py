@@ -1,0 +1,39 @@
+"""The rows a piece of code writes, kept so that later tests get the same rows in a few statements.
+
+The ``problems`` fixture syncs the same packages for hundreds of tests; each sync is a couple of hundred
+queries (drafts, a gate run, test sets with their arrays, publishing).  The first sync in a process is the
+site's own; later tests that want the same packages get its rows back, with the same keys, one INSERT per
+table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.apps import apps
+from django.core.management.color import no_style
+from django.db import connection, transaction
+from django.db.models import Model
+
+Rows = dict[type[Model], list[dict]]
+
+
+def _tables() -> list[type[Model]]:
+    return [m for m in apps.get_models(include_auto_created=True) if m._meta.managed and not m._meta.proxy]
+
+
+def rows_written_by(action: Callable[[], object]) -> Rows:
+    before = {model: set(model._base_manager.values_list("pk", flat=True)) for model in _tables()}
+    action()
+    written = {model: list(model._base_manager.exclude(pk__in=keys).values()) for model, keys in before.items()}
+    return {model: rows for model, rows in written.items() if rows}
+
+
+def write_rows(rows: Rows) -> None:
+    """Insert ``rows`` as they were; foreign keys are checked at the end of the block (PostgreSQL defers them)."""
+    with transaction.atomic():
+        for model, table_rows in rows.items():
+            model._base_manager.bulk_create([model(**row) for row in table_rows])
+        with connection.cursor() as cursor:  # the next row a test inserts gets a key after these
+            for statement in connection.ops.sequence_reset_sql(no_style(), list(rows)):
+                cursor.execute(statement)
