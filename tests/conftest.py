@@ -60,10 +60,21 @@ def pytest_collection_modifyitems(config, items):
 
 @pytest.fixture(autouse=True)
 def fresh_cache():
-    """Rate-limit counters and cached statistics do not leak from one test into the next."""
+    """Rate-limit counters, cached statistics and test sets cached by key do not leak from one test into the next.
+
+    The site keeps a test set's cases and examples by its key, since a test set never changes and production
+    never reuses a key; tests do (a rolled-back test's keys come back when the ``problems`` fixture writes its
+    rows and resets the sequences), so a page could show another problem's examples.
+    """
     from django.core.cache import cache
 
+    from judge.pages.problem_page import _examples
+    from judge.submissions.display import visible_case_data
+    from judge.submissions.services import cached_cases
+
     cache.clear()
+    for keyed_by_test_set in (_examples, visible_case_data, cached_cases):
+        keyed_by_test_set.cache_clear()
 
 
 @pytest.fixture(scope="session")
