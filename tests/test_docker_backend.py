@@ -138,7 +138,10 @@ def test_a_container_that_dies_mid_job_fails_fast_and_the_next_job_runs(docker_i
 
 
 def test_a_container_is_recycled_after_an_anomaly(docker_image, caplog):
-    daemon = "import os, time\nif os.fork() == 0:\n    os.setsid()\n    time.sleep(60)\nreturn x"
+    # The job returns only once the daemon has left its session: on a loaded machine it could otherwise still be
+    # in the job's process group when the job ends, and be killed with it, leaving nothing to recycle for.
+    daemon = ("import os, time\nr, w = os.pipe()\nif os.fork() == 0:\n    os.setsid()\n    os.write(w, b'1')\n"
+              "    time.sleep(60)\nos.read(r, 1)\nreturn x")
     with DockerSandbox(image=docker_image, pool_size=1) as sandbox, caplog.at_level(logging.INFO):
         first = sandbox.run(job(daemon))
         assert first.events[0]["outcome"] == "returned"  # the results come before the cleanup
