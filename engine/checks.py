@@ -15,9 +15,10 @@ and could spell them out.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
-
+import ast
 import builtins
+import re
+from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
@@ -87,15 +88,17 @@ def _checks_up_to(status: str) -> dict[str, str]:
 def check_test(event: TestEvent, *, name: str, hidden: bool, expected: np.ndarray,
                input_hashes: dict[str, str], tolerance: Tolerance, max_output_bytes: int,
                time_limit_s: float = 0.0, budget_s: float | None = None,
-               inputs: dict[str, bytes] | None = None) -> TestResult:
-    """``inputs`` (the test's array arguments, .npy) let a NaN message say what the evidence points to."""
+               inputs: dict[str, bytes] | None = None, facts: CodeFacts | None = None) -> TestResult:
+    """``inputs`` (the test's array arguments, .npy) let a NaN message say what the evidence points to, and
+    ``facts`` (what the code does, when known) keep it from naming a cause the code has already dealt with."""
     result = TestResult(name=name, hidden=hidden, status=TestStatus.PASSED, time_ms=event.time_ms)
     if not hidden:
         result.stdout = event.stdout
     if event.outcome == Outcome.TIMEOUT:
         result.status, result.message = TestStatus.TIME_LIMIT_EXCEEDED, _timeout_message(event, time_limit_s, budget_s)
         return result
-    status, message, detail = _judge(event, hidden, expected, input_hashes, tolerance, max_output_bytes, inputs)
+    status, message, detail = _judge(event, hidden, expected, input_hashes, tolerance, max_output_bytes, inputs,
+                                     facts)
     result.status, result.message = status, message
     result.checks = _checks_up_to(status)
     if event.outcome == Outcome.ERROR and event.error and not hidden:
@@ -115,7 +118,7 @@ def _timeout_message(event: TestEvent, time_limit_s: float, budget_s: float | No
     return f"the function did not return within this test's time limit{given}; the tests after it were not run"
 
 
-def _judge(event, hidden, expected, input_hashes, tolerance, max_output_bytes, inputs=None):
+def _judge(event, hidden, expected, input_hashes, tolerance, max_output_bytes, inputs=None, facts=None):
     outcome = event.outcome
     if outcome == Outcome.MEMORY:
         return TestStatus.MEMORY_LIMIT_EXCEEDED, "the function used more memory than the limit allows", {}
@@ -129,7 +132,7 @@ def _judge(event, hidden, expected, input_hashes, tolerance, max_output_bytes, i
         return _runtime_error(event, hidden)
     if outcome == Outcome.WRONG_TYPE:
         return TestStatus.WRONG_TYPE, _wrong_type_message(event.type_description, hidden), {}
-    return _judge_array(event, hidden, expected, input_hashes, tolerance, max_output_bytes, inputs)
+    return _judge_array(event, hidden, expected, input_hashes, tolerance, max_output_bytes, inputs, facts)
 
 
 def _where(frame: dict) -> str:
@@ -182,7 +185,7 @@ def _wrong_type_message(description: str, hidden: bool = False) -> str:
     return message
 
 
-def _judge_array(event, hidden, expected, input_hashes, tolerance, max_output_bytes, inputs=None):
+def _judge_array(event, hidden, expected, input_hashes, tolerance, max_output_bytes, inputs=None, facts=None):
     claimed = event.dtype
     if event.output is None:
         if claimed and not claimed.startswith("|O"):
@@ -199,7 +202,7 @@ def _judge_array(event, hidden, expected, input_hashes, tolerance, max_output_by
         return TestStatus.WRONG_DTYPE, _dtype_message(describe_dtype(actual.dtype), actual.shape, expected, hidden), detail
     if actual.shape != expected.shape:
         return TestStatus.WRONG_SHAPE, _shape_message(actual.shape, expected.shape, hidden), detail
-    pattern = _special_value_message(actual, expected, hidden, inputs)
+    pattern = _special_value_message(actual, expected, hidden, inputs, detail, facts)
     if pattern:
         return TestStatus.WRONG_VALUE, pattern, detail
     value_message = _value_message(actual, expected, tolerance, hidden, detail)
@@ -240,29 +243,72 @@ def _shape_message(actual: tuple, expected: tuple, hidden: bool) -> str:
 
 
 def _special_value_message(actual: np.ndarray, expected: np.ndarray, hidden: bool,
-                           inputs: dict[str, bytes] | None = None) -> str:
+                           inputs: dict[str, bytes] | None = None, detail: dict | None = None,
+                           facts: CodeFacts | None = None) -> str:
+    """Where the NaN/inf pattern differs, said as what was expected and what the result holds there
+    (a largest error over infinities says nothing: "-inf expected at 3 positions, you have -1e9")."""
     for label, test in (("NaN", np.isnan), ("+inf", np.isposinf), ("-inf", np.isneginf)):
         got, want = test(actual), test(expected)
         if np.array_equal(got, want):
             continue
         unexpected = got & ~want
         if unexpected.any():
-            first = tuple(int(i) for i in np.argwhere(unexpected)[0])
             message = f"your result has {label} where the expected value is not"
-            message += "" if hidden else f" at {int(unexpected.sum())} positions (first at index {first})"
+            if not hidden:
+                count, values, first = _where_pattern(unexpected, expected)
+                where = f"{_positions(count)} where {values} {_are(values)} expected"
+                message += f", at {where} (first at index {first})"
+                _keep_pattern(detail, label, count, first, f"your result has {label} at {where}")
             if label == "NaN":
-                message += _nan_advice(inputs or {}, hidden)
+                message += _nan_advice(inputs or {}, hidden, facts)
             return message
-        missing = want & ~got
-        first = tuple(int(i) for i in np.argwhere(missing)[0])
-        return f"expected {label} where your result has none" + (
-            "" if hidden else f" at {int(missing.sum())} positions (first at index {first})")
+        if hidden:
+            return f"expected {label} where your result has none"
+        count, values, first = _where_pattern(want & ~got, actual)
+        summary = f"{label} expected at {_positions(count)}, you have {values}"
+        _keep_pattern(detail, label, count, first, summary)
+        return f"{summary} (first at index {first})"
     return ""
 
 
-def _nan_advice(inputs: dict[str, bytes], hidden: bool = False) -> str:
-    """Advice only where the inputs point to a cause: large magnitudes (overflow) or a -inf mask;
-    on a hidden test without the magnitude, which is the hidden input's."""
+def _positions(count: int) -> str:
+    return f"{count} position{'' if count == 1 else 's'}"
+
+
+def _where_pattern(where: np.ndarray, other: np.ndarray) -> tuple[int, str, tuple]:
+    """How many positions, the values ``other`` holds there (up to three named), and the first index."""
+    values = np.unique(other[where])  # NaNs sort last and each counts once
+    named = [_number(float(v)) for v in values[:3]]
+    if len(values) > 3:
+        text = f"{len(values)} different values ({', '.join(named)}, ...)"
+    else:
+        text = named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
+    return int(where.sum()), text, tuple(int(i) for i in np.argwhere(where)[0])
+
+
+def _are(values: str) -> str:
+    return "are" if " and " in values or "different values" in values else "is"
+
+
+def _keep_pattern(detail: dict | None, label: str, count: int, first: tuple, summary: str) -> None:
+    if detail is not None:
+        detail["pattern"] = {"label": label, "count": count, "first": list(first), "summary": summary}
+
+
+def _number(value: float) -> str:
+    """A value as a person writes it: -1e9, not -1e+09; nan and inf as NumPy prints them."""
+    if np.isnan(value):
+        return "NaN"
+    if np.isinf(value):
+        return "+inf" if value > 0 else "-inf"
+    text = f"{value:.6g}"
+    return re.sub(r"e([+-])0*(\d)", lambda m: "e" + ("-" if m.group(1) == "-" else "") + m.group(2), text)
+
+
+def _nan_advice(inputs: dict[str, bytes], hidden: bool = False, facts: CodeFacts | None = None) -> str:
+    """Advice only where the inputs point to a cause (large magnitudes: overflow; a -inf mask) and the code
+    does not already do what the advice says (``facts``: it subtracts each row's maximum, over the last
+    axis); when unsure, nothing.  On a hidden test without the magnitude, which is the hidden input's."""
     largest, masked = 0.0, []
     for name, data in inputs.items():
         try:
@@ -275,7 +321,10 @@ def _nan_advice(inputs: dict[str, bytes], hidden: bool = False) -> str:
         largest = max(largest, float(np.abs(finite).max()) if finite.size else 0.0)
         if np.isneginf(array).any():
             masked.append(name)
-    if largest >= LARGE_INPUT:
+    subtracts = facts.max_axes if facts is not None else frozenset()
+    if LAST_AXIS in subtracts:
+        return ""  # both causes below are what subtracting the row maximum prevents: the NaN comes from elsewhere
+    if largest >= LARGE_INPUT and not subtracts:
         reach = "are large" if hidden else f"reach {largest:.3g}"
         return (f"; the inputs {reach} in magnitude, so exp() overflows to inf and inf/inf is NaN: "
                 "subtract the maximum before exponentiating")
@@ -283,6 +332,71 @@ def _nan_advice(inputs: dict[str, bytes], hidden: bool = False) -> str:
         return (f"; `{masked[0]}` holds -inf, and arithmetic on -inf gives NaN (-inf - (-inf), 0 * -inf): add the "
                 "mask to the scores, and take the maximum over the last axis, where each row keeps an allowed entry")
     return ""
+
+
+LAST_AXIS = "-1"
+MAXIMUM_CALLS = frozenset({"max", "amax", "nanmax"})
+
+
+@dataclass(frozen=True)
+class CodeFacts:
+    """What a submission's code does, read from its syntax tree (never run) by trusted code, so advice that
+    names a cause can be checked against it first: "subtract the maximum" is wrong for code that does.
+
+    ``max_axes``: the axis of each maximum the code subtracts ("-1"; "none" for the whole array; "other"
+    where it is not a constant), also through a name the maximum was assigned to."""
+
+    max_axes: frozenset[str] = frozenset()
+
+    @classmethod
+    def of(cls, code: str) -> CodeFacts:
+        try:
+            tree = ast.parse(code)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return cls()
+        maxima: dict[str, str] = {}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Assign) and _maximum_axis(node.value) is not None:
+                for target in node.targets:
+                    if isinstance(target, ast.Name):
+                        maxima[target.id] = _maximum_axis(node.value)
+        axes = set()
+        for node in ast.walk(tree):
+            subtracted = None
+            if isinstance(node, ast.BinOp | ast.AugAssign) and isinstance(node.op, ast.Sub):
+                subtracted = node.right if isinstance(node, ast.BinOp) else node.value
+            elif isinstance(node, ast.Call) and _called(node) == "subtract" and len(node.args) >= 2:
+                subtracted = node.args[1]
+            if subtracted is None:
+                continue
+            axis = maxima.get(subtracted.id) if isinstance(subtracted, ast.Name) else _maximum_axis(subtracted)
+            if axis is not None:
+                axes.add(axis)
+        return cls(frozenset(axes))
+
+
+def _called(node: ast.Call) -> str:
+    function = node.func
+    return function.attr if isinstance(function, ast.Attribute) else function.id if isinstance(function, ast.Name) else ""
+
+
+def _maximum_axis(node: ast.AST) -> str | None:
+    """The axis of ``x.max(axis=-1)``, ``np.max(x, -1)`` and the like as text; None if ``node`` is no maximum."""
+    if not isinstance(node, ast.Call) or _called(node) not in MAXIMUM_CALLS:
+        return None
+    axis = next((k.value for k in node.keywords if k.arg == "axis"), None)
+    if axis is None:  # positional: x.max(-1), or np.max(x, -1)
+        method = isinstance(node.func, ast.Attribute) and not (isinstance(node.func.value, ast.Name)
+                                                                and node.func.value.id in ("np", "numpy"))
+        position = 0 if method else 1
+        axis = node.args[position] if len(node.args) > position else None
+    if axis is None or isinstance(axis, ast.Constant) and axis.value is None:
+        return "none"
+    try:
+        value = ast.literal_eval(axis)
+    except ValueError:
+        return "other"
+    return str(value) if isinstance(value, int) else "other"
 
 
 def _distinct(expected: float, actual: float) -> tuple[str, str]:
@@ -357,30 +471,30 @@ def error_signature(event: TestEvent) -> str:
 
 
 def diagnose(event: TestEvent, status: str, known: tuple[KnownWrong, ...], tolerance: Tolerance,
-             max_output_bytes: int) -> KnownWrong | None:
-    """The first known-wrong result that this (failing) result reproduces, if any."""
+             max_output_bytes: int) -> list[KnownWrong]:
+    """Every known-wrong result that this (failing) result reproduces, in the package's order."""
     if status not in DIAGNOSABLE:
-        return None
-    actual = None
+        return []
+    actual, found = None, []
     for candidate in known:
         if candidate.status != status:
             continue
         if status == TestStatus.RUNTIME_ERROR:
             if event.error is not None and error_signature(event) == candidate.signature:
-                return candidate
+                found.append(candidate)
             continue
         if status == TestStatus.WRONG_TYPE:
             if event.output is None and event.type_description == candidate.signature:
-                return candidate
+                found.append(candidate)
             continue
         if actual is None:
             try:
                 actual = read_npy(event.output or b"", max_output_bytes + 4096)
             except UnreadableArray:
-                return None
+                return found
         if candidate.output is not None and same_result(actual, read_npy(candidate.output, 1 << 62), tolerance):
-            return candidate
-    return None
+            found.append(candidate)
+    return found
 
 
 def same_result(actual: np.ndarray, other: np.ndarray, tolerance: Tolerance) -> bool:

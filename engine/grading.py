@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from engine.arrays import npy_hash, read_npy
-from engine.checks import TestResult, Tolerance, check_test, diagnose, finite_difference_disagreement
+from engine.checks import CodeFacts, TestResult, Tolerance, check_test, diagnose, finite_difference_disagreement
 from engine.events import (
     BeforeTests,
     CompileError,
@@ -92,7 +92,7 @@ def grade(code: str, spec: ProblemSpec, cases: list[Case], sandbox: Sandbox,
         # and a loop still stops at its first timeout, so a submission costs at most two budgets.
         run = sandbox.run(job_of(code, spec, unseen, solved))
         hidden_events, info, round_trip_ms = run.events, info or run.info, round_trip_ms + run.elapsed_ms
-    report = _interpret_both(events, hidden_events, spec, shown, unseen)
+    report = _interpret_both(events, hidden_events, spec, shown, unseen, CodeFacts.of(code))
     report.time_ms = round((time.monotonic() - started) * 1000, 3)
     report.sandbox = {"backend": sandbox.name, "numpy": info.get("numpy", ""), "round_trip_ms": round(round_trip_ms, 3)}
     return report
@@ -112,27 +112,29 @@ def _reached_hidden(events: list[dict], shown: list[Case]) -> bool:
 
 
 def _interpret_both(events: list[dict], hidden_events: list[dict], spec: ProblemSpec, shown: list[Case],
-                    unseen: list[Case]) -> GradeReport:
+                    unseen: list[Case], facts: CodeFacts | None = None) -> GradeReport:
     if not shown:
-        report = interpret(hidden_events, spec, unseen)
+        report = interpret(hidden_events, spec, unseen, facts)
         if isinstance(parse_before_tests(hidden_events[0]) if hidden_events else None, LoadError | MissingFunction):
             report.message, report.line = HIDDEN_LOAD_FAILED, None  # the module ran beside the hidden inputs
         return report
     tests = [e for e in events if e.get("event") == "test"]
     early = parse_before_tests(hidden_events[0]) if hidden_events else None
     if early is not None:  # loaded for the examples, not for the hidden tests: depends on what it was given
-        report = interpret(events, spec, shown)
+        report = interpret(events, spec, shown, facts)
         report.tests += _not_run([c for c in unseen if not c.probe])
         if report.verdict == Verdict.ACCEPTED:
             report.verdict = Verdict.RUNTIME_ERROR
         report.message = HIDDEN_LOAD_FAILED
         return report
     head = [] if events and events[0].get("event") == "test" else events[:1]
-    return interpret(head + tests + [e for e in hidden_events if e.get("event") == "test"], spec, shown + unseen)
+    return interpret(head + tests + [e for e in hidden_events if e.get("event") == "test"], spec, shown + unseen,
+                     facts)
 
 
-def interpret(events: list[dict], spec: ProblemSpec, cases: list[Case]) -> GradeReport:
-    """The report for ``events``, which the sandbox sent for ``cases`` in this order."""
+def interpret(events: list[dict], spec: ProblemSpec, cases: list[Case], facts: CodeFacts | None = None) -> GradeReport:
+    """The report for ``events``, which the sandbox sent for ``cases`` in this order; ``facts`` about the code
+    (when it is known) keep advice from naming a cause the code has already dealt with."""
     graded = [case for case in cases if not case.probe]
     early = parse_before_tests(events[0]) if events else None
     if early is not None:
@@ -140,7 +142,8 @@ def interpret(events: list[dict], spec: ProblemSpec, cases: list[Case]) -> Grade
     tests = [event for event in events if event.get("event") == "test"]
     if len(tests) > len(cases) or len(tests) < len(cases) and not stopped_by_timeout(tests):
         raise SandboxError(f"sandbox reported {len(tests)} results for {len(cases)} tests")
-    results = [_check(event, case, spec) for event, case in zip(tests, cases) if not case.probe]
+    checked = [_check(event, case, spec, facts) for event, case in zip(tests, cases) if not case.probe]
+    results = name_consistent_misconceptions(checked)
     results += [TestResult(case.name, case.hidden, TestStatus.NOT_RUN, NOT_RUN_AFTER_TIMEOUT)
                 for case in graded[len(results):]]
     report = GradeReport(verdict=overall_verdict(results), tests=results)
@@ -161,27 +164,57 @@ def overall_verdict(results: list[TestResult]) -> str:
     return Verdict.ACCEPTED
 
 
-def _check(raw: dict, case: Case, spec: ProblemSpec) -> TestResult:
+def _check(raw: dict, case: Case, spec: ProblemSpec, facts: CodeFacts | None = None) -> Checked:
     try:
         event = TestEvent.parse(raw)
     except Malformed as exc:
-        return TestResult(case.name, case.hidden, TestStatus.RUNTIME_ERROR,
-                          f"the sandbox sent back a malformed result ({exc})")
+        return Checked(TestResult(case.name, case.hidden, TestStatus.RUNTIME_ERROR,
+                                  f"the sandbox sent back a malformed result ({exc})"), case)
     expected = np.load(io.BytesIO(case.expected), allow_pickle=False)
     hashes = {name: npy_hash(data) for name, data in case.array_inputs().items()}
     tolerance = Tolerance(spec.rtol, spec.atol)
     result = check_test(event, name=case.name, hidden=case.hidden, expected=expected, input_hashes=hashes,
                         tolerance=tolerance, max_output_bytes=spec.max_output_bytes, time_limit_s=spec.time_limit_s,
-                        budget_s=spec.budget_s, inputs=case.array_inputs())
+                        budget_s=spec.budget_s, inputs=case.array_inputs(), facts=facts)
     if case.fd_expected is not None and spec.fd_rtol is not None and result.status in FD_CHECKED:
         _check_finite_difference(result, event, case, spec)
     result.signature = signature_of(event, result.status, expected, spec.rtol, spec.atol, spec.max_output_bytes)
     result.drawn = case.variant != 0
+    matches = []
     if case.known_wrong and result.status != TestStatus.PASSED:
-        match = diagnose(event, result.status, case.known_wrong, tolerance, spec.max_output_bytes)
-        if match is not None:
-            result.misconception = match.as_misconception()
-    return result
+        matches = diagnose(event, result.status, case.known_wrong, tolerance, spec.max_output_bytes)
+    return Checked(result, case, matches)
+
+
+@dataclass
+class Checked:
+    """One test's result, with every known-wrong solution whose result on the same inputs it reproduces."""
+
+    result: TestResult
+    case: Case
+    matches: list = field(default_factory=list)  # of KnownWrong, in the package's order
+
+
+def name_consistent_misconceptions(checked: list[Checked]) -> list[TestResult]:
+    """Each test's results, naming the first misconception it reproduces that no other test contradicts.
+
+    A test can be degenerate for a mistake: with rows of width one, a softmax over any axis of the same
+    length gives the same output, so a wrong axis "matches" a known-wrong solution that took another one.
+    A misconception is therefore named only if the code reproduced that solution's result on every test
+    where the solution's result is known (it failed there) and the code ran: one test that tells the two
+    apart, by the code passing it or failing it differently, and the name is not shown anywhere.
+    """
+    contradicted = set()
+    for item in checked:
+        if item.result.status == TestStatus.NOT_RUN:
+            continue
+        matched = {known.name for known in item.matches}
+        contradicted |= {known.name for known in item.case.known_wrong if known.name not in matched}
+    for item in checked:
+        named = next((known for known in item.matches if known.name not in contradicted), None)
+        if named is not None:
+            item.result.misconception = named.as_misconception()
+    return [item.result for item in checked]
 
 
 FD_CHECKED = (TestStatus.PASSED, TestStatus.WRONG_VALUE)

@@ -144,7 +144,8 @@ def shown_row(test: dict, cases: dict) -> TestRow:
         if actual is not None:
             row.actual = format_array("your result", actual)
             if status == TestStatus.WRONG_VALUE and actual.shape == expected.shape:
-                row.picture = difference_picture(actual, expected, row.detail.get("first_mismatch"))
+                first = row.detail.get("first_mismatch") or (row.detail.get("pattern") or {}).get("first")
+                row.picture = difference_picture(actual, expected, first)
     return row
 
 
@@ -236,8 +237,10 @@ def difference_picture(actual: np.ndarray, expected: np.ndarray, first_mismatch)
     """An inline SVG heatmap of |actual - expected|, one panel per leading index."""
     with np.errstate(all="ignore"):
         error = np.abs(actual.astype(np.float64) - expected.astype(np.float64))
-    both_nan = np.isnan(actual) & np.isnan(expected)
-    error = np.where(both_nan, 0.0, np.where(np.isfinite(error), error, np.inf))
+    # The same infinity, or NaN on both sides, is no difference (inf - inf is NaN); any other NaN or
+    # infinity on one side only is drawn apart from the finite scale, which it would otherwise flatten.
+    same = (actual == expected) | (np.isnan(actual) & np.isnan(expected))
+    error = np.where(same, 0.0, np.where(np.isfinite(error), error, np.inf))
     finite_max = float(error[np.isfinite(error)].max()) if np.isfinite(error).any() else 0.0
     scale = finite_max or 1.0
     panels, labels = _panels(error)
@@ -251,7 +254,7 @@ def difference_picture(actual: np.ndarray, expected: np.ndarray, first_mismatch)
         height = max(height, panel_height)
     more = len(panels) - MAX_PANELS
     note = f'<p class="more-panels">…and {more} more panel{"s" * (more > 1)} not drawn.</p>' if more > 0 else ""
-    legend = _legend(finite_max)
+    legend = _legend(finite_max, bool(np.isinf(error).any()))
     svg = (f'<svg class="heatmap" role="img" xmlns="http://www.w3.org/2000/svg" width="{max(x_offset - 16, 1)}" '
            f'height="{height}" viewBox="0 0 {max(x_offset - 16, 1)} {height}">'
            f"<title>|actual − expected| for each position; the outlined cell is the first mismatch</title>"
@@ -281,7 +284,7 @@ def _panel_svg(panel: np.ndarray, label: str, scale: float, x0: int, first: tupl
     for r in range(rows):
         for c in range(cols):
             value = pooled[r, c]
-            fill = "#5b0a91" if np.isinf(value) else _colour(value / scale)
+            fill = SPECIAL_FILL if np.isinf(value) else _colour(value / scale)
             title = f"<title>[{r}, {c}] |error| = {value:.3g}</title>" if titles else ""
             cells.append(f'<rect x="{x0 + c * cell}" y="{top + r * cell}" width="{cell}" height="{cell}" '
                          f'fill="{fill}">{title}</rect>')
@@ -297,8 +300,21 @@ def _panel_svg(panel: np.ndarray, label: str, scale: float, x0: int, first: tupl
     return caption + "".join(cells) + frame + outline, max(cols * cell, 72), top + rows * cell + 2
 
 
-def _legend(finite_max: float) -> str:
-    stops = "".join(f'<span style="background:{_colour(i / 8)}"></span>' for i in range(9))
-    return (f'<div class="legend"><span class="legend-label">0</span><span class="ramp">{stops}</span>'
-            f'<span class="legend-label">{finite_max:.3g}</span> <span class="legend-note">|actual − expected|; '
-            f'outlined in blue: first mismatch</span></div>')
+SPECIAL_FILL = "#5b0a91"  # a position where NaN or an infinity is on one side only
+
+
+def _legend(finite_max: float, special: bool) -> str:
+    """The colour ramp from 0 to the largest finite error (none when every finite position agrees), and the
+    colour of positions where NaN or an infinity is on one side only."""
+    parts = []
+    if finite_max > 0:
+        stops = "".join(f'<span style="background:{_colour(i / 8)}"></span>' for i in range(9))
+        parts.append(f'<span class="legend-label">0</span><span class="ramp">{stops}</span>'
+                     f'<span class="legend-label">{finite_max:.3g}</span> <span class="legend-note">|actual − expected|</span>')
+    if special:
+        parts.append(f'<span class="legend-special"><span class="swatch" style="background:{SPECIAL_FILL}"></span> '
+                     'NaN or ±inf on one side only</span>')
+    if not parts:
+        parts.append('<span class="legend-note">no difference beyond tolerance</span>')
+    return (f'<div class="legend">{" ".join(parts)} <span class="legend-note">outlined in blue: first mismatch'
+            '</span></div>')
