@@ -7,9 +7,10 @@ import re
 import pytest
 
 from judge.problems.models import TestCase
+from judge.submissions.models import Submission
 from tests.conftest import read_solution
 from tests.test_authoring_rejudge import WRONG_FOR_WIDTH_ONE
-from tests.test_results_page import SLUG, graded_page, no_enqueue  # noqa: F401  (fixture)
+from tests.test_results_page import SLUG, graded_page, no_enqueue, result_rows  # noqa: F401  (fixture)
 
 pytestmark = pytest.mark.usefixtures("no_enqueue")
 
@@ -58,3 +59,22 @@ def test_an_accepted_submission_says_all_tests_passed_in_one_line(client, proble
     total = TestCase.objects.filter(test_set=problems[SLUG].current_test_set, variant=0).count()
     assert shown_rows(page) == [] and f"All {total} tests passed" in page
     assert len(folded_rows(page, "passed-tests")) == total
+
+
+def test_the_same_error_on_many_tests_is_one_entry_naming_them_first_failing_case_first(client, problems, student):
+    # Issue 25: without tiling, the same traceback was shown on 11 tests, a 3,000 px panel.
+    page = graded_page(client, student, problems[SLUG], read_solution(SLUG, "wrong/no_tile.py"))
+    submission = Submission.objects.get()
+    failing = [t["name"] for t in submission.results if t["status"] == "runtime_error"]
+    assert len(failing) > 5 and failing[0] == "example_2"
+    assert shown_rows(page) == ["example_2"]
+    entry = result_rows(page)["example_2"]
+    assert entry.count('<pre class="traceback">') == 1 and page.count('<pre class="traceback">') == 1
+    same_on = re.search(r'<p class="same-on">(.*?)</p>', entry).group(1)
+    assert same_on.startswith(f"The same on {len(failing) - 1} more tests: ")
+    assert re.findall(r'<span class="test-name">([a-z_0-9]+)</span>', same_on) == failing[1:]
+
+
+def test_different_failures_stay_separate_entries(client, problems, student):
+    page = graded_page(client, student, problems[SLUG], read_solution(SLUG, "wrong/appended.py"))
+    assert shown_rows(page)[:2] == ["example_1", "example_2"]  # different values, so different messages

@@ -62,6 +62,9 @@ class TestRow:
     actual: ShownArray | None = None
     picture: SafeString | None = None
     detail: dict = field(default_factory=dict)
+    misconception: str = ""  # the name of the known mistake it reproduces, if any
+    # The later tests that failed the same way, folded into this row (``results.grouped``).
+    same_on: list[str] = field(default_factory=list)
 
     @property
     def passed(self) -> bool:
@@ -131,6 +134,8 @@ def shown_row(test: dict, cases: dict) -> TestRow:
         status_label=_label(TestStatus, status), message=str(test.get("message", "")),
         time_ms=float(test.get("time_ms") or 0), checks=[(CHECK_LABELS[c], marks.get(c, "skipped")) for c in CHECKS],
         traceback=list(test.get("traceback") or []),
+        misconception=str((test.get("misconception") or {}).get("name", "")) if isinstance(
+            test.get("misconception"), dict) else "",
     )
     if row.hidden:
         row.time_ms, row.traceback, row.message = 0.0, [], _hidden_message(row.message)
