@@ -11,6 +11,7 @@ in a sandbox like the student's code (``expected_output``); this module never ru
 from __future__ import annotations
 
 import ast
+import io
 import math
 from dataclasses import dataclass
 
@@ -21,7 +22,7 @@ from engine.grading import job_of
 from engine.spec import BadArgument, ParamKind, ProblemSpec, Value, check_scalar
 from engine.testset import ARRAY_KINDS, GeneratedCase, ReferenceFailed, _reference_output
 from sandbox.backends.base import Sandbox, SandboxError
-from sandbox.protocol import MAX_OUTPUT_BYTES
+from sandbox.protocol import MAX_OUTPUT_BYTES, Outcome
 
 MAX_LITERAL_CHARS = 20_000  # per parameter
 MAX_ELEMENTS = 4_096  # per parameter
@@ -236,10 +237,20 @@ def _short(value: float) -> str:
 
 # --- The expected output ----------------------------------------------------------------------------------------
 
+INVALID_INPUT = "this input is not valid for this problem"
+
+
+class InvalidInput(ReferenceFailed):
+    """The reference could not compute an answer for the student's input: the input's fault, not the problem's.
+    The message says why in terms of the input, never the reference's own error, line or code."""
+
+
 def expected_output(reference: str, spec: ProblemSpec, inputs: dict[str, Value], sandbox: Sandbox,
-                    solved: dict[str, str] | None = None, max_output_bytes: int = MAX_OUTPUT_BYTES) -> bytes:
+                    solved: dict[str, str] | None = None, max_output_bytes: int = MAX_OUTPUT_BYTES,
+                    example: dict[str, object] | None = None) -> bytes:
     """The reference solution's output on ``inputs``, run in ``sandbox``: .npy bytes, checked as the test-set
-    builder checks them. ReferenceFailed says what went wrong (usually: the inputs do not fit together)."""
+    builder checks them.  InvalidInput when the reference raised or ran out of a limit on them (the shapes
+    compared with the first example's, ``example``); ReferenceFailed when the reference itself is at fault."""
     case = GeneratedCase(CASE_NAME, False, inputs)
     events = sandbox.run(job_of(reference, spec, [case], solved)).events
     tests = [event for event in events if event.get("event") == "test"]
@@ -247,8 +258,30 @@ def expected_output(reference: str, spec: ProblemSpec, inputs: dict[str, Value],
         raise ReferenceFailed("the reference solution did not run: it failed while loading")
     if len(tests) != 1:
         raise SandboxError(f"sandbox reported {len(tests)} results for one custom input")
+    outcome = tests[0].get("outcome")
+    if outcome == Outcome.ERROR:
+        raise InvalidInput(f"{INVALID_INPUT}: the reference cannot compute an answer for it; "
+                           f"check that the shapes fit together ({_shapes(inputs, example or {})})")
+    if outcome in (Outcome.TIMEOUT, Outcome.MEMORY, Outcome.OUTPUT_LIMIT):
+        raise InvalidInput(f"{INVALID_INPUT}: the reference cannot compute an answer for it within the "
+                           "problem's limits; try a smaller input")
     try:
         return _reference_output(tests[0], case, WHERE, max_output_bytes)[0]
     except ReferenceFailed as exc:  # "<where>: raised X on <case>: ..." -> a sentence about the student's input
         message = str(exc).removeprefix(f"{WHERE}: ").replace(f" on {CASE_NAME}", " on your input")
         raise ReferenceFailed(f"the reference solution {message}", exc.check) from None
+
+
+def _shapes(inputs: dict[str, Value], example: dict[str, object]) -> str:
+    """"yours: patches (1, 2, 2), cls_token (1, 1, 3); the example's: patches (1, 4, 3), cls_token (1, 1, 3)"."""
+    yours, theirs = [], []
+    for name, value in inputs.items():
+        if isinstance(value, bytes):
+            yours.append(f"{name} {np.load(io.BytesIO(value), allow_pickle=False).shape}")
+            if isinstance(example.get(name), np.ndarray):
+                theirs.append(f"{name} {example[name].shape}")
+        else:
+            yours.append(f"{name} = {value!r}")
+            if name in example:
+                theirs.append(f"{name} = {example[name]!r}")
+    return f"yours: {', '.join(yours)}" + (f"; the example's: {', '.join(theirs)}" if theirs else "")

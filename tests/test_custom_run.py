@@ -44,11 +44,23 @@ def test_a_wrong_solution_sees_expected_and_its_own_result(problems, student, no
     assert [a.label for a in row.inputs] == ["patches", "cls_token"]
 
 
-def test_inputs_that_do_not_fit_together_say_the_reference_could_not_run(problems, student, no_enqueue):
+def test_inputs_that_do_not_fit_together_are_not_valid_for_the_problem(problems, student, client, no_enqueue):
+    # Issue 25: this showed the reference's own error and line number, and the history listed the Run as "Done".
     submission = custom_run(student, problems[SLUG], read_solution(SLUG),
                             INPUTS | {"cls_token": "[[[1.0, 2.0, 3.0]]]"})
-    assert submission.verdict == "" and "the reference solution raised" in submission.message
-    assert "on your input" in submission.custom_error
+    assert submission.verdict == ""
+    assert submission.message == (
+        "this input is not valid for this problem: the reference cannot compute an answer for it; check that the "
+        "shapes fit together (yours: patches (1, 2, 2), cls_token (1, 1, 3); "
+        "the example's: patches (1, 2, 3), cls_token (1, 1, 3))")
+    client.force_login(student)
+    panel = client.get(f"/submissions/{submission.pk}/status/").content.decode()
+    page = client.get(problems[SLUG].get_absolute_url()).content.decode()
+    for shown in (panel, page):
+        assert "line " not in shown.split("this input is not valid", 1)[-1][:400] and "reference solution raised" not in shown
+    assert '<span class="verdict invalid_input" id="verdict" data-verdict="">Invalid input</span>' in panel
+    history = page.split('<div id="history">', 1)[1].split("</table>", 1)[0]
+    assert '<span class="verdict invalid_input">Invalid input</span>' in history and "Done" not in history
 
 
 def test_a_bad_literal_creates_no_submission(problems, student, no_enqueue):

@@ -7,6 +7,7 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 
+from engine.custom_input import INVALID_INPUT
 from engine.verdicts import Verdict
 from engine.verdicts import choices as verdict_choices
 from judge.problems.models import Problem, TestSet
@@ -81,6 +82,14 @@ class Submission(models.Model):
     @property
     def is_custom(self) -> bool:
         return self.custom_inputs is not None
+
+    @property
+    def custom_outcome(self) -> str:
+        """How a custom Run without an expected output ended, as its verdict reads: the input was not valid
+        for the problem, or the site could not compute an answer; "" when it has one."""
+        if not self.custom_error:
+            return ""
+        return "Invalid input" if self.custom_error.startswith(INVALID_INPUT) else "No expected output"
 
     @property
     def is_final(self) -> bool:

@@ -31,7 +31,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from engine.custom_input import CASE_NAME as CUSTOM_CASE
-from engine.custom_input import BadInputs, expectations, expected_output, validate_inputs
+from engine.custom_input import BadInputs, InvalidInput, expectations, expected_output, validate_inputs
 from engine.grading import GradeReport, grade
 from engine.package import PackageError
 from engine.pool import draw_cases
@@ -363,8 +363,12 @@ def custom_cases(submission: Submission) -> tuple[list[Case], GradeReport | None
     try:
         if not problem.solution_code.strip():
             raise ReferenceFailed(CUSTOM_UNAVAILABLE)
-        inputs = validate_inputs(spec, submission.custom_inputs, expectations(example_inputs(problem)))
-        expected = _reference_with_retries(problem, spec, inputs)
+        example = example_inputs(problem)
+        inputs = validate_inputs(spec, submission.custom_inputs, expectations(example))
+        expected = _reference_with_retries(problem, spec, inputs, example)
+    except InvalidInput as exc:  # said in terms of the input: nothing of the reference's error or code
+        Submission.objects.filter(pk=submission.pk).update(custom_error=str(exc))
+        return [], GradeReport("", str(exc))
     except (BadInputs, ReferenceFailed, PackageError) as exc:
         Submission.objects.filter(pk=submission.pk).update(custom_error=str(exc))
         return [], GradeReport("", f"No expected output: {exc}")
@@ -374,14 +378,14 @@ def custom_cases(submission: Submission) -> tuple[list[Case], GradeReport | None
     return [Case(CUSTOM_CASE, False, inputs, expected)], None
 
 
-def _reference_with_retries(problem: Problem, spec, inputs: dict) -> bytes:
+def _reference_with_retries(problem: Problem, spec, inputs: dict, example: dict | None = None) -> bytes:
     """The reference's output on ``inputs``, with the published references of what it builds on as ``solved``."""
     solved = reference_code(builds_on(problem))
     failure = None
     for _ in range(settings.SANDBOX_TRIES):
         try:
             return expected_output(problem.solution_code, spec, inputs, worker_sandbox(), solved,
-                                   settings.MAX_OUTPUT_BYTES)
+                                   settings.MAX_OUTPUT_BYTES, example)
         except SandboxError as exc:
             failure = exc
             discard_worker_sandbox()
