@@ -48,3 +48,16 @@ def test_wrong_verdicts_still_exit_zero(tmp_path):
     result = grade("prepend_class_token", str(broken), "--json")
     assert result.returncode == 0
     assert json.loads(result.stdout)[0]["verdict"] == "compile_error"
+
+
+def test_probe_results_the_student_sees_are_in_the_json_and_the_text_report():
+    # Issue 25: the student's page names the broken property; the command left it out.
+    wrong = PROBLEMS / "causal_mask/wrong/zero_one_mask.py"
+    as_json = grade("causal_mask", str(wrong), "--sandbox", "process", "--json")
+    assert as_json.returncode == 0, as_json.stderr
+    properties = json.loads(as_json.stdout)[0]["properties"]
+    assert [p["name"] for p in properties] == ["The mask is not additive"]
+    assert properties[0]["message"].startswith("causal_mask(6) holds a value other than 0 and -inf")
+    assert properties[0]["see"] == "theory#an-additive-mask"
+    as_text = grade("causal_mask", str(wrong), "--sandbox", "process")
+    assert "  property broken: The mask is not additive. causal_mask(6) holds a value" in as_text.stdout

@@ -72,6 +72,11 @@ class Command(BaseCommand):
                 see = f" (see {test.misconception['see']})" if test.misconception["see"] else ""
                 self.stdout.write(f"  {'':<22} misconception: {test.misconception['name']}. "
                                   f"{test.misconception['explanation']}{see}")
+        # What the student's page shows above the tests: the properties the problem's probes found broken.
+        for broken in report.properties:
+            see = f" (see {broken['see']})" if broken.get("see") else ""
+            explanation = f" {broken['explanation']}" if broken.get("explanation") else ""
+            self.stdout.write(f"  property broken: {broken['name']}. {broken['message']}{explanation}{see}")
         self.stdout.write(f"  graded in {report.time_ms:.1f} ms")
 
 
@@ -86,6 +91,7 @@ def as_json(path: Path, report: GradeReport) -> dict:
         ],
         "time_ms": report.time_ms,
         "misconceptions": [{"test": t.name, **t.misconception} for t in report.tests if t.misconception],
+        "properties": [dict(p) for p in report.properties],
     }
 
 
