@@ -11,7 +11,7 @@ from django.shortcuts import render
 from judge.learning.services import draft_code, revealed_hint_count
 from judge.problems.models import Problem
 from judge.problems.rendering import render_markdown
-from judge.submissions.composition import builds_on, locked_reason, prerequisites_of
+from judge.submissions.composition import builds_on, chain_of, locked_reason, prerequisites_of
 from judge.submissions.custom import custom_fields
 from judge.submissions.display import format_array, visible_case_data
 from judge.submissions.queries import history
@@ -22,6 +22,7 @@ def problem_page(request, problem: Problem, code: str | None = None, error: str 
     """The problem page; also re-shown with ``error`` (and the custom input's) when a plain form post is refused."""
     user = request.user
     shown = revealed_hint_count(user, problem)
+    locked = locked_reason(user, problem) if builds_on(problem) else ""
     return render(request, "problems/detail.html", {
         "problem": problem,
         "click_key": uuid.uuid4(),  # without JavaScript, one per page: a resent form is the same click
@@ -35,7 +36,9 @@ def problem_page(request, problem: Problem, code: str | None = None, error: str 
         "error": error,
         # Earlier problems whose accepted solutions this one imports, and whether that locks it for now.
         "prerequisites": prerequisites_of(user, problem) if builds_on(problem) else [],
-        "locked": locked_reason(user, problem) if builds_on(problem) else "",
+        "locked": locked,
+        # Locked: everything still to solve before it opens, what the prerequisites build on included.
+        "chain": chain_of(user, problem) if locked else [],
         # The custom-input form (``judge/submissions/custom.py``): prefilled from the first visible example.
         "custom_fields": custom_fields(problem, custom_texts, custom_errors) if user.is_authenticated else [],
         "custom_whole_form": (custom_errors or {}).get("", ""),

@@ -1,7 +1,8 @@
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import render
 from django.urls import reverse
@@ -11,9 +12,11 @@ from judge.leaderboard.ranking import marks_of, problem_totals
 from judge.pages.problem_page import problem_page
 from judge.problems.models import Difficulty, Problem
 from judge.problems.queries import get_problem_for_user
+from judge.problems.tracks import course_tracks
+from judge.submissions.composition import chain_to_solve
 from judge.submissions.queries import history
 
-LIST_FIELDS = ("slug", "title", "summary", "difficulty", "tags", "path_order")
+LIST_FIELDS = ("slug", "title", "summary", "difficulty", "tags", "path_order", "track", "spec")
 
 
 @dataclass
@@ -31,6 +34,24 @@ class ListedProblem:
     acceptance: str  # "67%", or "" before any graded submit
     solvers: int
     mark: str  # solved | attempted | ""
+    # Locked for this student: every problem still to solve before it opens, in learning-path order (titles).
+    chain: list[str] = field(default_factory=list)
+
+
+@dataclass
+class TrackSection:
+    """One track of the course on the list: its problems (those the filters keep) and the student's progress."""
+
+    slug: str
+    title: str
+    summary: str
+    rows: list[ListedProblem] = field(default_factory=list)
+    solved: int = 0
+    total: int = 0
+
+    @property
+    def percent(self) -> int:
+        return round(100 * self.solved / self.total) if self.total else 0
 
 
 def listed(problem: Problem, position: int, stats: ProblemTotals, mark: str, url_prefix: str) -> ListedProblem:
@@ -38,6 +59,37 @@ def listed(problem: Problem, position: int, stats: ProblemTotals, mark: str, url
     return ListedProblem(position, problem.slug, f"{url_prefix}{problem.slug}/", problem.title, problem.summary,
                          problem.difficulty, problem.get_difficulty_display(), problem.tags,
                          "" if rate is None else f"{round(rate * 100)}%", stats.solvers, mark)
+
+
+OTHER_TRACK = {"slug": "", "title": "More problems", "summary": ""}
+
+
+def track_sections(problems: list[Problem], rows: list[ListedProblem], solved: set[int]) -> list[TrackSection]:
+    """The rows under their tracks, in the course's order (problems of no known track last); a track whose
+    problems the filters all hide is left out, but its progress always counts all of its problems."""
+    known = course_tracks(settings.PROBLEMS_DIR)
+    sections = {t["slug"]: TrackSection(t["slug"], t["title"], t["summary"]) for t in [*known, OTHER_TRACK]}
+    track_of = {p.slug: p.track if p.track in sections else "" for p in problems}
+    for problem in problems:
+        section = sections[track_of[problem.slug]]
+        section.total += 1
+        section.solved += problem.pk in solved
+    for row in rows:
+        sections[track_of[row.slug]].rows.append(row)
+    return [section for section in sections.values() if section.rows]
+
+
+def lock(rows: list[ListedProblem], problems: list[Problem], solved: set[int], user) -> None:
+    """Mark each row this student cannot Run or Submit yet with the whole chain still to solve."""
+    if user.is_staff:
+        return
+    builds_on_of = {p.slug: list(p.spec.get("builds_on", [])) for p in problems}
+    solved_slugs = {p.slug for p in problems if p.pk in solved}
+    order = {p.slug: p.path_order for p in problems}
+    titles = {p.slug: p.title for p in problems}
+    for row in rows:
+        if row.mark != "solved" and builds_on_of.get(row.slug):
+            row.chain = [titles.get(s, s) for s in chain_to_solve(row.slug, builds_on_of, solved_slugs, order)]
 
 
 def matches(problem: Problem, query: str, tag: str, difficulty: str) -> bool:
@@ -60,8 +112,10 @@ def problem_list(request):
                "solved" if p.pk in solved else "attempted" if p.pk in attempted else "", url_prefix)
         for position, p in enumerate(problems, start=1) if matches(p, query, tag, difficulty)
     ]
+    lock(rows, problems, solved, request.user)
     return render(request, "problems/list.html", {
-        "listed": rows, "total": len(problems), "query": query, "tag": tag, "difficulty": difficulty,
+        "listed": rows, "sections": track_sections(problems, rows, solved), "total": len(problems),
+        "query": query, "tag": tag, "difficulty": difficulty,
         "tags": sorted({t for p in problems for t in p.tags}), "difficulties": Difficulty.choices,
         "solved_count": len(solved & {p.pk for p in problems}),
     })

@@ -36,6 +36,34 @@ def builds_on(problem: Problem) -> list[str]:
     return list(problem.spec.get("builds_on", []))
 
 
+def chain_to_solve(slug: str, builds_on_of: dict[str, list[str]], solved: set[str],
+                   order: dict[str, int]) -> list[str]:
+    """Every problem still to solve before ``slug`` opens, in learning-path order: the unsolved ones it
+    builds on, and what those build on in turn (a solved problem's own chain is already done: it was open).
+    ``builds_on_of``: slug -> the slugs it builds on; ``order``: slug -> place on the learning path."""
+    missing: set[str] = set()
+    pending = [s for s in builds_on_of.get(slug, []) if s not in solved]
+    while pending:
+        current = pending.pop()
+        if current not in missing:
+            missing.add(current)
+            pending += [s for s in builds_on_of.get(current, []) if s not in solved]
+    return sorted(missing, key=lambda s: (order.get(s, len(order)), s))
+
+
+def chain_of(user, problem: Problem) -> list[Problem]:
+    """``chain_to_solve`` for one student on one problem's page ([] for staff, who are never locked)."""
+    if user.is_staff or not builds_on(problem):
+        return []
+    rows = list(Problem.objects.values_list("slug", "title", "path_order", "spec"))
+    solved = set(accepted_submits().filter(user=user).values_list("problem__slug", flat=True).distinct()) \
+        if user.is_authenticated else set()
+    slugs = chain_to_solve(problem.slug, {slug: list((spec or {}).get("builds_on", [])) for slug, _, _, spec in rows},
+                           solved, {slug: order for slug, _, order, _ in rows})
+    titles = {slug: title for slug, title, _, _ in rows}
+    return [Problem(slug=slug, title=titles.get(slug, slug)) for slug in slugs]
+
+
 def latest_accepted(user, slug: str) -> Submission | None:
     """This user's latest accepted Submit of the problem ``slug`` (its code is what they import)."""
     if not user.is_authenticated:
