@@ -1,4 +1,5 @@
 from django.contrib import admin
+from django.templatetags.static import static
 from django.urls import include, path
 from django.views.generic import RedirectView
 
@@ -6,6 +7,8 @@ urlpatterns = [
     # The admin signs in through the site's login, whose attempts are throttled (judge/accounts/limits.py).
     path("admin/login/", RedirectView.as_view(pattern_name="login", query_string=True)),
     path("admin/", admin.site.urls),
+    # Browsers ask for /favicon.ico whatever the page's <link rel="icon"> says.
+    path("favicon.ico", RedirectView.as_view(url=static("judge/favicon.svg"), permanent=True)),
     path("accounts/", include("judge.accounts.urls")),
     path("problems/", include("judge.learning.urls")),
     path("leaderboard/", include("judge.leaderboard.urls")),

@@ -33,3 +33,12 @@ def history(user, problem: Problem, limit: int = 50) -> QuerySet[Submission]:
     """This user's attempts on this problem, newest first, without the heavy result data."""
     return (Submission.objects.filter(user=user, problem=problem)
             .only("id", "kind", "status", "verdict", "created_at", "problem_id", "user_id")[:limit])
+
+
+def reported_sandbox() -> dict:
+    """The sandbox the grading workers used, as the newest graded submission recorded it ({"backend", "numpy"};
+    {} before any): what a worker reports, not what this web process would guess from its own settings."""
+    recent = (Submission.objects.filter(status=Status.DONE).order_by("-pk")
+              .values_list("sandbox", flat=True)[:20])
+    return next(({"backend": str(s["backend"]), "numpy": str(s.get("numpy", ""))} for s in recent
+                 if isinstance(s, dict) and s.get("backend")), {})
