@@ -72,11 +72,11 @@ def test_each_problem_has_at_least_three_known_wrong_solutions(slug):
 
 @pytest.mark.parametrize(("slug", "wrong"), by_problem(WRONG))
 def test_known_wrong_solution_fails_with_its_declared_check(slug, wrong, gated):
-    """``fails_with`` is the check the first failing hidden test reports."""
+    """``fails_with`` is the check one of its failing hidden tests reports (whichever runs first)."""
     report = gated(slug).report(wrong.code, without_known_wrong(gated(slug)))
     assert report.verdict != "accepted"
-    failure = next(t for t in report.tests if t.hidden and t.status != "passed")
-    assert failure.status == wrong.fails_with, failure.message
+    failing = {t.status for t in report.tests if t.hidden and t.status != "passed"}
+    assert wrong.fails_with in failing, failing
 
 
 def wrong_report(gated, slug: str, file: str):
