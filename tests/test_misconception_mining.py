@@ -64,9 +64,12 @@ def test_the_sample_code_is_anonymised(classroom):
     assert "Grace" not in code and "grace" not in code and "4711" not in code and "#" not in code
 
 
-def test_coverage_counts_every_graded_wrong_submit(classroom):
+def test_coverage_counts_the_set_the_clusters_are_made_of(classroom):
+    # Issue 25: coverage counted every wrong Submit (ada's two: 5) while the clusters held each student's
+    # latest, so the page read "6 of 10 explained" above "nothing left unexplained".
     coverage = coverage_of(classroom)
-    assert (coverage.wrong, coverage.explained) == (5, 1)
+    assert (coverage.wrong, coverage.explained) == (4, 1)
+    assert coverage.wrong - coverage.explained == sum(c.students for c in mine_clusters(classroom))
     assert coverage.names == {"Class token appended instead of prepended": 1}
 
 
@@ -76,7 +79,7 @@ def test_the_mining_page_is_staff_only_and_linked_from_the_overview(client, clas
     client.force_login(author)
     assert f'href="/authoring/problems/{SLUG}/mining/"' in client.get(f"/authoring/problems/{SLUG}/").content.decode()
     page = client.get(f"/authoring/problems/{SLUG}/mining/").content.decode()
-    assert "explain <strong>1 of 5</strong>" in page and "2 students" in page and "Grace" not in page
+    assert "explain <strong>1 of 4</strong>" in page and "2 students" in page and "Grace" not in page
 
 
 def test_naming_needs_a_name_and_an_explanation(client, classroom, author):
@@ -127,4 +130,4 @@ def test_a_promoted_cluster_is_told_to_new_and_rejudged_submissions(client, clas
 def test_the_coverage_command_prints_a_row_per_problem(classroom, capsys):
     call_command("misconception_coverage", SLUG)
     out = capsys.readouterr().out
-    assert f"| {SLUG:<32} | 5 | 1 | 20% | 2 | 2 students |" in out
+    assert f"| {SLUG:<32} | 4 | 1 | 25% | 2 | 2 students |" in out

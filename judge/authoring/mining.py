@@ -5,7 +5,8 @@ later: the mistake they made is what the cluster is about).  Submissions are gro
 signatures of the hidden tests they failed (``engine/signatures.py``); those a named misconception
 already explains are left out, and clusters are ranked by how many students they hold.
 
-Coverage, per problem: the share of all graded wrong Submits whose results name a misconception.
+Coverage, per problem, counts the same set the clusters are made of (each student's latest graded wrong
+Submit): the share whose results name a misconception, so "nothing left unexplained" under it means 100%.
 """
 
 from __future__ import annotations
@@ -102,7 +103,8 @@ class Coverage:
 
 def coverage_of(problem: Problem) -> Coverage:
     coverage = Coverage()
-    for results in graded_wrong_submits(problem).values_list("results", flat=True).iterator():
+    for submission in latest_wrong_submits(problem):
+        results = submission.results
         coverage.wrong += 1
         if explained(results or []):
             coverage.explained += 1
