@@ -377,7 +377,9 @@ class CodeFacts:
 
 def _called(node: ast.Call) -> str:
     function = node.func
-    return function.attr if isinstance(function, ast.Attribute) else function.id if isinstance(function, ast.Name) else ""
+    if isinstance(function, ast.Attribute):
+        return function.attr
+    return function.id if isinstance(function, ast.Name) else ""
 
 
 def _maximum_axis(node: ast.AST) -> str | None:

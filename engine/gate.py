@@ -198,7 +198,8 @@ def _check_wrong(wrong: WrongSpec, report: GradeReport, events: dict[str, dict],
     got = ", ".join(f"{status} on {n} test{'s' * (n > 1)}" for status, n in counts.items()) \
         or f"{report.verdict} (no hidden test failed)"
     ok = report.verdict != Verdict.ACCEPTED and wrong.fails_with in counts
-    return ("ok  " if ok else "FAIL ") + f"{wrong.file}: declares {wrong.fails_with}, its failing hidden tests give {got}"
+    verdict = "ok  " if ok else "FAIL "
+    return f"{verdict}{wrong.file}: declares {wrong.fails_with}, its failing hidden tests give {got}"
 
 
 def known_outcome(wrong: WrongSpec, status: str, raw: dict) -> KnownWrong | None:

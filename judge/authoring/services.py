@@ -51,6 +51,8 @@ difficulty = "easy"
 tags = []
 prerequisites = []
 summary = ""
+# The track of the course it belongs to: a slug of problems/tracks.toml ("" for none).
+track = ""
 
 [function]
 name = "{function}"
@@ -66,6 +68,17 @@ atol = 1e-9
 
 [tests]
 seed = 1
+
+# A mistake students make, run by the gate: it must fail with this status on at least one hidden test
+# (wrong_type, wrong_dtype, wrong_shape, wrong_value, input_mutated, runtime_error or a limit), and a
+# student whose result matches it on the same inputs is shown its name and explanation. Replace it with
+# the mistakes students really make; the course has three or more per problem.
+[[wrong]]
+file = "wrong/returns_the_input.py"
+fails_with = "wrong_value"
+name = "The input returned unchanged"
+explanation = "Returning a copy of the input skips the computation; explain here why a student might do it."
+see = "theory#background"
 """
 SKELETON_TESTS = """\
 import numpy as np
@@ -88,6 +101,8 @@ def skeleton_files(slug: str, title: str, function: str, params: list[str]) -> d
         "theory.md": "## Background\n\nExplain the idea here.\n",
         "starter.py": f"import numpy as np\n\n\n{signature}    raise NotImplementedError\n",
         "solution.py": f"import numpy as np\n\n\n{signature}    raise NotImplementedError('write the reference')\n",
+        "wrong/returns_the_input.py": (f"import numpy as np\n\n\n{signature}"
+                                       f"    return np.array({params[0] if params else 0.0}, dtype=np.float64)\n"),
         "generator.py": SKELETON_TESTS.format(
             example=", ".join(f'"{p}": np.arange(6.0).reshape(2, 3)' for p in params),
             random=", ".join(f'"{p}": rng.standard_normal((2, 3))' for p in params)),

@@ -315,7 +315,8 @@ def _legend(finite_max: float, special: bool) -> str:
     if finite_max > 0:
         stops = "".join(f'<span style="background:{_colour(i / 8)}"></span>' for i in range(9))
         parts.append(f'<span class="legend-label">0</span><span class="ramp">{stops}</span>'
-                     f'<span class="legend-label">{finite_max:.3g}</span> <span class="legend-note">|actual − expected|</span>')
+                     f'<span class="legend-label">{finite_max:.3g}</span> '
+                     '<span class="legend-note">|actual − expected|</span>')
     if special:
         parts.append(f'<span class="legend-special"><span class="swatch" style="background:{SPECIAL_FILL}"></span> '
                      'NaN or ±inf on one side only</span>')

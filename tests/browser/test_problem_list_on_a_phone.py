@@ -17,7 +17,8 @@ LAYOUT = """() => {
     const tops = new Set([...header.querySelectorAll("a, button")]
         .filter(el => el.getClientRects().length).map(el => Math.round(el.getBoundingClientRect().top / line)));
     return {page: document.documentElement.scrollWidth, window: document.documentElement.clientWidth,
-            tables: Math.max(...[...document.querySelectorAll("table.problems")].map(t => t.getBoundingClientRect().right)),
+            tables: Math.max(...[...document.querySelectorAll("table.problems")]
+                .map(t => t.getBoundingClientRect().right)),
             lines: tops.size};
 }"""
 
