@@ -72,7 +72,7 @@ def test_the_same_error_on_many_tests_is_one_entry_naming_them_first_failing_cas
     assert entry.count('<pre class="traceback">') == 1 and page.count('<pre class="traceback">') == 1
     same_on = re.search(r'<p class="same-on">(.*?)</p>', entry).group(1)
     assert same_on.startswith(f"The same on {len(failing) - 1} more tests: ")
-    assert re.findall(r'<span class="test-name">([a-z_0-9]+)</span>', same_on) == failing[1:]
+    assert re.findall(r'<span class="test-name" data-test="([a-z_0-9]+)">', same_on) == failing[1:]
 
 
 def test_different_failures_stay_separate_entries(client, problems, student):

@@ -76,6 +76,8 @@ def problem_overview(request, slug: str):
     return render(request, "authoring/problem.html", {
         "problem": problem, "runs": runs, "pending": pending,
         "draft_is_live": problem.published and problem.draft_hash == problem.package_hash,
+        # Made or changed in the browser since problems/ was last imported: only the database holds it.
+        "not_in_git": problem.draft_hash != problem.imported_hash,
         "audit": AuditEntry.objects.filter(problem_slug=slug)[:20],
     })
 
