@@ -32,7 +32,7 @@ def solved_and_attempted(user) -> tuple[set[int], set[int]]:
 def history(user, problem: Problem, limit: int = 50) -> QuerySet[Submission]:
     """This user's attempts on this problem, newest first, without the heavy result data."""
     return (Submission.objects.filter(user=user, problem=problem)
-            .only("id", "kind", "status", "verdict", "created_at", "problem_id", "user_id")[:limit])
+            .only("id", "kind", "status", "verdict", "custom_error", "created_at", "problem_id", "user_id")[:limit])
 
 
 def reported_sandbox() -> dict:
