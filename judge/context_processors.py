@@ -13,15 +13,29 @@ WORKER_SANDBOX_TTL_S = 30
 def sandbox(request) -> dict:
     """The footer names the sandbox the workers grade in, from what they recorded (refreshed every 30 s);
     before any submission is graded the warning falls back on this site's own configuration."""
-    worker = cache.get(WORKER_SANDBOX_KEY)
-    if worker is None:
-        try:
-            worker = reported_sandbox()
-        except DatabaseError:  # an error page must render even when the database cannot answer
-            return {"worker_sandbox": {}, "sandbox_warning": ""}
-        cache.set(WORKER_SANDBOX_KEY, worker, WORKER_SANDBOX_TTL_S)
-    backend = worker.get("backend") or resolve_backend_cached()
+    worker = _worker_sandbox()
+    backend = (worker or {}).get("backend") or resolve_backend_cached()
     return {
-        "worker_sandbox": worker,
-        "sandbox_warning": PROCESS_WARNING if backend == "process" else "",
+        "worker_sandbox": worker or {},
+        "sandbox_warning": PROCESS_WARNING if backend == "process" and worker is not None else "",
     }
+
+
+def _worker_sandbox() -> dict | None:
+    """What the workers recorded ({} before any grading), or None when neither the cache nor the database can
+    say: every page, an error page included, must still render then."""
+    try:
+        worker = cache.get(WORKER_SANDBOX_KEY)
+    except Exception:  # the cache is down: it only spares a query
+        worker = None
+    if worker is not None:
+        return worker
+    try:
+        worker = reported_sandbox()
+    except DatabaseError:
+        return None
+    try:
+        cache.set(WORKER_SANDBOX_KEY, worker, WORKER_SANDBOX_TTL_S)
+    except Exception:  # the cache is down: the next page asks the database again
+        pass
+    return worker

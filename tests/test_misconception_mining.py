@@ -56,6 +56,13 @@ def test_the_same_mistake_written_differently_is_one_cluster_ranked_by_students(
     assert all(not t["hidden"] or t["signature"] for s in added.submissions for t in s.results)
 
 
+def test_a_cluster_shows_more_than_one_way_its_students_wrote_it(classroom):
+    added = mine_clusters(classroom)[0]
+    assert "np.add(cls_token, patches)" in added.sample_code  # the shorter of the two
+    assert len(added.other_samples) == 1 and "return patches + cls_token" in added.other_samples[0]
+    assert "Grace" not in added.other_samples[0] and "#" not in added.other_samples[0]
+
+
 def test_the_sample_code_is_anonymised(classroom):
     grace_only = [c for c in mine_clusters(classroom) if c.students == 2][0]
     grace_only.submissions = [s for s in grace_only.submissions if s.user.username == "grace"]

@@ -26,6 +26,7 @@ from judge.submissions.models import Kind, Status, Submission
 WRONG_VERDICTS = (Verdict.WRONG_ANSWER, Verdict.RUNTIME_ERROR, Verdict.TIME_LIMIT_EXCEEDED,
                   Verdict.MEMORY_LIMIT_EXCEEDED, Verdict.OUTPUT_LIMIT_EXCEEDED)
 SHOWN_CLUSTERS = 20
+MORE_SAMPLES = 2
 
 
 def graded_wrong_submits(problem: Problem):
@@ -65,6 +66,18 @@ class Cluster:
     @property
     def sample_code(self) -> str:
         return anonymised(self.sample.code, self.sample.user)
+
+    @property
+    def other_samples(self) -> list[str]:
+        """Up to ``MORE_SAMPLES`` more of its codes, anonymised and each different from the sample: one student's
+        way of writing a mistake can hide what the cluster has in common."""
+        seen, others = {self.sample_code}, []
+        for submission in sorted(self.submissions, key=lambda s: (len(s.code), s.pk)):
+            code = anonymised(submission.code, submission.user)
+            if code not in seen and len(others) < MORE_SAMPLES:
+                seen.add(code)
+                others.append(code)
+        return others
 
 
 def latest_wrong_submits(problem: Problem) -> list[Submission]:
