@@ -13,7 +13,7 @@ from judge.problems.models import Problem
 from judge.problems.rendering import render_markdown
 from judge.submissions.composition import builds_on, locked_reason, prerequisites_of
 from judge.submissions.custom import custom_fields
-from judge.submissions.display import format_array, visible_case_data
+from judge.submissions.display import expected_arrays, format_array, visible_case_data
 from judge.submissions.queries import history
 
 
@@ -53,4 +53,4 @@ def _examples(test_set_id: int) -> list[dict]:
     """The visible tests, formatted once: a test set never changes after it is made."""
     cases = visible_case_data(test_set_id)
     return [{"name": name, "inputs": [format_array(k, v) for k, v in inputs.items()],
-             "expected": format_array("expected", expected)} for name, (inputs, expected) in cases.items()]
+             "outputs": expected_arrays(expected)} for name, (inputs, expected) in cases.items()]
