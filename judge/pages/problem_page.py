@@ -12,7 +12,7 @@ from judge.learning.services import draft_code, revealed_hint_count
 from judge.problems.models import Problem
 from judge.problems.rendering import render_markdown
 from judge.submissions.composition import builds_on, locked_reason, prerequisites_of
-from judge.submissions.custom import custom_fields
+from judge.submissions.custom import custom_fields, takes_params
 from judge.submissions.display import expected_arrays, format_array, visible_case_data
 from judge.submissions.queries import history
 
@@ -40,7 +40,8 @@ def problem_page(request, problem: Problem, code: str | None = None, error: str 
         "custom_fields": custom_fields(problem, custom_texts, custom_errors) if user.is_authenticated else [],
         "custom_whole_form": (custom_errors or {}).get("", ""),
         "custom_open": custom_errors is not None,
-        "custom_available": bool(problem.solution_code.strip()),
+        "custom_available": bool(problem.solution_code.strip()) and not takes_params(problem),
+        "custom_takes_params": takes_params(problem),
     }, status=status)
 
 
