@@ -346,3 +346,12 @@ def test_result_page_names_the_member_and_shows_its_arrays(outer, process_sandbo
     assert "grad_weight: values differ at 12 of 12 positions" in html
     assert "Where your values differ in <code>grad_weight</code>" in html and "<svg" in html
     assert "expected grad_weight" in html and "your grad_weight" in html
+
+
+def test_the_same_members_always_pack_to_the_same_bytes(monkeypatch):
+    import time as clock
+
+    first = members.pack({"a": npy([1.0]), "b": npy([[2.0]])})
+    monkeypatch.setattr(clock, "time", lambda: 2e9)  # zipfile stamps entries with the current time unless told
+    assert members.pack({"a": npy([1.0]), "b": npy([[2.0]])}) == first
+    assert members.unpack(first) == {"a": npy([1.0]), "b": npy([[2.0]])}
