@@ -355,3 +355,39 @@ def test_the_same_members_always_pack_to_the_same_bytes(monkeypatch):
     monkeypatch.setattr(clock, "time", lambda: 2e9)  # zipfile stamps entries with the current time unless told
     assert members.pack({"a": npy([1.0]), "b": npy([[2.0]])}) == first
     assert members.unpack(first) == {"a": npy([1.0]), "b": npy([[2.0]])}
+
+
+def test_a_dict_with_a_key_that_is_not_a_string(scale, process_sandbox):
+    code = "def scale_grads(grads, factor):\n    return {'w': grads['w'] * factor, 1: grads['b'] * factor}\n"
+    message = graded(scale, code, process_sandbox).tests[0].message
+    assert message == "expected a dict with the keys 'w', 'b'; a key of the returned dict is not a string"
+
+
+def test_a_tuple_of_very_many_arrays_is_cut_short(outer, process_sandbox):
+    code = "import numpy as np\n\ndef outer_grads(x, w, g):\n    return tuple(np.zeros(1) for _ in range(1000))\n"
+    message = graded(outer, code, process_sandbox).tests[0].message
+    assert message == "expected a tuple of 2 arrays (grad_x, grad_weight), got a tuple of more than 64 members"
+
+
+def test_members_together_are_held_to_the_output_limit(outer, process_sandbox):
+    package, outcome = outer
+    spec = package.spec(max_output_bytes=4096)
+    code = "import numpy as np\n\ndef outer_grads(x, w, g):\n    return np.zeros(300), np.zeros(300)\n"
+    report = grade(code, spec, outcome.cases, process_sandbox)
+    assert report.tests[0].status == TestStatus.OUTPUT_LIMIT_EXCEEDED
+
+
+def test_a_hidden_member_of_a_class_the_code_defines_is_not_named(outer, process_sandbox):
+    code = ("import numpy as np\n\nclass Secret_0_12:\n    pass\n\n"
+            "def outer_grads(x, w, g):\n    return g @ w.T, Secret_0_12()\n")
+    report = graded(outer, code, process_sandbox)
+    hidden = next(t for t in report.tests if t.hidden)
+    assert hidden.message == "grad_weight: expected a numpy.ndarray, got an object of another type"
+    assert "Secret_0_12" in report.tests[0].message
+
+
+@pytest.mark.docker
+def test_several_outputs_come_back_from_a_docker_sandbox(outer, docker_sandbox):
+    report = graded(outer, OUTER["wrong/transposed_weight.py"], docker_sandbox)
+    assert report.tests[0].message.startswith("grad_weight: expected shape (4, 3), got (3, 4)")
+    assert graded(outer, OUTER["solution.py"], docker_sandbox).verdict == Verdict.ACCEPTED
