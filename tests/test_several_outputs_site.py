@@ -56,3 +56,17 @@ def test_a_tuple_where_a_dict_is_declared_reads_clearly(client, problems, studen
     page = graded_page(client, student, problems["clip_by_global_norm"], code)
     assert ("expected a dict with the keys &#x27;embedding&#x27;, &#x27;w1&#x27;, &#x27;b1&#x27;, &#x27;gamma&#x27;, "
             "got a tuple") in row(page, "example_clipped_by_half")
+
+
+def test_a_custom_run_checks_each_output_by_name(problems, student, no_enqueue):
+    from judge.submissions.display import result_rows
+
+    inputs = {"x": "[[1.0, 2.0, 0.0]]", "weight": "[[1, 0], [0, 1], [1, 1]]", "grad_out": "[[1.0, -1.0]]"}
+    code = ("def linear_backward(x, weight, grad_out):\n"
+            "    return grad_out @ weight.T, x.T @ grad_out, grad_out.sum(axis=0) * 2\n")
+    submission = services.submit_custom_run(student, problems["linear_backward"], code, inputs)
+    assert services.grade_submission(submission.pk) is True
+    submission.refresh_from_db()
+    row = result_rows(submission)[0]
+    assert row.status == "wrong_value" and row.message.startswith("grad_bias: values differ at 2 of 2 positions")
+    assert row.expected.label == "expected grad_bias" and row.expected.text == "[ 1., -1.]"
