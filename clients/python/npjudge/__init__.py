@@ -1,0 +1,1 @@
+"""npjudge: the NumPy Transformer Judge from a terminal or a notebook."""
