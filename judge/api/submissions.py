@@ -126,10 +126,15 @@ def shown(request, submission: Submission) -> dict:
         "queue_position": queue_position(submission), "graded_in": display.grading_time(submission) if final else "",
         "created_at": submission.created_at.isoformat(),
         "tests": [row_of(row) for row in rows],
-        "misconceptions": misconceptions_of(submission) if final else [],
-        "properties": properties_of(submission) if final else [],
+        "misconceptions": [absolute(request, m) for m in misconceptions_of(submission)] if final else [],
+        "properties": [absolute(request, p) for p in properties_of(submission)] if final else [],
         "url": request.build_absolute_uri(submission.get_absolute_url()),
     }
+
+
+def absolute(request, named: dict) -> dict:
+    """A named mistake with its link to the theory as a full address: a terminal has no page to be relative to."""
+    return named | {"url": request.build_absolute_uri(named["url"]) if named.get("url") else ""}
 
 
 def row_of(row: display.TestRow) -> dict:

@@ -24,3 +24,7 @@ def api(client, token):
                                HTTP_AUTHORIZATION=f"Bearer {token}", **kwargs)
 
     return Api()
+
+
+# A real Celery worker grading in the process sandbox, for the tests that drive a live server.
+from tests.browser.conftest import grading_worker  # noqa: E402,F401
