@@ -108,12 +108,19 @@ def test_the_api_counts_against_the_same_rate_limit_as_the_page(api, client, stu
     assert "you have used all 2 submissions allowed per minute" in refused.json()["detail"]
 
 
-def test_a_locked_problem_is_refused_as_on_the_page(api, problems, no_enqueue):
-    locked = next((p for p in problems.values() if p.spec.get("builds_on")), None)
-    if locked is None:
-        pytest.skip("none of the synced problems builds on another")
-    answer = api.post("/submissions", {"problem": locked.slug, "code": "x = 1"})
-    assert answer.status_code == 400 and "solve it first" in answer.json()["detail"]
+def test_a_locked_problem_is_refused_as_on_the_page_even_to_staff(client, author, problems, no_enqueue):
+    from judge.tokens.services import create_token
+
+    locked = problems["add_positional_embedding"]
+    locked.spec = {**locked.spec, "builds_on": [SLUG]}  # as a manifest's builds_on stores it
+    locked.save()
+    secret = create_token(author, "staff", ["submit"])[1]
+    answer = client.post("/api/v1/submissions", data={"problem": locked.slug, "code": "x = 1"},
+                         content_type="application/json", HTTP_AUTHORIZATION=f"Bearer {secret}")
+    assert answer.status_code == 400
+    assert answer.json()["detail"] == f"add_positional_embedding builds on your own accepted solution of {SLUG}: " \
+                                      "solve it first"
+    assert not Submission.objects.exists()
 
 
 def test_the_event_stream_ends_with_the_verdict(api, problems, no_enqueue):
