@@ -148,3 +148,9 @@ def test_the_openapi_document_and_its_docs_page(client):
     assert schema["openapi"].startswith("3.") and "/api/v1/submissions/{pk}/events" in schema["paths"]
     docs = client.get("/api/v1/docs")
     assert docs.status_code == 200 and b"swagger-ui-bundle.js" in docs.content
+
+
+def test_an_address_that_names_no_endpoint_is_a_problem_too(api):
+    answer = api.get("/problem")
+    assert answer.status_code == 404 and answer["Content-Type"] == "application/problem+json"
+    assert "/api/v1/openapi.json" in answer.json()["detail"]
