@@ -6,10 +6,11 @@ types with no second library, and its Swagger UI ships as static files that the 
 
 from __future__ import annotations
 
+import json
+
 from django.http import Http404
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
-import json
 
 from judge.api import people, problems, submissions
 from judge.api.errors import PROBLEM_JSON, field_errors, problem_response

@@ -6,6 +6,7 @@ import io
 import math
 
 import numpy as np
+from django.db.models import QuerySet
 from django.http import Http404, HttpResponse
 from ninja import Query, Router, Schema
 
@@ -83,7 +84,7 @@ class ProblemFilters(Schema):
     solved: bool | None = None
 
 
-def published():
+def published() -> QuerySet[Problem]:
     return Problem.objects.filter(published=True)
 
 

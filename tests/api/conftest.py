@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from judge.tokens.services import create_token
@@ -19,7 +21,7 @@ def api(client, token):
             return client.get(f"/api/v1{path}", HTTP_AUTHORIZATION=f"Bearer {token}", **kwargs)
 
         def post(self, path: str, body, **kwargs):
-            data = body if isinstance(body, bytes | str) else __import__("json").dumps(body)
+            data = body if isinstance(body, bytes | str) else json.dumps(body)
             return client.post(f"/api/v1{path}", data=data, content_type="application/json",
                                HTTP_AUTHORIZATION=f"Bearer {token}", **kwargs)
 
@@ -27,4 +29,4 @@ def api(client, token):
 
 
 # A real Celery worker grading in the process sandbox, for the tests that drive a live server.
-from tests.browser.conftest import grading_worker  # noqa: E402,F401
+from tests.browser.conftest import grading_worker  # noqa: F401

@@ -29,9 +29,9 @@ def submission_html(submission: dict) -> str:
     good = "ok" if submission.get("accepted") else "bad"
     took = f" · graded in {e(submission['graded_in'])}" if submission.get("graded_in") else ""
     parts = [STYLE, '<div class="npj">',
-             f'<p><a href="{e(submission.get("url", ""))}">#{submission.get("id")}</a> {e(submission["problem"])} '
-             f'<span class="verdict {good}" data-verdict="{e(submission.get("verdict", ""))}">{verdict}</span>'
-             f' {len(submission.get("tests", []))} tests{took}</p>']
+             (f'<p><a href="{e(submission.get("url", ""))}">#{submission.get("id")}</a> {e(submission["problem"])} '
+              f'<span class="verdict {good}" data-verdict="{e(submission.get("verdict", ""))}">{verdict}</span>'
+              f' {len(submission.get("tests", []))} tests{took}</p>')]
     if submission.get("message"):
         parts.append(f'<p class="message">{e(submission["message"])}</p>')
     for found in submission.get("misconceptions", []):
