@@ -27,7 +27,7 @@ from engine.arrays import UnreadableArray, load_inputs, read_npy
 from engine.checks import hidden_error_message
 from engine.custom_input import CASE_NAME as CUSTOM_CASE
 from engine.custom_input import BadInputs, validate_inputs
-from engine.verdicts import CHECKS, TestStatus, Verdict
+from engine.verdicts import CHECK_LABELS, CHECKS, TestStatus, Verdict
 from judge.problems.models import TestCase
 from judge.problems.queries import problem_spec
 from judge.submissions.models import Submission
@@ -35,7 +35,6 @@ from judge.submissions.models import Submission
 MAX_ACTUAL_BYTES = 512 * 1024
 MAX_PANELS = 8  # leading indices drawn for a 3-D array
 MAX_GRID = 48  # cells per side of a panel; larger arrays are pooled by block maximum
-CHECK_LABELS = {"type": "ndarray", "dtype": "float64", "shape": "shape", "values": "values", "inputs": "inputs unchanged"}
 
 
 @dataclass
