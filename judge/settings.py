@@ -100,6 +100,8 @@ INSTALLED_APPS = [
     "judge.authoring",
     "judge.learning",
     "judge.leaderboard",
+    "judge.tokens",
+    "ninja",  # the API's docs page (Swagger UI, served as static files)
 ]
 
 MIDDLEWARE = [
@@ -242,6 +244,7 @@ MAX_CODE_BYTES = env_number("MAX_CODE_BYTES", 64 * 1024)
 KIB, MIB = 1024, 1024 * 1024
 REQUEST_BODY_LIMITS = {
     "submit": 3 * 64 * KIB + 256 * KIB,  # the code (MAX_CODE_BYTES, urlencoded) and the custom inputs
+    "api-submissions": 6 * 64 * KIB + 256 * KIB,  # the same as JSON, whose \uXXXX escapes take 6 bytes a byte
     "draft-save": 3 * 64 * KIB + 8 * KIB,  # the code, urlencoded
     "authoring-upload": 5 * MIB + 64 * KIB,  # a problem's zip (MAX_ZIP_BYTES, judge/authoring/services.py)
     "authoring-edit": 3 * 2 * MIB + 64 * KIB,  # a package's files (MAX_PACKAGE_BYTES), urlencoded

@@ -13,5 +13,6 @@ urlpatterns = [
     path("problems/", include("judge.learning.urls")),
     path("leaderboard/", include("judge.leaderboard.urls")),
     path("authoring/", include("judge.authoring.urls")),
+    path("api/", include("judge.api.urls")),
     path("", include("judge.pages.urls")),
 ]
