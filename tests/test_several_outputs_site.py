@@ -46,7 +46,9 @@ def test_a_wrong_member_is_named_with_its_picture_on_the_result_page(client, pro
     assert "grad_weight: values differ at 5 of 6 positions" in example and "(also wrong: grad_bias)" in example
     assert "Where your values differ in <code>grad_weight</code>" in example and '<svg class="heatmap"' in example
     assert "expected grad_weight" in example and "your grad_weight" in example
-    hidden = row(page, "rows")
+    # Hidden tests that failed the same way are one entry naming them (issue 25): the one that holds "rows".
+    hidden = next(body for name, body in re.findall(r'<li class="test[^"]*" data-test="([a-z_0-9]+)"[^>]*>(.*?)</li>',
+                                                    page, re.DOTALL) if name == "rows" or 'data-test="rows"' in body)
     assert "grad_weight: values differ from the expected ones" in hidden and "<svg" not in hidden
     assert "Averaged the weight&#x27;s and the bias&#x27;s gradients over the rows" in page
 
