@@ -1,0 +1,182 @@
+"""Credit, read from the submissions when it is asked for: nothing is written when a verdict is recorded.
+
+The Submit that counts for an assignment problem is the best one made inside the student's own window (their
+dates after overrides); a Submit is worth its date's credit (``deadlines.credit_at``) if accepted, nothing
+otherwise. Reading it from the submissions means a rejudge, an override or a changed due time is reflected on
+the next page load, with no second copy of the verdicts to keep in step, and recording a verdict costs what
+it did. The queries reach a course's Submits through the (user, problem, kind) index.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from django.db.models import Count, Max, Min, Q
+
+from engine.verdicts import Verdict
+from judge.courses.deadlines import NOT_COUNTING, Credit, Window, credit_at, personal_window
+from judge.courses.models import Assignment, AssignmentProblem, Course, Membership, Override, Role, TimedStart
+from judge.submissions.models import Kind, Status, Submission
+
+
+@dataclass
+class Student:
+    user_id: int
+    username: str
+    email: str
+    section_id: int | None
+    section: str
+
+
+def students_of(course: Course, section_id: int | None = None) -> list[Student]:
+    members = Membership.objects.filter(course=course, role=Role.STUDENT)
+    if section_id:
+        members = members.filter(section_id=section_id)
+    rows = members.order_by("user__username").values_list("user_id", "user__username", "user__email",
+                                                            "section_id", "section__name")
+    return [Student(u, name, email or "", s, sname or "") for u, name, email, s, sname in rows]
+
+
+def windows_of(assignment: Assignment, students: list[Student]) -> dict[int, Window]:
+    """Each student's own window for this assignment."""
+    overrides = list(Override.objects.filter(assignment=assignment))
+    by_user = {o.user_id: o for o in overrides if o.user_id}
+    by_section = {o.section_id: o for o in overrides if o.section_id}
+    starts = dict(TimedStart.objects.filter(assignment=assignment).values_list("user_id", "started_at"))
+    return {s.user_id: personal_window(assignment, by_section.get(s.section_id), by_user.get(s.user_id),
+                                       starts.get(s.user_id)) for s in students}
+
+
+def window_for(assignment: Assignment, user) -> Window:
+    member = Membership.objects.filter(course_id=assignment.course_id, user=user).first()
+    student = Student(user.pk, user.username, "", member.section_id if member else None, "")
+    return windows_of(assignment, [student])[user.pk]
+
+
+def accepted_submits(course: Course, problem_ids: list[int], since: datetime | None, until: datetime | None,
+                     user_ids: list[int] | None = None) -> list[tuple[int, int, datetime]]:
+    submits = Submission.objects.filter(problem_id__in=problem_ids, kind=Kind.SUBMIT, status=Status.DONE,
+                                        verdict=Verdict.ACCEPTED,
+                                        user__course_memberships__course=course,
+                                        user__course_memberships__role=Role.STUDENT)
+    if since is not None:
+        submits = submits.filter(created_at__gte=since)
+    if until is not None:
+        submits = submits.filter(created_at__lte=until)
+    if user_ids is not None:
+        submits = submits.filter(user_id__in=user_ids)
+    return list(submits.order_by().values_list("user_id", "problem_id", "created_at"))
+
+
+@dataclass
+class AssignmentGrades:
+    assignment: Assignment
+    problems: list[tuple[int, str, str]]  # (id, slug, title), in order
+    windows: dict[int, Window]
+    cells: dict[tuple[int, int], Credit] = field(default_factory=dict)
+
+    def credit(self, user_id: int, problem_id: int) -> Credit:
+        return self.cells.get((user_id, problem_id), NOT_COUNTING)
+
+    def total(self, user_id: int) -> float:
+        """Points: one per problem, times its credit."""
+        return sum(self.credit(user_id, pid).value for pid, _, _ in self.problems)
+
+    def fraction(self, user_id: int) -> float:
+        return self.total(user_id) / len(self.problems) if self.problems else 0.0
+
+
+def bounds(windows: list[Window]) -> tuple[datetime | None, datetime | None]:
+    """The earliest opening and the latest moment that counts, over every student's window (None: unbounded)."""
+    opens = [w.opens_at for w in windows]
+    lasts = [w.last_moment for w in windows]
+    return (None if not opens or None in opens else min(opens)), (None if not lasts or None in lasts else max(lasts))
+
+
+def grade_assignment(assignment: Assignment, students: list[Student]) -> AssignmentGrades:
+    problems = list(AssignmentProblem.objects.filter(assignment=assignment)
+                    .values_list("problem_id", "problem__slug", "problem__title"))
+    windows = windows_of(assignment, students)
+    grades = AssignmentGrades(assignment, problems, windows)
+    since, until = bounds(list(windows.values()))
+    timed = bool(assignment.time_limit_minutes)
+    for user_id, problem_id, at in accepted_submits(assignment.course, [p[0] for p in problems], since, until):
+        window = windows.get(user_id)
+        if window is None:
+            continue
+        credit = credit_at(window, at, timed)
+        best = grades.cells.get((user_id, problem_id))
+        if credit.counts and (best is None or (credit.value, not credit.late) > (best.value, not best.late)):
+            grades.cells[(user_id, problem_id)] = credit
+    return grades
+
+
+@dataclass
+class Gradebook:
+    course: Course
+    students: list[Student]
+    assignments: list[AssignmentGrades]
+
+    def course_total(self, user_id: int) -> float:
+        """The weighted mean of assignment fractions, 0..1."""
+        weights = [(g.assignment.weight, g.fraction(user_id)) for g in self.assignments if g.assignment.weight > 0]
+        total = sum(w for w, _ in weights)
+        return sum(w * f for w, f in weights) / total if total else 0.0
+
+
+def gradebook(course: Course, section_id: int | None = None) -> Gradebook:
+    students = students_of(course, section_id)
+    return Gradebook(course, students, [grade_assignment(a, students)
+                                        for a in Assignment.objects.filter(course=course)])
+
+
+# --- The live matrix ---------------------------------------------------------------------------------------
+
+@dataclass
+class Progress:
+    attempts: int = 0
+    first_solved: datetime | None = None
+    last_attempt: datetime | None = None
+    credit: Credit = NOT_COUNTING
+
+    @property
+    def state(self) -> str:
+        return "solved" if self.first_solved else "attempted" if self.attempts else "not-started"
+
+
+def progress_matrix(assignment: Assignment, students: list[Student]) -> tuple[AssignmentGrades,
+                                                                              dict[tuple[int, int], Progress]]:
+    """Per (student, problem): Submits since the assignment opened for them, the first accepted, the credit."""
+    grades = grade_assignment(assignment, students)
+    since, _ = bounds(list(grades.windows.values()))
+    submits = Submission.objects.filter(problem_id__in=[p[0] for p in grades.problems], kind=Kind.SUBMIT,
+                                        user_id__in=[s.user_id for s in students])
+    if since is not None:
+        submits = submits.filter(created_at__gte=since)
+    rows = (submits.order_by().values("user_id", "problem_id")
+            .annotate(attempts=Count("id"), last=Max("created_at"),
+                      solved=Min("created_at", filter=Q(status=Status.DONE, verdict=Verdict.ACCEPTED))))
+    cells = defaultdict(Progress)
+    for row in rows:
+        cells[(row["user_id"], row["problem_id"])] = Progress(row["attempts"], row["solved"], row["last"],
+                                                               grades.credit(row["user_id"], row["problem_id"]))
+    return grades, cells
+
+
+def stuck_students(assignment: Assignment, students: list[Student], since: datetime, min_wrong: int = 3
+                   ) -> list[tuple[str, str, int]]:
+    """(username, problem slug, wrong Submits) for students with ``min_wrong`` or more wrong Submits on a problem
+    since ``since`` and no accepted one on it ever."""
+    problems = dict(AssignmentProblem.objects.filter(assignment=assignment).values_list("problem_id", "problem__slug"))
+    names = {s.user_id: s.username for s in students}
+    solved = set(Submission.objects.filter(problem_id__in=problems, user_id__in=names, kind=Kind.SUBMIT,
+                                           verdict=Verdict.ACCEPTED).values_list("user_id", "problem_id"))
+    wrong = (Submission.objects.filter(problem_id__in=problems, user_id__in=names, kind=Kind.SUBMIT,
+                                       status=Status.DONE, created_at__gte=since)
+             .exclude(verdict=Verdict.ACCEPTED).order_by().values("user_id", "problem_id").annotate(n=Count("id"))
+             .filter(n__gte=min_wrong))
+    rows = [(names[r["user_id"]], problems[r["problem_id"]], r["n"]) for r in wrong
+            if (r["user_id"], r["problem_id"]) not in solved]
+    return sorted(rows, key=lambda row: (-row[2], row[0]))
