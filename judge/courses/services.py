@@ -193,8 +193,8 @@ def update_course(course: Course, by, title: str, term: str, leaderboard_enabled
 def save_assignment(course: Course, by, values: dict, problems: list, assignment: Assignment | None = None
                     ) -> Assignment:
     """Create or change an assignment. ``values`` holds its fields; ``problems`` its published problems, in order."""
-    errors = window_errors(*(values.get(f) for f in ("opens_at", "due_at", "closes_at", "late_rule",
-                                                     "late_multiplier", "late_penalty_per_day")))
+    fields = ("opens_at", "due_at", "closes_at", "late_rule", "late_multiplier", "late_penalty_per_day")
+    errors = window_errors(*(values[f] if f in values else getattr(assignment, f, None) for f in fields))
     if not (values.get("title") or "").strip():
         errors.insert(0, "An assignment needs a title.")
     if not problems:

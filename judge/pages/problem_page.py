@@ -7,6 +7,9 @@ import functools
 import uuid
 
 from django.shortcuts import render
+from django.utils import timezone
+
+from judge.courses.notes import due_notes
 
 from judge.learning.services import draft_code, revealed_hint_count
 from judge.problems.models import Problem
@@ -41,6 +44,8 @@ def problem_page(request, problem: Problem, code: str | None = None, error: str 
         "custom_whole_form": (custom_errors or {}).get("", ""),
         "custom_open": custom_errors is not None,
         "custom_available": bool(problem.solution_code.strip()),
+        # Where the problem is in the student's assignments: "due in 2 h 13 min", late, or practice only.
+        "due_notes": due_notes(user, problem, timezone.now()),
     }, status=status)
 
 
