@@ -55,18 +55,14 @@ def window_for(assignment: Assignment, user) -> Window:
     return windows_of(assignment, [student])[user.pk]
 
 
-def accepted_submits(course: Course, problem_ids: list[int], since: datetime | None, until: datetime | None,
-                     user_ids: list[int] | None = None) -> list[tuple[int, int, datetime]]:
+def accepted_submits(problem_ids: list[int], since: datetime | None, until: datetime | None,
+                     user_ids: list[int]) -> list[tuple[int, int, datetime]]:
     submits = Submission.objects.filter(problem_id__in=problem_ids, kind=Kind.SUBMIT, status=Status.DONE,
-                                        verdict=Verdict.ACCEPTED,
-                                        user__course_memberships__course=course,
-                                        user__course_memberships__role=Role.STUDENT)
+                                        verdict=Verdict.ACCEPTED, user_id__in=user_ids)
     if since is not None:
         submits = submits.filter(created_at__gte=since)
     if until is not None:
         submits = submits.filter(created_at__lte=until)
-    if user_ids is not None:
-        submits = submits.filter(user_id__in=user_ids)
     return list(submits.order_by().values_list("user_id", "problem_id", "created_at"))
 
 
@@ -100,17 +96,38 @@ def grade_assignment(assignment: Assignment, students: list[Student]) -> Assignm
                     .values_list("problem_id", "problem__slug", "problem__title"))
     windows = windows_of(assignment, students)
     grades = AssignmentGrades(assignment, problems, windows)
-    since, until = bounds(list(windows.values()))
     timed = bool(assignment.time_limit_minutes)
-    for user_id, problem_id, at in accepted_submits(assignment.course, [p[0] for p in problems], since, until):
-        window = windows.get(user_id)
-        if window is None:
-            continue
-        credit = credit_at(window, at, timed)
+    for user_id, problem_id, at in accepted_in_windows([p[0] for p in problems], windows, timed):
+        credit = credit_at(windows[user_id], at, timed)
         best = grades.cells.get((user_id, problem_id))
         if credit.counts and (best is None or (credit.value, not credit.late) > (best.value, not best.late)):
             grades.cells[(user_id, problem_id)] = credit
     return grades
+
+
+def accepted_in_windows(problem_ids: list[int], windows: dict[int, Window], timed: bool
+                        ) -> list[tuple[int, int, datetime]]:
+    """The accepted Submits that may count. Credit never rises with time once a window is open, so for students
+    who share an opening time only the first accepted Submit after it matters: one aggregate per opening time.
+    A timed assignment gives each student their own opening; its few Submits are read one by one."""
+    if timed or not windows:
+        since, until = bounds(list(windows.values()))
+        return [row for row in accepted_submits(problem_ids, since, until, list(windows))
+                if row[0] in windows]
+    groups: dict[datetime | None, list[int]] = defaultdict(list)
+    for user_id, window in windows.items():
+        groups[window.opens_at].append(user_id)
+    rows = []
+    for opens_at, user_ids in groups.items():
+        _, until = bounds([windows[u] for u in user_ids])
+        submits = Submission.objects.filter(problem_id__in=problem_ids, kind=Kind.SUBMIT, status=Status.DONE,
+                                            verdict=Verdict.ACCEPTED, user_id__in=user_ids)
+        if opens_at is not None:
+            submits = submits.filter(created_at__gte=opens_at)
+        if until is not None:
+            submits = submits.filter(created_at__lte=until)
+        rows += submits.order_by().values_list("user_id", "problem_id").annotate(first=Min("created_at"))
+    return rows
 
 
 @dataclass
@@ -126,13 +143,22 @@ class Gradebook:
         return sum(w * f for w, f in weights) / total if total else 0.0
 
 
-def gradebook(course: Course, section_id: int | None = None) -> Gradebook:
-    students = students_of(course, section_id)
+def gradebook(course: Course, section_id: int | None = None, students: list[Student] | None = None) -> Gradebook:
+    """Every student's grades, or only those of ``students`` (a page of the gradebook)."""
+    students = students_of(course, section_id) if students is None else students
     return Gradebook(course, students, [grade_assignment(a, students)
                                         for a in Assignment.objects.filter(course=course)])
 
 
 # --- The live matrix ---------------------------------------------------------------------------------------
+
+def course_submits(course: Course, problem_ids):
+    """The Submits of the course's students on these problems, reached through their memberships (a join, not a
+    list of a thousand ids); the caller keeps the students it shows."""
+    return Submission.objects.filter(problem_id__in=problem_ids, kind=Kind.SUBMIT,
+                                     user__course_memberships__course=course,
+                                     user__course_memberships__role=Role.STUDENT)
+
 
 @dataclass
 class Progress:
@@ -151,15 +177,17 @@ def progress_matrix(assignment: Assignment, students: list[Student]) -> tuple[As
     """Per (student, problem): Submits since the assignment opened for them, the first accepted, the credit."""
     grades = grade_assignment(assignment, students)
     since, _ = bounds(list(grades.windows.values()))
-    submits = Submission.objects.filter(problem_id__in=[p[0] for p in grades.problems], kind=Kind.SUBMIT,
-                                        user_id__in=[s.user_id for s in students])
+    submits = course_submits(assignment.course, [p[0] for p in grades.problems])
     if since is not None:
         submits = submits.filter(created_at__gte=since)
     rows = (submits.order_by().values("user_id", "problem_id")
             .annotate(attempts=Count("id"), last=Max("created_at"),
                       solved=Min("created_at", filter=Q(status=Status.DONE, verdict=Verdict.ACCEPTED))))
     cells = defaultdict(Progress)
+    shown = {s.user_id for s in students}
     for row in rows:
+        if row["user_id"] not in shown:
+            continue
         cells[(row["user_id"], row["problem_id"])] = Progress(row["attempts"], row["solved"], row["last"],
                                                                grades.credit(row["user_id"], row["problem_id"]))
     return grades, cells
@@ -171,12 +199,11 @@ def stuck_students(assignment: Assignment, students: list[Student], since: datet
     since ``since`` and no accepted one on it ever."""
     problems = dict(AssignmentProblem.objects.filter(assignment=assignment).values_list("problem_id", "problem__slug"))
     names = {s.user_id: s.username for s in students}
-    solved = set(Submission.objects.filter(problem_id__in=problems, user_id__in=names, kind=Kind.SUBMIT,
-                                           verdict=Verdict.ACCEPTED).values_list("user_id", "problem_id"))
-    wrong = (Submission.objects.filter(problem_id__in=problems, user_id__in=names, kind=Kind.SUBMIT,
-                                       status=Status.DONE, created_at__gte=since)
+    solved = set(course_submits(assignment.course, problems).filter(verdict=Verdict.ACCEPTED)
+                 .values_list("user_id", "problem_id"))
+    wrong = (course_submits(assignment.course, problems).filter(status=Status.DONE, created_at__gte=since)
              .exclude(verdict=Verdict.ACCEPTED).order_by().values("user_id", "problem_id").annotate(n=Count("id"))
              .filter(n__gte=min_wrong))
     rows = [(names[r["user_id"]], problems[r["problem_id"]], r["n"]) for r in wrong
-            if (r["user_id"], r["problem_id"]) not in solved]
+            if r["user_id"] in names and (r["user_id"], r["problem_id"]) not in solved]
     return sorted(rows, key=lambda row: (-row[2], row[0]))

@@ -195,7 +195,7 @@ def save_assignment(course: Course, by, values: dict, problems: list, assignment
     """Create or change an assignment. ``values`` holds its fields; ``problems`` its published problems, in order."""
     fields = ("opens_at", "due_at", "closes_at", "late_rule", "late_multiplier", "late_penalty_per_day")
     errors = window_errors(*(values[f] if f in values else getattr(assignment, f, None) for f in fields))
-    if not (values.get("title") or "").strip():
+    if not (values.get("title", getattr(assignment, "title", "")) or "").strip():
         errors.insert(0, "An assignment needs a title.")
     if not problems:
         errors.append("Choose at least one problem.")

@@ -10,6 +10,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.utils.html import format_html_join
 from django.views.decorators.http import require_POST
 
 from judge.courses import services
@@ -254,16 +255,25 @@ def section_choice(request, course: Course) -> Section | None:
 def gradebook_page(request, pk: int):
     course, role = get_course_for_user(request.user, pk, READ_ALL)
     section = section_choice(request, course)
-    book = gradebook(course, section.pk if section else None)
-    pages = max(1, -(-len(book.students) // GRADEBOOK_PAGE))
+    students = students_of(course, section.pk if section else None)
+    pages = max(1, -(-len(students) // GRADEBOOK_PAGE))
     page = min(max(int(request.GET["page"]) if request.GET.get("page", "").isdigit() else 1, 1), pages)
-    shown = book.students[(page - 1) * GRADEBOOK_PAGE: page * GRADEBOOK_PAGE]
+    book = gradebook(course, students=students[(page - 1) * GRADEBOOK_PAGE: page * GRADEBOOK_PAGE])
     rows = [{"student": s, "total": book.course_total(s.user_id),
-             "assignments": [{"total": g.total(s.user_id), "cells": [g.credit(s.user_id, p[0]) for p in g.problems]}
-                             for g in book.assignments]} for s in shown]
+             "assignments": [{"total": g.total(s.user_id), "cells": [credit_cell(g.credit(s.user_id, p[0]))
+                                                                     for p in g.problems]}
+                             for g in book.assignments]} for s in book.students]
     return render(request, "courses/gradebook.html", {
         "course": course, "role": role, "book": book, "rows": rows, "section": section, "page": page, "pages": pages,
         "sections": Section.objects.filter(course=course)})
+
+
+def credit_cell(credit) -> tuple[str, str]:
+    """(css class, text) of one gradebook cell, made here: a template tag per cell costs a 100-row page dearly."""
+    if not credit.counts:
+        return "num", ""
+    text = f"{credit.value:.2f}".rstrip("0").rstrip(".")
+    return ("num late", text + " L") if credit.late else ("num", text)
 
 
 @login_required
@@ -275,6 +285,25 @@ def gradebook_download(request, pk: int):
     return response
 
 
+def progress_cell(progress) -> tuple[str, str]:
+    """(css class, text) of one matrix cell: solved (when first, late or practice), attempted, or not started."""
+    if progress is None:
+        return "not-started", "·"
+    if not progress.first_solved:
+        return "attempted", f"✗ {progress.attempts}"
+    when = timezone.localtime(progress.first_solved).strftime("%H:%M")
+    mark = " late" if progress.credit.late else "" if progress.credit.counts else " (practice)"
+    return f"solved{' late' if progress.credit.late else ''}", f"✓ {when}{mark} · {progress.attempts}"
+
+
+def matrix_row(student, grades, cells) -> dict:
+    mine = [cells.get((student.user_id, pid)) for pid, _, _ in grades.problems]
+    total = grades.total(student.user_id)
+    return {"student": student, "cells": format_html_join("", '<td class="{}">{}</td>', map(progress_cell, mine)),
+            "solved": sum(1 for c in mine if c and c.first_solved), "total": total,
+            "credit": f"{total:.2f}".rstrip("0").rstrip(".")}
+
+
 @login_required
 def progress(request, pk: int, assignment_pk: int):
     assignment, role = get_assignment_for_user(request.user, pk, assignment_pk, READ_ALL)
@@ -283,9 +312,7 @@ def progress(request, pk: int, assignment_pk: int):
     students = students_of(assignment.course, section.pk if section else None)
     grades, cells = progress_matrix(assignment, students)
     sort = request.GET.get("sort", "name")
-    rows = [{"student": s, "cells": [cells.get((s.user_id, p[0])) for p in grades.problems],
-             "solved": sum(1 for p in grades.problems if (c := cells.get((s.user_id, p[0]))) and c.first_solved),
-             "total": grades.total(s.user_id)} for s in students]
+    rows = [matrix_row(s, grades, cells) for s in students]
     if sort == "solved":
         rows.sort(key=lambda r: (-r["solved"], r["student"].username))
     elif sort == "credit":
