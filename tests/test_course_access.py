@@ -24,6 +24,7 @@ def urls(w):
         "assignment-edit": reverse("assignment-edit", args=[c, a]),
         "overrides": reverse("assignment-overrides", args=[c, a]),
         "progress": reverse("assignment-progress", args=[c, a]),
+        "insights": reverse("assignment-insights", args=[c, a]),
     }
 
 
@@ -39,6 +40,7 @@ EXPECTED = {
     "assignment-edit": (200, 403, 403, 403, 404, 404),
     "overrides":       (200, 200, 403, 403, 404, 404),
     "progress":        (200, 200, 403, 403, 404, 404),
+    "insights":        (200, 200, 403, 403, 404, 404),
 }
 
 

@@ -3,6 +3,7 @@ service, renders; dates are shown in the viewer's time zone."""
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
@@ -13,7 +14,8 @@ from django.utils import timezone
 from django.utils.html import format_html_join
 from django.views.decorators.http import require_POST
 
-from judge.courses import services
+from judge.courses import live, services
+from judge.courses.insights import insights
 from judge.courses.access import CHANGE, READ_ALL, get_assignment_for_user, get_course_for_user
 from judge.courses.deadlines import credit_at
 from judge.courses.export import gradebook_csv
@@ -308,6 +310,9 @@ def matrix_row(student, grades, cells) -> dict:
 def progress(request, pk: int, assignment_pk: int):
     assignment, role = get_assignment_for_user(request.user, pk, assignment_pk, READ_ALL)
     activate_for(request.user)
+    # ?wait=<fingerprint shown>: a long poll, answered once a Submit of the assignment changes (``live``).
+    shown = request.GET.get("wait")
+    version = live.wait_for_change(assignment, shown, settings.PUSH_WAIT_S) if shown else live.fingerprint(assignment)
     section = section_choice(request, assignment.course)
     students = students_of(assignment.course, section.pk if section else None)
     grades, cells = progress_matrix(assignment, students)
@@ -323,4 +328,11 @@ def progress(request, pk: int, assignment_pk: int):
     return render(request, template, {
         "course": assignment.course, "assignment": assignment, "role": role, "grades": grades, "rows": rows,
         "sort": sort, "section": section, "sections": Section.objects.filter(course=assignment.course),
-        "stuck": stuck, "stuck_minutes": minutes})
+        "stuck": stuck, "stuck_minutes": minutes, "version": version})
+
+
+@login_required
+def assignment_insights(request, pk: int, assignment_pk: int):
+    assignment, role = get_assignment_for_user(request.user, pk, assignment_pk, READ_ALL)
+    return render(request, "courses/insights.html", {"course": assignment.course, "assignment": assignment,
+                                                     "role": role, "problems": insights(assignment)})
