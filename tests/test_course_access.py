@@ -25,6 +25,7 @@ def urls(w):
         "overrides": reverse("assignment-overrides", args=[c, a]),
         "progress": reverse("assignment-progress", args=[c, a]),
         "insights": reverse("assignment-insights", args=[c, a]),
+        "leaderboard": reverse("course-leaderboard", args=[c]),
     }
 
 
@@ -41,6 +42,7 @@ EXPECTED = {
     "overrides":       (200, 200, 403, 403, 404, 404),
     "progress":        (200, 200, 403, 403, 404, 404),
     "insights":        (200, 200, 403, 403, 404, 404),
+    "leaderboard":     (200, 200, 200, 200, 404, 404),
 }
 
 

@@ -11,6 +11,7 @@ urlpatterns = [
     path("<int:pk>/", views.course_home, name="course-home"),
     path("<int:pk>/settings/", views.course_settings, name="course-settings"),
     path("<int:pk>/people/", views.people, name="course-people"),
+    path("<int:pk>/leaderboard/", views.course_leaderboard, name="course-leaderboard"),
     path("<int:pk>/gradebook/", views.gradebook_page, name="course-gradebook"),
     path("<int:pk>/gradebook.csv", views.gradebook_download, name="course-gradebook-csv"),
     path("<int:pk>/assignments/new/", views.assignment_edit, name="assignment-new"),

@@ -16,6 +16,7 @@ from django.views.decorators.http import require_POST
 
 from judge.courses import live, services
 from judge.courses.insights import insights
+from judge.courses.standings import course_standings
 from judge.courses.access import CHANGE, READ_ALL, get_assignment_for_user, get_course_for_user
 from judge.courses.deadlines import credit_at
 from judge.courses.export import gradebook_csv
@@ -336,3 +337,16 @@ def assignment_insights(request, pk: int, assignment_pk: int):
     assignment, role = get_assignment_for_user(request.user, pk, assignment_pk, READ_ALL)
     return render(request, "courses/insights.html", {"course": assignment.course, "assignment": assignment,
                                                      "role": role, "problems": insights(assignment)})
+
+
+@login_required
+def course_leaderboard(request, pk: int):
+    """The site's standings, restricted to this course's students (or a section), with the same privacy choice."""
+    course, role = get_course_for_user(request.user, pk)
+    if not course.leaderboard_enabled:
+        raise Http404("The instructor turned this course's leaderboard off.")
+    section = section_choice(request, course)
+    board, standings = course_standings(course, section)
+    return render(request, "courses/leaderboard.html", {"course": course, "role": role, "standings": standings,
+                                                        "board": board, "section": section,
+                                                        "sections": Section.objects.filter(course=course)})
