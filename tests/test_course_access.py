@@ -26,6 +26,7 @@ def urls(w):
         "progress": reverse("assignment-progress", args=[c, a]),
         "insights": reverse("assignment-insights", args=[c, a]),
         "leaderboard": reverse("course-leaderboard", args=[c]),
+        "similarity": reverse("assignment-similarity", args=[c, a]),
     }
 
 
@@ -43,6 +44,7 @@ EXPECTED = {
     "progress":        (200, 200, 403, 403, 404, 404),
     "insights":        (200, 200, 403, 403, 404, 404),
     "leaderboard":     (200, 200, 200, 200, 404, 404),
+    "similarity":      (200, 403, 403, 403, 404, 404),
 }
 
 

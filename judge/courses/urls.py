@@ -20,4 +20,5 @@ urlpatterns = [
     path("<int:pk>/assignments/<int:assignment_pk>/overrides/", views.overrides, name="assignment-overrides"),
     path("<int:pk>/assignments/<int:assignment_pk>/progress/", views.progress, name="assignment-progress"),
     path("<int:pk>/assignments/<int:assignment_pk>/insights/", views.assignment_insights, name="assignment-insights"),
+    path("<int:pk>/assignments/<int:assignment_pk>/similarity/", views.similarity, name="assignment-similarity"),
 ]

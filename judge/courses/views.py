@@ -3,6 +3,8 @@ service, renders; dates are shown in the viewer's time zone."""
 
 from __future__ import annotations
 
+import time
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model
@@ -16,6 +18,7 @@ from django.views.decorators.http import require_POST
 
 from judge.courses import live, services
 from judge.courses.insights import insights
+from judge.courses.similarity import final_codes, similar_pairs
 from judge.courses.standings import course_standings
 from judge.courses.access import CHANGE, READ_ALL, get_assignment_for_user, get_course_for_user
 from judge.courses.deadlines import credit_at
@@ -350,3 +353,20 @@ def course_leaderboard(request, pk: int):
     return render(request, "courses/leaderboard.html", {"course": course, "role": role, "standings": standings,
                                                         "board": board, "section": section,
                                                         "sections": Section.objects.filter(course=course)})
+
+
+@login_required
+def similarity(request, pk: int, assignment_pk: int):
+    """Pairs of students' final submissions to one problem, most similar first; for instructors only."""
+    assignment, role = get_assignment_for_user(request.user, pk, assignment_pk, CHANGE)
+    items = list(assignment.items.select_related("problem"))
+    chosen = next((i.problem for i in items if i.problem.slug == request.GET.get("problem")), None)
+    pairs, took, count = [], None, 0
+    if chosen is not None and request.GET.get("run"):
+        started = time.perf_counter()
+        codes = final_codes(assignment, chosen)
+        pairs, count = similar_pairs(codes, chosen.starter_code), len(codes)
+        took = time.perf_counter() - started
+    return render(request, "courses/similarity.html", {
+        "course": assignment.course, "assignment": assignment, "role": role, "items": items, "chosen": chosen,
+        "pairs": pairs, "took": took, "count": count})
