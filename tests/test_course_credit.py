@@ -173,3 +173,15 @@ def test_after_the_close_the_problem_page_says_practice_only(client, world):
     client.force_login(world.student)
     page = client.get(reverse("problem-detail", args=[first.slug])).content.decode()
     assert "Closed: Submits still grade, as practice, but do not count." in page
+
+
+def test_a_timed_assignment_cannot_be_started_before_it_opens(client, world):
+    now = timezone.now()
+    services.save_assignment(world.course, world.instructor, {
+        "title": "Exam", "opens_at": now + HOUR, "due_at": now + 5 * HOUR, "time_limit_minutes": 30,
+        **NO_LATE_WINDOW}, world.problems, world.assignment)
+    client.force_login(world.student)
+    url = reverse("assignment-detail", args=[world.course.pk, world.assignment.pk])
+    response = client.post(url, {"start": "1"}, follow=True)
+    assert "This assignment has not opened yet." in response.content.decode()
+    assert not world.assignment.timed_starts.exists()

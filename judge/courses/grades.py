@@ -30,10 +30,12 @@ class Student:
     section: str
 
 
-def students_of(course: Course, section_id: int | None = None) -> list[Student]:
+def students_of(course: Course, section_id: int | None = None, user_id: int | None = None) -> list[Student]:
     members = Membership.objects.filter(course=course, role=Role.STUDENT)
     if section_id:
         members = members.filter(section_id=section_id)
+    if user_id:
+        members = members.filter(user_id=user_id)
     rows = members.order_by("user__username").values_list("user_id", "user__username", "user__email",
                                                             "section_id", "section__name")
     return [Student(u, name, email or "", s, sname or "") for u, name, email, s, sname in rows]

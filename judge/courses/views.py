@@ -186,9 +186,9 @@ def assignment_detail(request, pk: int, assignment_pk: int):
     if request.method == "POST" and "start" in request.POST:
         if role != Role.STUDENT or not assignment.time_limit_minutes:
             raise PermissionDenied("Only students start a timed assignment.")
-        if not credit_at(window_for(assignment, request.user), timezone.now()).counts \
-                and assignment.opens_at and timezone.now() < assignment.opens_at:
-            messages.error(request, "This assignment has not opened yet.")
+        refusal = timed_start_refusal(window_for(assignment, request.user), timezone.now())
+        if refusal:
+            messages.error(request, refusal)
         else:
             services.start_timed(assignment, request.user)
         return redirect("assignment-detail", pk, assignment_pk)
@@ -197,11 +197,20 @@ def assignment_detail(request, pk: int, assignment_pk: int):
                "items": assignment.items.select_related("problem"), "can_read": role in READ_ALL,
                "can_change": role in CHANGE}
     if role == Role.STUDENT:
-        me = [s for s in students_of(assignment.course) if s.user_id == request.user.pk]
+        me = [s for s in students_of(assignment.course, user_id=request.user.pk)]
         grades, cells = progress_matrix(assignment, me)
         context["mine"] = [(i, cells.get((request.user.pk, i.problem_id))) for i in context["items"]]
         context["override"] = Override.objects.filter(assignment=assignment, user=request.user).first()
     return render(request, "courses/assignment.html", context)
+
+
+def timed_start_refusal(window, now) -> str:
+    """Why a student may not start their timed window now (their own dates, overrides included), or ""."""
+    if window.opens_at and now < window.opens_at:
+        return "This assignment has not opened yet."
+    if window.last_moment and now > window.last_moment:
+        return "This assignment has closed."
+    return ""
 
 
 @login_required
