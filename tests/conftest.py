@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import fcntl
 import os
 
 os.environ.setdefault("JUDGE_TEST", "1")
@@ -134,14 +135,14 @@ class KeptRows:
 
         return self.atomic is not None and bool(connection.atomic_blocks) and connection.atomic_blocks[0] is self.atomic
 
-    def keep(self, slugs: tuple[str, ...], sandbox) -> None:
+    def keep(self, slugs: tuple[str, ...], sandbox, shared: Path | None) -> None:
         from django.db import transaction
 
         self.release()
         self.atomic = transaction.atomic()
         self.atomic._from_testcase = True  # like a TestCase's own: durable blocks inside a test still work
         self.atomic.__enter__()
-        write_synced_rows(slugs, sandbox)
+        write_synced_rows(slugs, sandbox, shared)
         self.slugs = slugs
 
     def release(self) -> None:
@@ -156,15 +157,39 @@ class KeptRows:
 _KEPT = KeptRows()
 
 
-def write_synced_rows(slugs: tuple[str, ...], sandbox) -> None:
-    """Into an empty database: the site's own sync the first time in this process, its rows after that."""
-    from judge.authoring.sync import sync_problems
-    from tests.snapshots import rows_written_by, write_rows
+def write_synced_rows(slugs: tuple[str, ...], sandbox, shared: Path | None) -> None:
+    """Into an empty database: the site's own sync the first time in this run, its rows after that.
 
+    Under pytest-xdist the first worker to want a set of packages syncs them and leaves their rows in
+    ``shared`` (this run's own folder); another worker that wants them waits for those rows and writes them.
+    """
+    from judge.authoring.sync import sync_problems
+    from tests.snapshots import load_rows, rows_written_by, save_rows, write_rows
+
+    if slugs not in _SYNCED and shared is not None:
+        with open(shared / "lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            saved = shared / ("+".join(slugs) + ".rows")
+            if saved.exists():
+                _SYNCED[slugs] = load_rows(saved)
+            else:
+                _SYNCED[slugs] = rows_written_by(lambda: sync_problems(only=list(slugs), sandbox=sandbox))
+                save_rows(_SYNCED[slugs], saved)
+                return
     if slugs in _SYNCED:
         write_rows(_SYNCED[slugs])
     else:
         _SYNCED[slugs] = rows_written_by(lambda: sync_problems(only=list(slugs), sandbox=sandbox))
+
+
+def shared_between_workers(request) -> Path | None:
+    """A folder of this run's that every pytest-xdist worker sees (None without xdist)."""
+    run = getattr(request.config, "workerinput", {}).get("testrunuid")
+    if run is None:
+        return None
+    folder = request.getfixturevalue("tmp_path_factory").getbasetemp().parent / f"synced-{run}"
+    folder.mkdir(exist_ok=True)
+    return folder
 
 
 @pytest.fixture(scope="session")
@@ -187,7 +212,7 @@ def kept_problems(request):
         if not wants:
             _KEPT.release()
         elif not (_KEPT.holding() and _KEPT.slugs == synced_slugs(request)):
-            _KEPT.keep(synced_slugs(request), request.getfixturevalue("sync_sandbox"))
+            _KEPT.keep(synced_slugs(request), request.getfixturevalue("sync_sandbox"), shared_between_workers(request))
 
 
 @pytest.fixture
@@ -208,7 +233,7 @@ def problems(db, request, sync_sandbox):
         if Problem.objects.exists():  # the test made problems of its own first: sync on top of them
             sync_problems(only=list(slugs), sandbox=sync_sandbox)
         else:
-            write_synced_rows(slugs, sync_sandbox)
+            write_synced_rows(slugs, sync_sandbox, shared_between_workers(request))
     return {p.slug: p for p in Problem.objects.all()}
 
 
