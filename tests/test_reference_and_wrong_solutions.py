@@ -118,6 +118,28 @@ def test_in_place_addition_is_input_mutated(gated):
     assert "`tokens`" in failure.message
 
 
+@pytest.mark.xdist_group("gate-flash_attention")
+def test_full_attention_matrix_runs_out_of_memory_on_the_long_test_only(gated):
+    report = wrong_report(gated, "flash_attention", "wrong/full_score_matrix.py")
+    failed = [(t.name, t.status) for t in report.tests if t.status != "passed"]
+    assert failed == [("long_sequence_3072", "memory_limit_exceeded")]
+
+
+@pytest.mark.xdist_group("gate-grouped_query_attention")
+def test_round_robin_key_value_heads_are_wrong_on_the_grouping_example(gated):
+    report = wrong_report(gated, "grouped_query_attention", "wrong/heads_interleaved.py")
+    example = next(t for t in report.tests if t.name == "example_two_groups")
+    assert example.status == "wrong_value"
+
+
+@pytest.mark.xdist_group("gate-top_k_logits")
+def test_exactly_k_survivors_fail_where_logits_tie_at_the_kth_value(gated):
+    report = wrong_report(gated, "top_k_logits", "wrong/exactly_k_by_argsort.py")
+    statuses = {t.name: t.status for t in report.tests}
+    assert statuses["ties_at_kth"] == statuses["repeated_maximum_k1"] == "wrong_value"
+    assert statuses["k_one"] == statuses["gpt2_vocab_k50"] == "passed"
+
+
 @pytest.mark.parametrize("slug", [per_problem(slug) for slug in SLUGS])
 def test_every_problem_passes_the_publish_gate(slug, gated):
     outcome = gated(slug).outcome
