@@ -11,6 +11,7 @@ import dataclasses
 
 import pytest
 
+from engine.checks import DIAGNOSABLE
 from engine.gate import run_gate
 from engine.probes import evaluate_probes
 from tests.conftest import PROBLEMS
@@ -22,6 +23,9 @@ pytestmark = pytest.mark.course
 SLUGS = sorted(p.name for p in PROBLEMS.iterdir() if (p / "problem.toml").exists())
 WRONG = [(slug, wrong) for slug in SLUGS for wrong in package(slug).wrong]
 PROBED = [(slug, wrong) for slug, wrong in WRONG if wrong.probes]
+# A run killed by the memory or time limit returns no output to compare with the known-wrong one
+# (engine/checks.py DIAGNOSABLE), so such a mistake is told by its status and the statement, not by name.
+DIAGNOSED = [(slug, wrong) for slug, wrong in WRONG if wrong.fails_with in DIAGNOSABLE]
 
 
 def per_problem(slug: str, *rest, id: str | None = None):
@@ -147,7 +151,7 @@ def test_every_problem_passes_the_publish_gate(slug, gated):
     assert outcome.passed, f"{failure.key}: {failure.detail}" if failure else "a check did not run"
 
 
-@pytest.mark.parametrize(("slug", "wrong"), by_problem(WRONG))
+@pytest.mark.parametrize(("slug", "wrong"), by_problem(DIAGNOSED))
 def test_known_wrong_solution_is_shown_its_named_misconception(slug, wrong, gated):
     report = gated(slug).report(wrong.code)
     named = {t.misconception.get("name") for t in report.tests if t.status != "passed"}

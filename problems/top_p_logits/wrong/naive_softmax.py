@@ -8,5 +8,5 @@ def top_p_logits(logits, p):
         probs = e / e.sum(axis=-1, keepdims=True)
     above = np.cumsum(probs, axis=-1) - probs
     kept = np.sum(above < p, axis=-1, keepdims=True)
-    threshold = np.take_along_axis(ordered, np.maximum(kept - 1, 0), axis=-1)
+    threshold = np.take_along_axis(ordered, kept - 1, axis=-1)
     return np.where(logits >= threshold, logits, -np.inf)
