@@ -24,10 +24,12 @@ if [ ! -x .venv/bin/python ]; then
     "$PYTHON" -m venv .venv 2>/dev/null || { rm -rf .venv; apt_install python3-venv; "$PYTHON" -m venv .venv; }
 fi
 EXTRAS=${EXTRAS:-}
-STAMP=.venv/.installed-$(cat pyproject.toml | sha256sum | cut -c1-16)$EXTRAS
+STAMP=.venv/.installed-$(cat pyproject.toml clients/python/pyproject.toml | sha256sum | cut -c1-16)$EXTRAS
 if [ ! -e "$STAMP" ]; then
     .venv/bin/python -m pip install -q --upgrade pip
     .venv/bin/python -m pip install -q -e ".$EXTRAS"
+    # The command-line client and notebook magic (README, "Outside the browser"): a package of its own.
+    .venv/bin/python -m pip install -q -e clients/python
     touch "$STAMP"
 fi
 export PATH="$ROOT/.venv/bin:$PATH"

@@ -63,28 +63,43 @@ def read_npy(data: bytes, max_bytes: int) -> np.ndarray:
     return array
 
 
-def pack_inputs(args: dict[str, bytes | int | float | bool]) -> bytes:
-    """Store a test's named inputs as a zip (no pickle): ``name.npy`` for an array, ``name.json`` for a scalar."""
+def pack_inputs(args: dict[str, bytes | dict[str, bytes] | int | float | bool]) -> bytes:
+    """Store a test's named inputs as a zip (no pickle): ``name.npy`` for an array, ``name/key.npy`` for each
+    array of a ``params`` dict, ``name.json`` for a scalar."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_STORED) as archive:
         for name, value in args.items():
             if isinstance(value, bytes):
                 archive.writestr(f"{name}.npy", value)
+            elif isinstance(value, dict):
+                for key, data in value.items():
+                    archive.writestr(f"{name}/{key}.npy", data)
             else:
                 archive.writestr(f"{name}.json", json.dumps(value))
     return buffer.getvalue()
 
 
-def unpack_inputs(data: bytes) -> dict[str, bytes | int | float | bool]:
-    """Each input, in the order stored: the .npy bytes of an array, the plain value of a scalar."""
-    inputs = {}
+def unpack_inputs(data: bytes) -> dict[str, bytes | dict[str, bytes] | int | float | bool]:
+    """Each input, in the order stored: the .npy bytes of an array, {key: .npy bytes} of a ``params`` dict,
+    the plain value of a scalar."""
+    inputs: dict = {}
     with zipfile.ZipFile(io.BytesIO(data)) as archive:
         for entry in archive.namelist():
             name, kind = entry.rsplit(".", 1)
+            if "/" in name:
+                name, key = name.split("/", 1)
+                inputs.setdefault(name, {})[key] = archive.read(entry)
+                continue
             inputs[name] = archive.read(entry) if kind == "npy" else json.loads(archive.read(entry))
     return inputs
 
 
 def load_inputs(data: bytes) -> dict[str, np.ndarray | int | float | bool]:
-    return {name: np.load(io.BytesIO(raw), allow_pickle=False) if isinstance(raw, bytes) else raw
-            for name, raw in unpack_inputs(data).items()}
+    """Each input as its function receives it; a ``params`` dict's arrays as ``name["key"]``, one by one."""
+    loaded = {}
+    for name, raw in unpack_inputs(data).items():
+        if isinstance(raw, dict):
+            loaded |= {f'{name}["{key}"]': np.load(io.BytesIO(v), allow_pickle=False) for key, v in raw.items()}
+        else:
+            loaded[name] = np.load(io.BytesIO(raw), allow_pickle=False) if isinstance(raw, bytes) else raw
+    return loaded

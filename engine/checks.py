@@ -23,6 +23,7 @@ import numpy as np
 
 from engine.arrays import UnreadableArray, read_npy
 from engine.events import TestEvent
+from engine.members import Mismatch, Returns, is_packed, packed_output, split, unpack
 from engine.verdicts import CHECKS, FAILED_CHECK, TestStatus
 from sandbox.protocol import Outcome, b64
 
@@ -205,15 +206,20 @@ def _judge_array(event, hidden, expected, input_hashes, tolerance, max_output_by
     value_message = _value_message(actual, expected, tolerance, hidden, detail)
     if value_message:
         return TestStatus.WRONG_VALUE, value_message, detail
-    for name, digest in event.input_hashes.items():
-        if name in input_hashes and digest != input_hashes[name]:
-            return TestStatus.INPUT_MUTATED, (
-                f"your function modified its input `{name}` in place; the caller still owns it, "
-                "so build and return a new array instead"
-            ), detail
-    if set(event.input_hashes) != set(input_hashes):
-        return TestStatus.INPUT_MUTATED, "the judge could not confirm that the inputs were left unchanged", detail
+    mutated = _mutation_message(event.input_hashes, input_hashes)
+    if mutated:
+        return TestStatus.INPUT_MUTATED, mutated, detail
     return TestStatus.PASSED, "", detail
+
+
+def _mutation_message(returned: dict[str, str], sent: dict[str, str]) -> str:
+    for name, digest in returned.items():
+        if name in sent and digest != sent[name]:
+            return (f"your function modified its input `{name}` in place; the caller still owns it, "
+                    "so build and return a new array instead")
+    if set(returned) != set(sent):
+        return "the judge could not confirm that the inputs were left unchanged"
+    return ""
 
 
 # Dtype names a hidden test may echo; any other (a structured dtype's size, say) is the code's to choose.
@@ -328,6 +334,80 @@ def _value_message(actual, expected, tolerance: Tolerance, hidden: bool, detail:
 
 
 # --------------------------------------------------------------------------
+# Several outputs: a tuple or a dict of named arrays (``engine/members.py``).
+# The container is checked first (a wrong_type when it is not the declared one),
+# then every member in declared order with the checks above; the first failing
+# member decides the status and the message starts with its name.
+# --------------------------------------------------------------------------
+
+
+def check_members(event: TestEvent, *, name: str, hidden: bool, expected: dict[str, np.ndarray], returns: Returns,
+                  input_hashes: dict[str, str], tolerance: Tolerance, max_output_bytes: int,
+                  time_limit_s: float = 0.0, budget_s: float | None = None,
+                  inputs: dict[str, bytes] | None = None) -> tuple[TestResult, dict[str, TestEvent]]:
+    """The result of one test of a function with several outputs, and each member's event (none when the
+    container itself was wrong or the call did not return)."""
+    if event.outcome not in (Outcome.RETURNED, Outcome.WRONG_TYPE):
+        first = next(iter(expected.values()))
+        return check_test(event, name=name, hidden=hidden, expected=first, input_hashes=input_hashes,
+                          tolerance=tolerance, max_output_bytes=max_output_bytes, time_limit_s=time_limit_s,
+                          budget_s=budget_s, inputs=inputs), {}
+    result = TestResult(name=name, hidden=hidden, status=TestStatus.PASSED, time_ms=event.time_ms)
+    if not hidden:
+        result.stdout = event.stdout
+    try:
+        parts = _members(event, returns, hidden)
+    except Mismatch as exc:
+        result.status, result.message = TestStatus.WRONG_TYPE, str(exc)
+        result.checks = _checks_up_to(result.status)
+        return result, {}
+    failed: list[tuple[str, TestResult]] = []
+    for member, part in parts.items():
+        checked = check_test(part, name=name, hidden=hidden, expected=expected[member], input_hashes=part.input_hashes,
+                             tolerance=tolerance, max_output_bytes=max_output_bytes, inputs=inputs)
+        if checked.status != TestStatus.PASSED:
+            failed.append((member, checked))
+    if failed:
+        member, first = failed[0]
+        also = [other for other, _ in failed[1:]]
+        result.status = first.status
+        result.message = f"{member}: {first.message}" + (f" (also wrong: {', '.join(also)})" if also else "")
+        result.detail = first.detail | {"member": member, "failing_members": [m for m, _ in failed]}
+    else:
+        mutated = _mutation_message(event.input_hashes, input_hashes)
+        if mutated:
+            result.status, result.message = TestStatus.INPUT_MUTATED, mutated
+    result.checks = _checks_up_to(result.status)
+    if hidden:
+        result.detail = {}
+    return result, parts
+
+
+def _members(event: TestEvent, returns: Returns, hidden: bool) -> dict[str, TestEvent]:
+    if event.outcome == Outcome.WRONG_TYPE:
+        got = event.type_description or "something else"
+        if hidden and got not in COMMON_TYPES:
+            got = "an object of another type"
+        raise Mismatch(f"expected {returns.describe()}, got {got}")
+    if not event.container:
+        raise Mismatch(f"expected {returns.describe()}, got a single array; return "
+                       + (", ".join(returns.names) if returns.kind == "tuple" else "a dict of them"))
+    return split(event, returns, hidden)
+
+
+def type_signature(event: TestEvent, returns: Returns | None) -> str:
+    """What a wrong_type result returned, as diagnosis compares it: the type, or how the tuple or dict was wrong."""
+    if returns is None or event.outcome == Outcome.WRONG_TYPE and not event.container:
+        return event.type_description
+    try:
+        parts = _members(event, returns, hidden=True)
+    except Mismatch as exc:
+        return str(exc)
+    return "; ".join(f"{name}: {part.type_description}" for name, part in parts.items()
+                     if part.outcome == Outcome.WRONG_TYPE)
+
+
+# --------------------------------------------------------------------------
 # Misconception diagnosis: does a failing result match a known-wrong solution's
 # result on the same inputs?  Only names and explanations reach the student,
 # so this works on hidden tests without revealing their data.
@@ -357,10 +437,13 @@ def error_signature(event: TestEvent) -> str:
 
 
 def diagnose(event: TestEvent, status: str, known: tuple[KnownWrong, ...], tolerance: Tolerance,
-             max_output_bytes: int) -> KnownWrong | None:
-    """The first known-wrong result that this (failing) result reproduces, if any."""
+             max_output_bytes: int, returns: Returns | None = None) -> KnownWrong | None:
+    """The first known-wrong result that this (failing) result reproduces, if any; with several outputs,
+    every member must match."""
     if status not in DIAGNOSABLE:
         return None
+    if returns is not None and status != TestStatus.RUNTIME_ERROR:
+        return _diagnose_members(event, status, known, tolerance, max_output_bytes, returns)
     actual = None
     for candidate in known:
         if candidate.status != status:
@@ -379,6 +462,25 @@ def diagnose(event: TestEvent, status: str, known: tuple[KnownWrong, ...], toler
             except UnreadableArray:
                 return None
         if candidate.output is not None and same_result(actual, read_npy(candidate.output, 1 << 62), tolerance):
+            return candidate
+    return None
+
+
+def _diagnose_members(event: TestEvent, status: str, known: tuple[KnownWrong, ...], tolerance: Tolerance,
+                      max_output_bytes: int, returns: Returns) -> KnownWrong | None:
+    candidates = [c for c in known if c.status == status]
+    if status == TestStatus.WRONG_TYPE:
+        signature = type_signature(event, returns)
+        return next((c for c in candidates if c.signature == signature), None)
+    packed = packed_output(event, returns, max_output_bytes + 4096)
+    if packed is None or not candidates:
+        return None
+    actual = {name: read_npy(data, 1 << 62) for name, data in unpack(packed).items()}
+    for candidate in candidates:
+        if candidate.output is None or not is_packed(candidate.output):
+            continue
+        theirs = {name: read_npy(data, 1 << 62) for name, data in unpack(candidate.output).items()}
+        if theirs.keys() == actual.keys() and all(same_result(actual[n], theirs[n], tolerance) for n in actual):
             return candidate
     return None
 

@@ -192,6 +192,9 @@ def validate_inputs(spec: ProblemSpec, texts: dict[str, str],
             if kind != ParamKind.OPTIONAL_ARRAY:
                 errors[name] = "is missing: every parameter needs a value" if text is None else "is empty"
             continue
+        if kind == ParamKind.PARAMS:
+            errors[name] = "is a dict of weights, which custom input does not take; the examples show it"
+            continue
         try:
             inputs[name] = check_value(kind, parse_literal(text), (example or {}).get(name))
         except BadLiteral as exc:
@@ -248,7 +251,7 @@ def expected_output(reference: str, spec: ProblemSpec, inputs: dict[str, Value],
     if len(tests) != 1:
         raise SandboxError(f"sandbox reported {len(tests)} results for one custom input")
     try:
-        return _reference_output(tests[0], case, WHERE, max_output_bytes)[0]
+        return _reference_output(tests[0], case, WHERE, max_output_bytes, spec.returns)[0]
     except ReferenceFailed as exc:  # "<where>: raised X on <case>: ..." -> a sentence about the student's input
         message = str(exc).removeprefix(f"{WHERE}: ").replace(f" on {CASE_NAME}", " on your input")
         raise ReferenceFailed(f"the reference solution {message}", exc.check) from None

@@ -66,6 +66,41 @@ def own_frames(frames: list[dict]) -> list[dict]:
     return [frame for frame in frames if not frame.get("module")]
 
 
+MAX_MEMBERS = 64  # the members of a returned tuple or dict the judge reads (engine/members.py)
+
+
+@dataclass(frozen=True)
+class MemberEvent:
+    """One member of a returned tuple or dict: an array (its .npy, dtype and shape) or another object (its type)."""
+
+    key: str | None = None  # a dict's key (None: not a string, or a tuple's member)
+    output: bytes | None = None
+    dtype: str = ""
+    shape: tuple | None = None
+    type_description: str = ""
+
+    @classmethod
+    def parse(cls, raw: object, container: str) -> "MemberEvent":
+        if not isinstance(raw, dict):
+            raise Malformed("a member is not an object")
+        key = raw.get("key")
+        if container == "dict" and key is not None and not isinstance(key, str):
+            raise Malformed("a member's key is not a string")
+        output = raw.get("output")
+        if output is not None and not isinstance(output, bytes):
+            raise Malformed("a member's output is not bytes")
+        return cls(key[:100] if isinstance(key, str) and container == "dict" else None, output,
+                   _text(raw, "dtype", 40), _shape(raw.get("shape")), _text(raw, "type", 200))
+
+
+def _shape(shape: object) -> tuple | None:
+    if shape is None:
+        return None
+    if not isinstance(shape, list) or not all(isinstance(n, int) and n >= 0 for n in shape):
+        raise Malformed("shape is not a list of sizes")
+    return tuple(shape[:64])
+
+
 @dataclass(frozen=True)
 class TestEvent:
     __test__ = False
@@ -80,6 +115,10 @@ class TestEvent:
     input_hashes: dict[str, str] = field(default_factory=dict)
     error: ErrorInfo | None = None
     detail: str = ""
+    # A returned tuple or dict (a job that declares several outputs): "tuple" | "dict", and its members.
+    container: str = ""
+    members: tuple[MemberEvent, ...] = ()
+    truncated: bool = False  # it had more than MAX_MEMBERS members
 
     @classmethod
     def parse(cls, event: dict) -> "TestEvent":
@@ -89,11 +128,10 @@ class TestEvent:
         output = event.get("output")
         if output is not None and not isinstance(output, bytes):
             raise Malformed("output is not bytes")
-        shape = event.get("shape")
-        if shape is not None:
-            if not isinstance(shape, list) or not all(isinstance(n, int) and n >= 0 for n in shape):
-                raise Malformed("shape is not a list of sizes")
-            shape = tuple(shape[:64])
+        shape = _shape(event.get("shape"))
+        container, members = event.get("container", ""), event.get("members") or []
+        if container not in ("", "tuple", "dict") or not isinstance(members, list) or len(members) > MAX_MEMBERS:
+            raise Malformed("container or members are malformed")
         hashes = event.get("input_hashes") or {}
         if not isinstance(hashes, dict) or not all(
             isinstance(k, str) and isinstance(v, str) and len(v) == 64 for k, v in hashes.items()
@@ -110,6 +148,9 @@ class TestEvent:
             input_hashes=hashes,
             error=ErrorInfo.parse(event["error"]) if outcome == Outcome.ERROR else None,
             detail=_text(event, "detail", 200),
+            container=container if outcome == Outcome.RETURNED else "",
+            members=tuple(MemberEvent.parse(m, container) for m in members) if outcome == Outcome.RETURNED else (),
+            truncated=event.get("truncated") is True,
         )
 
 

@@ -14,9 +14,10 @@ import dataclasses
 from dataclasses import asdict, dataclass, field
 
 from engine.arrays import UnreadableArray, read_npy
-from engine.checks import KnownWrong, error_signature
+from engine.checks import KnownWrong, error_signature, type_signature
 from engine.events import Malformed, TestEvent
 from engine.grading import GradeReport, interpret, job_of, run_order
+from engine.members import Returns, packed_output
 from engine.package import Package, PackageError, WrongSpec
 from engine.probes import evaluate_probes
 from engine.spec import Case, ProblemSpec
@@ -131,7 +132,7 @@ def run_gate(package: Package, sandbox: Sandbox, max_output_bytes: int = MAX_OUT
     details, probe_details = [], _reference_probes(spec, cases, events)
     for wrong in package.wrong:
         wrong_report, wrong_events = execute(sandbox, wrong.code, spec, cases, solved)
-        details.append(_check_wrong(wrong, wrong_report, wrong_events, known))
+        details.append(_check_wrong(wrong, wrong_report, wrong_events, known, spec.returns))
         probe_details += _wrong_probes(wrong, wrong_report)
     _set(outcome, "wrong", all(d.startswith("ok") for d in details), "\n".join(details) or "no known-wrong solutions")
     _set(outcome, "probes", all(d.startswith("ok") for d in probe_details),
@@ -178,25 +179,25 @@ def _determinism(package: Package, sandbox: Sandbox, generated: list[GeneratedCa
         differing = next((a.name for a, b in zip(again, generated) if a != b), "the number of cases")
         return False, f"the generator's second run differs (first at {differing}); seed every random draw from rng"
     for case, want in zip(generated, expected):
-        output = _output_of(events.get(case.name, {}))
+        output = _output_of(events.get(case.name, {}), package.problem.returns)
         if output is None or output != want:
             return False, f"the reference's second run differs on {case.name}"
     return True, f"{len(generated)} cases: identical inputs and expected outputs"
 
 
 def _check_wrong(wrong: WrongSpec, report: GradeReport, events: dict[str, dict],
-                 known: dict[str, list[KnownWrong]]) -> str:
+                 known: dict[str, list[KnownWrong]], returns: Returns | None = None) -> str:
     failure = next((t for t in report.tests if t.hidden and t.status != TestStatus.PASSED), None)
     got = failure.status if failure else report.verdict
     for result in report.tests:
-        entry = known_outcome(wrong, result.status, events.get(result.name, {}))
+        entry = known_outcome(wrong, result.status, events.get(result.name, {}), returns)
         if entry is not None:
             known[result.name].append(entry)
     ok = report.verdict != Verdict.ACCEPTED and got == wrong.fails_with
     return ("ok  " if ok else "FAIL ") + f"{wrong.file}: declares {wrong.fails_with}, first failing hidden test gives {got}"
 
 
-def known_outcome(wrong: WrongSpec, status: str, raw: dict) -> KnownWrong | None:
+def known_outcome(wrong: WrongSpec, status: str, raw: dict, returns: Returns | None = None) -> KnownWrong | None:
     """What ``wrong`` did on one test, as misconception diagnosis compares it; None if there is nothing to keep."""
     if status == TestStatus.PASSED or status == TestStatus.NOT_RUN:
         return None
@@ -206,21 +207,24 @@ def known_outcome(wrong: WrongSpec, status: str, raw: dict) -> KnownWrong | None
         return None
     output, signature = None, ""
     if status in ARRAY_STATUSES:
-        output = _output_of(raw)
+        output = _output_of(raw, returns)
         if output is None or len(output) > KNOWN_OUTPUT_MAX_BYTES:
             return None
     elif status == TestStatus.RUNTIME_ERROR:
         signature = error_signature(event)
     elif status == TestStatus.WRONG_TYPE:
-        signature = event.type_description
+        signature = type_signature(event, returns)
     else:
         return None
     return KnownWrong(wrong.name, wrong.explanation, wrong.see, status, output, signature)
 
 
-def _output_of(raw: dict) -> bytes | None:
+def _output_of(raw: dict, returns: Returns | None = None) -> bytes | None:
+    """The returned .npy (a single output) or packed members (several), if it could be read."""
     try:
         event = TestEvent.parse(raw)
+        if returns is not None:
+            return packed_output(event, returns, KNOWN_OUTPUT_MAX_BYTES * 4)
         if event.output is None:
             return None
         read_npy(event.output, KNOWN_OUTPUT_MAX_BYTES * 4)

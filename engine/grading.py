@@ -13,8 +13,17 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from engine.arrays import npy_hash, read_npy
-from engine.checks import TestResult, Tolerance, check_test, diagnose, finite_difference_disagreement
+from engine import members
+from engine.arrays import UnreadableArray, npy_hash, read_npy
+from engine.checks import (
+    TestResult,
+    Tolerance,
+    check_members,
+    check_test,
+    diagnose,
+    finite_difference_disagreement,
+    type_signature,
+)
 from engine.events import (
     BeforeTests,
     CompileError,
@@ -26,7 +35,7 @@ from engine.events import (
     parse_before_tests,
 )
 from engine.probes import evaluate_probes
-from engine.signatures import signature_of
+from engine.signatures import ARRAY_STATUSES, signature, signature_of
 from engine.spec import Case, ProblemSpec
 from engine.verdicts import VERDICT_OF_STATUS, TestStatus, Verdict
 from sandbox.backends.base import Job, JobTest, Sandbox, SandboxError
@@ -66,7 +75,7 @@ def job_of(code: str, spec: ProblemSpec, cases: list[Case], solved: dict[str, st
     return Job(code=code, function=spec.function, params=spec.params,
                tests=[JobTest(case.name, case.inputs) for case in cases], time_limit_s=spec.time_limit_s,
                memory_mb=spec.memory_mb, output_bytes=spec.max_output_bytes, budget_s=spec.budget_s,
-               modules=dict(solved or {}))
+               modules=dict(solved or {}), returns=spec.returns.kind if spec.returns else None)
 
 
 def grade(code: str, spec: ProblemSpec, cases: list[Case], sandbox: Sandbox,
@@ -167,6 +176,8 @@ def _check(raw: dict, case: Case, spec: ProblemSpec) -> TestResult:
     except Malformed as exc:
         return TestResult(case.name, case.hidden, TestStatus.RUNTIME_ERROR,
                           f"the sandbox sent back a malformed result ({exc})")
+    if spec.returns is not None:
+        return _check_members(event, case, spec)
     expected = np.load(io.BytesIO(case.expected), allow_pickle=False)
     hashes = {name: npy_hash(data) for name, data in case.array_inputs().items()}
     tolerance = Tolerance(spec.rtol, spec.atol)
@@ -174,7 +185,8 @@ def _check(raw: dict, case: Case, spec: ProblemSpec) -> TestResult:
                         tolerance=tolerance, max_output_bytes=spec.max_output_bytes, time_limit_s=spec.time_limit_s,
                         budget_s=spec.budget_s, inputs=case.array_inputs())
     if case.fd_expected is not None and spec.fd_rtol is not None and result.status in FD_CHECKED:
-        _check_finite_difference(result, event, case, spec)
+        estimate = np.load(io.BytesIO(case.fd_expected), allow_pickle=False)
+        _check_finite_difference(result, event, estimate, spec, case.hidden)
     result.signature = signature_of(event, result.status, expected, spec.rtol, spec.atol, spec.max_output_bytes)
     result.drawn = case.variant != 0
     if case.known_wrong and result.status != TestStatus.PASSED:
@@ -187,14 +199,49 @@ def _check(raw: dict, case: Case, spec: ProblemSpec) -> TestResult:
 FD_CHECKED = (TestStatus.PASSED, TestStatus.WRONG_VALUE)
 
 
-def _check_finite_difference(result: TestResult, event: TestEvent, case: Case, spec: ProblemSpec) -> None:
+def _check_members(event: TestEvent, case: Case, spec: ProblemSpec) -> TestResult:
+    """A test of a function with several outputs: each member checked, then the finite differences, the
+    signature (every member's) and the misconception (every member must match) as for a single output."""
+    expected = members.load(case.expected)
+    tolerance = Tolerance(spec.rtol, spec.atol)
+    hashes = {name: npy_hash(data) for name, data in case.array_inputs().items()}
+    result, parts = check_members(event, name=case.name, hidden=case.hidden, expected=expected, returns=spec.returns,
+                                  input_hashes=hashes, tolerance=tolerance, max_output_bytes=spec.max_output_bytes,
+                                  time_limit_s=spec.time_limit_s, budget_s=spec.budget_s, inputs=case.array_inputs())
+    if case.fd_expected is not None and spec.fd_rtol is not None and result.status in FD_CHECKED and parts:
+        estimates = members.load(case.fd_expected)
+        for name, part in parts.items():
+            if name in estimates:
+                _check_finite_difference(result, part, estimates[name], spec, case.hidden, name)
+    if parts and result.status in ARRAY_STATUSES:
+        result.signature = signature(result.status, detail=";".join(
+            f"{name}:{signature_of(part, TestStatus.WRONG_VALUE, expected[name], spec.rtol, spec.atol, spec.max_output_bytes)}"
+            for name, part in parts.items()))
+    elif result.status == TestStatus.WRONG_TYPE:
+        result.signature = signature(result.status, detail=type_signature(event, spec.returns))
+    else:
+        result.signature = signature_of(event, result.status, next(iter(expected.values())), spec.rtol, spec.atol,
+                                        spec.max_output_bytes)
+    result.drawn = case.variant != 0
+    if case.known_wrong and result.status != TestStatus.PASSED:
+        match = diagnose(event, result.status, case.known_wrong, tolerance, spec.max_output_bytes, spec.returns)
+        if match is not None:
+            result.misconception = match.as_misconception()
+    return result
+
+
+def _check_finite_difference(result: TestResult, event: TestEvent, estimate: np.ndarray, spec: ProblemSpec,
+                             hidden: bool, member: str = "") -> None:
     """A gradient is also checked against a finite-difference estimate of the forward, not only the reference."""
-    actual = read_npy(event.output or b"", spec.max_output_bytes + 4096)
-    estimate = np.load(io.BytesIO(case.fd_expected), allow_pickle=False)
+    try:
+        actual = read_npy(event.output or b"", spec.max_output_bytes + 4096)
+    except UnreadableArray:
+        return
     disagreement = finite_difference_disagreement(actual, estimate, Tolerance(spec.fd_rtol, spec.fd_atol or 0.0),
-                                                  case.hidden)
+                                                  hidden)
     if disagreement is None:
         return
+    disagreement = f"{member}: {disagreement}" if member else disagreement
     if result.status == TestStatus.PASSED:
         result.status, result.message = TestStatus.WRONG_VALUE, disagreement
         result.checks = {**result.checks, "values": "failed", "inputs": "skipped"}

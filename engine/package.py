@@ -28,6 +28,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from engine.members import DICT, MAX_MEMBERS, TUPLE, Returns
 from engine.probes import RegionError, parse_region
 from engine.spec import ParamKind, ProbeSpec, ProblemSpec
 from engine.verdicts import TestStatus
@@ -237,15 +238,64 @@ def _problem_spec(top: _Fields, probes: tuple[ProbeSpec, ...], finite_difference
     params = function.strings("params")
     if not params or len(set(params)) != len(params) or not all(p.isidentifier() for p in params):
         raise function.fail("params", "must be a non-empty list of distinct Python identifiers")
+    kinds = _kinds(function, params)
+    returns = _returns(function)
+    for probe in probes:
+        if bool(probe.member) != (returns is not None) or returns and probe.member not in returns.names:
+            raise PackageError(f"{top.where}: probe {probe.name!r}: 'member' must name one of the declared outputs"
+                               if returns else f"{top.where}: probe {probe.name!r}: 'member' needs [function.returns]")
     return ProblemSpec(
         function=function.text("name", pattern=re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")), params=params,
         time_limit_s=limits.positive("time_limit_s"), memory_mb=int(limits.positive("memory_mb", int)),
-        rtol=checking.number("rtol"), atol=checking.number("atol"), kinds=_kinds(function, params),
+        rtol=checking.number("rtol"), atol=checking.number("atol"), kinds=kinds,
         budget_s=limits.positive("budget_s", float, None), probes=probes,
         fd_rtol=checking.number("fd_rtol") if finite_difference else None,
         fd_atol=checking.number("fd_atol") if finite_difference else None,
-        builds_on=_builds_on(function, top.text("slug")),
+        builds_on=_builds_on(function, top.text("slug")), returns=returns, keys=_keys(function, kinds),
     )
+
+
+MEMBER_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,39}$")
+
+
+def _returns(function: _Fields) -> Returns | None:
+    """``[function.returns]``: kind "tuple" or "dict" and the members' names (``engine/members.py``)."""
+    if "returns" not in function.table:
+        return None
+    table = function.table_of("returns")
+    kind = table.text("kind")
+    if kind not in (TUPLE, DICT):
+        raise table.fail("kind", f"must be {TUPLE!r} or {DICT!r}, got {kind!r}")
+    names = table.strings("names")
+    if not 1 <= len(names) <= MAX_MEMBERS or len(set(names)) != len(names):
+        raise table.fail("names", f"must list 1 to {MAX_MEMBERS} distinct names")
+    for name in names:
+        if not MEMBER_NAME.match(name):
+            raise table.fail("names", f"must be Python identifiers of at most 40 characters, got {name!r}")
+    return Returns(kind, tuple(names))
+
+
+def _keys(function: _Fields, kinds: dict[str, str]) -> dict[str, dict[str, int]]:
+    """``[function.keys.<param>]`` for each ``params`` parameter: its keys and each array's number of axes."""
+    wanted = [name for name, kind in kinds.items() if kind == ParamKind.PARAMS]
+    table = function.table_of("keys") if "keys" in function.table else _Fields(function.where, {}, "function.keys.")
+    for name in table.table:
+        if name not in wanted:
+            raise table.fail(name, "is not a parameter of kind params")
+    keys = {}
+    for name in wanted:
+        if name not in table.table:
+            raise table.fail(name, "is missing: a params parameter declares its keys and their numbers of axes")
+        entry = table.table_of(name)
+        if not entry.table:
+            raise entry.fail("", "must declare at least one key")
+        keys[name] = {}
+        for key in entry.table:
+            ndim = entry.get(key, int)
+            if not MEMBER_NAME.match(key) or not 0 <= ndim <= 6:
+                raise entry.fail(key, f"must be an identifier with a number of axes from 0 to 6, got {ndim!r}")
+            keys[name][key] = ndim
+    return keys
 
 
 def _builds_on(function: _Fields, slug: str) -> tuple[str, ...]:
@@ -305,6 +355,7 @@ def _probes(top: _Fields) -> tuple[ProbeSpec, ...]:
             explanation=entry.text("explanation", ""), see=entry.text("see", ""),
             region=_region(entry, "region"), region_b=_region(entry, "region_b"), compare=compare,
             axis=entry.get("axis", int, -1), values=tuple(float(v) for v in values if not math.isnan(v)),
+            member=entry.text("member", ""),
         )
         if probe.name in {p.name for p in probes}:
             raise entry.fail("name", f"repeats the probe name {probe.name!r}")

@@ -113,7 +113,7 @@ def _with_known_wrong(package: Package, sandbox: Sandbox, cases: list[Case], max
     for wrong in package.wrong:
         report, events = execute(sandbox, wrong.code, spec, cases, solved)
         for result in report.tests:
-            entry = known_outcome(wrong, result.status, events.get(result.name, {}))
+            entry = known_outcome(wrong, result.status, events.get(result.name, {}), spec.returns)
             if entry is not None:
                 known[result.name].append(entry)
     return [dataclasses.replace(case, known_wrong=tuple(known[case.name])) for case in cases]

@@ -21,7 +21,9 @@ import io
 import numpy as np
 
 from engine.arrays import UnreadableArray, read_npy
+from engine import members
 from engine.events import Malformed, TestEvent
+from engine.members import Mismatch, split
 from engine.spec import Case, ProbeSpec, ProblemSpec
 from sandbox.protocol import Outcome
 
@@ -68,7 +70,7 @@ def evaluate_probes(spec: ProblemSpec, cases: list[Case], events: dict[str, dict
     by_name = {case.name: case for case in cases}
     broken = []
     for probe in spec.probes:
-        outputs = [_output(events.get(name), by_name.get(name), spec) for name in probe.cases]
+        outputs = [_output(events.get(name), by_name.get(name), spec, probe.member) for name in probe.cases]
         if any(output is None for output in outputs):
             continue
         if breaks(probe, outputs, spec.rtol, spec.atol) is not None:
@@ -77,17 +79,21 @@ def evaluate_probes(spec: ProblemSpec, cases: list[Case], events: dict[str, dict
     return broken
 
 
-def _output(raw: dict | None, case: Case | None, spec: ProblemSpec) -> np.ndarray | None:
+def _output(raw: dict | None, case: Case | None, spec: ProblemSpec, member: str = "") -> np.ndarray | None:
+    """The output a probe reads: the returned array, or the ``member`` of a returned tuple or dict."""
     if raw is None or case is None:
         return None
     try:
         event = TestEvent.parse(raw)
+        if member and spec.returns is not None and event.outcome == Outcome.RETURNED:
+            event = split(event, spec.returns, hidden=True)[member]
         if event.outcome != Outcome.RETURNED or event.output is None:
             return None
         actual = read_npy(event.output, spec.max_output_bytes + 4096)
-    except (Malformed, UnreadableArray):
+    except (Malformed, UnreadableArray, Mismatch):
         return None
-    reference = np.load(io.BytesIO(case.expected), allow_pickle=False)
+    reference = members.load(case.expected)
+    reference = reference[member] if isinstance(reference, dict) else reference
     if actual.dtype != np.float64 or actual.shape != reference.shape or np.isnan(actual).any():
         return None
     return actual

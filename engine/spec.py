@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 
 from engine.checks import KnownWrong
+from engine.members import Returns, input_name
 from sandbox.protocol import MAX_OUTPUT_BYTES
 
 
@@ -24,10 +25,12 @@ class ParamKind(StrEnum):
     INT = "int"
     FLOAT = "float"
     BOOL = "bool"
+    PARAMS = "params"  # a dict from declared names to float64 ndarrays (the weights of a block), always passed
 
 
 Scalar = int | float | bool
-Value = bytes | Scalar  # an argument as it travels: .npy bytes for arrays, the plain value for scalars
+# An argument as it travels: .npy bytes for an array, {name: .npy bytes} for params, the plain value for a scalar.
+Value = bytes | dict[str, bytes] | Scalar
 
 
 class BadArgument(ValueError):
@@ -64,6 +67,7 @@ class ProbeSpec:
     compare: str = ""  # "" or "gram"
     axis: int = -1
     values: tuple[float, ...] = ()
+    member: str = ""  # for a function with several outputs: the one the probe reads
 
     def as_dict(self) -> dict:
         data = asdict(self)
@@ -93,6 +97,10 @@ class ProblemSpec:
     fd_atol: float | None = None
     # Earlier problems whose solutions the code may import (``from solved import layer_norm``): their slugs.
     builds_on: tuple[str, ...] = ()
+    # Several outputs (a tuple or a dict of named arrays, ``engine/members.py``), or None: one array.
+    returns: Returns | None = None
+    # A ``params`` parameter's keys and each one's number of axes: param -> {key: ndim}.
+    keys: dict[str, dict[str, int]] = field(default_factory=dict)
 
     @property
     def signature(self) -> str:
@@ -104,14 +112,20 @@ class ProblemSpec:
     def as_dict(self) -> dict:
         data = {key: getattr(self, key) for key in ("function", "params", "time_limit_s", "memory_mb", "rtol",
                                                    "atol", "kinds", "budget_s", "fd_rtol", "fd_atol")}
-        return data | {"probes": [probe.as_dict() for probe in self.probes], "builds_on": list(self.builds_on)}
+        data |= {"probes": [probe.as_dict() for probe in self.probes], "builds_on": list(self.builds_on)}
+        if self.returns is not None:
+            data["returns"] = self.returns.as_dict()
+        if self.keys:
+            data["keys"] = {param: dict(keys) for param, keys in self.keys.items()}
+        return data
 
     @classmethod
     def from_dict(cls, data: dict, max_output_bytes: int = MAX_OUTPUT_BYTES) -> "ProblemSpec":
         probes = tuple(ProbeSpec.from_dict(p) for p in data.get("probes", []))
         return cls(data["function"], list(data["params"]), data["time_limit_s"], data["memory_mb"], data["rtol"],
                    data["atol"], max_output_bytes, dict(data.get("kinds", {})), data.get("budget_s"), probes,
-                   data.get("fd_rtol"), data.get("fd_atol"), tuple(data.get("builds_on", ())))
+                   data.get("fd_rtol"), data.get("fd_atol"), tuple(data.get("builds_on", ())),
+                   Returns.from_dict(data.get("returns")), {p: dict(k) for p, k in data.get("keys", {}).items()})
 
 
 @dataclass(frozen=True)
@@ -119,14 +133,26 @@ class Case:
     name: str
     hidden: bool
     inputs: dict[str, Value]  # parameter -> .npy bytes, or the plain value of a scalar
-    expected: bytes  # .npy bytes; never leaves this process
+    expected: bytes  # .npy bytes (packed members for several outputs, engine/members.py); never leaves this process
     known_wrong: tuple[KnownWrong, ...] = ()  # what each known-wrong solution did on this test
     probe: bool = False  # an input for a probe: run, never compared with ``expected`` on its own
     fd_expected: bytes | None = None  # .npy: a finite-difference estimate of the answer, checked as well
     variant: int = 0  # 0: the published seed's case; 1, 2, ...: a secret draw of this hidden case (engine/pool.py)
 
     def array_inputs(self) -> dict[str, bytes]:
-        return {name: value for name, value in self.inputs.items() if isinstance(value, bytes)}
+        return array_inputs(self.inputs)
 
     def input_bytes(self) -> int:
         return sum(len(v) for v in self.array_inputs().values())
+
+
+def array_inputs(inputs: dict[str, Value]) -> dict[str, bytes]:
+    """Every array among ``inputs`` by name, a ``params`` argument's arrays as ``name["key"]``, as the sandbox
+    names them in its input hashes."""
+    arrays = {}
+    for name, value in inputs.items():
+        if isinstance(value, bytes):
+            arrays[name] = value
+        elif isinstance(value, dict):
+            arrays |= {input_name(name, key): data for key, data in value.items()}
+    return arrays

@@ -16,7 +16,8 @@ from engine.arrays import UnreadableArray, npy_hash, read_npy, to_npy
 from engine.events import Malformed, TestEvent, parse_before_tests, parse_case, parse_generate_end
 from engine.grading import early_report, job_of, stopped_by_timeout
 from engine.package import Package, PackageError
-from engine.spec import BadArgument, Case, ParamKind, ProblemSpec, Value, check_scalar
+from engine.members import Mismatch, Returns, pack, split
+from engine.spec import BadArgument, Case, ParamKind, ProblemSpec, Value, array_inputs, check_scalar
 from sandbox.backends.base import GenerateJob, Sandbox, SandboxError
 from sandbox.protocol import MAX_OUTPUT_BYTES, Outcome
 
@@ -42,7 +43,7 @@ class GeneratedCase:
     fd: bool = False  # also checked against the finite-difference estimate
 
     def array_inputs(self) -> dict[str, bytes]:
-        return {name: value for name, value in self.inputs.items() if isinstance(value, bytes)}
+        return array_inputs(self.inputs)
 
 
 def generate_cases(package: Package, sandbox: Sandbox, max_bytes: int = MAX_OUTPUT_BYTES) -> list[GeneratedCase]:
@@ -93,7 +94,10 @@ def _validate_case(event: dict, index: int, spec: ProblemSpec, where: str, max_b
             if kind != ParamKind.OPTIONAL_ARRAY:
                 raise PackageError(f"{label}: argument {param!r} is missing (only optional arrays may be left out)")
             continue
-        inputs[param] = _argument(raw.args[param], kind, f"{label}: argument {param!r}", max_bytes)
+        if kind == ParamKind.PARAMS:
+            inputs[param] = check_params(raw.args[param], spec.keys[param], f"{label}: argument {param!r}", max_bytes)
+        else:
+            inputs[param] = _argument(raw.args[param], kind, f"{label}: argument {param!r}", max_bytes)
     return GeneratedCase(raw.name, raw.hidden or raw.probe, inputs, raw.shape, raw.probe, raw.fd)
 
 
@@ -112,6 +116,35 @@ def _argument(value: object, kind: str, label: str, max_bytes: int) -> Value:
     return to_npy(np.ascontiguousarray(array))
 
 
+def check_params(value: object, keys: dict[str, int], label: str, max_bytes: int) -> dict[str, bytes]:
+    """A ``params`` argument: exactly the declared keys, each a finite float64 array of its declared number of
+    axes, at most MAX_CASE_ELEMENTS elements together; PackageError says which key breaks which rule."""
+    if not isinstance(value, dict):
+        raise PackageError(f"{label} must be a dict from names to arrays, got {type(value).__name__}")
+    missing, extra = [k for k in keys if k not in value], [k for k in value if k not in keys]
+    if missing or extra:
+        raise PackageError(f"{label} must have exactly the keys {list(keys)}"
+                           + (f"; missing {missing}" if missing else "") + (f"; not declared {extra}" if extra else ""))
+    members, elements = {}, 0
+    for key, ndim in keys.items():
+        where = f"{label}[{key!r}]"
+        try:
+            array = read_npy(value[key] if isinstance(value[key], bytes) else b"", max_bytes + 4096)
+        except UnreadableArray as exc:
+            raise PackageError(f"{where} is not an array: {exc}") from None
+        if array.dtype != np.dtype("<f8"):
+            raise PackageError(f"{where} must be a float64 array, got {array.dtype}")
+        if array.ndim != ndim:
+            raise PackageError(f"{where} must have {ndim} axes, got shape {array.shape}")
+        if not np.isfinite(array).all():
+            raise PackageError(f"{where} must be finite (it holds NaN or inf)")
+        elements += array.size
+        members[key] = to_npy(np.ascontiguousarray(array))
+    if elements > MAX_CASE_ELEMENTS:
+        raise PackageError(f"{label} holds {elements:,} elements; at most {MAX_CASE_ELEMENTS:,} are allowed")
+    return members
+
+
 def reference_outputs(package: Package, generated: list[GeneratedCase], sandbox: Sandbox,
                       max_output_bytes: int = MAX_OUTPUT_BYTES, code: str | None = None,
                       where: str = "solution.py") -> tuple[list[bytes], list[float]]:
@@ -127,22 +160,26 @@ def reference_outputs(package: Package, generated: list[GeneratedCase], sandbox:
         raise SandboxError(f"sandbox reported {len(tests)} results for {len(generated)} cases")
     outputs, times = [], []
     for raw, case in zip(tests, generated):
-        output, time_ms = _reference_output(raw, case, where, max_output_bytes)
+        output, time_ms = _reference_output(raw, case, where, max_output_bytes, spec.returns)
         outputs.append(output)
         times.append(time_ms)
     return outputs, times
 
 
-def _reference_output(raw: dict, case: GeneratedCase, where: str, max_bytes: int) -> tuple[bytes, float]:
+def _reference_output(raw: dict, case: GeneratedCase, where: str, max_bytes: int,
+                      returns: Returns | None = None) -> tuple[bytes, float]:
     try:
         event = TestEvent.parse(raw)
     except Malformed as exc:
         raise ReferenceFailed(f"{where}: malformed result on {case.name} ({exc})") from None
+    if returns is not None and event.outcome == Outcome.RETURNED:
+        return _reference_members(event, case, where, max_bytes, returns), event.time_ms
     if event.outcome == Outcome.ERROR and event.error:
         line = f" (line {event.error.frames[-1]['line']})" if event.error.frames else ""
         raise ReferenceFailed(f"{where}: raised {event.error.type} on {case.name}: {event.error.message}{line}")
     if event.outcome == Outcome.WRONG_TYPE:
-        raise ReferenceFailed(f"{where}: returned {event.type_description}, not an ndarray, on {case.name}", "float64")
+        wanted = returns.describe() if returns else "an ndarray"
+        raise ReferenceFailed(f"{where}: returned {event.type_description}, not {wanted}, on {case.name}", "float64")
     if event.outcome != Outcome.RETURNED:
         detail = f": {event.detail}" if event.detail else ""
         raise ReferenceFailed(f"{where}: {event.outcome.replace('_', ' ')} on {case.name}{detail}")
@@ -155,10 +192,34 @@ def _reference_output(raw: dict, case: GeneratedCase, where: str, max_bytes: int
     if case.shape is not None and array.shape != case.shape:
         raise ReferenceFailed(
             f"{where}: returned shape {array.shape} on {case.name}; the generator declares {case.shape}", "float64")
-    if event.input_hashes != {name: npy_hash(data) for name, data in case.array_inputs().items()}:
-        raise ReferenceFailed(f"{where}: modified its inputs on {case.name}")
+    _unchanged(event, case, where)
     # np.require, not np.ascontiguousarray: the latter turns a 0-d result (a loss) into shape (1,).
     return to_npy(np.require(array, requirements="C")), event.time_ms
+
+
+def _unchanged(event: TestEvent, case: GeneratedCase, where: str) -> None:
+    if event.input_hashes != {name: npy_hash(data) for name, data in case.array_inputs().items()}:
+        raise ReferenceFailed(f"{where}: modified its inputs on {case.name}")
+
+
+def _reference_members(event: TestEvent, case: GeneratedCase, where: str, max_bytes: int, returns: Returns) -> bytes:
+    """The reference's tuple or dict as packed members (``engine/members.py``), each a float64 array."""
+    try:
+        members = split(event, returns, hidden=False)
+    except Mismatch as exc:
+        raise ReferenceFailed(f"{where}: on {case.name}: {exc}", "float64") from None
+    packed = {}
+    for name, member in members.items():
+        try:
+            array = read_npy(member.output or b"", max_bytes + 4096)
+        except UnreadableArray as exc:
+            raise ReferenceFailed(f"{where}: {name} on {case.name} is not an array ({exc})", "float64") from None
+        if array.dtype != np.dtype("<f8"):
+            raise ReferenceFailed(f"{where}: {name} must be a float64 ndarray on {case.name}, got {array.dtype}",
+                                  "float64")
+        packed[name] = to_npy(np.require(array, requirements="C"))
+    _unchanged(event, case, where)
+    return pack(packed)
 
 
 def finite_difference_outputs(package: Package, generated: list[GeneratedCase], sandbox: Sandbox,

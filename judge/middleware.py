@@ -87,6 +87,10 @@ def form_problem(request: HttpRequest) -> str | None:
 
 
 def refusal(request: HttpRequest, message: str, status: int = 400) -> HttpResponse:
+    if request.path_info.startswith("/api/"):  # the API answers every refusal as problem details (RFC 9457)
+        body = {"type": "about:blank", "title": "Too large" if status == 413 else "Bad request", "status": status,
+                "detail": message}
+        return JsonResponse(body, status=status, content_type="application/problem+json")
     if request.headers.get("HX-Request") == "true":
         # htmx swaps 2xx responses, and 413 and 429 (site.js): the message arrives where the page shows it.
         return HttpResponse(render_to_string("submissions/_rejected.html", {"error": message}, request),

@@ -100,6 +100,9 @@ INSTALLED_APPS = [
     "judge.authoring",
     "judge.learning",
     "judge.leaderboard",
+    "judge.tokens",
+    "ninja",  # the API's docs page (Swagger UI, served as static files)
+    "judge.courses",
 ]
 
 MIDDLEWARE = [
@@ -242,11 +245,13 @@ MAX_CODE_BYTES = env_number("MAX_CODE_BYTES", 64 * 1024)
 KIB, MIB = 1024, 1024 * 1024
 REQUEST_BODY_LIMITS = {
     "submit": 3 * 64 * KIB + 256 * KIB,  # the code (MAX_CODE_BYTES, urlencoded) and the custom inputs
+    "api-submissions": 6 * 64 * KIB + 256 * KIB,  # the same as JSON, whose \uXXXX escapes take 6 bytes a byte
     "draft-save": 3 * 64 * KIB + 8 * KIB,  # the code, urlencoded
     "authoring-upload": 5 * MIB + 64 * KIB,  # a problem's zip (MAX_ZIP_BYTES, judge/authoring/services.py)
     "authoring-edit": 3 * 2 * MIB + 64 * KIB,  # a package's files (MAX_PACKAGE_BYTES), urlencoded
     "authoring-preview": 512 * KIB,  # statement, theory and hints, multipart (MAX_PREVIEW_BYTES)
     "authoring-promote": 3 * 64 * KIB + 64 * KIB,  # a student's code as a known-wrong solution, and its notes
+    "course-people": 1 * MIB + 64 * KIB,  # a roster CSV (ROSTER_MAX_BYTES, judge/courses/services.py)
 }
 REQUEST_BODY_DEFAULT_LIMIT = 64 * KIB  # every other form: sign-in, settings, a hint, a rejudge
 DATA_UPLOAD_MAX_MEMORY_SIZE = max(REQUEST_BODY_LIMITS.values())  # the limits above decide, per URL

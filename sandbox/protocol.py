@@ -15,7 +15,8 @@ Requests (judge -> zygote)::
 
     {"op": "ping"}
     {"op": "run", "code": str, "modules": {slug: str}, "function": str, "params": [str, ...],
-     "tests": [{"name": str, "args": {param: npy | int | float | bool}}, ...],
+     "returns"?: "tuple" | "dict",   # several arrays out: a test event then carries "container" and "members"
+     "tests": [{"name": str, "args": {param: npy | {key: npy} | int | float | bool}}, ...],
      "limits": {"time_limit_s": float, "memory_mb": int, "output_bytes": int, "budget_s": float | None}}
     {"op": "generate", "code": str, "seed": int, "params": [str, ...], "max_cases": int,
      "limits": {"time_limit_s": float, "memory_mb": int, "output_bytes": int}}

@@ -11,6 +11,8 @@ from django.views.decorators.http import require_POST
 from judge.accounts.limits import CountersUnavailable, Throttled, check_sign_in, check_signup, record_failed_sign_in
 from judge.accounts.services import is_hidden_from_standings, set_hidden_from_standings
 from judge.leaderboard.progress import progress_of
+from judge.tokens.models import Scope
+from judge.tokens.services import TokenRejected, create_token, live_tokens, revoke_token
 
 
 def signup(request):
@@ -61,15 +63,38 @@ class SignInView(LoginView):
         return super().form_invalid(form)
 
 
-def profile(request, username: str):
-    """Public: who the user is and what they solved, unless they hide it. Never their code."""
+def profile(request, username: str, tokens: dict | None = None, status: int = 200):
+    """Public: who the user is and what they solved, unless they hide it. Never their code.
+
+    The owner also sees their access tokens (``tokens``: a new secret to show once, or why one was refused)."""
     person = get_object_or_404(get_user_model(), username=username, is_active=True)
     own = request.user.pk == person.pk
     hidden = is_hidden_from_standings(person)
     if hidden and not (own or request.user.is_staff):
         return render(request, "accounts/profile.html", {"person": person, "private": True})
     return render(request, "accounts/profile.html", {
-        "person": person, "own": own, "hidden": hidden, "progress": progress_of(person)})
+        "person": person, "own": own, "hidden": hidden, "progress": progress_of(person),
+        "tokens": live_tokens(person) if own else [], "scopes": Scope.choices, **(tokens or {})}, status=status)
+
+
+@login_required
+@require_POST
+def token_create(request):
+    """A new personal access token for the API and the npjudge client, its secret shown on this answer only."""
+    try:
+        token, secret = create_token(request.user, request.POST.get("name", ""), request.POST.getlist("scopes"))
+    except TokenRejected as exc:
+        return profile(request, request.user.username, {"token_error": str(exc)}, status=400)
+    response = profile(request, request.user.username, {"new_token": token, "new_secret": secret})
+    response["Cache-Control"] = "no-store"  # the secret must not stay in a cache
+    return response
+
+
+@login_required
+@require_POST
+def token_revoke(request, pk: int):
+    revoke_token(request.user, pk)
+    return redirect("profile", request.user.username)
 
 
 @login_required

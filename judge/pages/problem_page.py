@@ -7,13 +7,16 @@ import functools
 import uuid
 
 from django.shortcuts import render
+from django.utils import timezone
+
+from judge.courses.notes import due_notes
 
 from judge.learning.services import draft_code, revealed_hint_count
 from judge.problems.models import Problem
 from judge.problems.rendering import render_markdown
 from judge.submissions.composition import builds_on, locked_reason, prerequisites_of
-from judge.submissions.custom import custom_fields
-from judge.submissions.display import format_array, visible_case_data
+from judge.submissions.custom import custom_fields, takes_params
+from judge.submissions.display import expected_arrays, format_array, visible_case_data
 from judge.submissions.queries import history
 
 
@@ -40,7 +43,10 @@ def problem_page(request, problem: Problem, code: str | None = None, error: str 
         "custom_fields": custom_fields(problem, custom_texts, custom_errors) if user.is_authenticated else [],
         "custom_whole_form": (custom_errors or {}).get("", ""),
         "custom_open": custom_errors is not None,
-        "custom_available": bool(problem.solution_code.strip()),
+        "custom_available": bool(problem.solution_code.strip()) and not takes_params(problem),
+        "custom_takes_params": takes_params(problem),
+        # Where the problem is in the student's assignments: "due in 2 h 13 min", late, or practice only.
+        "due_notes": due_notes(user, problem, timezone.now()),
     }, status=status)
 
 
@@ -53,4 +59,4 @@ def _examples(test_set_id: int) -> list[dict]:
     """The visible tests, formatted once: a test set never changes after it is made."""
     cases = visible_case_data(test_set_id)
     return [{"name": name, "inputs": [format_array(k, v) for k, v in inputs.items()],
-             "expected": format_array("expected", expected)} for name, (inputs, expected) in cases.items()]
+             "outputs": expected_arrays(expected)} for name, (inputs, expected) in cases.items()]

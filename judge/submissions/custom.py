@@ -46,6 +46,11 @@ def custom_fields(problem: Problem, texts: dict[str, str] | None = None,
     return fields
 
 
+def takes_params(problem: Problem) -> bool:
+    """Whether a parameter is a dict of weights (kind params), which the form cannot take as one literal."""
+    return bool(problem.spec) and ParamKind.PARAMS in problem_spec(problem).kinds.values()
+
+
 def _label(kind: str, value: object) -> str:
     if kind in KIND_LABELS:
         return KIND_LABELS[kind]

@@ -22,11 +22,12 @@ import numpy as np
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
+from engine import members
 from engine.arrays import UnreadableArray, load_inputs, read_npy
 from engine.checks import hidden_error_message
 from engine.custom_input import CASE_NAME as CUSTOM_CASE
 from engine.custom_input import BadInputs, validate_inputs
-from engine.verdicts import CHECKS, TestStatus, Verdict
+from engine.verdicts import CHECK_LABELS, CHECKS, TestStatus, Verdict
 from judge.problems.models import TestCase
 from judge.problems.queries import problem_spec
 from judge.submissions.models import Submission
@@ -34,7 +35,6 @@ from judge.submissions.models import Submission
 MAX_ACTUAL_BYTES = 512 * 1024
 MAX_PANELS = 8  # leading indices drawn for a 3-D array
 MAX_GRID = 48  # cells per side of a panel; larger arrays are pooled by block maximum
-CHECK_LABELS = {"type": "ndarray", "dtype": "float64", "shape": "shape", "values": "values", "inputs": "inputs unchanged"}
 
 
 @dataclass
@@ -62,6 +62,7 @@ class TestRow:
     actual: ShownArray | None = None
     picture: SafeString | None = None
     detail: dict = field(default_factory=dict)
+    member: str = ""  # for several outputs: the named output shown (the first that failed)
 
     @property
     def passed(self) -> bool:
@@ -81,9 +82,15 @@ def visible_case_data(test_set_id: int) -> dict[str, tuple[dict[str, np.ndarray]
     """Inputs and expected output of each visible test; a test set never changes once made."""
     data = {}
     for case in TestCase.objects.filter(test_set_id=test_set_id, hidden=False):
-        expected = np.load(io.BytesIO(bytes(case.expected)), allow_pickle=False)
-        data[case.name] = (load_inputs(bytes(case.inputs)), expected)
+        data[case.name] = (load_inputs(bytes(case.inputs)), members.load(bytes(case.expected)))
     return data
+
+
+def expected_arrays(expected: np.ndarray | dict[str, np.ndarray]) -> list[ShownArray]:
+    """The expected output as the page shows it: one array, or each named output of a tuple or dict."""
+    if isinstance(expected, dict):
+        return [format_array(name, array) for name, array in expected.items()]
+    return [format_array("expected", expected)]
 
 
 def custom_case_data(submission: Submission) -> dict[str, tuple[dict, np.ndarray]]:
@@ -92,7 +99,8 @@ def custom_case_data(submission: Submission) -> dict[str, tuple[dict, np.ndarray
         return {}
     try:
         inputs = validate_inputs(problem_spec(submission.problem), submission.custom_inputs)
-        expected = read_npy(bytes(submission.custom_expected), MAX_ACTUAL_BYTES * 8)
+        stored = bytes(submission.custom_expected)
+        expected = members.load(stored) if members.is_packed(stored) else read_npy(stored, MAX_ACTUAL_BYTES * 8)
     except (BadInputs, UnreadableArray):
         return {}
     arrays = {name: np.load(io.BytesIO(v), allow_pickle=False) if isinstance(v, bytes) else v
@@ -139,10 +147,16 @@ def shown_row(test: dict, cases: dict) -> TestRow:
     if row.name in cases:
         inputs, expected = cases[row.name]
         row.inputs = [format_array(name, value) for name, value in inputs.items()]
-        row.expected = format_array("expected", expected)
+        row.expected = format_array("expected", expected) if not isinstance(expected, dict) else None
+        if isinstance(expected, dict):  # several outputs: the failing one (``member``), else the first
+            member = row.detail.get("member")
+            member = member if member in expected else next(iter(expected))
+            expected = expected[member]
+            row.expected = format_array(f"expected {member}", expected)
+            row.member = member
         actual = decode_actual(row.detail)
         if actual is not None:
-            row.actual = format_array("your result", actual)
+            row.actual = format_array(f"your {row.member}" if row.member else "your result", actual)
             if status == TestStatus.WRONG_VALUE and actual.shape == expected.shape:
                 row.picture = difference_picture(actual, expected, row.detail.get("first_mismatch"))
     return row

@@ -30,8 +30,9 @@ class SandboxError(Exception):
 @dataclass(frozen=True)
 class JobTest:
     name: str
-    # parameter name -> .npy bytes (an array) or a plain int, float or bool (inf and nan allowed)
-    args: dict[str, bytes | int | float | bool]
+    # parameter name -> .npy bytes (an array), {key: .npy bytes} (a ``params`` dict of arrays) or a plain
+    # int, float or bool (inf and nan allowed)
+    args: dict[str, bytes | dict[str, bytes] | int | float | bool]
 
 
 @dataclass(frozen=True)
@@ -47,12 +48,16 @@ class Job:
     budget_s: float | None = None
     # Earlier problems' code the submission may import (``from solved import <slug>``): slug -> source.
     modules: dict[str, str] = field(default_factory=dict)
+    # "tuple" or "dict" when the function returns several arrays: the child then reports the container's
+    # members one by one (each its own .npy), and the judge checks them against the declared names.
+    returns: str | None = None
 
     def to_request(self) -> dict:
         return {
             "op": "run",
             "code": self.code,
             "modules": dict(self.modules),
+            **({"returns": self.returns} if self.returns else {}),
             "function": self.function,
             "params": list(self.params),
             "tests": [{"name": t.name, "args": dict(t.args)} for t in self.tests],

@@ -114,6 +114,7 @@ def run_test(function, job: dict, test: dict, lines: list[str]) -> dict:
         args = _load_args(test)
     except MalformedArgument as exc:
         return event | {"outcome": P.Outcome.CRASHED, "detail": f"malformed job: {exc}"[:200], "time_ms": 0.0}
+    arrays = _input_arrays(args)  # the caller's arrays, kept before the call: hashed after it
     captured = sys.stdout = sys.stderr = CappedText()
     started = time.perf_counter()
     try:
@@ -124,16 +125,55 @@ def run_test(function, job: dict, test: dict, lines: list[str]) -> dict:
         return event | {"outcome": P.Outcome.ERROR, "error": error_event(exc, lines),
                         "time_ms": _ms(started), "stdout": captured.getvalue()}
     event |= {"time_ms": _ms(started), "stdout": captured.getvalue()}
-    if type(result) is not np.ndarray:
+    if job.get("returns") in STRUCTURED and type(result) in (tuple, dict):
+        event |= _structured(result, job["limits"]["output_bytes"])
+        if event["outcome"] == P.Outcome.OUTPUT_LIMIT:
+            return event
+    elif type(result) is not np.ndarray:
         return event | {"outcome": P.Outcome.WRONG_TYPE, "type": describe(result)}
-    event |= {"outcome": P.Outcome.RETURNED, "dtype": result.dtype.str[:40], "shape": list(result.shape)[:64]}
-    if result.nbytes > job["limits"]["output_bytes"]:
-        return event | {"outcome": P.Outcome.OUTPUT_LIMIT}
-    if not result.dtype.hasobject:
-        event["output"] = _npy(result)
-    event["input_hashes"] = {name: hashlib.sha256(_npy(value)).hexdigest() for name, value in args.items()
-                             if type(value) is np.ndarray}
+    else:
+        event |= {"outcome": P.Outcome.RETURNED, "dtype": result.dtype.str[:40], "shape": list(result.shape)[:64]}
+        if result.nbytes > job["limits"]["output_bytes"]:
+            return event | {"outcome": P.Outcome.OUTPUT_LIMIT}
+        if not result.dtype.hasobject:
+            event["output"] = _npy(result)
+    event["input_hashes"] = {name: hashlib.sha256(_npy(value)).hexdigest() for name, value in arrays.items()}
     return event
+
+
+STRUCTURED = ("tuple", "dict")  # a job's "returns": the function returns several arrays in one of these
+MAX_MEMBERS = 64
+
+
+def _structured(result: tuple | dict, output_bytes: int) -> dict:
+    """A returned tuple or dict as it is, member by member; the judge checks it against the declaration."""
+    pairs = list(result.items() if type(result) is dict else ((None, value) for value in result))
+    members, total = [], 0
+    for key, value in pairs[:MAX_MEMBERS]:
+        member: dict = {"key": key if type(key) is str else None}
+        if type(value) is np.ndarray:
+            total += value.nbytes
+            if total > output_bytes:
+                return {"outcome": P.Outcome.OUTPUT_LIMIT}
+            member |= {"dtype": value.dtype.str[:40], "shape": list(value.shape)[:64]}
+            if not value.dtype.hasobject:
+                member["output"] = _npy(value)
+        else:
+            member["type"] = describe(value)
+        members.append(member)
+    return {"outcome": P.Outcome.RETURNED, "container": type(result).__name__, "members": members,
+            "truncated": len(pairs) > MAX_MEMBERS}
+
+
+def _input_arrays(args: dict) -> dict:
+    """Every array argument by name, a ``params`` dict's arrays as ``name["key"]`` (``engine/members.py``)."""
+    arrays = {}
+    for name, value in args.items():
+        if type(value) is np.ndarray:
+            arrays[name] = value
+        elif type(value) is dict:
+            arrays |= {f'{name}["{key}"]': array for key, array in value.items()}
+    return arrays
 
 
 class CappedText(io.TextIOBase):
@@ -206,10 +246,13 @@ def _load_args(test: dict) -> dict:
     for name, value in test["args"].items():
         if isinstance(value, bytes):
             args[name] = _load_npy(value)
+        elif type(value) is dict and all(type(k) is str and isinstance(v, bytes) for k, v in value.items()):
+            args[name] = {key: _load_npy(data) for key, data in value.items()}  # a ``params`` argument
         elif type(value) in SCALAR_TYPES:
             args[name] = value
         else:
-            raise MalformedArgument(f"argument {str(name)[:100]!r} is neither .npy bytes nor an int, float or bool")
+            raise MalformedArgument(f"argument {str(name)[:100]!r} is neither .npy bytes, a dict of them, "
+                                    "nor an int, float or bool")
     return args
 
 
@@ -292,12 +335,11 @@ def _case_frame(index: int, raw: object, job: dict) -> dict:
         if scalar is not None:
             args[name] = scalar
             continue
-        if type(value) is not np.ndarray or value.dtype.hasobject:
-            raise InvalidCase(f"{where}: argument {name!r} must be a numeric ndarray, got {describe(value)} "
-                              "(a scalar argument must be an int, float or bool)")
-        if value.nbytes > job["limits"]["output_bytes"]:
-            raise InvalidCase(f"{where}: argument {name!r} is larger than {job['limits']['output_bytes']} bytes")
-        args[name] = _npy(np.ascontiguousarray(value))
+        if type(value) is dict:  # a ``params`` argument: names to arrays, each checked as an array
+            args[name] = {str(key)[:100]: _case_array(item, f"{name}[{key!r}]", where, job)
+                          for key, item in value.items()}
+            continue
+        args[name] = _case_array(value, repr(name), where, job)
     frame = {"event": "case", "name": raw["name"][:100], "hidden": bool(raw.get("hidden", True)), "args": args}
     if "shape" in raw:
         frame["shape"] = [int(n) for n in raw["shape"]]
@@ -307,6 +349,15 @@ def _case_frame(index: int, raw: object, job: dict) -> dict:
                 raise InvalidCase(f"{where}: {flag!r} must be True or False, got {describe(raw[flag])}")
             frame[flag] = bool(raw[flag])
     return frame
+
+
+def _case_array(value: object, label: str, where: str, job: dict) -> bytes:
+    if type(value) is not np.ndarray or value.dtype.hasobject:
+        raise InvalidCase(f"{where}: argument {label} must be a numeric ndarray, got {describe(value)} "
+                          "(a scalar argument must be an int, float or bool)")
+    if value.nbytes > job["limits"]["output_bytes"]:
+        raise InvalidCase(f"{where}: argument {label} is larger than {job['limits']['output_bytes']} bytes")
+    return _npy(np.ascontiguousarray(value))
 
 
 def _plain_scalar(value: object) -> int | float | bool | None:

@@ -1,0 +1,239 @@
+"""Submissions: create (Run, Submit, Run on your own inputs), one as its page shows it, yours, and a live stream.
+
+Creating goes through the pages' own path: the same rate limits (``check_rate_limit``), the same services
+(``submit_solution``, ``submit_custom_run``, which refuse locked problems and bad code), the same click key
+for a retried request (``Idempotency-Key``). What a submission shows is the page's: ``display.result_rows``
+(a hidden test names its failed check in the fixed vocabulary, nothing more), the named misconceptions and
+broken properties."""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from typing import Literal
+
+from django.conf import settings
+from django.http import Http404, StreamingHttpResponse
+from ninja import Field, Query, Router, Schema
+from ninja import Status as Answer
+from pydantic import ConfigDict
+
+from judge.accounts.limits import client_address
+from judge.api.auth import READ, SUBMIT
+from judge.api.errors import REFUSALS, Problem
+from judge.api.problems import get_published
+from judge.authoring.templatetags.misconceptions import misconceptions_of, properties_of
+from judge.submissions import display, push
+from judge.submissions.limits import check_rate_limit
+from judge.submissions.models import Kind, Status, Submission
+from judge.submissions.services import earlier_click, queue_position, submit_custom_run, submit_solution
+
+router = Router(tags=["submissions"])
+
+# The longest a stream stays open; a client that still has no verdict opens another.
+STREAM_MAX_S = 300.0
+
+
+class NewSubmission(Schema):
+    model_config = ConfigDict(extra="forbid")
+
+    problem: str = Field(description="the problem's slug", max_length=80)
+    code: str = Field(description="the whole Python file; at most MAX_CODE_BYTES (64 KiB) of UTF-8")
+    kind: Literal["run", "submit"] = Field("submit", description="run: visible examples only, not counted")
+    inputs: dict[str, str] | None = Field(
+        None, description="a Run on your own inputs: parameter -> NumPy literal, as the page's custom-input form")
+
+
+class TestRow(Schema):
+    name: str
+    hidden: bool
+    status: str
+    status_label: str
+    message: str
+    checks: dict[str, str]  # check label -> passed | failed | skipped, the page's chips
+    time_ms: float
+    traceback: list[dict]
+    stdout: str
+    inputs: list[dict]  # visible tests: {label, shape, dtype, text}
+    expected: dict | None
+    actual: dict | None
+    difference: dict | None  # visible wrong values: the figures and the heatmap (SVG) the page draws
+    heatmap_svg: str | None
+
+
+class Named(Schema):
+    name: str
+    explanation: str
+    url: str
+    tests: list[str] = []
+    message: str = ""
+
+
+class SubmissionOut(Schema):
+    id: int
+    problem: str
+    kind: str
+    custom: bool
+    status: str
+    final: bool
+    verdict: str
+    verdict_label: str
+    accepted: bool
+    message: str
+    queue_position: int | None
+    graded_in: str
+    created_at: str
+    tests: list[TestRow]
+    misconceptions: list[Named]
+    properties: list[Named]
+    url: str
+
+
+class SubmissionListed(Schema):
+    id: int
+    problem: str
+    kind: str
+    status: str
+    verdict: str
+    created_at: str
+    url: str
+
+
+class ListFilters(Schema):
+    problem: str | None = None
+    limit: int = Field(50, ge=1, le=200)
+
+
+def get_own_submission(user, pk: int) -> Submission:
+    """Only the token owner's own submissions, whoever they are (a token never sees others')."""
+    submission = Submission.objects.select_related("problem").filter(pk=pk, user_id=user.pk).first()
+    if submission is None:
+        raise Http404(f"you have no submission #{pk}")
+    return submission
+
+
+def shown(request, submission: Submission) -> dict:
+    final = submission.is_final
+    rows = display.result_rows(submission) if final else []
+    verdict = "" if (final and submission.custom_error) else submission.verdict
+    return {
+        "id": submission.pk, "problem": submission.problem.slug, "kind": submission.kind,
+        "custom": submission.is_custom, "status": submission.status, "final": final, "verdict": verdict,
+        "verdict_label": ("No expected output" if final and submission.custom_error
+                          else display.verdict_label(verdict) if verdict else ""),
+        "accepted": final and verdict == "accepted", "message": submission.message if final else "",
+        "queue_position": queue_position(submission), "graded_in": display.grading_time(submission) if final else "",
+        "created_at": submission.created_at.isoformat(),
+        "tests": [row_of(row) for row in rows],
+        "misconceptions": [absolute(request, m) for m in misconceptions_of(submission)] if final else [],
+        "properties": [absolute(request, p) for p in properties_of(submission)] if final else [],
+        "url": request.build_absolute_uri(submission.get_absolute_url()),
+    }
+
+
+def absolute(request, named: dict) -> dict:
+    """A named mistake with its link to the theory as a full address: a terminal has no page to be relative to."""
+    return named | {"url": request.build_absolute_uri(named["url"]) if named.get("url") else ""}
+
+
+def row_of(row: display.TestRow) -> dict:
+    def array(a):
+        return None if a is None else {"label": a.label, "shape": list(a.shape), "dtype": a.dtype, "text": a.text}
+
+    figures = ("max_abs_error", "max_rel_error", "mismatches", "total", "first_mismatch")
+    return {
+        "name": row.name, "hidden": row.hidden, "status": row.status, "status_label": row.status_label,
+        "message": row.message, "checks": dict(row.checks), "time_ms": row.time_ms,
+        "traceback": [f for f in row.traceback if isinstance(f, dict)], "stdout": row.stdout,
+        "inputs": [array(a) for a in row.inputs], "expected": array(row.expected), "actual": array(row.actual),
+        "difference": {k: row.detail.get(k) for k in figures} if row.picture else None,
+        "heatmap_svg": str(row.picture) if row.picture else None,
+    }
+
+
+@router.post("/submissions", auth=SUBMIT, response={202: SubmissionOut, 429: Problem, 413: Problem, **REFUSALS},
+             url_name="api-submissions")
+def create_submission(request, body: NewSubmission):
+    """Run or submit code, as the problem page's buttons do (same limits, locks and checks); 202 while queued.
+
+    Send an ``Idempotency-Key`` header (a UUID) to make a retried request find the submission the first made."""
+    problem = get_published(body.problem)
+    key = idempotency_key(request)
+    earlier = earlier_click(request.user, key, body.code, body.kind, body.inputs)
+    if earlier:
+        return Answer(202, shown(request, earlier))
+    check_rate_limit(request, Kind.RUN if body.inputs is not None else body.kind)
+    address = client_address(request)
+    if body.inputs is not None:
+        submission = submit_custom_run(request.user, problem, body.code, body.inputs, client_key=key,
+                                       client_address=address)
+    else:
+        submission = submit_solution(request.user, problem, body.code, body.kind, client_key=key,
+                                     client_address=address)
+    return Answer(202, shown(request, submission))
+
+
+def idempotency_key(request) -> uuid.UUID | None:
+    try:
+        return uuid.UUID(request.headers.get("Idempotency-Key", ""))
+    except ValueError:
+        return None
+
+
+@router.get("/submissions", auth=READ, response={200: list[SubmissionListed], **REFUSALS},
+            url_name="api-submissions-mine")
+def list_submissions(request, filters: Query[ListFilters]):
+    """Your submissions, newest first."""
+    found = Submission.objects.filter(user_id=request.user.pk).select_related("problem")
+    if filters.problem:
+        found = found.filter(problem__slug=filters.problem)
+    return [{"id": s.pk, "problem": s.problem.slug, "kind": s.kind, "status": s.status, "verdict": s.verdict,
+             "created_at": s.created_at.isoformat(), "url": request.build_absolute_uri(s.get_absolute_url())}
+            for s in found.only("id", "kind", "status", "verdict", "created_at", "problem__slug")[:filters.limit]]
+
+
+@router.get("/submissions/{int:pk}", auth=READ, response={200: SubmissionOut, **REFUSALS},
+            url_name="api-submission")
+def get_submission(request, pk: int):
+    """One of your submissions as its page shows it: per-test statuses and checks, messages, named mistakes."""
+    return shown(request, get_own_submission(request.user, pk))
+
+
+@router.get("/submissions/{int:pk}/events", auth=READ, response={**REFUSALS}, url_name="api-submission-events",
+            openapi_extra={"responses": {200: {"description": "server-sent events: `status` while queued or "
+                                               "running, then one `verdict` (the submission) and the end",
+                                               "content": {"text/event-stream": {"schema": {"type": "string"}}}}}})
+def submission_events(request, pk: int):
+    """A server-sent event stream: ``status`` events as it moves, then ``verdict`` with the whole submission."""
+    get_own_submission(request.user, pk)
+    response = StreamingHttpResponse(events(request, pk, request.user.pk), content_type="text/event-stream")
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"  # nginx: pass each event on as it comes
+    return response
+
+
+def events(request, pk: int, user_id: int):
+    """Waits like the page's long poll (``push.wait_for_change``): woken by the worker's Redis message."""
+    deadline = time.monotonic() + STREAM_MAX_S
+    last = None
+    while True:
+        submission = Submission.objects.select_related("problem").get(pk=pk, user_id=user_id)
+        if submission.is_final:
+            yield sse("verdict", shown(request, submission))
+            return
+        if submission.status != last:
+            last = submission.status
+            yield sse("status", {"id": pk, "status": last, "queue_position": queue_position(submission)})
+        else:
+            yield ": still waiting\n\n"  # a comment: keeps proxies from closing a quiet stream
+        left = deadline - time.monotonic()
+        if left <= 0:
+            yield sse("timeout", {"id": pk, "status": last, "detail": "still grading; open the stream again"})
+            return
+        wait = settings.PUSH_QUEUED_WAIT_S if last == Status.QUEUED else settings.PUSH_WAIT_S
+        push.wait_for_change(pk, last, min(wait, left))
+
+
+def sse(event: str, data: dict) -> str:
+    return f"event: {event}\ndata: {json.dumps(data)}\n\n"

@@ -1,0 +1,68 @@
+"""npjudge against a live server and a real worker: login, list, pull, test locally, submit, status."""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import read_solution
+
+pytestmark = pytest.mark.slow
+SLUG = "prepend_class_token"
+
+
+def npjudge(home: Path, *args: str, stdin: str = "", cwd: Path | None = None) -> subprocess.CompletedProcess:
+    env = os.environ | {"NPJUDGE_CONFIG_DIR": str(home / "config"), "NO_COLOR": ""}
+    env.pop("NPJUDGE_TOKEN", None)
+    return subprocess.run([sys.executable, "-m", "npjudge.cli", *args], input=stdin, capture_output=True, text=True,
+                          env=env, cwd=cwd or home, timeout=180)
+
+
+def test_a_student_pulls_tests_and_submits_from_the_terminal(live_server, problems, grading_worker, student,
+                                                             tmp_path):
+    from judge.tokens.services import create_token
+
+    _, secret = create_token(student, "terminal", ["read", "submit"])
+    assert npjudge(tmp_path, "login", "--server", live_server.url, stdin="npj_wrong\n").returncode == 2
+    login = npjudge(tmp_path, "login", "--server", live_server.url, stdin=secret + "\n")
+    assert login.returncode == 0, login.stderr
+    assert "as ada" in login.stdout
+    assert stat.S_IMODE((tmp_path / "config" / "config.json").stat().st_mode) == 0o600
+
+    listed = npjudge(tmp_path, "list")
+    assert listed.returncode == 0 and SLUG in listed.stdout
+
+    pulled = npjudge(tmp_path, "pull", SLUG)
+    assert pulled.returncode == 0, pulled.stderr
+    folder = tmp_path / SLUG
+    assert (folder / "statement.md").read_text() and list(folder.glob("examples/*/expected.npy"))
+
+    starter = npjudge(tmp_path, "test", cwd=folder)  # the starter, checked here by the engine
+    assert starter.returncode == 1 and "Local test" in starter.stdout
+    (folder / "solution.py").write_text(read_solution(SLUG, "wrong/float32.py"))
+    dtype = npjudge(tmp_path, "test", cwd=folder)
+    assert dtype.returncode == 1 and "Wrong dtype" in dtype.stdout and "float32" in dtype.stdout
+    (folder / "solution.py").write_text(read_solution(SLUG))
+    local = npjudge(tmp_path, "test", cwd=folder)
+    assert local.returncode == 0 and "✓ Accepted" in local.stdout and "\033[" not in local.stdout
+
+    (folder / "wrong.py").write_text(read_solution(SLUG, "wrong/appended.py"))
+    wrong = npjudge(tmp_path, "submit", "wrong.py", cwd=folder)
+    assert wrong.returncode == 1, wrong.stderr
+    assert "✗ Wrong answer" in wrong.stdout
+    assert "Looks like a known mistake: Class token appended instead of prepended" in wrong.stdout
+    assert "(hidden)" in wrong.stdout and "queued" in wrong.stderr  # the progress, one line per change when piped
+
+    right = npjudge(tmp_path, "submit", "solution.py", cwd=folder)
+    assert right.returncode == 0, right.stdout + right.stderr
+    assert "✓ Accepted" in right.stdout
+
+    wrong_id = wrong.stdout.split()[0].lstrip("#")
+    again = npjudge(tmp_path, "status", wrong_id)
+    assert again.returncode == 1 and "Class token appended instead of prepended" in again.stdout
+    assert npjudge(tmp_path, "status", "999999").returncode == 2
