@@ -10,7 +10,7 @@ from judge.leaderboard.models import ProblemTotals
 from judge.leaderboard.ranking import marks_of, problem_totals
 from judge.pages.problem_page import problem_page
 from judge.problems.models import Difficulty, Problem
-from judge.problems.queries import get_problem_for_user
+from judge.problems.queries import get_problem_for_user, problems_being_prepared
 from judge.submissions.queries import history
 
 LIST_FIELDS = ("slug", "title", "summary", "difficulty", "tags", "path_order")
@@ -63,7 +63,7 @@ def problem_list(request):
     return render(request, "problems/list.html", {
         "listed": rows, "total": len(problems), "query": query, "tag": tag, "difficulty": difficulty,
         "tags": sorted({t for p in problems for t in p.tags}), "difficulties": Difficulty.choices,
-        "solved_count": len(solved & {p.pk for p in problems}),
+        "solved_count": len(solved & {p.pk for p in problems}), "preparing": problems_being_prepared(),
     })
 
 

@@ -98,8 +98,11 @@
       if (!panel) return closeStream(id);
       window.htmx.ajax("GET", panel.getAttribute("data-poll-url"), { source: panel, target: panel, swap: "outerHTML" });
     });
+    var failures = 0;  // in a row: a refused stream closes at once, a cut one is tried three times
+    source.addEventListener("open", function () { failures = 0; });
     source.addEventListener("error", function () {
-      if (source.readyState !== EventSource.CLOSED) return;  // reconnecting by itself
+      failures += 1;
+      if (source.readyState !== EventSource.CLOSED && failures < 3) return;  // reconnecting by itself
       closeStream(id);
       pollOnly[id] = true;
       var panel = document.getElementById("submission-" + id);
