@@ -6,6 +6,8 @@ Each changed package becomes a draft and goes through the publish gate
 
 from __future__ import annotations
 
+import contextlib
+import queue
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -116,20 +118,26 @@ def gate_in_order(gates: list[tuple[Package, Queued]], sandbox: Sandbox | None, 
     if jobs <= 1 or len(gates) <= 1:
         with lazy_sandbox(sandbox) as box:
             return {item.run.pk: gate_imported(item, box) for _package, item in gates}
-    pending = {package.slug: threading.Event() for package, _run in gates}
+    pending = {package.slug: threading.Event() for package, _item in gates}
+    boxes: queue.SimpleQueue[Sandbox] = queue.SimpleQueue()  # one per job, each warm after its first gate
 
     def gate(package: Package, item: Queued) -> SyncOutcome:
         try:
             for slug in package.prerequisites:
                 if slug in pending:
                     pending[slug].wait()
-            with lazy_sandbox(None) as box:  # a sandbox of its own: a sandbox runs one job at a time
+            box = boxes.get()  # a sandbox runs one job at a time
+            try:
                 return gate_imported(item, box)
+            finally:
+                boxes.put(box)
         finally:
             pending[package.slug].set()
             connection.close()  # this thread's
 
-    with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="gate") as pool:
+    with contextlib.ExitStack() as stack, ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="gate") as pool:
+        for _ in range(jobs):
+            boxes.put(stack.enter_context(lazy_sandbox(None)))  # a sandbox given is one: not shared by threads
         futures = {item.run.pk: pool.submit(gate, package, item) for package, item in gates}  # learning-path order
         return {pk: future.result() for pk, future in futures.items()}
 
