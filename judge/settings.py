@@ -318,6 +318,9 @@ if CELERY_BROKER_URL == "filesystem://":
         "processed_folder": str(BROKER_DIR / "processed"),
         "control_folder": str(BROKER_DIR / "control"),
         "store_processed": False,
+        # kombu looks in the folder once a second by default: up to a second of "Queued" on an idle worker.
+        # A look is a directory listing per queue, so every 50 ms costs the worker next to nothing.
+        "polling_interval": env_number("BROKER_POLL_S", 0.05, float),
     }
 else:
     # Redelivery of a message whose worker died; the recovery sweep is faster.  "priority": a worker
