@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import Iterator
+from importlib import import_module
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
@@ -30,7 +31,6 @@ from django.contrib.auth import get_user
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse, parse_cookie
 from django.http.request import split_domain_port, validate_host
-from django.utils.module_loading import import_string
 
 from judge.submissions import push
 from judge.submissions.models import Status
@@ -56,8 +56,16 @@ def shown_status(last_event_id: str | None, query_shown: str | None) -> str | No
     return None
 
 
-def wait_for(shown: str | None) -> float:
-    return settings.PUSH_QUEUED_WAIT_S if shown == Status.QUEUED else KEEPALIVE_S
+def wait_for(shown: str | None, streams: int = 1) -> float:
+    """How long to wait before saying something.  A queued page refreshes its queue position every
+    PUSH_QUEUED_WAIT_S, but a process refreshes at most PUSH_POSITIONS_PER_S positions a second in all
+    (each costs the page a fetch): with a hall of waiting pages, each refreshes less often."""
+    if shown != Status.QUEUED:
+        return KEEPALIVE_S
+    return max(settings.PUSH_QUEUED_WAIT_S, min(KEEPALIVE_S * 4, streams / settings.PUSH_POSITIONS_PER_S))
+
+
+open_streams = 0  # in this process (ASGI)
 
 
 # --- ASGI ---------------------------------------------------------------------------------------------------
@@ -75,11 +83,14 @@ async def status_stream(scope: dict, receive, send, pk: int) -> None:
     if shown == status == Status.DONE:
         return await _refuse(send, 204, b"")  # the page has its verdict: 204 stops EventSource reconnecting
     await send({"type": "http.response.start", "status": 200, "headers": HEADERS})
+    global open_streams
+    open_streams += 1
     streaming = asyncio.ensure_future(_stream(send, pk, shown))
     disconnected = asyncio.ensure_future(_until_disconnect(receive))
     try:
         await asyncio.wait({streaming, disconnected}, return_when=asyncio.FIRST_COMPLETED)
     finally:
+        open_streams -= 1
         for task in (streaming, disconnected):
             task.cancel()
     if streaming.done() and not streaming.cancelled() and streaming.exception() is None:
@@ -91,7 +102,7 @@ async def _stream(send, pk: int, shown: str | None) -> None:
     loop = asyncio.get_running_loop()
     ends = loop.time() + MAX_STREAM_S
     while loop.time() < ends:
-        status = await push.next_status(pk, shown, wait_for(shown))
+        status = await push.next_status(pk, shown, wait_for(shown, open_streams))
         if status is None:
             return  # deleted
         if status != shown or status == Status.QUEUED:  # queued: the position may have moved
@@ -128,7 +139,7 @@ def _authorised_status(session_key: str | None, pk: int) -> str | None:
     """The submission's status if the session's user may see it, else None (as a 404 would say)."""
     try:
         request = HttpRequest()
-        request.session = import_string(settings.SESSION_ENGINE).SessionStore(session_key)
+        request.session = import_module(settings.SESSION_ENGINE).SessionStore(session_key)
         user = get_user(request)  # verifies the session against the password hash, as the middleware does
         if not user.is_authenticated:
             return None
