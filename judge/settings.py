@@ -306,7 +306,7 @@ PUSH_WAIT_S = env_number("PUSH_WAIT_S", 20.0, float)
 PUSH_QUEUED_WAIT_S = env_number("PUSH_QUEUED_WAIT_S", 3.0, float)  # the queue position is refreshed this often
 PUSH_DB_POLL_S = env_number("PUSH_DB_POLL_S", 0.075, float)
 # A web process refreshes at most this many queued pages' positions a second (judge/pages/stream.py).
-PUSH_POSITIONS_PER_S = env_number("PUSH_POSITIONS_PER_S", 50.0, float)
+PUSH_POSITIONS_PER_S = env_number("PUSH_POSITIONS_PER_S", 10.0, float)
 
 # --- Celery -----------------------------------------------------------------
 BROKER_DIR = VAR_DIR / "broker"
