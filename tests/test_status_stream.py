@@ -111,10 +111,9 @@ def test_a_verdict_arrives_on_the_stream_woken_by_redis(client, queued, student,
     settings.PUSH_QUEUED_WAIT_S = 30.0
     cookie = session_cookie(client, student)
 
-    async def scenario() -> float:
+    async def scenario() -> tuple[Page, float]:
         page = Page(queued.pk, cookie, shown=Status.QUEUED)
-        hub = await until(lambda: push.hub().connected)
-        assert hub
+        await until(lambda: push.hub().connected)
         in_a_thread(lambda: worker_grades(queued.pk)).join(10)
         took = await page.wait_for_event(Status.DONE, timeout=5)
         await asyncio.wait_for(page.finished.wait(), 5)  # the stream ends with the verdict
@@ -136,7 +135,7 @@ def test_every_waiting_page_of_a_process_shares_one_redis_connection(client, pro
     def hub_connections() -> int:
         return sum(1 for c in observer.client_list() if c.get("name") == push.hub_name())
 
-    async def scenario() -> list[Page]:
+    async def scenario() -> tuple[int, list[Page]]:
         pages = [Page(s.pk, cookie, shown=Status.QUEUED) for s in waiting]
         await until(lambda: push.hub().connected and len(push.hub().waiters) == len(waiting))
         connections = await asyncio.to_thread(hub_connections)
