@@ -7,9 +7,10 @@ import re
 import pytest
 from django.core.management import CommandError, call_command
 
-from engine.package import PackageError, load_package
-from judge.authoring.sync import sync_problems
+from engine.package import PackageError, discover, load_package, load_tracks
+from judge.authoring.sync import learning_path, sync_problems
 from judge.problems.models import Problem, TestSet
+from tests.conftest import PROBLEMS
 from tests.helpers import standalone_copy
 
 
@@ -68,3 +69,12 @@ def test_learning_path_puts_prerequisites_first(problems):
     order = list(Problem.objects.order_by("path_order").values_list("slug", flat=True))
     assert order.index("prepend_class_token") < order.index("add_positional_embedding")
     assert order.index("add_positional_embedding") < order.index("scaled_dot_product_attention")
+
+
+def test_every_problem_joins_a_listed_track_and_the_path_finishes_each_track_before_the_next():
+    packages = {p.slug: p for p in (load_package(path) for path in discover(PROBLEMS))}
+    tracks = [track["slug"] for track in load_tracks(PROBLEMS)]
+    assert {p.track for p in packages.values()} <= set(tracks)
+    assert tracks.index("train-it") == tracks.index("block-readout-gradients") + 1
+    ranks = [tracks.index(packages[slug].track) for slug in learning_path(list(packages.values()), set(), tracks)]
+    assert ranks == sorted(ranks)
