@@ -1,6 +1,6 @@
 """A class of students on the real stack: graded/s, submit -> verdict, errors, and what the database says.
 
-Starts its own compose-like stack on 127.0.0.1 (gunicorn with deploy/gunicorn.conf.py,
+Starts its own compose-like stack on 127.0.0.1 (gunicorn with deploy/gunicorn.conf.py, uvicorn workers,
 one grading Celery worker with 2 processes on run,submit,rejudge, a maintenance worker
 with the beat, PostgreSQL and Redis already running on this machine, the Docker
 sandbox when it is there), in a database and a Redis db of its own.  Then Locust, as
@@ -168,7 +168,7 @@ print(json.dumps({{"ok": True}}))
 """)
     celery = [PYTHON, "-m", "celery", "-A", "judge", "worker", "--loglevel=WARNING", "--without-mingle",
               "--without-gossip"]
-    stack.start("web", PYTHON, "-m", "gunicorn", "-c", "deploy/gunicorn.conf.py", "judge.wsgi")
+    stack.start("web", PYTHON, "-m", "gunicorn", "-c", "deploy/gunicorn.conf.py", "judge.asgi")
     stack.start("worker", *celery, "-Q", "run,submit,rejudge", f"--concurrency={args.concurrency}",
                 "--hostname=classroom-grading@%h")
     stack.start("maintenance", *celery, "-Q", "maintenance", "--beat", "--pool=solo",

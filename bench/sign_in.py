@@ -88,7 +88,7 @@ def bring_up(args, env: dict) -> tuple[dict, subprocess.Popen]:
                       .strip().splitlines()[-1])
     logs = Path(env["JUDGE_VAR_DIR"])
     logs.mkdir(parents=True, exist_ok=True)
-    web = subprocess.Popen([PYTHON, "-m", "gunicorn", "-c", "deploy/gunicorn.conf.py", "judge.wsgi"], cwd=ROOT,
+    web = subprocess.Popen([PYTHON, "-m", "gunicorn", "-c", "deploy/gunicorn.conf.py", "judge.asgi"], cwd=ROOT,
                            env=env, stdout=open(logs / "web.log", "wb"), stderr=subprocess.STDOUT,  # noqa: SIM115
                            start_new_session=True)
     deadline = time.monotonic() + 60

@@ -31,7 +31,7 @@ print("\n".join(tomllib.load(open("/in/pyproject.toml", "rb"))["project"]["depen
 PY
     $pip install -q --no-cache-dir --break-system-packages --root-user-action=ignore \
         --no-warn-script-location --index-url "$index" ${cert:+--cert "$cert"} -r /tmp/requirements.txt
-    python3 -c "import django, celery, gunicorn, psycopg, docker, numpy; print('deps ok, numpy', numpy.__version__)"
+    python3 -c "import django, celery, gunicorn, uvicorn_worker, uvloop, httptools, psycopg, docker, numpy; print('deps ok, numpy', numpy.__version__)"
     useradd --system --uid 10001 --home-dir /var/lib/judge --create-home judge
     ;;
 data)

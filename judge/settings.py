@@ -310,6 +310,8 @@ RATELIMIT_FAIL_OPEN = True
 PUSH_WAIT_S = env_number("PUSH_WAIT_S", 20.0, float)
 PUSH_QUEUED_WAIT_S = env_number("PUSH_QUEUED_WAIT_S", 3.0, float)  # the queue position is refreshed this often
 PUSH_DB_POLL_S = env_number("PUSH_DB_POLL_S", 0.075, float)
+# A web process refreshes at most this many queued pages' positions a second (judge/pages/stream.py).
+PUSH_POSITIONS_PER_S = env_number("PUSH_POSITIONS_PER_S", 10.0, float)
 
 # --- Celery -----------------------------------------------------------------
 BROKER_DIR = VAR_DIR / "broker"
@@ -323,6 +325,9 @@ if CELERY_BROKER_URL == "filesystem://":
         "processed_folder": str(BROKER_DIR / "processed"),
         "control_folder": str(BROKER_DIR / "control"),
         "store_processed": False,
+        # kombu looks in the folder once a second by default: up to a second of "Queued" on an idle worker.
+        # A look is a directory listing per queue, so every 50 ms costs the worker next to nothing.
+        "polling_interval": env_number("BROKER_POLL_S", 0.05, float),
     }
 else:
     # Redelivery of a message whose worker died; the recovery sweep is faster.  "priority": a worker

@@ -6,18 +6,23 @@ Each changed package becomes a draft and goes through the publish gate
 
 from __future__ import annotations
 
+import contextlib
+import queue
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
+from django.utils import timezone
 
 from engine.package import Package, PackageError, discover, load_package, load_tracks
 from judge.authoring import lifecycle
-from judge.authoring.gate_runs import run_gate_now
+from judge.authoring.gate_runs import execute_gate_run
 from judge.lib.sandbox_backend import lazy_sandbox
 from judge.problems.drafts import files_from_folder, store_package_draft
-from judge.problems.models import GateRun, Problem
+from judge.problems.models import GateRun, GateStatus, Problem
 from sandbox.backends.base import Sandbox
 
 
@@ -27,6 +32,14 @@ class SyncOutcome:
     action: str  # created | updated | unchanged | skipped | draft
     cases: int = 0
     note: str = ""
+
+
+@dataclass
+class Queued:
+    """A package imported as the draft, its gate run queued."""
+
+    run: GateRun
+    created: bool
 
 
 def learning_path(packages: list[Package], known: set[str], tracks: list[str] = ()) -> list[str]:
@@ -51,11 +64,13 @@ def learning_path(packages: list[Package], known: set[str], tracks: list[str] = 
 
 
 def sync_problems(root: Path | None = None, only: list[str] | None = None, force: bool = False,
-                  sandbox: Sandbox | None = None) -> list[SyncOutcome]:
+                  sandbox: Sandbox | None = None, jobs: int = 1) -> list[SyncOutcome]:
     """Import every package under ``root`` into the database and run its gate; idempotent.
 
-    A problem edited in the browser since its last import is skipped (its draft
-    in the database is the newer version) unless ``force`` is set.
+    Two passes: every changed package becomes a draft with a queued gate run at once (the problem list
+    counts those as "being prepared"), then the gates run, ``jobs`` at a time, each after the problems
+    it builds on.  A problem edited in the browser since its last import is skipped (its draft in the
+    database is the newer version) unless ``force`` is set.
     """
     root = root or settings.PROBLEMS_DIR
     paths = discover(root)
@@ -67,17 +82,16 @@ def sync_problems(root: Path | None = None, only: list[str] | None = None, force
     order = learning_path(packages, set(Problem.objects.values_list("slug", flat=True)),
                           [track["slug"] for track in load_tracks(root)])
     files = {path.name: files_from_folder(path) for path in paths}
-    outcomes = []
-    with lazy_sandbox(sandbox) as box:
-        for package in sorted(packages, key=lambda p: order.index(p.slug)):  # what one builds on is gated first
-            if only and package.slug not in only:
-                continue
-            outcomes.append(sync_package(package, order.index(package.slug), files[package.slug], box, force))
-    return outcomes
+    chosen = sorted((p for p in packages if not only or p.slug in only), key=lambda p: order.index(p.slug))
+    imported = [import_package(p, order.index(p.slug), files[p.slug], force) for p in chosen]
+    gates = [(package, item) for package, item in zip(chosen, imported) if isinstance(item, Queued)]
+    gated = gate_in_order(gates, sandbox, jobs)
+    return [gated[item.run.pk] if isinstance(item, Queued) else item for item in imported]
 
 
-def sync_package(package: Package, path_order: int, files: dict[str, str], sandbox: Sandbox,
-                 force: bool = False) -> SyncOutcome:
+def import_package(package: Package, path_order: int, files: dict[str, str], force: bool = False
+                   ) -> SyncOutcome | Queued:
+    """Store a changed package as the draft with a queued gate run; an unchanged or skipped one says so."""
     existing = Problem.objects.filter(slug=package.slug).first()
     imported = existing and (existing.imported_hash or existing.package_hash)
     edited = existing and existing.draft_hash not in ("", imported)  # in the browser, since the import
@@ -91,12 +105,52 @@ def sync_package(package: Package, path_order: int, files: dict[str, str], sandb
     with transaction.atomic():
         problem = store_package_draft(package.slug, files, imported=True, path_order=path_order)
         lifecycle.record_import(problem, created=existing is None)
-    run = run_gate_now(problem, trigger="sync", sandbox=sandbox)
+        # A sync stopped midway (Ctrl-C on bin/run) left its queued runs: this import replaces them.
+        GateRun.objects.filter(problem=problem, trigger="sync", status__in=[GateStatus.QUEUED, GateStatus.RUNNING]).update(
+            status=GateStatus.DONE, passed=False, error="replaced by a newer import", finished_at=timezone.now())
+        run = GateRun.objects.create(problem=problem, package_hash=problem.draft_hash, trigger="sync")
+    return Queued(run, created=existing is None)
+
+
+def gate_in_order(gates: list[tuple[Package, Queued]], sandbox: Sandbox | None, jobs: int
+                  ) -> dict[int, SyncOutcome]:
+    """Run the queued gates, ``jobs`` at once; a gate starts once the problems it builds on are through theirs."""
+    if jobs <= 1 or len(gates) <= 1:
+        with lazy_sandbox(sandbox) as box:
+            return {item.run.pk: gate_imported(item, box) for _package, item in gates}
+    pending = {package.slug: threading.Event() for package, _item in gates}
+    boxes: queue.SimpleQueue[Sandbox] = queue.SimpleQueue()  # one per job, each warm after its first gate
+
+    def gate(package: Package, item: Queued) -> SyncOutcome:
+        try:
+            for slug in package.prerequisites:
+                if slug in pending:
+                    pending[slug].wait()
+            box = boxes.get()  # a sandbox runs one job at a time
+            try:
+                return gate_imported(item, box)
+            finally:
+                boxes.put(box)
+        finally:
+            pending[package.slug].set()
+            connection.close()  # this thread's
+
+    with contextlib.ExitStack() as stack, ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="gate") as pool:
+        for _ in range(jobs):
+            boxes.put(stack.enter_context(lazy_sandbox(None)))  # a sandbox given is one: not shared by threads
+        futures = {item.run.pk: pool.submit(gate, package, item) for package, item in gates}  # learning-path order
+        return {pk: future.result() for pk, future in futures.items()}
+
+
+def gate_imported(item: Queued, sandbox: Sandbox) -> SyncOutcome:
+    run, problem = item.run, item.run.problem
+    execute_gate_run(run.pk, sandbox)
+    run.refresh_from_db()
     if not run.passed:
-        return SyncOutcome(package.slug, "draft", 0, _gate_summary(run))
+        return SyncOutcome(problem.slug, "draft", 0, _gate_summary(run))
     problem.refresh_from_db()
     tests = problem.current_test_set.cases.filter(variant=0).count()  # not the pool's draws
-    return SyncOutcome(package.slug, "updated" if existing else "created", tests)
+    return SyncOutcome(problem.slug, "created" if item.created else "updated", tests)
 
 
 def _gate_summary(run: GateRun) -> str:

@@ -11,7 +11,7 @@ from judge.leaderboard.models import ProblemTotals
 from judge.leaderboard.ranking import marks_of, problem_totals
 from judge.pages.problem_page import problem_page
 from judge.problems.models import Difficulty, Problem
-from judge.problems.queries import get_problem_for_user
+from judge.problems.queries import get_problem_for_user, problems_being_prepared
 from judge.problems.tracks import course_tracks
 from judge.submissions.composition import chain_to_solve
 from judge.submissions.queries import history
@@ -117,7 +117,7 @@ def problem_list(request):
         "listed": rows, "sections": track_sections(problems, rows, solved), "total": len(problems),
         "query": query, "tag": tag, "difficulty": difficulty,
         "tags": sorted({t for p in problems for t in p.tags}), "difficulties": Difficulty.choices,
-        "solved_count": len(solved & {p.pk for p in problems}),
+        "solved_count": len(solved & {p.pk for p in problems}), "preparing": problems_being_prepared(),
     })
 
 

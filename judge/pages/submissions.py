@@ -5,8 +5,8 @@ import uuid
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponseBadRequest
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import HttpResponseBadRequest
+from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from judge.accounts.limits import client_address
@@ -16,6 +16,7 @@ from judge.submissions import display, push
 from judge.submissions.custom import CUSTOM, custom_fields, posted_texts
 from judge.submissions.limits import RateLimited, check_rate_limit
 from judge.submissions.models import Kind, Status, Submission
+from judge.submissions.queries import get_submission_for_user
 from judge.submissions.services import (
     CustomInputRejected,
     SubmissionRejected,
@@ -24,14 +25,6 @@ from judge.submissions.services import (
     submit_custom_run,
     submit_solution,
 )
-
-
-def get_submission_for_user(user, pk: int) -> Submission:
-    """A student sees only their own submissions; staff see all."""
-    submission = get_object_or_404(Submission.objects.select_related("problem", "user"), pk=pk)
-    if not (user.is_staff or submission.user_id == user.pk):
-        raise Http404("No such submission.")
-    return submission
 
 
 def is_htmx(request) -> bool:

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.conf import settings
 from django.shortcuts import get_object_or_404
+from django.utils import timezone
 
 from engine.arrays import unpack_inputs
 from engine.checks import KnownWrong
 from engine.spec import Case, ProblemSpec
-from judge.problems.models import Problem, TestCase, TestSet
+from judge.problems.models import STALLED_AFTER_S, GateRun, GateStatus, Problem, TestCase, TestSet
 
 
 def get_problem_for_user(user, slug: str) -> Problem:
@@ -40,3 +43,10 @@ def _known_wrong(case: TestCase) -> tuple[KnownWrong, ...]:
                    k.signature)
         for k in case.known_wrong.all()
     )
+
+
+def problems_being_prepared() -> int:
+    """Problems whose import is waiting for (or going through) its gate: the problem list says how many."""
+    return (GateRun.objects.filter(trigger="sync", status__in=[GateStatus.QUEUED, GateStatus.RUNNING],
+                                   created_at__gte=timezone.now() - timedelta(seconds=STALLED_AFTER_S))
+            .values("problem").distinct().count())

@@ -10,9 +10,11 @@ either way, and a message only says "look again".
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 
+from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import connection
 
@@ -97,3 +99,139 @@ def _wait_on_database(submission_id: int, shown: str, timeout: float) -> str | N
         time.sleep(settings.PUSH_DB_POLL_S)
         status = current_status(submission_id)
     return status
+
+
+# --- The asynchronous side: status streams under ASGI (judge/pages/stream.py) -------------------------------
+#
+# Under ASGI a waiting page costs an asyncio task and an Event, not a thread.  Each web process opens ONE
+# Redis pub/sub connection (the hub), subscribed to the pattern of every submission's channel; a message
+# sets the Events of the streams waiting on that submission, which then read the row again.  Without Redis,
+# or while the hub is reconnecting, the streams re-read the row every PUSH_DB_POLL_S instead.
+
+RECONNECT_S = 1.0
+
+
+def channel_pattern() -> str:
+    name = str(connection.settings_dict["NAME"])
+    escaped = "".join("\\" + c if c in "*?[]\\" else c for c in name)  # glob characters in a database name
+    return f"judge:{escaped}:submission:*"
+
+
+def hub_name() -> str:
+    return "judge-push-hub:" + "".join(c if c.isalnum() or c in "_-." else "_" for c in str(connection.settings_dict["NAME"]))
+
+
+class Hub:
+    """One process's Redis pub/sub connection, fanned out to every stream waiting in it."""
+
+    def __init__(self, url: str, pattern: str, name: str) -> None:
+        self.url, self.pattern, self.name = url, pattern, name  # the name: CLIENT LIST shows the connection
+        self.connected = False
+        self.waiters: dict[int, set[asyncio.Event]] = {}
+        self.task: asyncio.Task | None = None
+
+    def watch(self, submission_id: int) -> asyncio.Event:
+        if self.task is None or self.task.done():
+            self.task = asyncio.get_running_loop().create_task(self.listen(), name="judge-push-hub")
+        event = asyncio.Event()
+        self.waiters.setdefault(submission_id, set()).add(event)
+        return event
+
+    def forget(self, submission_id: int, event: asyncio.Event) -> None:
+        events = self.waiters.get(submission_id)
+        if events is not None:
+            events.discard(event)
+            if not events:
+                del self.waiters[submission_id]
+
+    def wake(self, submission_id: int | None = None) -> None:
+        """Wake the streams of one submission, or all of them (the connection changed: they re-read)."""
+        groups = self.waiters.values() if submission_id is None else [self.waiters.get(submission_id, ())]
+        for events in groups:
+            for event in events:
+                event.set()
+
+    async def listen(self) -> None:
+        import redis.asyncio as aioredis
+
+        while True:
+            client = aioredis.Redis.from_url(self.url, socket_connect_timeout=2, client_name=self.name)
+            try:
+                async with client.pubsub(ignore_subscribe_messages=True) as pubsub:
+                    await pubsub.psubscribe(self.pattern)
+                    self.connected = True
+                    self.wake()  # a message may have been missed while reconnecting
+                    async for message in pubsub.listen():
+                        self.deliver(message)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.warning("the push hub lost Redis; streams poll the database until it is back", exc_info=True)
+            finally:
+                self.connected = False
+                self.wake()
+                await client.aclose()
+            await asyncio.sleep(RECONNECT_S)
+
+    def deliver(self, message: dict) -> None:
+        if message.get("type") != "pmessage":
+            return
+        name = message["channel"].decode() if isinstance(message["channel"], bytes) else message["channel"]
+        try:
+            self.wake(int(name.rsplit(":", 1)[1]))
+        except ValueError:
+            pass
+
+
+_hubs: dict[asyncio.AbstractEventLoop, Hub] = {}
+
+
+def hub() -> Hub | None:
+    """This event loop's hub (one per web process under uvicorn), or None without Redis."""
+    if not settings.REDIS_URL:
+        return None
+    loop = asyncio.get_running_loop()
+    if loop not in _hubs:
+        for stale in [other for other in _hubs if other.is_closed()]:
+            del _hubs[stale]
+        _hubs[loop] = Hub(settings.REDIS_URL, channel_pattern(), hub_name())
+    return _hubs[loop]
+
+
+def _read_status(submission_id: int) -> str | None:
+    try:
+        return current_status(submission_id)
+    finally:
+        release_database_connection()  # back to the pool (production), or closed
+
+
+async def read_status(submission_id: int) -> str | None:
+    # Not thread-sensitive: a short query on the loop's small shared pool, never a thread per stream.
+    return await sync_to_async(_read_status, thread_sensitive=False)(submission_id)
+
+
+async def next_status(submission_id: int, shown: str | None, timeout: float) -> str | None:
+    """The status once it differs from ``shown``, or the status after ``timeout`` seconds (async)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    the_hub = hub()
+    event = the_hub.watch(submission_id) if the_hub else None  # before reading: no message falls in between
+    try:
+        while True:
+            status = await read_status(submission_id)
+            left = deadline - loop.time()
+            if status != shown or left <= 0:
+                return status
+            if event is None or not the_hub.connected:
+                left = min(left, settings.PUSH_DB_POLL_S)
+            if event is None:
+                await asyncio.sleep(left)
+                continue
+            try:
+                await asyncio.wait_for(event.wait(), left)
+            except TimeoutError:
+                pass
+            event.clear()
+    finally:
+        if event is not None:
+            the_hub.forget(submission_id, event)

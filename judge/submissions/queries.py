@@ -6,10 +6,20 @@ Only Submit attempts that finished count; Run attempts (visible examples) never 
 from __future__ import annotations
 
 from django.db.models import QuerySet
+from django.http import Http404
+from django.shortcuts import get_object_or_404
 
 from engine.verdicts import Verdict
 from judge.problems.models import Problem
 from judge.submissions.models import Kind, Status, Submission
+
+
+def get_submission_for_user(user, pk: int) -> Submission:
+    """A student sees only their own submissions; staff see all."""
+    submission = get_object_or_404(Submission.objects.select_related("problem", "user"), pk=pk)
+    if not (user.is_staff or submission.user_id == user.pk):
+        raise Http404("No such submission.")
+    return submission
 
 
 def graded_submits() -> QuerySet[Submission]:

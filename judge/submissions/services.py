@@ -392,12 +392,30 @@ def _reference_with_retries(problem: Problem, spec, inputs: dict, example: dict 
     raise failure
 
 
-@functools.lru_cache(maxsize=32)
+TEST_SETS_KEPT = 128  # two entries (Run, Submit) per published problem: room for a catalogue twice today's
+
+
+@functools.lru_cache(maxsize=TEST_SETS_KEPT)
 def cached_cases(test_set_id: int, version: str, visible_only: bool) -> tuple[Case, ...]:
     """A test set's cases (every draw of the hidden ones), kept by this worker process: a version (content
     hash) never changes, and reading 13 cases' arrays from the database cost a loaded worker 100-200 ms
     per submission."""
     return tuple(load_cases(TestSet.objects.get(pk=test_set_id), visible_only=visible_only))
+
+
+def preload_test_sets() -> int:
+    """Read every published test set into this worker process's cache, and open its sandbox, before the
+    first submission arrives (a worker process calls it as it starts); the number of test sets read."""
+    published = (Problem.objects.filter(published=True, current_test_set__isnull=False)
+                 .values_list("current_test_set_id", "current_test_set__version")[:TEST_SETS_KEPT // 2])
+    for test_set_id, version in published:
+        for visible_only in (True, False):
+            cached_cases(test_set_id, version, visible_only)
+    try:
+        worker_sandbox()
+    except SandboxError:  # the first submission tries again, with the usual retries
+        log.warning("could not open the sandbox ahead of the first submission", exc_info=True)
+    return len(published)
 
 
 def grade_with_retries(code: str, spec, cases, tries: int | None = None,

@@ -1,4 +1,5 @@
-"""The verdict is pushed to the page: one long poll per status change, and plain polling when that fails."""
+"""The verdict is pushed to the page: a status stream, a long poll when the stream is refused, and plain
+polling when that fails too."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from tests.conftest import read_solution
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 SLUG = "prepend_class_token"
-STATUS = re.compile(r"/submissions/\d+/status/")
+STATUS = re.compile(r"/submissions/\d+/(status|events)/")
+EVENTS = re.compile(r".*/submissions/\d+/events/.*")
 
 
 def status_requests(page) -> list[str]:
@@ -21,25 +23,39 @@ def status_requests(page) -> list[str]:
     return asked
 
 
-def test_the_verdict_arrives_by_long_poll_without_repeated_polling(site, page):
+def test_the_verdict_arrives_on_the_stream_without_polling(site, page):
     sign_up(page, site)
     open_problem(page, site, SLUG)
     replace_code(page, read_solution(SLUG))
     asked = status_requests(page)
     panel = submit_and_wait(page)
     assert panel.query_selector("#verdict").inner_text() == "Accepted"
-    assert asked and all("?wait=" in url for url in asked)
-    # queued -> running -> done: at most one request per change (polling every 0.7 s would need more
-    # whenever grading takes longer than that), and none after the verdict.
-    assert len(asked) <= 3, asked
+    assert any("/events/" in url for url in asked) and not any("?wait=" in url for url in asked)
+    # queued -> running -> done: the page fetches its fragment once per change the stream announces (the
+    # test server is WSGI: one event per stream request, so the stream's own requests are counted too).
+    fetched = [url for url in asked if "/status/" in url]
+    assert 1 <= len(fetched) <= 3, asked
+    settled = len(asked)
     page.wait_for_timeout(1500)
-    assert len(asked) <= 3, asked
+    assert len(asked) == settled, asked  # nothing more after the verdict
 
 
-def test_when_the_long_poll_fails_the_page_falls_back_to_polling(site, page):
+def test_when_the_stream_is_refused_the_page_long_polls(site, page):
     sign_up(page, site)
     open_problem(page, site, SLUG)
     replace_code(page, read_solution(SLUG))
+    page.route(EVENTS, lambda route: route.fulfill(status=502, body="bad gateway"))  # a proxy without streams
+    asked = status_requests(page)
+    panel = submit_and_wait(page)
+    assert panel.query_selector("#verdict").inner_text() == "Accepted"
+    assert any("?wait=" in url for url in asked)
+
+
+def test_when_the_long_poll_fails_too_the_page_falls_back_to_polling(site, page):
+    sign_up(page, site)
+    open_problem(page, site, SLUG)
+    replace_code(page, read_solution(SLUG))
+    page.route(EVENTS, lambda route: route.abort())  # cut, again and again
     page.route(re.compile(r".*/status/\?wait=.*"), lambda route: route.abort())  # a proxy that cuts long requests
     asked = status_requests(page)
     panel = submit_and_wait(page)

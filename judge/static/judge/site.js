@@ -67,9 +67,55 @@
                                                 { code: "413", swap: true, error: false });
   }
 
-  // The live status is a long poll (?wait=<status>): the server answers when the status changes.
-  // If that request fails (a proxy cut it, the server restarted), fall back to asking again
-  // every 0.7 s with a plain poll until an answer arrives; the answer long-polls again.
+  // The live status.  A server-sent event stream (data-stream-url) says "look again" and the panel fetches
+  // its fragment; the stream resumes by itself after a cut (EventSource sends the last status it saw).
+  // Where EventSource is missing or the stream is refused, the panel long-polls instead (?wait=<status>,
+  // its hx-get, fired by "judge:poll"): the server answers when the status changes.  If that request
+  // fails (a proxy cut it, the server restarted), ask again every 0.7 s with a plain poll until an
+  // answer arrives; the answer long-polls again.
+  var streams = {};  // submission id -> its open EventSource
+  var pollOnly = {};  // submission ids whose stream was refused
+
+  function followStatus(root) {
+    var panels = root.matches && root.matches(".result-panel") ? [root] : root.querySelectorAll(".result-panel");
+    Array.prototype.forEach.call(panels, function (panel) {
+      var id = panel.getAttribute("data-submission");
+      if (!panel.hasAttribute("data-stream-url")) return closeStream(id);  // final
+      if (streams[id]) return;
+      if (!window.EventSource || pollOnly[id]) return window.htmx.trigger(panel, "judge:poll");
+      openStream(id, panel.getAttribute("data-stream-url"));
+    });
+    Object.keys(streams).forEach(function (id) {  // a panel replaced by another submission's
+      if (!document.getElementById("submission-" + id)) closeStream(id);
+    });
+  }
+
+  function openStream(id, url) {
+    var source = new EventSource(url);
+    streams[id] = source;
+    source.addEventListener("status", function () {
+      var panel = document.getElementById("submission-" + id);
+      if (!panel) return closeStream(id);
+      window.htmx.ajax("GET", panel.getAttribute("data-poll-url"), { source: panel, target: panel, swap: "outerHTML" });
+    });
+    var failures = 0;  // in a row: a refused stream closes at once, a cut one is tried three times
+    source.addEventListener("open", function () { failures = 0; });
+    source.addEventListener("error", function () {
+      failures += 1;
+      if (source.readyState !== EventSource.CLOSED && failures < 3) return;  // reconnecting by itself
+      closeStream(id);
+      pollOnly[id] = true;
+      var panel = document.getElementById("submission-" + id);
+      if (panel && panel.hasAttribute("data-stream-url")) window.htmx.trigger(panel, "judge:poll");
+    });
+  }
+
+  function closeStream(id) {
+    if (!streams[id]) return;
+    streams[id].close();
+    delete streams[id];
+  }
+
   function pollAfterFailure(event) {
     var panel = event.detail.elt;
     if (!panel || !panel.matches || !panel.matches(".result-panel[data-poll-url]")) return;
@@ -83,6 +129,7 @@
   document.addEventListener("htmx:sendError", pollAfterFailure);
   document.addEventListener("htmx:responseError", pollAfterFailure);
   document.addEventListener("htmx:timeout", pollAfterFailure);
+  if (window.htmx) window.htmx.onLoad(followStatus);
 
   document.addEventListener("DOMContentLoaded", function () {
     renderMath(document);

@@ -16,10 +16,12 @@ class Command(BaseCommand):
         parser.add_argument("--root", type=Path, default=None, help="folder holding the packages")
         parser.add_argument("--force", action="store_true",
                             help="import even problems edited in the browser since their last import")
+        parser.add_argument("--jobs", type=int, default=1,
+                            help="gates run at once (each in a sandbox of its own), after what they build on")
 
-    def handle(self, *args, slugs: list[str], root: Path | None, force: bool, **options) -> None:
+    def handle(self, *args, slugs: list[str], root: Path | None, force: bool, jobs: int, **options) -> None:
         try:
-            outcomes = sync_problems(root, only=slugs or None, force=force)
+            outcomes = sync_problems(root, only=slugs or None, force=force, jobs=jobs)
         except PackageError as exc:
             raise CommandError(f"malformed problem package: {exc}", returncode=2) from None
         for outcome in outcomes:
