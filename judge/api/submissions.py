@@ -13,7 +13,9 @@ import time
 import uuid
 from typing import Literal
 
+from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.core.handlers.asgi import ASGIRequest
 from django.http import Http404, StreamingHttpResponse
 from ninja import Field, Query, Router, Schema
 from ninja import Status as Answer
@@ -214,25 +216,57 @@ def submission_events(request, pk: int):
 
 
 def events(request, pk: int, user_id: int):
-    """Waits like the page's long poll (``push.wait_for_change``): woken by the worker's Redis message."""
+    """The stream's events.  Under ASGI an async iterator (``push.next_status``: a waiting client is an asyncio
+    task, and Django sends each event as it comes; a synchronous one would be read to its end first); under
+    WSGI a generator that waits like the page's long poll (``push.wait_for_change``).  Both wake on the
+    worker's Redis message and read the database for what to say."""
+    if isinstance(request, ASGIRequest):
+        return _async_events(request, pk, user_id)
+    return _sync_events(request, pk, user_id)
+
+
+def _sync_events(request, pk: int, user_id: int):
     deadline = time.monotonic() + STREAM_MAX_S
     last = None
     while True:
+        chunk, last, wait = _next_event(request, pk, user_id, last, deadline - time.monotonic())
+        yield chunk
+        if wait is None:
+            return
+        push.wait_for_change(pk, last, wait)
+
+
+async def _async_events(request, pk: int, user_id: int):
+    deadline = time.monotonic() + STREAM_MAX_S
+    last = None
+    next_event = sync_to_async(_next_event)
+    while True:
+        chunk, last, wait = await next_event(request, pk, user_id, last, deadline - time.monotonic())
+        yield chunk
+        if wait is None:
+            return
+        await push.next_status(pk, last, wait)
+
+
+def _next_event(request, pk: int, user_id: int, last: str | None, left: float):
+    """(what to send, the status now, how long to wait for a change; None: the stream ends)."""
+    try:
         submission = Submission.objects.select_related("problem").get(pk=pk, user_id=user_id)
         if submission.is_final:
-            yield sse("verdict", shown(request, submission))
-            return
-        if submission.status != last:
-            last = submission.status
-            yield sse("status", {"id": pk, "status": last, "queue_position": queue_position(submission)})
-        else:
-            yield ": still waiting\n\n"  # a comment: keeps proxies from closing a quiet stream
-        left = deadline - time.monotonic()
+            return sse("verdict", shown(request, submission)), submission.status, None
         if left <= 0:
-            yield sse("timeout", {"id": pk, "status": last, "detail": "still grading; open the stream again"})
-            return
+            return sse("timeout", {"id": pk, "status": last, "detail": "still grading; open the stream again"}), last, None
+        if submission.status != last:
+            chunk = sse("status", {"id": pk, "status": submission.status,
+                                   "queue_position": queue_position(submission)})
+        else:
+            chunk = ": still waiting\n\n"  # a comment: keeps proxies from closing a quiet stream
+        last = submission.status
         wait = settings.PUSH_QUEUED_WAIT_S if last == Status.QUEUED else settings.PUSH_WAIT_S
-        push.wait_for_change(pk, last, min(wait, left))
+        return chunk, last, min(wait, left)
+    finally:
+        if isinstance(request, ASGIRequest):
+            push.release_database_connection()
 
 
 def sse(event: str, data: dict) -> str:

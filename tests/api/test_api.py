@@ -154,3 +154,25 @@ def test_an_address_that_names_no_endpoint_is_a_problem_too(api):
     answer = api.get("/problem")
     assert answer.status_code == 404 and answer["Content-Type"] == "application/problem+json"
     assert "/api/v1/openapi.json" in answer.json()["detail"]
+
+
+def test_under_asgi_the_stream_sends_each_event_as_it_comes(api, token, problems, no_enqueue):
+    """Served by uvicorn, a client sees "queued" before the verdict, not everything at the end."""
+    from asgiref.sync import async_to_sync, sync_to_async
+    from django.test import AsyncClient
+
+    pk = api.post("/submissions", {"problem": SLUG, "code": read_solution(SLUG)}).json()["id"]
+
+    async def follow() -> tuple[bytes, list[bytes]]:
+        response = await AsyncClient().get(f"/api/v1/submissions/{pk}/events",
+                                           headers={"Authorization": f"Bearer {token}"})
+        assert response.is_async
+        chunks = aiter(response.streaming_content)
+        first = await anext(chunks)  # before the submission is graded
+        await sync_to_async(services.grade_submission)(pk)
+        return first, [chunk async for chunk in chunks]
+
+    first, rest = async_to_sync(follow)()
+    assert first.decode().startswith("event: status\n") and '"status": "queued"' in first.decode()
+    verdict = b"".join(rest).decode().split("event: verdict\ndata: ", 1)[1]
+    assert json.loads(verdict)["verdict"] == "accepted"
