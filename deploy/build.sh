@@ -36,7 +36,7 @@ trap cleanup EXIT
 # Runs install-deps.sh KIND in a container from BASE on the default bridge; commits it as IMAGE.
 install_layer() {
     local kind=$1 base=$2 image=$3 name inputs
-    name=numpy-judge-build-$$-$RANDOM
+    name=numpy-judge-build-$BASHPID-$RANDOM  # BASHPID: the two layers build in parallel
     inputs=$(mktemp -d)
     CLEANUP+=("container:$name" "$inputs")
     cp "$REPO/pyproject.toml" "$HERE/entrypoint-postgres.sh" "$inputs/"
@@ -83,10 +83,16 @@ main() {
     exec 7>"${TMPDIR:-/tmp}/numpy-judge-deploy-build.lock"
     flock 7
     "$REPO/sandbox/image/build.sh" >/dev/null
+    # The two install layers need nothing of each other (pip from PyPI, apt from Debian): built side by side.
+    local deps data pid tag_file
+    tag_file=$(mktemp)
+    CLEANUP+=("$tag_file")
+    (trap cleanup EXIT; CLEANUP=(); layer data judge-sandbox-base:latest; echo "$LAYER" >"$tag_file") &
+    pid=$!
     layer app judge-sandbox-numpy:latest
-    local deps=$LAYER
-    layer data judge-sandbox-base:latest
-    local data=$LAYER
+    deps=$LAYER
+    wait "$pid" || die "data: install failed"
+    data=$(cat "$tag_file")
     app_stage "$deps"
     docker tag "$APP" numpy-judge-app:latest
     docker tag "$data" numpy-judge-data:latest

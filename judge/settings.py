@@ -102,6 +102,7 @@ INSTALLED_APPS = [
     "judge.leaderboard",
     "judge.tokens",
     "ninja",  # the API's docs page (Swagger UI, served as static files)
+    "judge.courses",
 ]
 
 MIDDLEWARE = [
@@ -250,6 +251,7 @@ REQUEST_BODY_LIMITS = {
     "authoring-edit": 3 * 2 * MIB + 64 * KIB,  # a package's files (MAX_PACKAGE_BYTES), urlencoded
     "authoring-preview": 512 * KIB,  # statement, theory and hints, multipart (MAX_PREVIEW_BYTES)
     "authoring-promote": 3 * 64 * KIB + 64 * KIB,  # a student's code as a known-wrong solution, and its notes
+    "course-people": 1 * MIB + 64 * KIB,  # a roster CSV (ROSTER_MAX_BYTES, judge/courses/services.py)
 }
 REQUEST_BODY_DEFAULT_LIMIT = 64 * KIB  # every other form: sign-in, settings, a hint, a rejudge
 DATA_UPLOAD_MAX_MEMORY_SIZE = max(REQUEST_BODY_LIMITS.values())  # the limits above decide, per URL

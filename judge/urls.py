@@ -9,6 +9,7 @@ urlpatterns = [
     path("accounts/", include("judge.accounts.urls")),
     path("problems/", include("judge.learning.urls")),
     path("leaderboard/", include("judge.leaderboard.urls")),
+    path("courses/", include("judge.courses.urls")),
     path("authoring/", include("judge.authoring.urls")),
     path("api/", include("judge.api.urls")),
     path("", include("judge.pages.urls")),

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import fcntl
 import os
 
 os.environ.setdefault("JUDGE_TEST", "1")
@@ -53,9 +54,17 @@ def pytest_itemcollected(item):
 
 
 def pytest_collection_modifyitems(config, items):
-    """Groups are handed out in FIRST_GROUPS order (bin/test passes --no-loadscope-reorder)."""
+    """Groups are handed out in FIRST_GROUPS order (bin/test passes --no-loadscope-reorder).
+
+    Every test's first fixture is ``kept_problems``: it must open or close the transaction that keeps synced
+    problems before pytest-django opens the test's own (a fixture's place in the list is its setup order).
+    """
     order = {group: rank for rank, group in enumerate(FIRST_GROUPS)}
     items.sort(key=lambda item: order.get(xdist_group_of(item), len(order)))
+    for item in items:
+        names = getattr(item, "fixturenames", None)
+        if names is not None and "kept_problems" not in names:
+            names.insert(0, "kept_problems")
 
 
 @pytest.fixture(autouse=True)
@@ -94,6 +103,118 @@ def sync_sandbox():
 _SYNCED: dict = {}  # packages -> the rows their first sync in this process wrote (tests/snapshots.py)
 
 
+def synced_slugs(request) -> tuple[str, ...]:
+    return tuple(getattr(request.module, "SYNCED_PROBLEMS", FIRST_THREE))
+
+
+def transactional(request) -> bool:
+    """Whether pytest-django gives this test a TransactionTestCase (committed rows, tables flushed after)."""
+    marker = request.node.get_closest_marker("django_db")
+    marked = marker is not None and (marker.kwargs.get("transaction") or marker.kwargs.get("reset_sequences"))
+    return bool(marked) or any(name in request.fixturenames for name in
+                               ("transactional_db", "live_server", "django_db_reset_sequences"))
+
+
+class KeptRows:
+    """An open transaction around consecutive tests that want the same synced problems.
+
+    Most tests that use ``problems`` run in pytest-django's transaction that is rolled back after them; their
+    packages' rows (tens of MB of test arrays and known-wrong outputs) used to be written again for each one.
+    Here they are written once, in a transaction that stays open while the next tests want the same packages:
+    each test's own transaction is then a savepoint inside it, and its rollback leaves the problems as synced.
+    Before a test that wants other packages, none, or committed rows (``transactional_db``, a live server),
+    the transaction is rolled back, so such a test starts from an empty database as before.
+    """
+
+    def __init__(self) -> None:
+        self.slugs: tuple[str, ...] | None = None
+        self.atomic = None
+
+    def holding(self) -> bool:
+        from django.db import connection
+
+        return self.atomic is not None and bool(connection.atomic_blocks) and connection.atomic_blocks[0] is self.atomic
+
+    def keep(self, slugs: tuple[str, ...], sandbox, shared: Path | None) -> None:
+        from django.db import transaction
+
+        self.release()
+        self.atomic = transaction.atomic()
+        self.atomic._from_testcase = True  # like a TestCase's own: durable blocks inside a test still work
+        self.atomic.__enter__()
+        write_synced_rows(slugs, sandbox, shared)
+        self.slugs = slugs
+
+    def release(self) -> None:
+        from django.db import transaction
+
+        if self.holding():
+            transaction.set_rollback(True)
+            self.atomic.__exit__(None, None, None)
+        self.atomic = self.slugs = None
+
+
+_KEPT = KeptRows()
+
+
+def write_synced_rows(slugs: tuple[str, ...], sandbox, shared: Path | None) -> None:
+    """Into an empty database: the site's own sync the first time in this run, its rows after that.
+
+    Under pytest-xdist the first worker to want a set of packages syncs them and leaves their rows in
+    ``shared`` (this run's own folder); another worker that wants them waits for those rows and writes them.
+    """
+    from judge.authoring.sync import sync_problems
+    from tests.snapshots import load_rows, rows_written_by, save_rows, write_rows
+
+    if slugs not in _SYNCED and shared is not None:
+        with open(shared / "lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            saved = shared / ("+".join(slugs) + ".rows")
+            if saved.exists():
+                _SYNCED[slugs] = load_rows(saved)
+            else:
+                _SYNCED[slugs] = rows_written_by(lambda: sync_problems(only=list(slugs), sandbox=sandbox))
+                save_rows(_SYNCED[slugs], saved)
+                return
+    if slugs in _SYNCED:
+        write_rows(_SYNCED[slugs])
+    else:
+        _SYNCED[slugs] = rows_written_by(lambda: sync_problems(only=list(slugs), sandbox=sandbox))
+
+
+def shared_between_workers(request) -> Path | None:
+    """A folder of this run's that every pytest-xdist worker sees (None without xdist)."""
+    run = getattr(request.config, "workerinput", {}).get("testrunuid")
+    if run is None:
+        return None
+    folder = request.getfixturevalue("tmp_path_factory").getbasetemp().parent / f"synced-{run}"
+    folder.mkdir(exist_ok=True)
+    return folder
+
+
+@pytest.fixture(scope="session")
+def _kept_rows_released(django_db_setup, django_db_blocker):
+    """Rolls the kept rows back before the test databases are dropped."""
+    yield
+    with django_db_blocker.unblock():
+        _KEPT.release()
+
+
+@pytest.fixture
+def kept_problems(request):
+    """First fixture of every test (see pytest_collection_modifyitems): keeps or drops the synced problems."""
+    wants = "problems" in request.fixturenames and not transactional(request)
+    uses_db = "_django_db_helper" in request.fixturenames or request.node.get_closest_marker("django_db")
+    if not (wants or (uses_db and _KEPT.slugs is not None)):
+        return
+    request.getfixturevalue("_kept_rows_released")
+    with request.getfixturevalue("django_db_blocker").unblock():
+        if not wants:
+            _KEPT.release()
+        elif not (_KEPT.holding() and _KEPT.slugs == synced_slugs(request)):
+            _KEPT.keep(synced_slugs(request), request.getfixturevalue("sync_sandbox"), shared_between_workers(request))
+
+
 @pytest.fixture
 def problems(db, request, sync_sandbox):
     """Packaged problems, synced into the test database: the first three, or a module's ``SYNCED_PROBLEMS``.
@@ -101,23 +222,18 @@ def problems(db, request, sync_sandbox):
     Every problem of the course goes through its gate in test_reference_and_wrong_solutions.py; the site's
     tests need only a few, and syncing all of them for every test would cost seconds each.  The first sync of
     a set of packages in a process is the site's own (drafts, gate run, test set, publishing; only the
-    sandbox's replies to jobs it has seen are replayed); a later test into an empty database gets its rows.
+    sandbox's replies to jobs it has seen are replayed); later tests get its rows.  Tests in pytest-django's
+    rolled-back transaction share one copy of them (``KeptRows``); a transactional test gets its own.
     """
     from judge.authoring.sync import sync_problems
     from judge.problems.models import Problem
-    from tests.snapshots import rows_written_by, write_rows
 
-    slugs = tuple(getattr(request.module, "SYNCED_PROBLEMS", FIRST_THREE))
-
-    def sync():
-        return sync_problems(only=list(slugs), sandbox=sync_sandbox)
-
-    if Problem.objects.exists():  # the test made problems of its own first: sync on top of them
-        sync()
-    elif slugs in _SYNCED:
-        write_rows(_SYNCED[slugs])
-    else:
-        _SYNCED[slugs] = rows_written_by(sync)
+    slugs = synced_slugs(request)
+    if not (_KEPT.holding() and _KEPT.slugs == slugs):
+        if Problem.objects.exists():  # the test made problems of its own first: sync on top of them
+            sync_problems(only=list(slugs), sandbox=sync_sandbox)
+        else:
+            write_synced_rows(slugs, sync_sandbox, shared_between_workers(request))
     return {p.slug: p for p in Problem.objects.all()}
 
 

@@ -8,7 +8,10 @@ table.
 
 from __future__ import annotations
 
+import os
+import pickle
 from collections.abc import Callable
+from pathlib import Path
 
 from django.apps import apps
 from django.core.management.color import no_style
@@ -37,3 +40,18 @@ def write_rows(rows: Rows) -> None:
         with connection.cursor() as cursor:  # the next row a test inserts gets a key after these
             for statement in connection.ops.sequence_reset_sql(no_style(), list(rows)):
                 cursor.execute(statement)
+
+
+def save_rows(rows: Rows, path: Path) -> None:
+    """For the other pytest-xdist workers of this run (tests/conftest.py); written whole or not at all."""
+    by_label = {model._meta.label: [{name: bytes(value) if isinstance(value, memoryview) else value
+                                     for name, value in row.items()} for row in table_rows]
+                for model, table_rows in rows.items()}
+    partial = path.with_suffix(".partial")
+    partial.write_bytes(pickle.dumps(by_label))
+    os.replace(partial, path)
+
+
+def load_rows(path: Path) -> Rows:
+    """What ``save_rows`` wrote in this run (a file of this test run's own, never data from elsewhere)."""
+    return {apps.get_model(label): table_rows for label, table_rows in pickle.loads(path.read_bytes()).items()}

@@ -1,7 +1,7 @@
 """The floors of the code import downward only, as the import contracts in pyproject.toml declare.
 
 bench -> judge -> engine -> sandbox; the engine and the sandbox without Django; inside judge:
-pages > authoring | accounts > leaderboard > submissions | learning > problems > lib; no view imports
+pages > courses > authoring | accounts > leaderboard > submissions | learning > problems > lib; no view imports
 another; services send Celery tasks by name. A new import that breaks one of them fails here, with the chain that breaks it.
 """
 

@@ -12,6 +12,13 @@ docker_setup() {
 }
 if docker_setup; then
     export SANDBOX_IMAGE JUDGE_DOCKER_READY=1
+    # The whole suite: the compose stack's images (a few minutes on a fresh machine) start building now, while
+    # pytest starts; tests/test_docker_compose.py runs deploy/build.sh itself, which waits for this build
+    # (one build at a time) and then finds its images made, or reports what failed.
+    if [ -z "${FAST:-}" ] && [ $# -eq 0 ]; then
+        mkdir -p var
+        deploy/build.sh >var/deploy-build.log 2>&1 &
+    fi
 else
     if [ "${CI:-}" = true ]; then
         echo "docker.sh: Docker or the sandbox image could not be set up; CI needs the Docker tests" >&2

@@ -7,6 +7,9 @@ import functools
 import uuid
 
 from django.shortcuts import render
+from django.utils import timezone
+
+from judge.courses.notes import due_notes
 
 from judge.learning.services import draft_code, revealed_hint_count
 from judge.problems.models import Problem
@@ -42,6 +45,8 @@ def problem_page(request, problem: Problem, code: str | None = None, error: str 
         "custom_open": custom_errors is not None,
         "custom_available": bool(problem.solution_code.strip()) and not takes_params(problem),
         "custom_takes_params": takes_params(problem),
+        # Where the problem is in the student's assignments: "due in 2 h 13 min", late, or practice only.
+        "due_notes": due_notes(user, problem, timezone.now()),
     }, status=status)
 
 

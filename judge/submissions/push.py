@@ -34,9 +34,14 @@ def redis_client():
     return _client
 
 
-def channel(submission_id: int) -> str:
+def channel(submission_id: int | str) -> str:
     # Pub/sub ignores Redis's database number: the database name keeps two sites (or test runs) apart.
     return f"judge:{connection.settings_dict['NAME']}:submission:{submission_id}"
+
+
+def every_channel() -> str:
+    """The pattern of every submission's channel, for a page that watches many (a course's live matrix)."""
+    return channel("*")
 
 
 def publish_status(submission_id: int, status: str) -> None:

@@ -1,0 +1,168 @@
+"""How long a course's gradebook takes with 1,000 students and 30 assignment problems, on PostgreSQL.
+
+Fills a scratch database: 1,000 students in 10 sections of one course and 9,000 people outside it, 30
+published problems in three assignments (with a late window, 50 student extensions and a section override),
+and submissions by SQL: per course student and problem a few Submits spread over the term, most problems
+solved in the end, some late, some after the close; and as many again from outside the course. Then times,
+through Django's test client with DEBUG off, signed in as the instructor: the gradebook page (first page of
+100 students), the CSV download (all 1,000), the live progress matrix of one assignment, and
+``manage.py gradebook``.
+
+    .venv/bin/python bench/gradebook.py --database-url postgres://postgres@127.0.0.1:5432/judge_gradebook
+
+The database is dropped and created again (pass --keep to leave it). Targets: page <= 300 ms, CSV <= 2 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import sys
+import time
+from datetime import timedelta
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.scale import (  # noqa: E402
+    drop_database, indexes_dropped, make_problems, make_users, percentiles, recreate_database, setup_django, sql,
+    time_page,
+)
+
+DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/judge_gradebook"
+
+
+def parse_args() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--database-url", default=DEFAULT_URL)
+    parser.add_argument("--students", type=int, default=1_000)
+    parser.add_argument("--others", type=int, default=9_000, help="people outside the course")
+    parser.add_argument("--problems", type=int, default=30)
+    parser.add_argument("--submits", type=int, default=4, help="Submits per course student and problem, on average")
+    parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--keep", action="store_true")
+    return parser.parse_args()
+
+
+def make_course(students: int, problems: int):
+    from django.contrib.auth import get_user_model
+    from django.utils import timezone
+
+    from judge.courses import services
+    from judge.courses.models import Membership, Role, Section
+    from judge.problems.models import Problem
+
+    instructor = get_user_model().objects.create_user("instructor", "i@example.org", "bench password", is_staff=True)
+    course = services.create_course(instructor, "Bench course", "Term")
+    sections = [Section.objects.create(course=course, name=f"Lab {i}") for i in range(10)]
+    people = list(get_user_model().objects.filter(username__startswith="student").order_by("pk")[:students])
+    Membership.objects.bulk_create(Membership(course=course, user=u, role=Role.STUDENT, section=sections[i % 10])
+                                   for i, u in enumerate(people))
+    start = timezone.now() - timedelta(days=60)
+    chosen = list(Problem.objects.order_by("path_order")[:problems])
+    per = max(1, len(chosen) // 3)
+    for week in range(3):
+        due = start + timedelta(days=20 * (week + 1))
+        assignment = services.save_assignment(course, instructor, {
+            "title": f"Part {week + 1}", "opens_at": due - timedelta(days=20), "due_at": due,
+            "closes_at": due + timedelta(days=3), "late_rule": "per_day", "late_penalty_per_day": 0.2,
+            "weight": week + 1}, chosen[week * per:(week + 1) * per])
+        for user in people[week * 50:(week + 1) * 50]:
+            services.set_override(assignment, instructor, {"due_at": due + timedelta(days=2)}, "bench", student=user)
+        services.set_override(assignment, instructor, {"due_at": due + timedelta(days=1)}, "bench",
+                              section=sections[week])
+    return instructor, course, start
+
+
+def add_submissions(course_id: int, students: int, others: int, submits: int, start) -> None:
+    """Per course student and problem ~``submits`` Submits over the 60 days; 40% accepted; as many again from
+    people outside the course."""
+    from django.db import connection
+
+    from judge.submissions.models import Submission
+
+    filled = {"user_id": "g.user_id", "problem_id": "g.problem_id", "test_set_id": "g.test_set_id",
+              "kind": "'submit'", "code": "'import numpy as np'", "status": "'done'",
+              "verdict": "CASE WHEN random() < 0.4 THEN 'accepted' ELSE 'wrong_answer' END", "grading_ms": "10",
+              "created_at": "%(start)s + random() * interval '63 days'", "attempts": "1"}
+    columns, values, params = [], [], {"start": start, "course": course_id, "submits": submits}
+    for field in Submission._meta.concrete_fields:
+        if field.primary_key:
+            continue
+        columns.append(connection.ops.quote_name(field.column))
+        if field.column in filled:
+            values.append(filled[field.column])
+        else:
+            params[field.column] = field.get_db_prep_save(field.get_default(), connection)
+            values.append(f"%({field.column})s")
+    pairs = """SELECT m.user_id, p.id AS problem_id, p.current_test_set_id AS test_set_id
+               FROM courses_membership m CROSS JOIN problems_problem p WHERE m.course_id = %(course)s
+               UNION ALL
+               SELECT u.id, p.id, p.current_test_set_id FROM auth_user u CROSS JOIN problems_problem p
+               WHERE NOT EXISTS (SELECT 1 FROM courses_membership m WHERE m.user_id = u.id) AND random() < 0.15"""
+    with indexes_dropped("submissions_submission"):
+        sql(f"""INSERT INTO submissions_submission ({", ".join(columns)})
+                SELECT {", ".join(values)} FROM ({pairs}) g
+                CROSS JOIN LATERAL generate_series(1, floor(random() * 2 * %(submits)s)::int + 0 * g.user_id) s
+                """, params)
+
+
+def timed(runs: int, work) -> tuple[float, float]:
+    work()
+    timings = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        work()
+        timings.append((time.perf_counter() - started) * 1000)
+    return percentiles(timings)
+
+
+def main() -> None:
+    args = parse_args()
+    recreate_database(args.database_url)
+    setup_django(args.database_url)
+    from django.core.management import call_command
+    from django.db import connection
+    from django.test import Client
+    from django.urls import reverse
+
+    from judge.submissions.models import Submission
+
+    try:
+        call_command("migrate", verbosity=0)
+        make_problems(args.problems)
+        make_users(args.students + args.others)
+        instructor, course, start = make_course(args.students, args.problems)
+        add_submissions(course.pk, args.students, args.others, args.submits, start)
+        sql("VACUUM ANALYZE")
+        print(f"PostgreSQL {connection.cursor().connection.info.server_version}; {args.students:,} students in the "
+              f"course, {args.others:,} outside; {args.problems} problems in 3 assignments; "
+              f"{Submission.objects.count():,} submissions; {args.runs} runs each; load {os.getloadavg()[0]:.1f}",
+              flush=True)
+        client = Client()
+        client.force_login(instructor)
+        assignment = course.assignments.first()
+        rows = {
+            "gradebook page (100 of 1,000 students)": lambda: time_page(client, reverse("course-gradebook",
+                                                                                        args=[course.pk]), args.runs),
+            "gradebook CSV (1,000 students)": lambda: time_page(client, reverse("course-gradebook-csv",
+                                                                                args=[course.pk]), args.runs),
+            "progress matrix (1,000 x 10)": lambda: time_page(client, reverse("assignment-progress",
+                                                                              args=[course.pk, assignment.pk]),
+                                                              args.runs),
+            "manage.py gradebook": lambda: timed(max(3, args.runs // 3),
+                                                 lambda: call_command("gradebook", str(course.pk), stdout=io.StringIO())),
+        }
+        print("p50 / p95 in ms")
+        for label, measure in rows.items():
+            p50, p95 = measure()
+            print(f"{label:42} {p50:8.0f} {p95:8.0f}", flush=True)
+    finally:
+        if not args.keep:
+            drop_database(args.database_url)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,57 @@
+from __future__ import annotations
+
+from django import forms
+
+from judge.courses.models import LateRule, time_zone_choices
+from judge.problems.models import Problem
+
+DATETIME = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
+DATETIME_FORMATS = ["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M:%S"]
+
+
+def when(label: str, required: bool = False) -> forms.DateTimeField:
+    """A date and time in the viewer's time zone (the one activated for the request), stored in UTC."""
+    return forms.DateTimeField(label=label, required=required, widget=DATETIME, input_formats=DATETIME_FORMATS)
+
+
+class CourseForm(forms.Form):
+    title = forms.CharField(max_length=200)
+    term = forms.CharField(max_length=60, required=False)
+
+
+class SettingsForm(CourseForm):
+    leaderboard_enabled = forms.BooleanField(required=False, label="Course leaderboard")
+
+
+class WindowForm(forms.Form):
+    opens_at = when("Opens")
+    due_at = when("Due")
+    closes_at = when("Hard close (end of the late window)")
+    late_rule = forms.ChoiceField(choices=[("", "---")] + LateRule.choices, required=False)
+    late_multiplier = forms.FloatField(required=False, min_value=0, max_value=1)
+    late_penalty_per_day = forms.FloatField(required=False, min_value=0, max_value=1)
+
+
+class AssignmentForm(WindowForm):
+    title = forms.CharField(max_length=200)
+    weight = forms.FloatField(initial=1.0, min_value=0)
+    time_limit_minutes = forms.IntegerField(required=False, min_value=1, max_value=60 * 24 * 14,
+                                            label="Timed: minutes per student (blank: not timed)")
+    problems = forms.ModelMultipleChoiceField(queryset=Problem.objects.filter(published=True),
+                                              to_field_name="slug", widget=forms.CheckboxSelectMultiple)
+    field_order = ["title", "problems", "opens_at", "due_at", "closes_at", "late_rule", "late_multiplier",
+                   "late_penalty_per_day", "weight", "time_limit_minutes"]
+
+
+class OverrideForm(WindowForm):
+    student = forms.CharField(required=False, max_length=150, help_text="A username; or choose a section")
+    section = forms.CharField(required=False, max_length=60)
+    reason = forms.CharField(max_length=500)
+
+
+class RosterForm(forms.Form):
+    roster = forms.FileField()
+
+
+class TimeZoneForm(forms.Form):
+    time_zone = forms.ChoiceField(choices=time_zone_choices)

@@ -1,0 +1,179 @@
+"""A course: its people, its assignments with their deadlines, and the exceptions granted to some students.
+
+Every time is stored in UTC; pages show it in the viewer's own time zone (``TimeZoneChoice``).
+"""
+
+from __future__ import annotations
+
+import secrets
+import zoneinfo
+
+from django.conf import settings
+from django.db import models
+
+from judge.problems.models import Problem
+
+JOIN_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I: codes are read aloud and copied by hand
+
+
+def new_join_code() -> str:
+    return "".join(secrets.choice(JOIN_CODE_ALPHABET) for _ in range(8))
+
+
+class Role(models.TextChoices):
+    INSTRUCTOR = "instructor", "Instructor"
+    TA = "ta", "Teaching assistant"
+    STUDENT = "student", "Student"
+
+
+class LateRule(models.TextChoices):
+    NONE = "none", "No late submissions"
+    MULTIPLIER = "multiplier", "Late multiplier"
+    PER_DAY = "per_day", "Penalty per day late"
+
+
+class Course(models.Model):
+    title = models.CharField(max_length=200)
+    term = models.CharField(max_length=60, blank=True)
+    join_code = models.CharField(max_length=16, unique=True, default=new_join_code)
+    leaderboard_enabled = models.BooleanField(default=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.title} ({self.term})" if self.term else self.title
+
+
+class RetiredJoinCode(models.Model):
+    """A code rotated away: kept so that someone typing it is told it was replaced, not that it never existed."""
+
+    course = models.ForeignKey(Course, on_delete=models.CASCADE, related_name="retired_codes")
+    code = models.CharField(max_length=16, db_index=True)
+    retired_at = models.DateTimeField(auto_now_add=True)
+
+
+class Section(models.Model):
+    course = models.ForeignKey(Course, on_delete=models.CASCADE, related_name="sections")
+    name = models.CharField(max_length=60)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [models.UniqueConstraint(fields=["course", "name"], name="section_name_once_per_course")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Membership(models.Model):
+    course = models.ForeignKey(Course, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="course_memberships")
+    role = models.CharField(max_length=12, choices=Role.choices, default=Role.STUDENT)
+    section = models.ForeignKey(Section, null=True, blank=True, on_delete=models.SET_NULL, related_name="members")
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["user__username"]
+        constraints = [models.UniqueConstraint(fields=["course", "user"], name="membership_once_per_course")]
+        indexes = [models.Index(fields=["course", "role"])]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.course} as {self.role}"
+
+
+class LateWindow(models.Model):
+    """The fields a deadline is made of, shared by an assignment and by the overrides that replace them."""
+
+    opens_at = models.DateTimeField(null=True, blank=True)
+    due_at = models.DateTimeField(null=True, blank=True)
+    # The hard close ends the late window; absent, nothing is accepted after the due time.
+    closes_at = models.DateTimeField(null=True, blank=True)
+    late_rule = models.CharField(max_length=12, choices=LateRule.choices, blank=True)
+    # LateRule.MULTIPLIER: late credit = multiplier; LateRule.PER_DAY: minus this fraction per started day late.
+    late_multiplier = models.FloatField(null=True, blank=True)
+    late_penalty_per_day = models.FloatField(null=True, blank=True)
+
+    class Meta:
+        abstract = True
+
+
+class Assignment(LateWindow):
+    course = models.ForeignKey(Course, on_delete=models.CASCADE, related_name="assignments")
+    title = models.CharField(max_length=200)
+    weight = models.FloatField(default=1.0)
+    # Timed mode (an exam): each student has this many minutes from when they first open it, never past the close.
+    time_limit_minutes = models.PositiveIntegerField(null=True, blank=True)
+    problems = models.ManyToManyField(Problem, through="AssignmentProblem", related_name="assignments")
+
+    class Meta:
+        ordering = ["due_at", "pk"]
+
+    def __str__(self) -> str:
+        return self.title
+
+
+class AssignmentProblem(models.Model):
+    assignment = models.ForeignKey(Assignment, on_delete=models.CASCADE, related_name="items")
+    problem = models.ForeignKey(Problem, on_delete=models.PROTECT, related_name="+")
+    position = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["position", "pk"]
+        constraints = [models.UniqueConstraint(fields=["assignment", "problem"], name="problem_once_per_assignment")]
+
+
+class Override(LateWindow):
+    """New dates or a different late rule for one student or one section; blank fields keep the assignment's."""
+
+    assignment = models.ForeignKey(Assignment, on_delete=models.CASCADE, related_name="overrides")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
+                             related_name="+")
+    section = models.ForeignKey(Section, null=True, blank=True, on_delete=models.CASCADE, related_name="overrides")
+    reason = models.CharField(max_length=500)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=models.Q(user__isnull=True) ^ models.Q(section__isnull=True),
+                                   name="override_for_a_student_or_a_section"),
+            models.UniqueConstraint(fields=["assignment", "user"], name="one_override_per_student"),
+            models.UniqueConstraint(fields=["assignment", "section"], name="one_override_per_section"),
+        ]
+
+
+class TimedStart(models.Model):
+    """When a student first opened a timed assignment: their personal window starts here."""
+
+    assignment = models.ForeignKey(Assignment, on_delete=models.CASCADE, related_name="timed_starts")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    started_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["assignment", "user"], name="timed_start_once")]
+
+
+class CourseAudit(models.Model):
+    """Who changed what in a course, and when: settings, rosters, overrides, rotated codes."""
+
+    course = models.ForeignKey(Course, on_delete=models.CASCADE, related_name="audit")
+    at = models.DateTimeField(auto_now_add=True, db_index=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    action = models.CharField(max_length=40)
+    summary = models.CharField(max_length=1000, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+
+
+def time_zone_choices() -> list[tuple[str, str]]:
+    return [(name, name) for name in sorted(zoneinfo.available_timezones())]
+
+
+class TimeZoneChoice(models.Model):
+    """The time zone a person reads dates in; UTC until they choose."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="time_zone_choice")
+    name = models.CharField(max_length=64, default="UTC")

@@ -1,0 +1,262 @@
+"""Changing a course: create, rotate the join code, join, import a roster, set an assignment and its overrides.
+
+Each function validates everything first and raises ``CourseError`` with messages a person can act on; only
+when nothing is wrong does it write, in one transaction, with an audit row.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass, field
+
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.db.models.functions import Lower
+from django.utils import timezone
+
+from judge.courses.deadlines import overridden, window_errors, window_of
+from judge.courses.models import (
+    Assignment, AssignmentProblem, Course, CourseAudit, Membership, Override, RetiredJoinCode, Role, Section,
+    TimedStart, new_join_code,
+)
+
+ROSTER_MAX_BYTES = 1_000_000
+ROSTER_MAX_ROWS = 5_000
+ROSTER_HEADERS = {"username", "email", "user", "login", "section", "role"}
+
+
+class CourseError(Exception):
+    def __init__(self, messages: list[str] | str):
+        self.messages = [messages] if isinstance(messages, str) else list(messages)
+        super().__init__("; ".join(self.messages))
+
+
+def audit(course: Course, by, action: str, summary: str) -> None:
+    CourseAudit.objects.create(course=course, user=by, action=action, summary=summary[:1000])
+
+
+@transaction.atomic
+def create_course(by, title: str, term: str = "") -> Course:
+    title, term = title.strip(), term.strip()
+    if not title:
+        raise CourseError("A course needs a title.")
+    course = Course.objects.create(title=title[:200], term=term[:60], created_by=by)
+    Membership.objects.create(course=course, user=by, role=Role.INSTRUCTOR)
+    audit(course, by, "create", f"created {course}")
+    return course
+
+
+@transaction.atomic
+def rotate_join_code(course: Course, by) -> str:
+    RetiredJoinCode.objects.create(course=course, code=course.join_code)
+    course.join_code = new_join_code()
+    course.save(update_fields=["join_code"])
+    audit(course, by, "rotate-code", "rotated the join code")
+    return course.join_code
+
+
+def join_course(user, code: str) -> tuple[Membership, bool]:
+    """Join as a student; (membership, created). A member already keeps their role."""
+    code = code.strip().upper().replace(" ", "").replace("-", "")
+    if not code:
+        raise CourseError("Type the join code your instructor gave you.")
+    course = Course.objects.filter(join_code=code).first()
+    if course is None:
+        if RetiredJoinCode.objects.filter(code=code).exists():
+            raise CourseError("This join code was replaced by a new one. Ask your instructor for the current code.")
+        raise CourseError(f"No course has the join code {code}. Check it for typos.")
+    try:
+        with transaction.atomic():
+            return Membership.objects.get_or_create(course=course, user=user, defaults={"role": Role.STUDENT})
+    except IntegrityError:  # two clicks at once: the other one joined
+        return Membership.objects.get(course=course, user=user), False
+
+
+@dataclass
+class RosterRow:
+    line: int
+    user: object
+    section: str
+    role: str
+
+
+@dataclass
+class RosterResult:
+    added: list[str] = field(default_factory=list)
+    moved: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+
+
+def parse_roster(course: Course, data: bytes) -> list[RosterRow]:
+    """Every row of a roster CSV, or CourseError with one message per problem found (at most 20 shown)."""
+    if len(data) > ROSTER_MAX_BYTES:
+        raise CourseError(f"The roster is {len(data):,} bytes; the limit is {ROSTER_MAX_BYTES:,}. "
+                          "A roster is one line per student: username or email, then an optional section.")
+    if not data.strip():
+        raise CourseError("The roster is empty. Put one student per line: username or email, then a section.")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise CourseError(f"The roster is not UTF-8 text (byte {error.start + 1} cannot be read). "
+                          "Save it as 'CSV UTF-8' and upload it again.") from None
+    if "\x00" in text:
+        raise CourseError("The roster contains binary data, not CSV text.")
+    try:
+        rows = [(number, [cell.strip() for cell in row]) for number, row in enumerate(csv.reader(io.StringIO(text)), 1)
+                if any(cell.strip() for cell in row)]
+    except csv.Error as error:
+        raise CourseError(f"The roster is not valid CSV: {error}.") from None
+    if rows and {cell.lower() for cell in rows[0][1]} & ROSTER_HEADERS:
+        rows = rows[1:]  # a header row
+    if len(rows) > ROSTER_MAX_ROWS:
+        raise CourseError(f"The roster has {len(rows):,} rows; the limit is {ROSTER_MAX_ROWS:,}.")
+    if not rows:
+        raise CourseError("The roster has a header but no students.")
+    return resolve_rows(course, rows)
+
+
+def resolve_rows(course: Course, rows: list[tuple[int, list[str]]]) -> list[RosterRow]:
+    names = {row[0].lower() for _, row in rows if row}
+    found = {}
+    accounts = get_user_model().objects.annotate(lower_name=Lower("username"), lower_email=Lower("email"))
+    for user in accounts.filter(Q(lower_name__in=names) | Q(lower_email__in=names)).order_by("pk"):
+        found.setdefault(user.lower_name, user)
+        if user.lower_email:
+            found.setdefault(user.lower_email, user)
+    errors, parsed, seen = [], [], {}
+    for line, cells in rows:
+        if len(cells) > 3:
+            errors.append(f"Line {line}: {len(cells)} columns; expected username or email, section, optional role.")
+            continue
+        name, section, role = (cells + ["", ""])[:3]
+        role = (role or Role.STUDENT).lower()
+        user = found.get(name.lower())
+        if not name:
+            errors.append(f"Line {line}: the username or email is blank.")
+        elif user is None:
+            errors.append(f"Line {line}: no account has the username or email '{name[:80]}'. "
+                          "Students sign up first; nothing was imported.")
+        elif user.pk in seen:
+            errors.append(f"Line {line}: '{name[:80]}' is already on line {seen[user.pk]}.")
+        elif len(section) > 60:
+            errors.append(f"Line {line}: the section name is longer than 60 characters.")
+        elif role not in Role.values:
+            errors.append(f"Line {line}: the role '{role[:20]}' is not one of {', '.join(Role.values)}.")
+        else:
+            seen[user.pk] = line
+            parsed.append(RosterRow(line, user, section, role))
+    if errors:
+        shown = errors[:20] + ([f"... and {len(errors) - 20} more problems."] if len(errors) > 20 else [])
+        raise CourseError(["Nothing was imported."] + shown)
+    return parsed
+
+
+@transaction.atomic
+def import_roster(course: Course, by, data: bytes) -> RosterResult:
+    rows = parse_roster(course, data)
+    sections = {s.name: s for s in Section.objects.filter(course=course)}
+    existing = {m.user_id: m for m in Membership.objects.filter(course=course)}
+    result = RosterResult()
+    for row in rows:
+        section = None
+        if row.section:
+            section = sections.get(row.section) or Section.objects.create(course=course, name=row.section)
+            sections[row.section] = section
+        member = existing.get(row.user.pk)
+        if member is None:
+            Membership.objects.create(course=course, user=row.user, role=row.role, section=section)
+            result.added.append(row.user.username)
+        elif (member.section_id, member.role) != (section.pk if section else None, row.role):
+            member.section, member.role = section, row.role
+            member.save(update_fields=["section", "role"])
+            result.moved.append(row.user.username)
+        else:
+            result.unchanged.append(row.user.username)
+    audit(course, by, "roster", f"roster: {len(result.added)} added, {len(result.moved)} changed, "
+                                f"{len(result.unchanged)} unchanged")
+    return result
+
+
+@transaction.atomic
+def update_course(course: Course, by, title: str, term: str, leaderboard_enabled: bool) -> None:
+    if not title.strip():
+        raise CourseError("A course needs a title.")
+    course.title, course.term, course.leaderboard_enabled = title.strip()[:200], term.strip()[:60], leaderboard_enabled
+    course.save(update_fields=["title", "term", "leaderboard_enabled"])
+    audit(course, by, "settings", f"title {course.title!r}, term {course.term!r}, "
+                                  f"leaderboard {'on' if leaderboard_enabled else 'off'}")
+
+
+@transaction.atomic
+def save_assignment(course: Course, by, values: dict, problems: list, assignment: Assignment | None = None
+                    ) -> Assignment:
+    """Create or change an assignment. ``values`` holds its fields; ``problems`` its published problems, in order."""
+    fields = ("opens_at", "due_at", "closes_at", "late_rule", "late_multiplier", "late_penalty_per_day")
+    errors = window_errors(*(values[f] if f in values else getattr(assignment, f, None) for f in fields))
+    if not (values.get("title", getattr(assignment, "title", "")) or "").strip():
+        errors.insert(0, "An assignment needs a title.")
+    if not problems:
+        errors.append("Choose at least one problem.")
+    if unpublished := [p.slug for p in problems if not p.published]:
+        errors.append(f"Only published problems can be assigned; not {', '.join(unpublished)}.")
+    if values.get("weight") is not None and values["weight"] < 0:
+        errors.append("A weight cannot be negative.")
+    if errors:
+        raise CourseError(errors)
+    created = assignment is None
+    assignment = assignment or Assignment(course=course)
+    for name, value in values.items():
+        setattr(assignment, name, value)
+    assignment.save()
+    AssignmentProblem.objects.filter(assignment=assignment).delete()
+    AssignmentProblem.objects.bulk_create(AssignmentProblem(assignment=assignment, problem=p, position=i)
+                                          for i, p in enumerate(problems))
+    audit(course, by, "assignment", f"{'created' if created else 'changed'} {assignment.title!r}: "
+                                    f"opens {assignment.opens_at}, due {assignment.due_at}, "
+                                    f"closes {assignment.closes_at}, {assignment.late_rule}")
+    return assignment
+
+
+@transaction.atomic
+def set_override(assignment: Assignment, by, values: dict, reason: str, student=None, section: Section | None = None
+                 ) -> Override:
+    """Give one student (a member with the student role) or one section of this course their own dates."""
+    course = assignment.course
+    errors = []
+    if not reason.strip():
+        errors.append("Say why: an override needs a reason (it is kept in the course's audit log).")
+    if (student is None) == (section is None):
+        errors.append("Choose either one student or one section.")
+    if student is not None and not Membership.objects.filter(course=course, user=student, role=Role.STUDENT).exists():
+        errors.append(f"{student.username} is not a student in this course.")
+    if section is not None and section.course_id != course.pk:
+        errors.append("That section belongs to another course.")
+    probe = Override(**values)
+    merged = overridden(window_of(assignment), probe)
+    errors += window_errors(merged.opens_at, merged.due_at, merged.closes_at, merged.late_rule,
+                            merged.late_multiplier, merged.late_penalty_per_day)
+    if errors:
+        raise CourseError(errors)
+    override, _ = Override.objects.update_or_create(
+        assignment=assignment, user=student, section=section,
+        defaults={**values, "reason": reason.strip()[:500], "created_by": by})
+    who = student.username if student else f"section {section.name}"
+    audit(course, by, "override", f"{assignment.title!r} for {who}: opens {merged.opens_at}, due {merged.due_at}, "
+                                  f"closes {merged.closes_at}, {merged.late_rule}. Reason: {reason.strip()}")
+    return override
+
+
+@transaction.atomic
+def delete_override(override: Override, by) -> None:
+    who = override.user.username if override.user else f"section {override.section.name}"
+    audit(override.assignment.course, by, "override-removed", f"{override.assignment.title!r} for {who}")
+    override.delete()
+
+
+def start_timed(assignment: Assignment, user) -> TimedStart:
+    """The student's personal window starts the first time they open a timed assignment, and never again."""
+    start, _ = TimedStart.objects.get_or_create(assignment=assignment, user=user,
+                                                defaults={"started_at": timezone.now()})
+    return start

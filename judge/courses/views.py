@@ -1,0 +1,383 @@
+"""The course pages. Each view checks the viewer's role in that course (``access``), parses input, calls one
+service, renders; dates are shown in the viewer's time zone."""
+
+from __future__ import annotations
+
+import time
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.html import format_html_join
+from django.views.decorators.http import require_POST
+
+from judge.courses import live, services
+from judge.courses.insights import insights
+from judge.courses.similarity import final_codes, similar_pairs
+from judge.courses.standings import course_standings
+from judge.courses.access import CHANGE, READ_ALL, get_assignment_for_user, get_course_for_user
+from judge.courses.deadlines import credit_at
+from judge.courses.export import gradebook_csv
+from judge.courses.forms import AssignmentForm, CourseForm, OverrideForm, RosterForm, SettingsForm, TimeZoneForm
+from judge.courses.grades import gradebook, progress_matrix, stuck_students, students_of, window_for
+from judge.courses.models import Assignment, Course, Membership, Override, Role, Section
+from judge.courses.timezones import activate_for, choose_time_zone
+
+GRADEBOOK_PAGE = 100
+
+
+def error_list(error: services.CourseError) -> list[str]:
+    return error.messages
+
+
+@login_required
+def course_list(request):
+    activate_for(request.user)
+    memberships = Membership.objects.filter(user=request.user).select_related("course")
+    return render(request, "courses/list.html", {"memberships": memberships, "form": CourseForm(),
+                                                 "tz_form": TimeZoneForm(initial={"time_zone": activate_for(request.user)})})
+
+
+@login_required
+@require_POST
+def course_create(request):
+    if not request.user.is_staff:
+        raise PermissionDenied("Only site staff create courses.")
+    form = CourseForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "A course needs a title (at most 200 characters).")
+        return redirect("course-list")
+    course = services.create_course(request.user, form.cleaned_data["title"], form.cleaned_data["term"])
+    return redirect("course-home", course.pk)
+
+
+@login_required
+def join(request, code: str = ""):
+    """The join form, or a join link (``/courses/join/CODE/``): GET shows what you are joining, POST joins."""
+    code = request.POST.get("code", code)
+    if request.method == "POST":
+        try:
+            membership, created = services.join_course(request.user, code)
+        except services.CourseError as error:
+            return render(request, "courses/join.html", {"code": code, "errors": error_list(error)}, status=400)
+        messages.success(request, f"You joined {membership.course}." if created
+                         else f"You are already in {membership.course}.")
+        return redirect("course-home", membership.course_id)
+    course = Course.objects.filter(join_code=code.strip().upper()).first() if code else None
+    return render(request, "courses/join.html", {"code": code, "course": course})
+
+
+@login_required
+@require_POST
+def time_zone(request):
+    form = TimeZoneForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Choose a time zone from the list, such as Europe/Paris.")
+    else:
+        choose_time_zone(request.user, form.cleaned_data["time_zone"])
+        messages.success(request, f"Dates are now shown in {form.cleaned_data['time_zone']}.")
+    return redirect(request.POST.get("next") if str(request.POST.get("next", "")).startswith("/courses/")
+                    else "course-list")
+
+
+@login_required
+def course_home(request, pk: int):
+    course, role = get_course_for_user(request.user, pk)
+    tz = activate_for(request.user)
+    now = timezone.now()
+    rows = []
+    for assignment in Assignment.objects.filter(course=course).prefetch_related("items__problem"):
+        window = window_for(assignment, request.user)
+        rows.append({"assignment": assignment, "window": window,
+                     "open_now": credit_at(window, now, bool(assignment.time_limit_minutes)).counts})
+    return render(request, "courses/home.html", {"course": course, "role": role, "rows": rows, "tz": tz,
+                                                 "can_change": role in CHANGE, "can_read": role in READ_ALL})
+
+
+@login_required
+def course_settings(request, pk: int):
+    course, role = get_course_for_user(request.user, pk, CHANGE)
+    errors = []
+    if request.method == "POST":
+        if "rotate" in request.POST:
+            services.rotate_join_code(course, request.user)
+            messages.success(request, "The join code was replaced; the old one no longer works.")
+            return redirect("course-settings", pk)
+        form = SettingsForm(request.POST)
+        if form.is_valid():
+            data = form.cleaned_data
+            services.update_course(course, request.user, data["title"], data["term"], data["leaderboard_enabled"])
+            messages.success(request, "Saved.")
+            return redirect("course-settings", pk)
+        errors = [f"{name}: {', '.join(e)}" for name, e in form.errors.items()]
+    form = SettingsForm(initial={"title": course.title, "term": course.term,
+                                 "leaderboard_enabled": course.leaderboard_enabled})
+    join_url = request.build_absolute_uri(f"/courses/join/{course.join_code}/")
+    return render(request, "courses/settings.html", {"course": course, "role": role, "form": form, "errors": errors,
+                                                     "join_url": join_url, "audit": course.audit.all()[:50]},
+                  status=400 if errors else 200)
+
+
+@login_required
+def people(request, pk: int):
+    course, role = get_course_for_user(request.user, pk, READ_ALL)
+    errors, result = [], None
+    if request.method == "POST":
+        if role not in CHANGE:
+            raise PermissionDenied("Only instructors change the roster.")
+        form = RosterForm(request.POST, request.FILES)
+        if not form.is_valid():
+            errors = ["Choose a CSV file to upload."]
+        else:
+            try:
+                result = services.import_roster(course, request.user, form.cleaned_data["roster"].read())
+            except services.CourseError as error:
+                errors = error_list(error)
+    members = Membership.objects.filter(course=course).select_related("user", "section")
+    return render(request, "courses/people.html", {"course": course, "role": role, "members": members,
+                                                   "errors": errors, "result": result, "form": RosterForm(),
+                                                   "can_change": role in CHANGE}, status=400 if errors else 200)
+
+
+def assignment_values(data: dict) -> dict:
+    return {k: data.get(k) for k in ("title", "weight", "time_limit_minutes", "opens_at", "due_at", "closes_at",
+                                     "late_multiplier", "late_penalty_per_day")} | {"late_rule": data.get("late_rule") or ""}
+
+
+@login_required
+def assignment_edit(request, pk: int, assignment_pk: int | None = None):
+    course, role = get_course_for_user(request.user, pk, CHANGE)
+    activate_for(request.user)
+    assignment = get_object_or_404(Assignment, course=course, pk=assignment_pk) if assignment_pk else None
+    errors = []
+    if request.method == "POST":
+        form = AssignmentForm(request.POST)
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                assignment = services.save_assignment(course, request.user, assignment_values(data),
+                                                      list(data["problems"]), assignment)
+                return redirect("assignment-detail", pk, assignment.pk)
+            except services.CourseError as error:
+                errors = error_list(error)
+        else:
+            errors = [f"{form.fields[name].label or name}: {' '.join(e)}" if name in form.fields else " ".join(e)
+                      for name, e in form.errors.items()]
+    else:
+        initial = {}
+        if assignment:
+            initial = {k: getattr(assignment, k) for k in assignment_values({})}
+            initial["problems"] = [i.problem.slug for i in assignment.items.select_related("problem")]
+        form = AssignmentForm(initial=initial)
+    return render(request, "courses/assignment_edit.html", {"course": course, "role": role, "form": form,
+                                                            "assignment": assignment, "errors": errors},
+                  status=400 if errors else 200)
+
+
+@login_required
+def assignment_detail(request, pk: int, assignment_pk: int):
+    assignment, role = get_assignment_for_user(request.user, pk, assignment_pk)
+    tz = activate_for(request.user)
+    if request.method == "POST" and "start" in request.POST:
+        if role != Role.STUDENT or not assignment.time_limit_minutes:
+            raise PermissionDenied("Only students start a timed assignment.")
+        refusal = timed_start_refusal(window_for(assignment, request.user), timezone.now())
+        if refusal:
+            messages.error(request, refusal)
+        else:
+            services.start_timed(assignment, request.user)
+        return redirect("assignment-detail", pk, assignment_pk)
+    window = window_for(assignment, request.user)
+    context = {"course": assignment.course, "assignment": assignment, "role": role, "window": window, "tz": tz,
+               "items": assignment.items.select_related("problem"), "can_read": role in READ_ALL,
+               "can_change": role in CHANGE}
+    if role == Role.STUDENT:
+        me = [s for s in students_of(assignment.course, user_id=request.user.pk)]
+        grades, cells = progress_matrix(assignment, me)
+        context["mine"] = [(i, cells.get((request.user.pk, i.problem_id))) for i in context["items"]]
+        context["override"] = Override.objects.filter(assignment=assignment, user=request.user).first()
+    return render(request, "courses/assignment.html", context)
+
+
+def timed_start_refusal(window, now) -> str:
+    """Why a student may not start their timed window now (their own dates, overrides included), or ""."""
+    if window.opens_at and now < window.opens_at:
+        return "This assignment has not opened yet."
+    if window.last_moment and now > window.last_moment:
+        return "This assignment has closed."
+    return ""
+
+
+@login_required
+def overrides(request, pk: int, assignment_pk: int):
+    assignment, role = get_assignment_for_user(request.user, pk, assignment_pk, READ_ALL)
+    activate_for(request.user)
+    errors = []
+    if request.method == "POST":
+        if role not in CHANGE:
+            raise PermissionDenied("Only instructors grant extensions.")
+        errors = save_override(request, assignment)
+        if not errors:
+            messages.success(request, "Override saved.")
+            return redirect("assignment-overrides", pk, assignment_pk)
+    form = OverrideForm(request.POST or None) if errors else OverrideForm()
+    return render(request, "courses/overrides.html", {
+        "course": assignment.course, "assignment": assignment, "role": role, "form": form, "errors": errors,
+        "overrides": assignment.overrides.select_related("user", "section"), "can_change": role in CHANGE,
+        "sections": Section.objects.filter(course=assignment.course)}, status=400 if errors else 200)
+
+
+def save_override(request, assignment: Assignment) -> list[str]:
+    if "delete" in request.POST:
+        override = Override.objects.filter(assignment=assignment, pk=request.POST.get("delete")).first()
+        if override is None:
+            return ["That override no longer exists."]
+        services.delete_override(override, request.user)
+        return []
+    form = OverrideForm(request.POST)
+    if not form.is_valid():
+        return [f"{form.fields[name].label or name}: {' '.join(e)}" for name, e in form.errors.items()]
+    data = form.cleaned_data
+    student = section = None
+    if data["student"]:
+        student = get_user_model().objects.filter(username__iexact=data["student"]).first()
+        if student is None:
+            return [f"{data['student']} is not a student in this course."]
+    if data["section"]:
+        section = Section.objects.filter(course=assignment.course, name=data["section"]).first()
+        if section is None:
+            return [f"This course has no section named {data['section']}."]
+    values = {k: data[k] for k in ("opens_at", "due_at", "closes_at", "late_multiplier", "late_penalty_per_day")}
+    values["late_rule"] = data["late_rule"] or ""
+    try:
+        services.set_override(assignment, request.user, values, data["reason"], student, section)
+    except services.CourseError as error:
+        return error_list(error)
+    return []
+
+
+def section_choice(request, course: Course) -> Section | None:
+    wanted = request.GET.get("section", "")
+    return Section.objects.filter(course=course, pk=int(wanted)).first() if wanted.isdigit() else None
+
+
+@login_required
+def gradebook_page(request, pk: int):
+    course, role = get_course_for_user(request.user, pk, READ_ALL)
+    section = section_choice(request, course)
+    students = students_of(course, section.pk if section else None)
+    pages = max(1, -(-len(students) // GRADEBOOK_PAGE))
+    page = min(max(int(request.GET["page"]) if request.GET.get("page", "").isdigit() else 1, 1), pages)
+    book = gradebook(course, students=students[(page - 1) * GRADEBOOK_PAGE: page * GRADEBOOK_PAGE])
+    rows = [{"student": s, "total": book.course_total(s.user_id),
+             "assignments": [{"total": g.total(s.user_id), "cells": [credit_cell(g.credit(s.user_id, p[0]))
+                                                                     for p in g.problems]}
+                             for g in book.assignments]} for s in book.students]
+    return render(request, "courses/gradebook.html", {
+        "course": course, "role": role, "book": book, "rows": rows, "section": section, "page": page, "pages": pages,
+        "sections": Section.objects.filter(course=course)})
+
+
+def credit_cell(credit) -> tuple[str, str]:
+    """(css class, text) of one gradebook cell, made here: a template tag per cell costs a 100-row page dearly."""
+    if not credit.counts:
+        return "num", ""
+    text = f"{credit.value:.2f}".rstrip("0").rstrip(".")
+    return ("num late", text + " L") if credit.late else ("num", text)
+
+
+@login_required
+def gradebook_download(request, pk: int):
+    course, _ = get_course_for_user(request.user, pk, READ_ALL)
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="gradebook-course-{course.pk}.csv"'
+    gradebook_csv(gradebook(course), response)
+    return response
+
+
+def progress_cell(progress) -> tuple[str, str]:
+    """(css class, text) of one matrix cell: solved (when first, late or practice), attempted, or not started."""
+    if progress is None:
+        return "not-started", "·"
+    if not progress.first_solved:
+        return "attempted", f"✗ {progress.attempts}"
+    when = timezone.localtime(progress.first_solved).strftime("%H:%M")
+    mark = " late" if progress.credit.late else "" if progress.credit.counts else " (practice)"
+    return f"solved{' late' if progress.credit.late else ''}", f"✓ {when}{mark} · {progress.attempts}"
+
+
+def matrix_row(student, grades, cells) -> dict:
+    mine = [cells.get((student.user_id, pid)) for pid, _, _ in grades.problems]
+    total = grades.total(student.user_id)
+    return {"student": student, "cells": format_html_join("", '<td class="{}">{}</td>', map(progress_cell, mine)),
+            "solved": sum(1 for c in mine if c and c.first_solved), "total": total,
+            "credit": f"{total:.2f}".rstrip("0").rstrip(".")}
+
+
+@login_required
+def progress(request, pk: int, assignment_pk: int):
+    assignment, role = get_assignment_for_user(request.user, pk, assignment_pk, READ_ALL)
+    activate_for(request.user)
+    # ?wait=<fingerprint shown>: a long poll, answered once a Submit of the assignment changes (``live``).
+    shown = request.GET.get("wait")
+    version = live.wait_for_change(assignment, shown, settings.PUSH_WAIT_S) if shown else live.fingerprint(assignment)
+    if shown:
+        assignment.refresh_from_db()  # its dates may have changed while the request waited
+    section = section_choice(request, assignment.course)
+    students = students_of(assignment.course, section.pk if section else None)
+    grades, cells = progress_matrix(assignment, students)
+    sort = request.GET.get("sort", "name")
+    rows = [matrix_row(s, grades, cells) for s in students]
+    if sort == "solved":
+        rows.sort(key=lambda r: (-r["solved"], r["student"].username))
+    elif sort == "credit":
+        rows.sort(key=lambda r: (-r["total"], r["student"].username))
+    minutes = int(request.GET["stuck_minutes"]) if request.GET.get("stuck_minutes", "").isdigit() else 30
+    stuck = stuck_students(assignment, students, timezone.now() - timezone.timedelta(minutes=minutes))
+    template = "courses/_matrix.html" if request.GET.get("fragment") else "courses/progress.html"
+    return render(request, template, {
+        "course": assignment.course, "assignment": assignment, "role": role, "grades": grades, "rows": rows,
+        "sort": sort, "section": section, "sections": Section.objects.filter(course=assignment.course),
+        "stuck": stuck, "stuck_minutes": minutes, "version": version})
+
+
+@login_required
+def assignment_insights(request, pk: int, assignment_pk: int):
+    assignment, role = get_assignment_for_user(request.user, pk, assignment_pk, READ_ALL)
+    return render(request, "courses/insights.html", {"course": assignment.course, "assignment": assignment,
+                                                     "role": role, "problems": insights(assignment)})
+
+
+@login_required
+def course_leaderboard(request, pk: int):
+    """The site's standings, restricted to this course's students (or a section), with the same privacy choice."""
+    course, role = get_course_for_user(request.user, pk)
+    if not course.leaderboard_enabled:
+        raise Http404("The instructor turned this course's leaderboard off.")
+    section = section_choice(request, course)
+    board, standings = course_standings(course, section)
+    return render(request, "courses/leaderboard.html", {"course": course, "role": role, "standings": standings,
+                                                        "board": board, "section": section,
+                                                        "sections": Section.objects.filter(course=course)})
+
+
+@login_required
+def similarity(request, pk: int, assignment_pk: int):
+    """Pairs of students' final submissions to one problem, most similar first; for instructors only."""
+    assignment, role = get_assignment_for_user(request.user, pk, assignment_pk, CHANGE)
+    items = list(assignment.items.select_related("problem"))
+    chosen = next((i.problem for i in items if i.problem.slug == request.GET.get("problem")), None)
+    pairs, took, count = [], None, 0
+    if chosen is not None and request.GET.get("run"):
+        started = time.perf_counter()
+        codes = final_codes(assignment, chosen)
+        pairs, count = similar_pairs(codes, chosen.starter_code), len(codes)
+        took = time.perf_counter() - started
+    return render(request, "courses/similarity.html", {
+        "course": assignment.course, "assignment": assignment, "role": role, "items": items, "chosen": chosen,
+        "pairs": pairs, "took": took, "count": count})
