@@ -7,6 +7,7 @@ side is the real one (claim, record, publish on Redis); the page's side reads th
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import threading
 import time
 
@@ -23,6 +24,13 @@ from tests.conftest import read_solution
 
 SLUG = "prepend_class_token"
 pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def run_async(coroutine):
+    """asyncio.run on a thread of its own: a browser test's Playwright may have left an event loop running in
+    this worker's main thread, where asyncio.run refuses to start another."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 @pytest.fixture
@@ -119,7 +127,7 @@ def test_a_verdict_arrives_on_the_stream_woken_by_redis(client, queued, student,
         await asyncio.wait_for(page.finished.wait(), 5)  # the stream ends with the verdict
         return page, took
 
-    page, took = asyncio.run(scenario())
+    page, took = run_async(scenario())
     assert page.status_code == 200 and page.events()[-1] == Status.DONE
     assert took < 2.0
 
@@ -146,7 +154,7 @@ def test_every_waiting_page_of_a_process_shares_one_redis_connection(client, pro
             await page.drop()
         return connections, others
 
-    connections, others = asyncio.run(scenario())
+    connections, others = run_async(scenario())
     assert connections == 1
     assert all(Status.DONE not in page.events() for page in others)
 
@@ -162,7 +170,7 @@ def test_a_dropped_stream_resumes_with_what_changed_while_it_was_away(client, qu
         await asyncio.wait_for(settled.finished.wait(), 5)
         return resumed, settled
 
-    resumed, settled = asyncio.run(scenario())
+    resumed, settled = run_async(scenario())
     assert resumed.events() == [Status.DONE]  # Last-Event-ID wins over the ?shown= of the first request
     assert settled.status_code == 204  # the page has its verdict: EventSource stops reconnecting
 
@@ -178,7 +186,7 @@ def test_without_redis_the_stream_reads_the_database(client, queued, student, se
         in_a_thread(lambda: worker_grades(queued.pk)).join(10)
         return await page.wait_for_event(Status.DONE, timeout=5)
 
-    assert asyncio.run(scenario()) < 2.0
+    assert run_async(scenario()) < 2.0
 
 
 def test_another_student_and_a_stranger_get_no_stream(client, queued, second_student):
@@ -188,8 +196,8 @@ def test_another_student_and_a_stranger_get_no_stream(client, queued, second_stu
         return page.status_code
 
     other = session_cookie(client, second_student)
-    assert asyncio.run(status_for(other)) == 404
-    assert asyncio.run(status_for("sessionid=forged")) == 404
+    assert run_async(status_for(other)) == 404
+    assert run_async(status_for("sessionid=forged")) == 404
 
 
 async def until(condition, timeout: float = 5.0):
