@@ -555,12 +555,11 @@ def error_signature(event: TestEvent) -> str:
 def diagnose(event: TestEvent, status: str, known: tuple[KnownWrong, ...], tolerance: Tolerance,
              max_output_bytes: int, returns: Returns | None = None) -> list[KnownWrong]:
     """Every known-wrong result that this (failing) result reproduces, in the package's order; with several
-    outputs, the first whose every member matches."""
+    outputs, those whose every member matches."""
     if status not in DIAGNOSABLE:
         return []
     if returns is not None and status != TestStatus.RUNTIME_ERROR:
-        match = _diagnose_members(event, status, known, tolerance, max_output_bytes, returns)
-        return [match] if match is not None else []
+        return _diagnose_members(event, status, known, tolerance, max_output_bytes, returns)
     actual, found = None, []
     for candidate in known:
         if candidate.status != status:
@@ -584,22 +583,24 @@ def diagnose(event: TestEvent, status: str, known: tuple[KnownWrong, ...], toler
 
 
 def _diagnose_members(event: TestEvent, status: str, known: tuple[KnownWrong, ...], tolerance: Tolerance,
-                      max_output_bytes: int, returns: Returns) -> KnownWrong | None:
+                      max_output_bytes: int, returns: Returns) -> list[KnownWrong]:
+    """All of them, not the first: a mistake left out here would count as contradicted by this test."""
     candidates = [c for c in known if c.status == status]
     if status == TestStatus.WRONG_TYPE:
         signature = type_signature(event, returns)
-        return next((c for c in candidates if c.signature == signature), None)
+        return [c for c in candidates if c.signature == signature]
     packed = packed_output(event, returns, max_output_bytes + 4096)
     if packed is None or not candidates:
-        return None
+        return []
     actual = {name: read_npy(data, 1 << 62) for name, data in unpack(packed).items()}
+    found = []
     for candidate in candidates:
         if candidate.output is None or not is_packed(candidate.output):
             continue
         theirs = {name: read_npy(data, 1 << 62) for name, data in unpack(candidate.output).items()}
         if theirs.keys() == actual.keys() and all(same_result(actual[n], theirs[n], tolerance) for n in actual):
-            return candidate
-    return None
+            found.append(candidate)
+    return found
 
 
 def same_result(actual: np.ndarray, other: np.ndarray, tolerance: Tolerance) -> bool:
