@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import numpy
 from django.core.cache import cache
 from django.db import DatabaseError
 
@@ -17,6 +18,8 @@ def sandbox(request) -> dict:
     backend = (worker or {}).get("backend") or resolve_backend_cached()
     return {
         "worker_sandbox": worker or {},
+        # Before a worker has said which NumPy it grades with, the pin both sides are built from (pyproject.toml).
+        "numpy_version": (worker or {}).get("numpy") or numpy.__version__,
         "sandbox_warning": PROCESS_WARNING if backend == "process" and worker is not None else "",
     }
 

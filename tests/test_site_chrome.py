@@ -30,6 +30,6 @@ def test_the_footer_names_the_sandbox_the_worker_reported(client, problems, stud
     assert "weaker than Docker" not in page
 
 
-def test_before_any_grading_the_footer_does_not_guess(client, db):
+def test_before_any_grading_the_footer_does_not_guess_the_sandbox_but_names_the_numpy_pin(client, db):
     page = client.get("/").content.decode()
-    assert "Solutions run in the grading worker's sandbox.</footer>" in page
+    assert "Solutions run with NumPy 2.2.6 in the grading worker's sandbox.</footer>" in page
