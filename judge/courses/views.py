@@ -26,6 +26,7 @@ from judge.courses.export import gradebook_csv
 from judge.courses.forms import AssignmentForm, CourseForm, OverrideForm, RosterForm, SettingsForm, TimeZoneForm
 from judge.courses.grades import gradebook, progress_matrix, stuck_students, students_of, window_for
 from judge.courses.models import Assignment, Course, Membership, Override, Role, Section
+from judge.courses.pictures import score_histogram, solves_over_time
 from judge.courses.timezones import activate_for, choose_time_zone
 
 GRADEBOOK_PAGE = 100
@@ -343,7 +344,8 @@ def progress(request, pk: int, assignment_pk: int):
     return render(request, template, {
         "course": assignment.course, "assignment": assignment, "role": role, "grades": grades, "rows": rows,
         "sort": sort, "section": section, "sections": Section.objects.filter(course=assignment.course),
-        "stuck": stuck, "stuck_minutes": minutes, "version": version})
+        "stuck": stuck, "stuck_minutes": minutes, "version": version,
+        "histogram": score_histogram(grades, students), "solves": solves_over_time(cells, assignment.due_at)})
 
 
 @login_required
