@@ -72,6 +72,13 @@ class GatedProblem:
         run = self.sandbox.reply_to(job_of(code, spec, ordered, self.solved))
         return interpret(run.events, spec, ordered)
 
+    def grade(self, code: str) -> GradeReport:
+        """Run ``code``, which the gate did not run, on every test (in the gate's sandbox) and report."""
+        spec = dataclasses.replace(self.package.spec(), budget_s=None)
+        ordered = run_order(list(self.outcome.cases))
+        run = self.sandbox.run(job_of(code, spec, ordered, self.solved))
+        return interpret(run.events, spec, ordered)
+
     def events_by_case(self, code: str) -> dict[str, dict]:
         spec = dataclasses.replace(self.package.spec(), budget_s=None)
         ordered = run_order(list(self.outcome.cases))

@@ -171,3 +171,64 @@ def test_the_reference_breaks_no_probe(slug, gated):
     events = gate.events_by_case(package(slug).solution)
     cases = gate.outcome.cases
     assert evaluate_probes(package(slug).spec(), [c for c in cases if c.probe], events) == []
+
+
+# A student's pre_ln_block_backward: the forward written again (einsum attention, math.erf entry by
+# entry), the backward entirely from their own accepted pieces. The gate's `solved` holds the references.
+BLOCK_BACKWARD_FROM_OWN_PIECES = '''
+import math
+
+import numpy as np
+from solved import feed_forward_backward, layer_norm_affine_backward, multi_head_attention_backward
+
+
+def layer_norm(u, gamma, beta):
+    mean = u.mean(axis=-1, keepdims=True)
+    return (u - mean) / np.sqrt(((u - mean) ** 2).mean(axis=-1, keepdims=True) + 1e-5) * gamma + beta
+
+
+def attention(u, p, n_heads, mask):
+    b, l, d = u.shape
+    split = lambda t: t.reshape(b, l, n_heads, d // n_heads).transpose(0, 2, 1, 3)
+    q, k, v = split(u @ p["w_q"]), split(u @ p["w_k"]), split(u @ p["w_v"])
+    s = np.einsum("bhid,bhjd->bhij", q, k) / math.sqrt(d // n_heads) + mask
+    w = np.exp(s - s.max(-1, keepdims=True))
+    w /= w.sum(-1, keepdims=True)
+    return np.einsum("bhij,bhjd->bhid", w, v).transpose(0, 2, 1, 3).reshape(b, l, d) @ p["w_o"]
+
+
+def pre_ln_block_backward(x, params, n_heads, causal, grad_out):
+    p, length = params, x.shape[1]
+    mask = np.where(np.tri(length, dtype=bool), 0.0, -np.inf) if causal else np.zeros((length, length))
+    u1 = layer_norm(x, p["ln1_gamma"], p["ln1_beta"])
+    h = x + attention(u1, p, n_heads, mask)
+    u2 = layer_norm(h, p["ln2_gamma"], p["ln2_beta"])
+    du2, dw1, db1, dw2, db2 = feed_forward_backward(u2, p["w1"], p["b1"], p["w2"], p["b2"], grad_out)
+    dh, dg2, dbeta2 = layer_norm_affine_backward(h, p["ln2_gamma"], du2, 1e-5)
+    dh = dh + grad_out
+    a = multi_head_attention_backward(u1, p["w_q"], p["w_k"], p["w_v"], p["w_o"], n_heads, mask, dh)
+    dx, dg1, dbeta1 = layer_norm_affine_backward(x, p["ln1_gamma"], a["x"], 1e-5)
+    return {"x": dx + dh, "ln1_gamma": dg1, "ln1_beta": dbeta1, "w_q": a["w_q"], "w_k": a["w_k"],
+            "w_v": a["w_v"], "w_o": a["w_o"], "ln2_gamma": dg2, "ln2_beta": dbeta2,
+            "w1": dw1, "b1": db1, "w2": dw2, "b2": db2}
+'''
+
+
+@pytest.mark.xdist_group("gate-pre_ln_block_backward")
+def test_a_block_backward_built_from_the_students_own_backward_pieces_is_accepted(gated):
+    report = gated("pre_ln_block_backward").grade(BLOCK_BACKWARD_FROM_OWN_PIECES)
+    assert report.verdict == "accepted", [(t.name, t.status, t.message) for t in report.tests]
+
+
+@pytest.mark.xdist_group("gate-pre_ln_block_backward")
+def test_a_dropped_residual_path_is_reported_on_the_input_gradient_by_name(gated):
+    report = wrong_report(gated, "pre_ln_block_backward", "wrong/residual_gradient_into_x_dropped.py")
+    assert first_failure(report).message.startswith("x: ")
+
+
+@pytest.mark.xdist_group("gate-pre_ln_block_backward")
+def test_a_block_backward_without_the_input_gradient_is_told_the_missing_key(gated):
+    report = wrong_report(gated, "pre_ln_block_backward", "wrong/input_gradient_left_out.py")
+    failure = first_failure(report)
+    assert failure.status == "wrong_type"
+    assert "lacks the key 'x'" in failure.message
