@@ -14,6 +14,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.html import format_html_join
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
 from judge.courses import live, services
@@ -26,6 +27,7 @@ from judge.courses.export import gradebook_csv
 from judge.courses.forms import AssignmentForm, CourseForm, OverrideForm, RosterForm, SettingsForm, TimeZoneForm
 from judge.courses.grades import gradebook, progress_matrix, stuck_students, students_of, window_for
 from judge.courses.models import Assignment, Course, Membership, Override, Role, Section
+from judge.courses.pictures import score_histogram, solves_over_time
 from judge.courses.timezones import activate_for, choose_time_zone
 
 GRADEBOOK_PAGE = 100
@@ -274,17 +276,32 @@ def gradebook_page(request, pk: int):
     pages = max(1, -(-len(students) // GRADEBOOK_PAGE))
     page = min(max(int(request.GET["page"]) if request.GET.get("page", "").isdigit() else 1, 1), pages)
     book = gradebook(course, students=students[(page - 1) * GRADEBOOK_PAGE: page * GRADEBOOK_PAGE])
-    rows = [{"student": s, "total": book.course_total(s.user_id),
-             "assignments": [{"total": g.total(s.user_id), "cells": [credit_cell(g.credit(s.user_id, p[0]))
-                                                                     for p in g.problems]}
-                             for g in book.assignments]} for s in book.students]
+    rows = [gradebook_row(s, book) for s in book.students]
     return render(request, "courses/gradebook.html", {
         "course": course, "role": role, "book": book, "rows": rows, "section": section, "page": page, "pages": pages,
         "sections": Section.objects.filter(course=course)})
 
 
+def gradebook_row(student, book) -> dict:
+    """A student's credit cells and assignment totals as one piece of HTML: rendering 3,000 cells through template
+    tags took half of a 100-row page's time."""
+    cells = []
+    for grades in book.assignments:
+        cells += [credit_cell(grades.credit(student.user_id, pid)) for pid, _, _ in grades.problems]
+        cells.append(("num", points(grades.total(student.user_id))))
+    # Every class and text here is made by credit_cell and points from numbers, never from input: no escaping
+    # needed, and format_html on 3,000 cells costs a page ~15 ms.
+    return {"student": student, "cells": mark_safe("".join(f'<td class="{css}">{text}</td>' for css, text in cells)),
+            "percent": round(book.course_total(student.user_id) * 100)}
+
+
+def points(total: float) -> str:
+    """As ``floatformat:"-2"``: two decimals, none for a whole number."""
+    return str(round(total)) if total == round(total) else f"{total:.2f}"
+
+
 def credit_cell(credit) -> tuple[str, str]:
-    """(css class, text) of one gradebook cell, made here: a template tag per cell costs a 100-row page dearly."""
+    """(css class, text) of one gradebook cell."""
     if not credit.counts:
         return "num", ""
     text = f"{credit.value:.2f}".rstrip("0").rstrip(".")
@@ -343,7 +360,8 @@ def progress(request, pk: int, assignment_pk: int):
     return render(request, template, {
         "course": assignment.course, "assignment": assignment, "role": role, "grades": grades, "rows": rows,
         "sort": sort, "section": section, "sections": Section.objects.filter(course=assignment.course),
-        "stuck": stuck, "stuck_minutes": minutes, "version": version})
+        "stuck": stuck, "stuck_minutes": minutes, "version": version,
+        "histogram": score_histogram(grades, students), "solves": solves_over_time(cells, assignment.due_at)})
 
 
 @login_required
