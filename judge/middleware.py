@@ -21,6 +21,7 @@ from django.core.exceptions import TooManyFieldsSent
 from django.http import HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.template.loader import render_to_string
 from django.urls import Resolver404, resolve
+from django.utils import timezone
 
 from judge.lib.validation import SubmissionRejected, validate_code
 
@@ -166,3 +167,22 @@ class FormInputMiddleware:
             if message:
                 return refusal(request, message)
         return self.get_response(request)
+
+
+class TimeZoneMiddleware:
+    """Each request starts and ends in the site's time zone (UTC).
+
+    Course pages show a person's own zone by activating it (judge/courses/timezones.py); the activation lives
+    in the thread, so without this a later request on the same thread (another person's page, a leaderboard
+    window) would read dates in the zone the last course page chose.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        timezone.deactivate()
+        try:
+            return self.get_response(request)
+        finally:
+            timezone.deactivate()

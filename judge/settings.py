@@ -108,6 +108,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",  # first, so every answer carries the policy, refusals too
     "judge.middleware.RequestBodyLimitMiddleware",  # before anything reads, spools or parses a body
+    "judge.middleware.TimeZoneMiddleware",  # a person's zone, activated by a course page, ends with the request
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",

@@ -62,3 +62,22 @@ def test_before_anyone_solves_the_pictures_say_so(client, world):
     page = client.get(reverse("assignment-progress", args=[world.course.pk, world.assignment.pk])).content.decode()
     assert "No solves yet." in page
     assert bars(page.split('id="score-histogram"')[1].split("</figure>")[0]) == {"0": 2, "1": 0, "2": 0}
+
+
+def test_a_persons_time_zone_ends_with_their_page_and_leaderboard_windows_keep_the_sites(client, world):
+    """A course page in Paris once left the zone active in the thread: the next leaderboard read on that thread
+    looked up the week's standings by a Paris Monday and found none."""
+    from django.utils import timezone
+
+    from judge.leaderboard.ranking import leaderboard
+    from tests.boards import days_ago
+
+    recorded(world.student, world.problems[0], at=days_ago(0))
+    choose_time_zone(world.instructor, "Europe/Paris")
+    client.force_login(world.instructor)
+    page = client.get(reverse("assignment-progress", args=[world.course.pk, world.assignment.pk]))
+    assert page.status_code == 200  # a page read in Paris (judge.courses.timezones.activate_for)
+    assert timezone.get_current_timezone_name() == "UTC"
+    with timezone.override("Pacific/Kiritimati"):  # UTC+14: its Monday and its 1st are a day off the site's
+        assert [s.username for s in leaderboard(window="week")] == [world.student.username]
+        assert [s.username for s in leaderboard(window="month")] == [world.student.username]

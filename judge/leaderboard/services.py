@@ -182,7 +182,7 @@ def in_statement(submission: str) -> tuple[str, list] | None:
 
 def period_start(window: str, at: datetime) -> datetime:
     """The start of the calendar month or week (Monday) holding ``at``, in the site's time zone, as Trunc* give."""
-    day = timezone.localtime(at).replace(hour=0, minute=0, second=0, microsecond=0)
+    day = timezone.localtime(at, timezone.get_default_timezone()).replace(hour=0, minute=0, second=0, microsecond=0)
     return day.replace(day=1) if window == Window.MONTH else day - timedelta(days=day.weekday())
 
 
