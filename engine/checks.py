@@ -1,9 +1,10 @@
 """Where verdicts are decided: one test's returned value against the expected one.
 
 The checks run in a fixed order and the first failure decides the status:
-type (a plain ``numpy.ndarray``), dtype (float64), shape (exact, before any
-comparison that could broadcast), the NaN/inf pattern, the values within the
-problem's rtol/atol, and finally that the inputs were not modified.
+type (a plain ``numpy.ndarray``), dtype (float64, or the int64 a problem declares
+for ids and indices), shape (exact, before any comparison that could broadcast),
+the NaN/inf pattern, the values within the problem's rtol/atol (integers: exactly),
+and finally that the inputs were not modified.
 
 Messages for visible tests show numbers; messages for hidden tests use a fixed
 vocabulary: the failed check, the status, a built-in exception's type, the
@@ -29,6 +30,7 @@ from engine.verdicts import CHECKS, FAILED_CHECK, TestStatus
 from sandbox.protocol import Outcome, b64
 
 FLOAT64 = np.dtype("<f8")
+INT64 = np.dtype("<i8")
 PICTURE_MAX_BYTES = 256 * 1024
 # Statuses whose visible tests show the student's array itself, not only its shape.
 SHOWS_ACTUAL = (TestStatus.WRONG_VALUE, TestStatus.WRONG_DTYPE, TestStatus.INPUT_MUTATED)
@@ -199,20 +201,53 @@ def _judge_array(event, hidden, expected, input_hashes, tolerance, max_output_by
         return TestStatus.WRONG_TYPE, f"the result could not be read as an array{why}", {}
     detail = {"expected_shape": list(expected.shape), "actual_shape": list(actual.shape),
               "actual_dtype": describe_dtype(actual.dtype)}
-    if actual.dtype != FLOAT64:
+    if actual.dtype != wanted_dtype(expected):
         return TestStatus.WRONG_DTYPE, _dtype_message(describe_dtype(actual.dtype), actual.shape, expected, hidden), detail
     if actual.shape != expected.shape:
         return TestStatus.WRONG_SHAPE, _shape_message(actual.shape, expected.shape, hidden), detail
+    if is_integer(expected):
+        value_message = _integer_message(actual, expected, hidden, detail)
+        return (TestStatus.WRONG_VALUE, value_message, detail) if value_message else _unchanged(event, input_hashes,
+                                                                                                 detail)
     pattern = _special_value_message(actual, expected, hidden, inputs, detail, facts)
     if pattern:
         return TestStatus.WRONG_VALUE, pattern, detail
     value_message = _value_message(actual, expected, tolerance, hidden, detail)
     if value_message:
         return TestStatus.WRONG_VALUE, value_message, detail
+    return _unchanged(event, input_hashes, detail)
+
+
+def _unchanged(event, input_hashes, detail):
     mutated = _mutation_message(event.input_hashes, input_hashes)
     if mutated:
         return TestStatus.INPUT_MUTATED, mutated, detail
     return TestStatus.PASSED, "", detail
+
+
+def wanted_dtype(expected: np.ndarray) -> np.dtype:
+    """The dtype a result must have: the expected output's, which the test build checked against the manifest's
+    declaration (float64 unless ``[function.returns]`` declares int64)."""
+    return INT64 if is_integer(expected) else FLOAT64
+
+
+def is_integer(expected: np.ndarray) -> bool:
+    return expected.dtype.kind in "iu"
+
+
+def _integer_message(actual: np.ndarray, expected: np.ndarray, hidden: bool, detail: dict) -> str:
+    """Integers (token ids, indices) are right or wrong: compared exactly, no tolerance."""
+    bad = actual != expected
+    if not bad.any():
+        return ""
+    first = tuple(int(i) for i in np.argwhere(bad)[0])
+    count, total = int(bad.sum()), int(bad.size)
+    detail.update({"mismatches": count, "total": total, "first_mismatch": list(first), "exact": True})
+    if hidden:
+        where = "every position" if count == total else "some positions"
+        return f"integer values differ from the expected ones at {where} (compared exactly)"
+    return (f"integer values differ at {count} of {total} positions (compared exactly); first mismatch at index "
+            f"{first}: expected {int(expected[first])}, got {int(actual[first])}")
 
 
 def _mutation_message(returned: dict[str, str], sent: dict[str, str]) -> str:
@@ -230,11 +265,14 @@ NAMED_DTYPES = frozenset(np.dtype(code).name for code in np.typecodes["All"] if 
 
 
 def _dtype_message(got: str, shape, expected: np.ndarray, hidden: bool) -> str:
+    wanted = "an int64" if is_integer(expected) else "a float64"
+    # Ids and indices computed with float arithmetic come back float64: say how to make them integers.
+    advice = "; ids and indices are integers: return them with .astype(np.int64)" if is_integer(expected) else ""
     if hidden:
         named = got.removeprefix("big-endian ") in NAMED_DTYPES
-        return f"expected a float64 array, got {got if named else 'an array of another dtype'}"
+        return f"expected {wanted} array, got {got if named else 'an array of another dtype'}{advice}"
     shape_text = f" of shape {tuple(shape)}" if shape is not None else ""
-    return f"expected a float64 array of shape {expected.shape}, got {got}{shape_text}"
+    return f"expected {wanted} array of shape {expected.shape}, got {got}{shape_text}{advice}"
 
 
 def _shape_message(actual: tuple, expected: tuple, hidden: bool) -> str:

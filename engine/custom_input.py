@@ -142,7 +142,7 @@ def check_value(kind: str, value: object, expected: Expectation | None) -> Value
         if isinstance(scalar, float) and not math.isfinite(scalar) and not (expected and expected.non_finite):
             raise BadLiteral(f"must be a finite number, got {scalar}")
         return scalar
-    array = _array(value)
+    array = _int_array(value) if kind == ParamKind.INT_ARRAY else _array(value)
     if expected is not None and expected.ndim is not None and array.ndim != expected.ndim:
         raise BadLiteral(f"must have {expected.ndim} {'axis' if expected.ndim == 1 else 'axes'} "
                          f"(like the example), got shape {array.shape} with {array.ndim}")
@@ -165,6 +165,22 @@ def _array(value: object) -> np.ndarray:
     except ValueError:
         raise BadLiteral("is ragged: rows at the same depth must have the same length") from None
     return np.ascontiguousarray(array)
+
+
+def _int_array(value: object) -> np.ndarray:
+    """An int_array parameter's literal: whole numbers only (3, not 3.0), each within int64."""
+    array = _array(value)
+    if not _all_ints(value):
+        raise BadLiteral("must hold whole numbers (token ids, indices), written without a decimal point")
+    if array.size and np.abs(array).max() >= 2**53:
+        raise BadLiteral("has an integer too large for this input")
+    return np.ascontiguousarray(np.array(value, dtype=np.int64))
+
+
+def _all_ints(value: object) -> bool:
+    if isinstance(value, list):
+        return all(_all_ints(item) for item in value)
+    return type(value) is int
 
 
 def _has_bool(value: object) -> bool:
@@ -269,7 +285,7 @@ def expected_output(reference: str, spec: ProblemSpec, inputs: dict[str, Value],
         raise InvalidInput(f"{INVALID_INPUT}: the reference cannot compute an answer for it within the "
                            "problem's limits; try a smaller input")
     try:
-        return _reference_output(tests[0], case, WHERE, max_output_bytes, spec.returns)[0]
+        return _reference_output(tests[0], case, WHERE, max_output_bytes, spec.returns, spec.dtypes)[0]
     except ReferenceFailed as exc:  # "<where>: raised X on <case>: ..." -> a sentence about the student's input
         message = str(exc).removeprefix(f"{WHERE}: ").replace(f" on {CASE_NAME}", " on your input")
         raise ReferenceFailed(f"the reference solution {message}", exc.check) from None

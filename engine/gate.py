@@ -39,7 +39,8 @@ ARRAY_STATUSES = {TestStatus.WRONG_DTYPE, TestStatus.WRONG_SHAPE, TestStatus.WRO
 CHECKS = (
     ("generator", "The generator runs and yields valid cases"),
     ("reference", "The reference solution passes every test"),
-    ("float64", "Every expected output is a float64 array (of the declared shape, where declared)"),
+    ("float64", "Every expected output is an array of its declared dtype, float64 unless declared (and of the "
+                "declared shape, where declared)"),
     ("deterministic", "Two runs give identical inputs and expected outputs"),
     ("headroom", f"The time limit is more than {HEADROOM}x the reference's slowest test"),
     ("starter", "The starter code does not pass"),
@@ -104,7 +105,9 @@ def run_gate(package: Package, sandbox: Sandbox, max_output_bytes: int = MAX_OUT
             _set(outcome, "reference", False, "its results cannot serve as expected outputs (next check)")
         return _fail(outcome, exc.check, str(exc))
     declared = sum(c.shape is not None for c in generated)
-    _pass(outcome, "float64", f"{len(expected)} float64 outputs; {declared} with a declared shape, all matching")
+    dtypes = "".join(f"; {name or 'the output'} {dtype}" for name, dtype in spec.dtypes.items())
+    _pass(outcome, "float64", f"{len(expected)} outputs of the declared dtypes (float64{dtypes}); "
+                              f"{declared} with a declared shape, all matching")
     try:
         estimates = finite_difference_outputs(package, generated, sandbox, max_output_bytes)
     except ReferenceFailed as exc:

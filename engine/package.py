@@ -30,7 +30,7 @@ from pathlib import Path
 
 from engine.members import DICT, MAX_MEMBERS, TUPLE, Returns
 from engine.probes import RegionError, parse_region
-from engine.spec import ParamKind, ProbeSpec, ProblemSpec
+from engine.spec import FLOAT64, OUTPUT_DTYPES, ParamKind, ProbeSpec, ProblemSpec
 from engine.verdicts import TestStatus
 from sandbox.protocol import MAX_OUTPUT_BYTES
 
@@ -239,7 +239,7 @@ def _problem_spec(top: _Fields, probes: tuple[ProbeSpec, ...], finite_difference
     if not params or len(set(params)) != len(params) or not all(p.isidentifier() for p in params):
         raise function.fail("params", "must be a non-empty list of distinct Python identifiers")
     kinds = _kinds(function, params)
-    returns = _returns(function)
+    returns, dtypes = _returns(function)
     for probe in probes:
         if bool(probe.member) != (returns is not None) or returns and probe.member not in returns.names:
             raise PackageError(f"{top.where}: probe {probe.name!r}: 'member' must name one of the declared outputs"
@@ -252,17 +252,27 @@ def _problem_spec(top: _Fields, probes: tuple[ProbeSpec, ...], finite_difference
         fd_rtol=checking.number("fd_rtol") if finite_difference else None,
         fd_atol=checking.number("fd_atol") if finite_difference else None,
         builds_on=_builds_on(function, top.text("slug")), returns=returns, keys=_keys(function, kinds),
+        dtypes=dtypes,
     )
 
 
 MEMBER_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,39}$")
 
 
-def _returns(function: _Fields) -> Returns | None:
-    """``[function.returns]``: kind "tuple" or "dict" and the members' names (``engine/members.py``)."""
+def _returns(function: _Fields) -> tuple[Returns | None, dict[str, str]]:
+    """``[function.returns]``: kind "tuple" or "dict" and the members' names (``engine/members.py``), with
+    ``dtypes = { member = "int64" }`` for members that are not float64; without ``kind``, one array whose
+    ``dtype`` it may declare.  The dtypes come back as ``ProblemSpec.dtypes`` keeps them ("" for one array)."""
     if "returns" not in function.table:
-        return None
+        return None, {}
     table = function.table_of("returns")
+    if "kind" not in table.table:
+        unknown = sorted(set(table.table) - {"dtype"})
+        if unknown:
+            raise table.fail(unknown[0], "needs kind = \"tuple\" or \"dict\" (without a kind, the output is one "
+                                         "array and only its dtype may be declared)")
+        dtype = _dtype(table, "dtype", table.text("dtype", FLOAT64))
+        return None, {"": dtype} if dtype != FLOAT64 else {}
     kind = table.text("kind")
     if kind not in (TUPLE, DICT):
         raise table.fail("kind", f"must be {TUPLE!r} or {DICT!r}, got {kind!r}")
@@ -272,7 +282,21 @@ def _returns(function: _Fields) -> Returns | None:
     for name in names:
         if not MEMBER_NAME.match(name):
             raise table.fail("names", f"must be Python identifiers of at most 40 characters, got {name!r}")
-    return Returns(kind, tuple(names))
+    if "dtype" in table.table:
+        raise table.fail("dtype", "is for one array; name each output's dtype in dtypes = { name = \"int64\" }")
+    declared = table.table_of("dtypes").table if "dtypes" in table.table else {}
+    dtypes = {}
+    for name, dtype in declared.items():
+        if name not in names:
+            raise table.fail("dtypes", f"names {name!r}, which is not one of the outputs {names}")
+        dtypes[name] = _dtype(table, f"dtypes.{name}", dtype)
+    return Returns(kind, tuple(names)), {name: dtype for name, dtype in dtypes.items() if dtype != FLOAT64}
+
+
+def _dtype(table: _Fields, key: str, value: object) -> str:
+    if value not in OUTPUT_DTYPES:
+        raise table.fail(key, f"must be one of {', '.join(OUTPUT_DTYPES)}, got {value!r}")
+    return value
 
 
 def _keys(function: _Fields, kinds: dict[str, str]) -> dict[str, dict[str, int]]:

@@ -9,8 +9,8 @@ Probe inputs are hidden inputs, so a message names the property, never where
 the output broke it: that index is the code's to choose, and it could spell out
 the inputs.  A message written with ``{index}`` (an older package) reads
 ``(not shown)`` there.
-A probe only speaks when every output it needs is a float64 array of the
-reference's shape without NaN; otherwise the ordinary checks explain more.
+A probe only speaks when every output it needs is an array of the reference's
+dtype (float64, or int64 where declared) and shape without NaN; otherwise the ordinary checks explain more.
 """
 
 from __future__ import annotations
@@ -94,7 +94,7 @@ def _output(raw: dict | None, case: Case | None, spec: ProblemSpec, member: str 
         return None
     reference = members.load(case.expected)
     reference = reference[member] if isinstance(reference, dict) else reference
-    if actual.dtype != np.float64 or actual.shape != reference.shape or np.isnan(actual).any():
+    if actual.dtype != reference.dtype or actual.shape != reference.shape or np.isnan(actual).any():
         return None
     return actual
 

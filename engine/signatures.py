@@ -20,6 +20,9 @@ array itself is never stored):
   within tolerance, and the decade (in half decades) of the largest and the median error divided by
   ``atol + rtol * |expected|``.  This separates mistakes that are close to right in different ways
   (rounded to 3 decimals versus an approximate formula);
+* for integer outputs (token ids, indices, compared exactly) the same statistics on the scale of the
+  expected integers, and in place of the distance in tolerances, how many positions are equal and how
+  many are off by one (an off-by-one index differs from a wrong choice);
 * for runtime errors the exception's type and message (what diagnosis matches too), for wrong types
   the type description, for inputs modified in place which inputs.
 
@@ -70,6 +73,10 @@ def array_features(actual: np.ndarray, expected: np.ndarray, rtol: float, atol: 
     features = (str(actual.dtype), tuple(actual.shape), masks, _statistics(values, scale, step))
     if values.shape == expected.shape and expected.dtype.kind == "f":
         features += (_distance(values, expected, rtol, atol),)
+    elif values.shape == expected.shape and expected.dtype.kind in "iu":
+        with np.errstate(all="ignore"):
+            off = np.abs(values - expected.astype(np.float64))
+        features += (int(np.count_nonzero(off == 0)), int(np.count_nonzero(off == 1)))
     return features
 
 
@@ -83,6 +90,9 @@ def _as_float(actual: np.ndarray) -> np.ndarray:
 
 
 def _scale(expected: np.ndarray, atol: float) -> float:
+    if expected.dtype.kind in "iu":  # exact integers: the statistics are rounded on the ids' own scale
+        finite = expected.astype(np.float64).ravel()
+        return max(float(np.sqrt(np.mean(finite * finite))) if finite.size else 0.0, 1.0)
     finite = expected[np.isfinite(expected)] if expected.dtype.kind == "f" else np.zeros(0)
     rms = float(np.sqrt(np.mean(finite * finite))) if finite.size else 0.0
     return max(rms, atol, 1e-300)

@@ -26,6 +26,12 @@ class ParamKind(StrEnum):
     FLOAT = "float"
     BOOL = "bool"
     PARAMS = "params"  # a dict from declared names to float64 ndarrays (the weights of a block), always passed
+    INT_ARRAY = "int_array"  # an int64 ndarray (token ids, indices), always passed
+
+
+# The dtypes an output may be declared with (``[function.returns] dtype``/``dtypes``); float64 is the default.
+FLOAT64, INT64 = "float64", "int64"
+OUTPUT_DTYPES = (FLOAT64, INT64)
 
 
 Scalar = int | float | bool
@@ -101,6 +107,8 @@ class ProblemSpec:
     returns: Returns | None = None
     # A ``params`` parameter's keys and each one's number of axes: param -> {key: ndim}.
     keys: dict[str, dict[str, int]] = field(default_factory=dict)
+    # Outputs that are not float64: output -> "int64"; "" names the single output of a one-array function.
+    dtypes: dict[str, str] = field(default_factory=dict)
 
     @property
     def signature(self) -> str:
@@ -108,6 +116,10 @@ class ProblemSpec:
 
     def kind(self, param: str) -> str:
         return self.kinds.get(param, ParamKind.ARRAY)
+
+    def output_dtype(self, member: str = "") -> str:
+        """The dtype the output (or the named member of several) must have: float64 unless declared."""
+        return self.dtypes.get(member, FLOAT64)
 
     def as_dict(self) -> dict:
         data = {key: getattr(self, key) for key in ("function", "params", "time_limit_s", "memory_mb", "rtol",
@@ -117,6 +129,8 @@ class ProblemSpec:
             data["returns"] = self.returns.as_dict()
         if self.keys:
             data["keys"] = {param: dict(keys) for param, keys in self.keys.items()}
+        if self.dtypes:
+            data["dtypes"] = dict(self.dtypes)
         return data
 
     @classmethod
@@ -125,7 +139,8 @@ class ProblemSpec:
         return cls(data["function"], list(data["params"]), data["time_limit_s"], data["memory_mb"], data["rtol"],
                    data["atol"], max_output_bytes, dict(data.get("kinds", {})), data.get("budget_s"), probes,
                    data.get("fd_rtol"), data.get("fd_atol"), tuple(data.get("builds_on", ())),
-                   Returns.from_dict(data.get("returns")), {p: dict(k) for p, k in data.get("keys", {}).items()})
+                   Returns.from_dict(data.get("returns")), {p: dict(k) for p, k in data.get("keys", {}).items()},
+                   dict(data.get("dtypes", {})))
 
 
 @dataclass(frozen=True)

@@ -17,12 +17,13 @@ from engine.events import Malformed, TestEvent, parse_before_tests, parse_case, 
 from engine.grading import early_report, job_of, stopped_by_timeout
 from engine.package import Package, PackageError
 from engine.members import Mismatch, Returns, pack, split
-from engine.spec import BadArgument, Case, ParamKind, ProblemSpec, Value, array_inputs, check_scalar
+from engine.spec import FLOAT64, BadArgument, Case, ParamKind, ProblemSpec, Value, array_inputs, check_scalar
 from sandbox.backends.base import GenerateJob, Sandbox, SandboxError
 from sandbox.protocol import MAX_OUTPUT_BYTES, Outcome
 
 MAX_CASE_ELEMENTS = 2_000_000
-ARRAY_KINDS = (ParamKind.ARRAY, ParamKind.OPTIONAL_ARRAY)
+ARRAY_KINDS = (ParamKind.ARRAY, ParamKind.OPTIONAL_ARRAY, ParamKind.INT_ARRAY)
+INT64 = np.dtype("<i8")
 
 
 class ReferenceFailed(PackageError):
@@ -113,6 +114,8 @@ def _argument(value: object, kind: str, label: str, max_bytes: int) -> Value:
         raise PackageError(f"{label} is not an array: {exc}") from None
     if array.dtype.kind not in "biuf" or array.size > MAX_CASE_ELEMENTS:
         raise PackageError(f"{label} must be a numeric ndarray of at most {MAX_CASE_ELEMENTS:,} elements")
+    if kind == ParamKind.INT_ARRAY and array.dtype != INT64:
+        raise PackageError(f"{label} is of kind int_array: it must be an int64 ndarray, got {array.dtype}")
     return to_npy(np.ascontiguousarray(array))
 
 
@@ -160,20 +163,23 @@ def reference_outputs(package: Package, generated: list[GeneratedCase], sandbox:
         raise SandboxError(f"sandbox reported {len(tests)} results for {len(generated)} cases")
     outputs, times = [], []
     for raw, case in zip(tests, generated):
-        output, time_ms = _reference_output(raw, case, where, max_output_bytes, spec.returns)
+        output, time_ms = _reference_output(raw, case, where, max_output_bytes, spec.returns, spec.dtypes)
         outputs.append(output)
         times.append(time_ms)
     return outputs, times
 
 
 def _reference_output(raw: dict, case: GeneratedCase, where: str, max_bytes: int,
-                      returns: Returns | None = None) -> tuple[bytes, float]:
+                      returns: Returns | None = None, dtypes: dict[str, str] | None = None) -> tuple[bytes, float]:
+    """The reference's output on one case as .npy bytes (packed members for several outputs), each array of its
+    declared dtype (``dtypes``, ``ProblemSpec.dtypes``: float64 unless declared), and its time in ms."""
+    dtypes = dtypes or {}
     try:
         event = TestEvent.parse(raw)
     except Malformed as exc:
         raise ReferenceFailed(f"{where}: malformed result on {case.name} ({exc})") from None
     if returns is not None and event.outcome == Outcome.RETURNED:
-        return _reference_members(event, case, where, max_bytes, returns), event.time_ms
+        return _reference_members(event, case, where, max_bytes, returns, dtypes), event.time_ms
     if event.outcome == Outcome.ERROR and event.error:
         line = f" (line {event.error.frames[-1]['line']})" if event.error.frames else ""
         raise ReferenceFailed(f"{where}: raised {event.error.type} on {case.name}: {event.error.message}{line}")
@@ -187,8 +193,10 @@ def _reference_output(raw: dict, case: GeneratedCase, where: str, max_bytes: int
         array = read_npy(event.output or b"", max_bytes + 4096)
     except UnreadableArray as exc:
         raise ReferenceFailed(f"{where}: unreadable result on {case.name} ({exc})", "float64") from None
-    if array.dtype != np.dtype("<f8"):
-        raise ReferenceFailed(f"{where}: must return a float64 ndarray on {case.name}, got {array.dtype}", "float64")
+    wanted = dtypes.get("", FLOAT64)
+    if array.dtype != np.dtype(wanted).newbyteorder("<"):
+        raise ReferenceFailed(f"{where}: must return {_a(wanted)} ndarray on {case.name}, got {array.dtype}",
+                              "float64")
     if case.shape is not None and array.shape != case.shape:
         raise ReferenceFailed(
             f"{where}: returned shape {array.shape} on {case.name}; the generator declares {case.shape}", "float64")
@@ -197,13 +205,18 @@ def _reference_output(raw: dict, case: GeneratedCase, where: str, max_bytes: int
     return to_npy(np.require(array, requirements="C")), event.time_ms
 
 
+def _a(dtype: str) -> str:
+    return f"an {dtype}" if dtype[0] in "aeiou" else f"a {dtype}"
+
+
 def _unchanged(event: TestEvent, case: GeneratedCase, where: str) -> None:
     if event.input_hashes != {name: npy_hash(data) for name, data in case.array_inputs().items()}:
         raise ReferenceFailed(f"{where}: modified its inputs on {case.name}")
 
 
-def _reference_members(event: TestEvent, case: GeneratedCase, where: str, max_bytes: int, returns: Returns) -> bytes:
-    """The reference's tuple or dict as packed members (``engine/members.py``), each a float64 array."""
+def _reference_members(event: TestEvent, case: GeneratedCase, where: str, max_bytes: int, returns: Returns,
+                       dtypes: dict[str, str]) -> bytes:
+    """The reference's tuple or dict as packed members (``engine/members.py``), each an array of its dtype."""
     try:
         members = split(event, returns, hidden=False)
     except Mismatch as exc:
@@ -214,8 +227,9 @@ def _reference_members(event: TestEvent, case: GeneratedCase, where: str, max_by
             array = read_npy(member.output or b"", max_bytes + 4096)
         except UnreadableArray as exc:
             raise ReferenceFailed(f"{where}: {name} on {case.name} is not an array ({exc})", "float64") from None
-        if array.dtype != np.dtype("<f8"):
-            raise ReferenceFailed(f"{where}: {name} must be a float64 ndarray on {case.name}, got {array.dtype}",
+        wanted = dtypes.get(name, FLOAT64)
+        if array.dtype != np.dtype(wanted).newbyteorder("<"):
+            raise ReferenceFailed(f"{where}: {name} must be {_a(wanted)} ndarray on {case.name}, got {array.dtype}",
                                   "float64")
         packed[name] = to_npy(np.require(array, requirements="C"))
     _unchanged(event, case, where)

@@ -55,9 +55,10 @@ def _label(kind: str, value: object) -> str:
     if kind in KIND_LABELS:
         return KIND_LABELS[kind]
     optional = ", optional" if kind == ParamKind.OPTIONAL_ARRAY else ""
+    dtype = "int64" if kind == ParamKind.INT_ARRAY else "float64"
     if isinstance(value, np.ndarray):
-        return f"{value.ndim}-D float64{optional}; the example's shape is {value.shape}"
-    return f"float64 array{optional}"
+        return f"{value.ndim}-D {dtype}{optional}; the example's shape is {value.shape}"
+    return f"{dtype} array{optional}"
 
 
 def posted_texts(post) -> dict[str, str]:

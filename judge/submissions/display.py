@@ -130,17 +130,32 @@ def result_rows(submission: Submission) -> list[TestRow]:
         cases = visible_case_data(submission.test_set_id)
     else:
         cases = {}
-    return [shown_row(test, cases) for test in submission.results if isinstance(test, dict)]
+    labels = check_labels(submission.problem.spec or {})
+    return [shown_row(test, cases, labels) for test in submission.results if isinstance(test, dict)]
 
 
-def shown_row(test: dict, cases: dict) -> TestRow:
+def check_labels(spec: dict) -> dict[str, str]:
+    """The checks' chips for a problem: the dtype chip names the dtype its outputs must have (float64, int64, or
+    "dtypes" when its several outputs differ)."""
+    dtypes = set((spec.get("dtypes") or {}).values())
+    names = (spec.get("returns") or {}).get("names") or [""]
+    if dtypes and len(spec.get("dtypes")) == len(names):
+        dtypes.discard("float64")
+    elif dtypes:
+        dtypes.add("float64")
+    if not dtypes:
+        return CHECK_LABELS
+    return CHECK_LABELS | {"dtype": dtypes.pop() if len(dtypes) == 1 else "dtypes"}
+
+
+def shown_row(test: dict, cases: dict, labels: dict[str, str] = CHECK_LABELS) -> TestRow:
     """One stored test as the page shows it; ``cases`` holds the visible tests' inputs and expected output."""
     status = str(test.get("status", ""))
     marks = test.get("checks") or {}
     row = TestRow(
         name=str(test.get("name", "")), hidden=bool(test.get("hidden", True)), status=status,
         status_label=_label(TestStatus, status), message=str(test.get("message", "")),
-        time_ms=float(test.get("time_ms") or 0), checks=[(CHECK_LABELS[c], marks.get(c, "skipped")) for c in CHECKS],
+        time_ms=float(test.get("time_ms") or 0), checks=[(labels[c], marks.get(c, "skipped")) for c in CHECKS],
         traceback=list(test.get("traceback") or []),
         misconception=str((test.get("misconception") or {}).get("name", "")) if isinstance(
             test.get("misconception"), dict) else "",
