@@ -8,7 +8,7 @@ hand-written backpropagation and Adam on a next-token task that needs attention:
 a random block of PERIOD tokens repeated, so from position PERIOD - 1 on, the next token is the one
 PERIOD - 1 positions back. The script writes the residual stream at every layer boundary for two
 fresh sequences, with the final layer norm and the unembedding, between the markers in generator.py.
-It also writes the whole model into gpt_next_token_logits/generator.py when that package exists.
+It also writes the whole model into the generator.py of each package of GPT_PACKAGES that exists.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ V, PERIOD, LENGTH, D, HEADS, HIDDEN, LAYERS = 8, 4, 12, 16, 2, 64, 2
 STEPS, BATCH, LR, EPS = 400, 64, 1e-2, 1e-5
 BEGIN = "# --- written by logit_lens/make_weights.py: do not edit by hand ---"
 END = "# --- end of the trained model ---"
+GPT_PACKAGES = ("gpt_next_token_logits", "greedy_decode", "decode_with_kv_cache")
 
 
 def erf(x: np.ndarray) -> np.ndarray:
@@ -235,8 +236,10 @@ def main() -> None:
             literal("TRAINED_UNEMBED", p["unembed"]),
         ],
     )
-    gpt = here.parent / "gpt_next_token_logits" / "generator.py"
-    if gpt.exists() and BEGIN in gpt.read_text():
+    # The same model runs in the GPT capstone's tests and in the decoding problems' tests.
+    for gpt in (here.parent / slug / "generator.py" for slug in GPT_PACKAGES):
+        if not (gpt.exists() and BEGIN in gpt.read_text()):
+            continue
         names = {
             "tok": "w_token_embed",
             "pos": "w_pos_embed",
