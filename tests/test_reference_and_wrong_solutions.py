@@ -232,3 +232,63 @@ def test_a_block_backward_without_the_input_gradient_is_told_the_missing_key(gat
     failure = first_failure(report)
     assert failure.status == "wrong_type"
     assert "lacks the key 'x'" in failure.message
+
+
+@pytest.mark.xdist_group("gate-greedy_decode")
+def test_ties_broken_towards_the_highest_id_fail_only_where_two_tokens_tie(gated):
+    report = wrong_report(gated, "greedy_decode", "wrong/ties_to_the_highest_id.py")
+    failed = [(t.name, t.status) for t in report.tests if t.status != "passed"]
+    assert failed == [("ties_go_to_the_lowest_id", "wrong_value")]
+
+
+@pytest.mark.xdist_group("gate-greedy_decode")
+def test_float_ids_are_told_to_return_int64_on_the_visible_example(gated):
+    failure = first_failure(wrong_report(gated, "greedy_decode", "wrong/ids_kept_as_floats.py"))
+    assert failure.status == "wrong_dtype"
+    assert failure.message == ("expected an int64 array of shape (1, 5), got float64 of shape (1, 5); "
+                               "ids and indices are integers: return them with .astype(np.int64)")
+
+
+# A student's greedy_decode: the loop around their own accepted gpt_next_token_logits (the gate's
+# `solved` holds its reference), which takes float64 ids.
+GREEDY_FROM_OWN_GPT = '''
+import numpy as np
+from solved import gpt_next_token_logits
+
+ORDER = ["w_token_embed", "w_pos_embed", "ln1_gamma", "ln1_beta", "w_q", "w_k", "w_v", "w_o", "ln2_gamma",
+         "ln2_beta", "w1", "b1", "w2", "b2", "ln_gamma", "ln_beta", "w_unembed"]
+
+
+def greedy_decode(prompt_ids, params, n_heads, n_new):
+    ids = prompt_ids
+    for _ in range(n_new):
+        logits = gpt_next_token_logits(ids.astype(np.float64), *[params[name] for name in ORDER], n_heads)
+        ids = np.hstack([ids, np.argmax(logits, axis=1).reshape(-1, 1)])
+    return ids.copy()
+'''
+
+
+@pytest.mark.xdist_group("gate-greedy_decode")
+def test_a_greedy_decode_around_the_students_own_gpt_is_accepted(gated):
+    report = gated("greedy_decode").grade(GREEDY_FROM_OWN_GPT)
+    assert report.verdict == "accepted", [(t.name, t.status, t.message) for t in report.tests]
+
+
+@pytest.mark.xdist_group("gate-decode_with_kv_cache")
+def test_recomputing_the_prefix_runs_out_of_time_on_the_long_test_only(gated):
+    report = wrong_report(gated, "decode_with_kv_cache", "wrong/recomputes_the_prefix.py")
+    failed = [(t.name, t.status) for t in report.tests if t.status != "passed"]
+    assert failed == [("long_generation_800", "time_limit_exceeded")]
+    reference = gated("decode_with_kv_cache").report(package("decode_with_kv_cache").solution)
+    assert next(t.status for t in reference.tests if t.name == "long_generation_800") == "passed"
+
+
+@pytest.mark.xdist_group("gate-decode_with_kv_cache")
+def test_a_cache_grown_by_concatenation_is_accepted_long_test_included(gated):
+    # Another correct way: per-layer (keys, values) grown with np.concatenate at every step, the
+    # causal mask shifted by the cache's length, math.erf entry by entry.
+    code = (PROBLEMS / "decode_with_kv_cache" / "wrong" / "prefill_without_causal_mask.py").read_text().replace(
+        "        # With a cache, every query sees every cached key: no mask needed.\n",
+        "        scores = scores + np.triu(np.full((n, k.shape[2]), -np.inf), k=k.shape[2] - n + 1)\n")
+    report = gated("decode_with_kv_cache").grade(code)
+    assert report.verdict == "accepted", [(t.name, t.status, t.message) for t in report.tests]
