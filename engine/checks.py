@@ -108,9 +108,16 @@ def check_test(event: TestEvent, *, name: str, hidden: bool, expected: np.ndarra
         result.traceback = event.error.frames  # which line raised is the code's choice: not on hidden tests
     if not hidden:
         result.detail = detail
-        if event.output is not None and len(event.output) <= PICTURE_MAX_BYTES and status in SHOWS_ACTUAL:
+        if event.output is not None and len(event.output) <= PICTURE_MAX_BYTES and _shows_actual(status, expected):
             result.detail["actual_npy"] = b64(event.output)
     return result
+
+
+def _shows_actual(status: TestStatus, expected) -> bool:
+    """Whether a visible test keeps the student's array: when it failed on its values, and when integers
+    (token ids) passed, since they equal the expected ones exactly and the decoded-tokens picture draws them."""
+    passed_ids = status == TestStatus.PASSED and isinstance(expected, np.ndarray) and is_integer(expected)
+    return status in SHOWS_ACTUAL or passed_ids
 
 
 def _timeout_message(event: TestEvent, time_limit_s: float, budget_s: float | None) -> str:

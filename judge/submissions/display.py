@@ -31,6 +31,7 @@ from engine.verdicts import CHECK_LABELS, CHECKS, TestStatus, Verdict
 from judge.problems.models import TestCase
 from judge.problems.queries import problem_spec
 from judge.submissions.models import Submission
+from judge.submissions.token_picture import drawable, prompt_length, tokens_picture
 
 MAX_ACTUAL_BYTES = 512 * 1024
 MAX_PANELS = 8  # leading indices drawn for a 3-D array
@@ -61,6 +62,7 @@ class TestRow:
     expected: ShownArray | None = None
     actual: ShownArray | None = None
     picture: SafeString | None = None
+    tokens: SafeString | None = None  # the decoded-tokens picture (judge/submissions/token_picture.py)
     detail: dict = field(default_factory=dict)
     member: str = ""  # for several outputs: the named output shown (the first that failed)
     misconception: str = ""  # the name of the known mistake it reproduces, if any
@@ -180,6 +182,9 @@ def shown_row(test: dict, cases: dict, labels: dict[str, str] = CHECK_LABELS) ->
             if status == TestStatus.WRONG_VALUE and actual.shape == expected.shape:
                 first = row.detail.get("first_mismatch") or (row.detail.get("pattern") or {}).get("first")
                 row.picture = difference_picture(actual, expected, first)
+            prompt = prompt_length(inputs, expected)
+            if prompt is not None and drawable(actual, expected):
+                row.tokens = tokens_picture(actual, expected, prompt)
     return row
 
 
