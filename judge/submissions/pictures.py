@@ -104,7 +104,8 @@ def kept_tokens(logits: np.ndarray, expected: np.ndarray, actual: np.ndarray | N
             size = 2 + (height - 2) * (float(value) - low) / span if np.isfinite(value) else 1
             state = {KEPT: "kept", DROPPED: "dropped", EXTRA: "kept by you, dropped in the expected result",
                      MISSING: "kept in the expected result, dropped by you"}[fill]
-            parts.append(f'<rect x="{c * (bar + 2)}" y="{y + 16 + height - size:.1f}" width="{bar}" height="{size:.1f}" '
+            parts.append(f'<rect x="{c * (bar + 2)}" y="{y + 16 + height - size:.1f}" width="{bar}" '
+                         f'height="{size:.1f}" '
                          f'fill="{fill}" class="bar {state.split(",")[0].replace(" ", "-")}">'
                          f'<title>token {c}: logit {float(value):.4g}, {state}</title></rect>')
         y += height + 24

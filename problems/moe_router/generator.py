@@ -2,8 +2,8 @@
 
 The loader seeds ``rng`` from [tests].seed in problem.toml; ``k`` is a plain int (kind "int"). Integer-valued
 inputs make exactly equal scores (any order of the sums gives the same integers), so the tie rule decides
-those cases rather than rounding; random scores are never within 1e-9 (times their scale) of each other. The last case is a probe input: never
-graded.
+those cases rather than rounding; random scores are never within 1e-9 (times their scale) of each other.
+The last case is a probe input: never graded.
 """
 
 from __future__ import annotations
