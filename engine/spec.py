@@ -109,6 +109,9 @@ class ProblemSpec:
     keys: dict[str, dict[str, int]] = field(default_factory=dict)
     # Outputs that are not float64: output -> "int64"; "" names the single output of a one-array function.
     dtypes: dict[str, str] = field(default_factory=dict)
+    # How the result page draws a visible test's output beside the expected one ([display] picture in the
+    # manifest): "kept_tokens" or "heatmap"; "" draws integer outputs as tokens and nothing else. Not graded.
+    picture: str = ""
 
     @property
     def signature(self) -> str:
@@ -131,6 +134,8 @@ class ProblemSpec:
             data["keys"] = {param: dict(keys) for param, keys in self.keys.items()}
         if self.dtypes:
             data["dtypes"] = dict(self.dtypes)
+        if self.picture:
+            data["picture"] = self.picture
         return data
 
     @classmethod
@@ -140,7 +145,7 @@ class ProblemSpec:
                    data["atol"], max_output_bytes, dict(data.get("kinds", {})), data.get("budget_s"), probes,
                    data.get("fd_rtol"), data.get("fd_atol"), tuple(data.get("builds_on", ())),
                    Returns.from_dict(data.get("returns")), {p: dict(k) for p, k in data.get("keys", {}).items()},
-                   dict(data.get("dtypes", {})))
+                   dict(data.get("dtypes", {})), data.get("picture", ""))
 
 
 @dataclass(frozen=True)

@@ -324,6 +324,8 @@ def test_result_page_shows_integer_arrays_a_difference_picture_and_an_int64_chip
                     check_labels(package.problem.as_dict()))
     html = render_to_string("submissions/_test_row.html", {"row": row})
     assert "integer values differ at 2 of 8 positions" in html and "<svg" in html
+    assert "2 of 8 integers differ (compared exactly)" in html and "max absolute error" not in html
+    assert row.view_title == "Tokens: expected and yours" and "position 3: 0, expected 2" in html
     assert row.expected.dtype == "int64" and row.actual.text == "[[1, 0, 3, 0],\n [2, 2, 1, 2]]"
     assert ("values", "failed") in row.checks and ("int64", "passed") in row.checks
     mixed = {"returns": {"kind": "tuple", "names": ["values", "indices"]}, "dtypes": {"indices": "int64"}}

@@ -31,6 +31,7 @@ from engine.verdicts import CHECK_LABELS, CHECKS, TestStatus, Verdict
 from judge.problems.models import TestCase
 from judge.problems.queries import problem_spec
 from judge.submissions.models import Submission
+from judge.submissions.pictures import output_picture
 from judge.submissions.token_picture import drawable, prompt_length, tokens_picture
 
 MAX_ACTUAL_BYTES = 512 * 1024
@@ -63,6 +64,9 @@ class TestRow:
     actual: ShownArray | None = None
     picture: SafeString | None = None
     tokens: SafeString | None = None  # the decoded-tokens picture (judge/submissions/token_picture.py)
+    # The output drawn beside the expected one (``pictures.py``), for a visible test that did not pass.
+    view: SafeString | None = None
+    view_title: str = ""
     detail: dict = field(default_factory=dict)
     member: str = ""  # for several outputs: the named output shown (the first that failed)
     misconception: str = ""  # the name of the known mistake it reproduces, if any
@@ -132,8 +136,9 @@ def result_rows(submission: Submission) -> list[TestRow]:
         cases = visible_case_data(submission.test_set_id)
     else:
         cases = {}
-    labels = check_labels(submission.problem.spec or {})
-    return [shown_row(test, cases, labels) for test in submission.results if isinstance(test, dict)]
+    spec = submission.problem.spec or {}
+    labels, picture = check_labels(spec), str(spec.get("picture") or "")
+    return [shown_row(test, cases, labels, picture) for test in submission.results if isinstance(test, dict)]
 
 
 def check_labels(spec: dict) -> dict[str, str]:
@@ -150,8 +155,9 @@ def check_labels(spec: dict) -> dict[str, str]:
     return CHECK_LABELS | {"dtype": dtypes.pop() if len(dtypes) == 1 else "dtypes"}
 
 
-def shown_row(test: dict, cases: dict, labels: dict[str, str] = CHECK_LABELS) -> TestRow:
-    """One stored test as the page shows it; ``cases`` holds the visible tests' inputs and expected output."""
+def shown_row(test: dict, cases: dict, labels: dict[str, str] = CHECK_LABELS, picture: str = "") -> TestRow:
+    """One stored test as the page shows it; ``cases`` holds the visible tests' inputs and expected output, and
+    ``picture`` is how the problem draws an output (``ProblemSpec.picture``)."""
     status = str(test.get("status", ""))
     marks = test.get("checks") or {}
     row = TestRow(
@@ -185,6 +191,11 @@ def shown_row(test: dict, cases: dict, labels: dict[str, str] = CHECK_LABELS) ->
             prompt = prompt_length(inputs, expected)
             if prompt is not None and drawable(actual, expected):
                 row.tokens = tokens_picture(actual, expected, prompt)
+        # A decoded sequence has its own picture (token_picture.py), which replaces the generic token strip.
+        if not row.passed and row.tokens is None:
+            view = output_picture(picture, inputs, expected, actual)
+            if view is not None:
+                row.view_title, row.view = view
     return row
 
 
