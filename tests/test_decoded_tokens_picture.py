@@ -59,6 +59,7 @@ def test_a_decode_that_leaves_the_pattern_is_outlined_at_its_first_different_tok
     assert reds == [8, 9, 10, 11]  # the second sequence from its 9th id on
     assert "sequence 0: all generated ids match" in html and "sequence 1: first differs at token 8" in html
     assert html.count('class="first-difference"') == 1
+    assert row.view is None and "Tokens: expected and yours" not in html  # not drawn twice as a generic strip
 
 
 def test_float_ids_are_drawn_as_the_whole_numbers_they_hold():
