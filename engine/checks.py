@@ -106,9 +106,15 @@ def check_test(event: TestEvent, *, name: str, hidden: bool, expected: np.ndarra
         result.traceback = event.error.frames  # which line raised is the code's choice: not on hidden tests
     if not hidden:
         result.detail = detail
-        if event.output is not None and len(event.output) <= PICTURE_MAX_BYTES and status in SHOWS_ACTUAL:
-            result.detail["actual_npy"] = b64(event.output)
+        if status in SHOWS_ACTUAL:
+            keep_output(result, event)
     return result
+
+
+def keep_output(result: TestResult, event: TestEvent) -> None:
+    """Store a visible test's returned array for the result page (its picture, "your result"), when small."""
+    if not result.hidden and event.output is not None and len(event.output) <= PICTURE_MAX_BYTES:
+        result.detail["actual_npy"] = b64(event.output)
 
 
 def _timeout_message(event: TestEvent, time_limit_s: float, budget_s: float | None) -> str:

@@ -38,7 +38,7 @@ MANIFEST = "problem.toml"
 SLUG = re.compile(r"^[a-z][a-z0-9_]{1,79}$")
 DIFFICULTIES = ("easy", "medium", "hard")
 WRONG_CHECKS = {s.value for s in TestStatus} - {TestStatus.PASSED, TestStatus.NOT_RUN}
-PROBE_CHECKS = {"unchanged": 2, "changed": 2, "sums_to_one": 1, "values_in": 1}  # check -> number of cases
+PROBE_CHECKS = {"unchanged": 2, "changed": 2, "sums_to_one": 1, "values_in": 1, "falls": 1}  # check -> number of cases
 # What a manifest may ask for; beyond these a package is refused with the bound in the message.
 BOUNDS = {
     "time_limit_s": (0.05, 30.0),
@@ -50,6 +50,7 @@ BOUNDS = {
     "fd_atol": (0.0, 0.1),
 }
 FINITE_DIFFERENCE = "finite_difference.py"
+PICTURES = ("", "curve")
 
 
 class PackageError(ValueError):
@@ -252,7 +253,18 @@ def _problem_spec(top: _Fields, probes: tuple[ProbeSpec, ...], finite_difference
         fd_rtol=checking.number("fd_rtol") if finite_difference else None,
         fd_atol=checking.number("fd_atol") if finite_difference else None,
         builds_on=_builds_on(function, top.text("slug")), returns=returns, keys=_keys(function, kinds),
+        picture=_picture(checking, returns),
     )
+
+
+def _picture(checking: _Fields, returns: Returns | None) -> str:
+    """``[checking].picture``: "curve" draws each visible test's output beside the reference's as a line."""
+    picture = checking.text("picture", "")
+    if picture not in PICTURES:
+        raise checking.fail("picture", f"must be {' or '.join(map(repr, PICTURES[1:]))} or absent, got {picture!r}")
+    if picture and returns is not None:
+        raise checking.fail("picture", "draws one returned array, not several outputs")
+    return picture
 
 
 MEMBER_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,39}$")

@@ -57,7 +57,7 @@ class ProbeSpec:
     """A relation a correct output satisfies, checked on the student's outputs (``engine/probes.py``)."""
 
     name: str
-    check: str  # unchanged | changed | sums_to_one | values_in
+    check: str  # unchanged | changed | sums_to_one | values_in | falls
     cases: tuple[str, ...]
     message: str
     explanation: str = ""
@@ -101,6 +101,9 @@ class ProblemSpec:
     returns: Returns | None = None
     # A ``params`` parameter's keys and each one's number of axes: param -> {key: ndim}.
     keys: dict[str, dict[str, int]] = field(default_factory=dict)
+    # "curve": the result page draws a visible test's output (a 1-D series, a loss per step) beside the
+    # reference's, so a visible test keeps the output even when it passed; "": no such picture.
+    picture: str = ""
 
     @property
     def signature(self) -> str:
@@ -117,6 +120,8 @@ class ProblemSpec:
             data["returns"] = self.returns.as_dict()
         if self.keys:
             data["keys"] = {param: dict(keys) for param, keys in self.keys.items()}
+        if self.picture:
+            data["picture"] = self.picture
         return data
 
     @classmethod
@@ -125,7 +130,8 @@ class ProblemSpec:
         return cls(data["function"], list(data["params"]), data["time_limit_s"], data["memory_mb"], data["rtol"],
                    data["atol"], max_output_bytes, dict(data.get("kinds", {})), data.get("budget_s"), probes,
                    data.get("fd_rtol"), data.get("fd_atol"), tuple(data.get("builds_on", ())),
-                   Returns.from_dict(data.get("returns")), {p: dict(k) for p, k in data.get("keys", {}).items()})
+                   Returns.from_dict(data.get("returns")), {p: dict(k) for p, k in data.get("keys", {}).items()},
+                   str(data.get("picture", "")))
 
 
 @dataclass(frozen=True)

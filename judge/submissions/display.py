@@ -30,6 +30,7 @@ from engine.custom_input import BadInputs, validate_inputs
 from engine.verdicts import CHECK_LABELS, CHECKS, TestStatus, Verdict
 from judge.problems.models import TestCase
 from judge.problems.queries import problem_spec
+from judge.submissions.curves import loss_curves
 from judge.submissions.models import Submission
 
 MAX_ACTUAL_BYTES = 512 * 1024
@@ -61,6 +62,7 @@ class TestRow:
     expected: ShownArray | None = None
     actual: ShownArray | None = None
     picture: SafeString | None = None
+    curve: SafeString | None = None  # a series-valued answer (``picture = "curve"``): yours and the reference's
     detail: dict = field(default_factory=dict)
     member: str = ""  # for several outputs: the named output shown (the first that failed)
     misconception: str = ""  # the name of the known mistake it reproduces, if any
@@ -130,11 +132,13 @@ def result_rows(submission: Submission) -> list[TestRow]:
         cases = visible_case_data(submission.test_set_id)
     else:
         cases = {}
-    return [shown_row(test, cases) for test in submission.results if isinstance(test, dict)]
+    curve = bool(cases) and problem_spec(submission.problem).picture == "curve"
+    return [shown_row(test, cases, curve) for test in submission.results if isinstance(test, dict)]
 
 
-def shown_row(test: dict, cases: dict) -> TestRow:
-    """One stored test as the page shows it; ``cases`` holds the visible tests' inputs and expected output."""
+def shown_row(test: dict, cases: dict, curve: bool = False) -> TestRow:
+    """One stored test as the page shows it; ``cases`` holds the visible tests' inputs and expected output;
+    ``curve``: draw the returned series beside the expected one."""
     status = str(test.get("status", ""))
     marks = test.get("checks") or {}
     row = TestRow(
@@ -165,6 +169,8 @@ def shown_row(test: dict, cases: dict) -> TestRow:
             if status == TestStatus.WRONG_VALUE and actual.shape == expected.shape:
                 first = row.detail.get("first_mismatch") or (row.detail.get("pattern") or {}).get("first")
                 row.picture = difference_picture(actual, expected, first)
+            if curve:
+                row.curve = loss_curves(actual, expected)
     return row
 
 
