@@ -159,8 +159,9 @@ def test_an_accepted_run_draws_its_curve_beside_the_reference_on_the_visible_tes
     report, rows = rows_of(gated, FILES["solution.py"], process_sandbox)
     assert report.verdict == Verdict.ACCEPTED
     shown = {row.name: row for row in rows}
-    html = render_to_string("submissions/_test_row.html", {"row": shown["example"]})
-    assert "Your example run beside the reference's" in html
+    html = render_to_string("submissions/_results.html", {"rows": rows})
+    before_the_fold = html.split('<details class="tests-folded')[0]  # passed tests are folded away
+    assert '<div class="curve" data-test="example"><h4>Your example run beside the reference\'s' in before_the_fold
     assert html.count("<polyline") == 2 and 'class="yours"' in html and 'class="reference"' in html
     assert html.count("<circle") == 12  # six steps each
     for name in ("hidden_0", "hidden_1"):

@@ -3,20 +3,20 @@ ViT built from them, is accepted, and sees their loss curve drawn beside the ref
 
 from __future__ import annotations
 
-import re
+import shutil
 
 import pytest
 
+from judge.authoring.sync import sync_problems
 from judge.problems.models import Problem
 from tests.browser.conftest import open_problem, replace_code, screenshot, sign_up, submit_and_wait
 from tests.browser.test_building_on_your_own_code import with_prerequisites
-from tests.conftest import read_solution
+from tests.conftest import PROBLEMS, read_solution
 from tests.students import graded
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 SLUG = "vit_train_steps"
-SYNCED_PROBLEMS = sorted(with_prerequisites(SLUG))
 # Submitted on the page, one by one.
 IN_THE_BROWSER = ["cls_token_gradient", "positional_embedding_gradient"]
 # Solved earlier (accepted submissions as a worker leaves them), with the student's own code where it is short;
@@ -134,7 +134,19 @@ def vit_train_steps(images, labels, params, patch_size, n_heads, lr, steps):
 """
 
 
-def test_a_student_trains_a_vit_built_from_their_own_pieces_and_sees_the_loss_curve(site, page):
+@pytest.fixture
+def training_site(live_server, grading_worker, tmp_path, process_sandbox):
+    """The live server with vit_train_steps and what it needs published (its closure of prerequisites, and
+    nothing else, so a package someone is still writing cannot break it), and a worker grading."""
+    for slug in with_prerequisites(SLUG):
+        shutil.copytree(PROBLEMS / slug, tmp_path / slug)
+    outcomes = sync_problems(tmp_path, sandbox=process_sandbox)
+    assert all(o.action == "created" for o in outcomes), [(o.slug, o.action, o.note) for o in outcomes]
+    return live_server.url
+
+
+def test_a_student_trains_a_vit_built_from_their_own_pieces_and_sees_the_loss_curve(training_site, page):
+    site = training_site
     username = sign_up(page, site)
     student = Problem.objects.model._meta.apps.get_model("auth", "User").objects.get(username=username)
     problems = {p.slug: p for p in Problem.objects.all()}
@@ -157,10 +169,10 @@ def test_a_student_trains_a_vit_built_from_their_own_pieces_and_sees_the_loss_cu
 
     # Each visible run drawn: the student's losses and the reference's, step by step; no hidden run is.
     for example, steps in (("example_1", 4), ("example_random", 6)):
-        curve = page.locator(f'#result li.test[data-test="{example}"] svg.loss-curves')
+        curve = page.locator(f'#result .curve[data-test="{example}"] svg.loss-curves')
         curve.wait_for()
         assert curve.locator("polyline").count() == 2 and curve.locator("circle").count() == 2 * steps
-    first = page.locator('#result li.test[data-test="example_1"] svg.loss-curves circle title').all_inner_texts()
+    first = page.locator('#result .curve[data-test="example_1"] circle title').all_inner_texts()
     assert "yours, step 0: 2.69665" in first and "reference, step 0: 2.69665" in first  # the statement's numbers
     assert page.locator("#result li.hidden-test svg").count() == 0
     screenshot(page, "vit-train-steps-accepted")
