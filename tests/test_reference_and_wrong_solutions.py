@@ -232,3 +232,12 @@ def test_a_block_backward_without_the_input_gradient_is_told_the_missing_key(gat
     failure = first_failure(report)
     assert failure.status == "wrong_type"
     assert "lacks the key 'x'" in failure.message
+
+
+@pytest.mark.xdist_group("gate-vit_train_steps")
+def test_a_vit_trained_by_a_loop_over_the_pieces_it_builds_on_is_accepted(gated):
+    from tests.browser.test_training_your_own_vit import ASSEMBLED
+
+    report = gated("vit_train_steps").grade(ASSEMBLED)
+    assert report.verdict == "accepted", [(t.name, t.status, t.message) for t in report.tests]
+
