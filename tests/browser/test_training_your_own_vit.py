@@ -173,7 +173,7 @@ def test_a_student_trains_a_vit_built_from_their_own_pieces_and_sees_the_loss_cu
         curve = page.locator(f'#result .curve[data-test="{example}"] svg.loss-curves')
         curve.wait_for()
         assert curve.locator("polyline").count() == 2 and curve.locator("circle").count() == 2 * steps
-    first = page.locator('#result .curve[data-test="example_1"] circle title').all_inner_texts()
+    first = page.locator('#result .curve[data-test="example_1"] circle title').all_text_contents()
     assert "yours, step 0: 2.69665" in first and "reference, step 0: 2.69665" in first  # the statement's numbers
     assert page.locator("#result li.hidden-test svg").count() == 0
     screenshot(page, "vit-train-steps-accepted")
