@@ -108,8 +108,8 @@ def check_test(event: TestEvent, *, name: str, hidden: bool, expected: np.ndarra
         result.traceback = event.error.frames  # which line raised is the code's choice: not on hidden tests
     if not hidden:
         result.detail = detail
-        if event.output is not None and len(event.output) <= PICTURE_MAX_BYTES and _shows_actual(status, expected):
-            result.detail["actual_npy"] = b64(event.output)
+        if _shows_actual(status, expected):
+            keep_output(result, event)
     return result
 
 
@@ -118,6 +118,12 @@ def _shows_actual(status: TestStatus, expected) -> bool:
     (token ids) passed, since they equal the expected ones exactly and the decoded-tokens picture draws them."""
     passed_ids = status == TestStatus.PASSED and isinstance(expected, np.ndarray) and is_integer(expected)
     return status in SHOWS_ACTUAL or passed_ids
+
+
+def keep_output(result: TestResult, event: TestEvent) -> None:
+    """Store a visible test's returned array for the result page (its picture, "your result"), when small."""
+    if not result.hidden and event.output is not None and len(event.output) <= PICTURE_MAX_BYTES:
+        result.detail["actual_npy"] = b64(event.output)
 
 
 def _timeout_message(event: TestEvent, time_limit_s: float, budget_s: float | None) -> str:

@@ -23,6 +23,7 @@ from engine.checks import (
     check_test,
     diagnose,
     finite_difference_disagreement,
+    keep_output,
     type_signature,
 )
 from engine.events import (
@@ -188,6 +189,8 @@ def _check(raw: dict, case: Case, spec: ProblemSpec, facts: CodeFacts | None = N
     result = check_test(event, name=case.name, hidden=case.hidden, expected=expected, input_hashes=hashes,
                         tolerance=tolerance, max_output_bytes=spec.max_output_bytes, time_limit_s=spec.time_limit_s,
                         budget_s=spec.budget_s, inputs=case.array_inputs(), facts=facts)
+    if spec.picture == "curve" and not case.hidden and result.status == TestStatus.PASSED:
+        keep_output(result, event)  # the result page draws it beside the reference's
     if case.fd_expected is not None and spec.fd_rtol is not None and result.status in FD_CHECKED:
         estimate = np.load(io.BytesIO(case.fd_expected), allow_pickle=False)
         _check_finite_difference(result, event, estimate, spec, case.hidden)

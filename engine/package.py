@@ -38,8 +38,9 @@ MANIFEST = "problem.toml"
 SLUG = re.compile(r"^[a-z][a-z0-9_]{1,79}$")
 DIFFICULTIES = ("easy", "medium", "hard")
 WRONG_CHECKS = {s.value for s in TestStatus} - {TestStatus.PASSED, TestStatus.NOT_RUN}
-PICTURES = ("kept_tokens", "heatmap")  # [display] picture: how the result page draws an output
-PROBE_CHECKS = {"unchanged": 2, "changed": 2, "sums_to_one": 1, "values_in": 1}  # check -> number of cases
+# [display] picture: how the result page draws an output ("curve" also keeps a passed visible test's output)
+PICTURES = ("kept_tokens", "heatmap", "curve")
+PROBE_CHECKS = {"unchanged": 2, "changed": 2, "sums_to_one": 1, "values_in": 1, "falls": 1}  # check -> number of cases
 # What a manifest may ask for; beyond these a package is refused with the bound in the message.
 BOUNDS = {
     "time_limit_s": (0.05, 30.0),
@@ -253,18 +254,21 @@ def _problem_spec(top: _Fields, probes: tuple[ProbeSpec, ...], finite_difference
         fd_rtol=checking.number("fd_rtol") if finite_difference else None,
         fd_atol=checking.number("fd_atol") if finite_difference else None,
         builds_on=_builds_on(function, top.text("slug")), returns=returns, keys=_keys(function, kinds),
-        dtypes=dtypes, picture=_picture(top),
+        dtypes=dtypes, picture=_picture(top, returns),
     )
 
 
-def _picture(top: _Fields) -> str:
-    """``[display] picture``: "kept_tokens" (logits in, the same logits with -inf out) or "heatmap"."""
+def _picture(top: _Fields, returns: Returns | None) -> str:
+    """``[display] picture``: "kept_tokens" (logits in, the same logits with -inf out), "heatmap", or "curve"
+    (each visible test's output drawn beside the reference's as a line, a loss per step)."""
     if "display" not in top.table:
         return ""
     display = top.table_of("display")
     picture = display.text("picture", "")
     if picture and picture not in PICTURES:
         raise display.fail("picture", f"must be one of {', '.join(PICTURES)}, got {picture!r}")
+    if picture == "curve" and returns is not None:
+        raise display.fail("picture", "a curve draws one returned array, not several outputs")
     return picture
 
 

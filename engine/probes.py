@@ -5,6 +5,8 @@ yields the inputs built to probe them (cases with ``"probe": True``).  They run
 in the same sandbox job as the tests, after them, and the relation is checked
 here, by trusted code, on what came back: "changing a later key changed an
 earlier query's output" says more than "wrong value at index (0, 2, 1)".
+"falls" reads one output: along ``axis`` every entry is below the one before it
+(a loss per training step, with a step small enough that each one helps).
 Probe inputs are hidden inputs, so a message names the property, never where
 the output broke it: that index is the code's to choose, and it could spell out
 the inputs.  A message written with ``{index}`` (an older package) reads
@@ -107,6 +109,12 @@ def breaks(probe: ProbeSpec, outputs: list[np.ndarray], rtol: float, atol: float
         if probe.check == "sums_to_one":
             sums = first.sum(axis=probe.axis)
             return _first_false(np.isclose(sums, 1.0, rtol=max(rtol, 1e-9), atol=max(atol, 1e-9)))
+        if probe.check == "falls":  # each entry below the one before it; the first has none before it
+            fell = np.diff(first, axis=probe.axis) < 0
+            if not fell.size:
+                return None
+            return _first_false(np.concatenate([np.ones_like(np.take(fell, [0], axis=probe.axis)), fell],
+                                               axis=probe.axis))
         if probe.check == "values_in":
             allowed = np.zeros(first.shape, dtype=bool)
             for value in probe.values:

@@ -63,7 +63,7 @@ class ProbeSpec:
     """A relation a correct output satisfies, checked on the student's outputs (``engine/probes.py``)."""
 
     name: str
-    check: str  # unchanged | changed | sums_to_one | values_in
+    check: str  # unchanged | changed | sums_to_one | values_in | falls
     cases: tuple[str, ...]
     message: str
     explanation: str = ""
@@ -110,7 +110,8 @@ class ProblemSpec:
     # Outputs that are not float64: output -> "int64"; "" names the single output of a one-array function.
     dtypes: dict[str, str] = field(default_factory=dict)
     # How the result page draws a visible test's output beside the expected one ([display] picture in the
-    # manifest): "kept_tokens" or "heatmap"; "" draws integer outputs as tokens and nothing else. Not graded.
+    # manifest): "kept_tokens", "heatmap" or "curve" (a 1-D series, a loss per step: a visible test keeps its
+    # output even when it passed); "" draws integer outputs as tokens and nothing else. Not graded.
     picture: str = ""
 
     @property
@@ -145,7 +146,7 @@ class ProblemSpec:
                    data["atol"], max_output_bytes, dict(data.get("kinds", {})), data.get("budget_s"), probes,
                    data.get("fd_rtol"), data.get("fd_atol"), tuple(data.get("builds_on", ())),
                    Returns.from_dict(data.get("returns")), {p: dict(k) for p, k in data.get("keys", {}).items()},
-                   dict(data.get("dtypes", {})), data.get("picture", ""))
+                   dict(data.get("dtypes", {})), str(data.get("picture", "")))
 
 
 @dataclass(frozen=True)

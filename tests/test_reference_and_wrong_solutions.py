@@ -292,3 +292,12 @@ def test_a_cache_grown_by_concatenation_is_accepted_long_test_included(gated):
         "        scores = scores + np.triu(np.full((n, k.shape[2]), -np.inf), k=k.shape[2] - n + 1)\n")
     report = gated("decode_with_kv_cache").grade(code)
     assert report.verdict == "accepted", [(t.name, t.status, t.message) for t in report.tests]
+
+
+@pytest.mark.xdist_group("gate-vit_train_steps")
+def test_a_vit_trained_by_a_loop_over_the_pieces_it_builds_on_is_accepted(gated):
+    from tests.browser.test_training_your_own_vit import ASSEMBLED
+
+    report = gated("vit_train_steps").grade(ASSEMBLED)
+    assert report.verdict == "accepted", [(t.name, t.status, t.message) for t in report.tests]
+

@@ -30,6 +30,7 @@ from engine.custom_input import BadInputs, validate_inputs
 from engine.verdicts import CHECK_LABELS, CHECKS, TestStatus, Verdict
 from judge.problems.models import TestCase
 from judge.problems.queries import problem_spec
+from judge.submissions.curves import loss_curves
 from judge.submissions.models import Submission
 from judge.submissions.pictures import output_picture
 from judge.submissions.token_picture import drawable, prompt_length, tokens_picture
@@ -67,6 +68,7 @@ class TestRow:
     # The output drawn beside the expected one (``pictures.py``), for a visible test that did not pass.
     view: SafeString | None = None
     view_title: str = ""
+    curve: SafeString | None = None  # a series-valued answer (``picture = "curve"``): yours and the reference's
     detail: dict = field(default_factory=dict)
     member: str = ""  # for several outputs: the named output shown (the first that failed)
     misconception: str = ""  # the name of the known mistake it reproduces, if any
@@ -191,6 +193,8 @@ def shown_row(test: dict, cases: dict, labels: dict[str, str] = CHECK_LABELS, pi
             prompt = prompt_length(inputs, expected)
             if prompt is not None and drawable(actual, expected):
                 row.tokens = tokens_picture(actual, expected, prompt)
+            if picture == "curve":
+                row.curve = loss_curves(actual, expected)
         # A decoded sequence has its own picture (token_picture.py), which replaces the generic token strip.
         if not row.passed and row.tokens is None:
             view = output_picture(picture, inputs, expected, actual)

@@ -22,7 +22,7 @@ from engine.spec import Case, ProbeSpec
 from judge.submissions.display import grading_time, shown_row
 from judge.submissions.models import Submission
 from tests.helpers import npy, spec
-from tests.security.conftest import assert_contained, attack_cases, run_attack, solution
+from tests.security.conftest import assert_contained, attack_cases, attack_spec, run_attack, solution
 
 # The tag a payload makes of an input: "T<shape>_<first value's digits>", e.g. "T3x7x5_1234567".
 TAG = """
@@ -182,3 +182,15 @@ def test_how_the_process_died_on_a_hidden_test_is_not_said(signal, sandbox):
     assert row.status == "runtime_error", row
     assert "signal" not in row.message and str(signal) not in row.message
     assert_contained(report, sandbox)
+
+
+def test_a_curve_is_drawn_for_the_example_and_no_hidden_output_is_kept(sandbox):
+    # A problem that draws its answer as a curve keeps a visible test's output even when it passed; a
+    # hidden one's would be the reference's answer to a hidden input, so it keeps none and draws none.
+    curve_spec = dataclasses.replace(attack_spec(), picture="curve")
+    report = grade(solution(CORRECT), curve_spec, attack_cases(), sandbox)
+    assert report.verdict == "accepted"
+    visible, hidden = report.stored_tests()
+    assert "actual_npy" in visible["detail"] and "actual_npy" not in (hidden.get("detail") or {})
+    row = shown_row(hidden, {}, curve=True)
+    assert row.curve is None and row.actual is None
