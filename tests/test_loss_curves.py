@@ -154,7 +154,7 @@ def rows_of(gated, code: str, sandbox):
     example = next(c for c in outcome.cases if c.name == "example")
     inputs = {name: np.load(io.BytesIO(v)) if isinstance(v, bytes) else v for name, v in example.inputs.items()}
     expected = np.load(io.BytesIO(example.expected))
-    return report, [shown_row(t.as_dict(), {"example": (inputs, expected)}, curve=True) for t in report.tests]
+    return report, [shown_row(t.as_dict(), {"example": (inputs, expected)}, picture="curve") for t in report.tests]
 
 
 def test_an_accepted_run_draws_its_curve_beside_the_reference_on_the_visible_test_only(gated, process_sandbox):

@@ -103,5 +103,5 @@ def test_manifest_refuses_an_unknown_picture(tmp_path):
             (folder / file.relative_to(PROBLEMS / "top_k_logits")).write_bytes(file.read_bytes())
     manifest = folder / "problem.toml"
     manifest.write_text(manifest.read_text().replace('picture = "kept_tokens"', 'picture = "pie"'))
-    with pytest.raises(PackageError, match="display.picture must be one of kept_tokens, heatmap, got 'pie'"):
+    with pytest.raises(PackageError, match="display.picture must be one of kept_tokens, heatmap, curve, got 'pie'"):
         load_package(folder)

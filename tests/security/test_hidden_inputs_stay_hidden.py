@@ -192,5 +192,5 @@ def test_a_curve_is_drawn_for_the_example_and_no_hidden_output_is_kept(sandbox):
     assert report.verdict == "accepted"
     visible, hidden = report.stored_tests()
     assert "actual_npy" in visible["detail"] and "actual_npy" not in (hidden.get("detail") or {})
-    row = shown_row(hidden, {}, curve=True)
+    row = shown_row(hidden, {}, picture="curve")
     assert row.curve is None and row.actual is None
