@@ -94,8 +94,8 @@ def post_score(score_id: int) -> bool:
     error = None
     with transaction.atomic():
         # The lock is held across the HTTP call (a worker's, with a timeout): see the module's rules.
-        row = (ScorePost.objects.select_for_update().select_related("link__context__platform", "link__assignment")
-               .filter(pk=score_id).first())
+        row = (ScorePost.objects.select_for_update(of=("self",))
+               .select_related("link__context__platform", "link__assignment").filter(pk=score_id).first())
         if row is None or row.link.assignment is None:
             return False
         link, platform = row.link, row.link.context.platform
