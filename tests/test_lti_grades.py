@@ -145,3 +145,26 @@ def test_the_instructor_syncs_the_roster_from_the_lms(linked):
     assert roles == {"lms-teacher": Role.INSTRUCTOR, "lms-ada": Role.STUDENT, "lms-grace": Role.STUDENT,
                      "lms-tariq": Role.TA}
     assert LtiUser.objects.get(sub="lms-ada").user == ada  # the same person, not a second account
+
+
+def test_an_instructor_links_the_lms_course_to_an_existing_course_they_teach(linked, django_user_model):
+    lms, course, _, _, ada, instructor, _ = linked
+    iris = LtiUser.objects.get(sub="lms-teacher").user
+    owner = django_user_model.objects.create_user("owner", password="a long pass phrase 42", is_staff=True)
+    existing = course_services.create_course(owner, "Transformers, the running course")
+    assert instructor.get(f"/lti/courses/{course.pk}/").context["others"].count() == 0
+    Membership.objects.create(course=existing, user=iris, role=Role.INSTRUCTOR)  # as a roster upload does
+    answer = instructor.post(f"/lti/courses/{course.pk}/relink/", {"context": course.lti_contexts.get().pk,
+                                                                   "course": existing.pk}, follow=True)
+    assert "1 people from the LMS were added" in answer.content.decode()
+    assert Membership.objects.get(course=existing, user=ada).role == Role.STUDENT
+    assert launch(Client(), lms, lms.people["lms-ada"])["Location"] == f"/courses/{existing.pk}/"
+
+
+def test_a_course_one_does_not_teach_cannot_be_linked(linked, django_user_model):
+    lms, course, _, _, ada, instructor, _ = linked
+    other = course_services.create_course(django_user_model.objects.create_user("x"), "Someone else's")
+    answer = instructor.post(f"/lti/courses/{course.pk}/relink/", {"context": course.lti_contexts.get().pk,
+                                                                   "course": other.pk}, follow=True)
+    assert "only to a course you teach here" in answer.content.decode()
+    assert course.lti_contexts.count() == 1

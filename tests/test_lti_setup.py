@@ -99,3 +99,20 @@ def test_a_student_cannot_use_an_instructors_deep_linking_page(client, lms):
     picker = launch(Client(), lms, teacher, deep_linking=True)["Location"]
     launch(client, lms, lms.person("lms-ada", "Ada", "Lovelace", [LEARNER]))
     assert client.get(picker).status_code == 403
+
+
+def test_a_single_problem_can_be_linked_without_a_gradebook_column_and_opens_its_page(client, lms):
+    teacher = lms.person("lms-teacher", "Iris", "Ng", [INSTRUCTOR])
+    launch(Client(), lms, teacher)
+    problem = quick_problem("first_problem")
+    course_services.save_assignment(Course.objects.get(), None, {"title": "Week 1"}, [problem])
+    picker = launch(client, lms, teacher, deep_linking=True)["Location"]
+    html = client.post(picker, {"problem": "first_problem"}).content.decode()
+    token = unescape(html.split('name="JWT" value="')[1].split('"')[0])
+    [item] = jwt.decode(token, options={"verify_signature": False})[
+        "https://purl.imsglobal.org/spec/lti-dl/claim/content_items"]
+    assert item["custom"] == {"problem": "first_problem"} and "lineItem" not in item
+    link = lms.add_link(item["title"], item["custom"], 0)
+    link.lineitem = ""
+    answer = launch(Client(), lms, lms.person("lms-ada", "Ada", "Lovelace", [LEARNER]), link)
+    assert answer["Location"] == "/problems/first_problem/"

@@ -131,3 +131,32 @@ def accept_launch(platform: Platform, claims: dict) -> Launch:
         member.save(update_fields=["role"])
     deep = claims.get(CLAIM + "message_type") == DEEP_LINKING
     return Launch(user, context.course, role, context, None if deep else link_for(context, claims), deep)
+
+
+class RelinkError(Exception):
+    pass
+
+
+@transaction.atomic
+def relink_context(context: LtiContext, course: Course, by) -> int:
+    """Point an LMS course at another course of ours (one the same person teaches): the LMS's people follow with
+    their roles; links opened the old course's assignments, so they open the course until linked again.
+    Returns how many people came along."""
+    teaches = Membership.objects.filter(user=by, role=Role.INSTRUCTOR)
+    if not teaches.filter(course=context.course).exists() or not teaches.filter(course=course).exists():
+        raise RelinkError("You can link the LMS course only to a course you teach here, from one you teach.")
+    if course == context.course:
+        raise RelinkError(f"The LMS course is linked to {course} already.")
+    old = context.course
+    people = Membership.objects.filter(course=old, user__lti_identities__platform=context.platform)
+    moved = 0
+    for member in people:
+        _, created = Membership.objects.get_or_create(course=course, user_id=member.user_id,
+                                                      defaults={"role": member.role})
+        moved += created
+    context.course = course
+    context.save(update_fields=["course"])
+    context.links.update(assignment=None)
+    course_services.audit(course, by, "lti-link", f"LMS course {context} ({context.platform}) linked here from "
+                                                  f"{old}; {moved} people added")
+    return moved

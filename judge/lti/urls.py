@@ -14,4 +14,5 @@ urlpatterns = [
     path("courses/<int:course_pk>/", views.course_lti, name="lti-course"),
     path("courses/<int:course_pk>/send-again/", views.send_again, name="lti-send-again"),
     path("courses/<int:course_pk>/roster/", views.sync_roster, name="lti-roster"),
+    path("courses/<int:course_pk>/relink/", views.relink, name="lti-relink"),
 ]

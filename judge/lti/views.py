@@ -26,12 +26,13 @@ from pylti1p3.exception import LtiException, OIDCException
 from pylti1p3.lineitem import LineItem
 
 from judge.courses.access import CHANGE, get_course_for_user, role_in
-from judge.courses.models import Assignment, Role
+from judge.courses.models import Assignment, Course, Role
 from judge.lti import keys, roster, scores
 from judge.lti.forms import PlatformForm
-from judge.lti.launches import CLAIM, LaunchRefused, accept_launch
+from judge.lti.launches import CLAIM, LaunchRefused, RelinkError, accept_launch, relink_context
 from judge.lti.models import LtiContext, LtiLink, Platform, ScorePost, ScoreStatus, ToolKey
-from judge.lti.tool import ToolConf, TimeoutSession
+from judge.lti.tool import TimeoutSession, ToolConf
+from judge.problems.models import Problem
 
 BLAME_THE_LINK = "Open the assignment from your LMS again; if this keeps happening, tell your instructor."
 
@@ -126,23 +127,27 @@ def cached_launch(request, launch_id: str) -> tuple[DjangoMessageLaunch, LtiCont
 def deep_link(request, launch_id: str):
     message, context = cached_launch(request, launch_id)
     assignments = Assignment.objects.filter(course=context.course).prefetch_related("items")
+    problems = Problem.objects.filter(published=True, assignments__course=context.course).distinct()
     if request.method != "POST":
-        return render(request, "lti/deep_link.html", {"course": context.course, "assignments": assignments})
+        return render(request, "lti/deep_link.html", {"course": context.course, "assignments": assignments,
+                                                      "problems": problems})
     assignment = assignments.filter(pk=request.POST.get("assignment") or 0).first()
-    if assignment is None:
-        messages.error(request, "Choose one of the course's assignments.")
+    problem = problems.filter(slug=request.POST.get("problem") or "").first() if assignment is None else None
+    if assignment is None and problem is None:
+        messages.error(request, "Choose one of the course's assignments, or one problem.")
         return redirect("lti-deep-link", launch_id)
-    maximum = float(assignment.items.count())
-    resource = (DeepLinkResource().set_url(launch_url(request)).set_title(assignment.title)
-                .set_custom_params({"assignment": str(assignment.pk)})
-                .set_lineitem(LineItem().set_score_maximum(maximum).set_label(assignment.title)
-                              .set_resource_id(f"assignment-{assignment.pk}")))
-    deep = message.get_deep_link()
+    resource = DeepLinkResource().set_url(launch_url(request)).set_title((assignment or problem).title)
+    if assignment is not None:  # an assignment has points, so a gradebook column
+        resource.set_custom_params({"assignment": str(assignment.pk)}).set_lineitem(
+            LineItem().set_score_maximum(float(assignment.items.count())).set_label(assignment.title)
+            .set_resource_id(f"assignment-{assignment.pk}"))
+    else:
+        resource.set_custom_params({"problem": problem.slug})
     return_url = message.get_launch_data()[
         "https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings"]["deep_link_return_url"]
     response = render(request, "lti/deep_link_return.html", {
-        "return_url": return_url, "jwt": deep.get_response_jwt([resource]), "assignment": assignment,
-        "platform": context.platform})
+        "return_url": return_url, "jwt": message.get_deep_link().get_response_jwt([resource]),
+        "title": (assignment or problem).title, "platform": context.platform})
     origin = "{0.scheme}://{0.netloc}".format(urlsplit(return_url))
     response._csp_update = {"form-action": [origin]}  # this one form goes back to the LMS
     return response
@@ -218,9 +223,30 @@ def course_lti(request, course_pk: int):
     links = LtiLink.objects.filter(context__course=course).select_related("assignment", "context")
     rows = (ScorePost.objects.filter(link__context__course=course)
             .select_related("user", "link__assignment").order_by("status", "user__username"))
+    others = Course.objects.filter(memberships__user=request.user, memberships__role=Role.INSTRUCTOR).exclude(
+        pk=course.pk)
     return render(request, "lti/course.html", {
-        "course": course, "role": role, "contexts": contexts, "links": links, "rows": rows,
+        "course": course, "role": role, "contexts": contexts, "links": links, "rows": rows, "others": others,
         "failed": sum(1 for r in rows if r.status == ScoreStatus.FAILED)})
+
+
+@login_required
+@require_POST
+def relink(request, course_pk: int):
+    course, _ = get_course_for_user(request.user, course_pk, CHANGE)
+    context = get_object_or_404(LtiContext, course=course, pk=request.POST.get("context") or 0)
+    target = Course.objects.filter(pk=request.POST.get("course") or 0).first()
+    if target is None:
+        messages.error(request, "Choose one of your courses.")
+        return redirect("lti-course", course.pk)
+    try:
+        moved = relink_context(context, target, request.user)
+    except RelinkError as error:
+        messages.error(request, str(error))
+        return redirect("lti-course", course.pk)
+    messages.success(request, f"{context} now opens {target}; {moved} people from the LMS were added to it. "
+                              "Link its assignments again from the LMS (deep linking).")
+    return redirect("lti-course", target.pk)
 
 
 @login_required
