@@ -168,3 +168,15 @@ def test_a_course_one_does_not_teach_cannot_be_linked(linked, django_user_model)
                                                                    "course": other.pk}, follow=True)
     assert "only to a course you teach here" in answer.content.decode()
     assert course.lti_contexts.count() == 1
+
+
+def test_a_score_left_pending_by_a_lost_message_is_queued_again_by_the_sweep(linked, monkeypatch):
+    lms, course, _, problems, ada, _, _ = linked
+    recorded(ada, problems[0])
+    sent = []
+    monkeypatch.setattr(scores, "enqueue_on_commit", lambda name, *args: sent.append((name, args)))
+    [row_id] = scores.credit_changed(ada.pk, problems[0].pk)
+    assert scores.resend_stalled() == 0  # just queued: its task may still come
+    ScorePost.objects.filter(pk=row_id).update(changed_at=timezone.now() - scores.STALE_AFTER - timedelta(seconds=1))
+    assert scores.resend_stalled() == 1
+    assert sent == [(scores.POST_SCORE_TASK, (row_id,))] * 2

@@ -57,14 +57,16 @@ def test_lms_roles_map_to_instructor_ta_and_student(client, lms):
 def test_a_student_before_any_instructor_launch_is_told_and_nothing_is_created(client, lms):
     before = counts()
     answer = launch(client, lms, lms.person("s", "Sam", "Stone", [LEARNER]))
-    assert answer.status_code == 403 and "its instructor opens the tool from the LMS once first" in answer.content.decode()
+    assert answer.status_code == 403
+    assert "its instructor opens the tool from the LMS once first" in answer.content.decode()
     assert counts() == before
 
 
 REFUSALS = {
     "bad signature": ({"key": "other"}, "signature does not verify"),
     "expired": ({"exp": -60, "iat": -400}, "has expired"),
-    "wrong audience": ({"aud": "another-tool"}, "No platform is registered here with the issuer and client id (audience)"),
+    "wrong audience": ({"aud": "another-tool"},
+                       "No platform is registered here with the issuer and client id (audience)"),
     "unknown issuer": ({"iss": "http://127.0.0.1:9/elsewhere"}, "No platform is registered here"),
     "unknown deployment": ({"https://purl.imsglobal.org/spec/lti/claim/deployment_id": "deployment-9"},
                            "deployment of the tool that is not registered here"),

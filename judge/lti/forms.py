@@ -13,7 +13,6 @@ def https_by_default(field, **kwargs):
 
 
 class PlatformForm(forms.ModelForm):
-    formfield_callback = https_by_default
     deployment_ids_text = forms.CharField(
         label="Deployment ids", widget=forms.Textarea(attrs={"rows": 2}),
         help_text="One per line or separated by commas, as the LMS shows them.")
@@ -22,6 +21,7 @@ class PlatformForm(forms.ModelForm):
         model = Platform
         fields = ["name", "issuer", "client_id", "key_set_url", "auth_login_url", "auth_token_url", "auth_audience",
                   "enabled"]
+        formfield_callback = https_by_default
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -41,7 +41,8 @@ def activate_key(key: ToolKey, now=None) -> None:
     if key.retired_at is not None:
         raise KeyRotationError("A retired key cannot sign again; make a new one.")
     if now - key.created_at < ahead:
-        raise KeyRotationError(f"This key was published {int((now - key.created_at).total_seconds())} s ago; it may sign "
+        age = int((now - key.created_at).total_seconds())
+        raise KeyRotationError(f"This key was published {age} s ago; it may sign "
                         f"once platforms have had {int(ahead.total_seconds())} s to fetch the key set.")
     key.activated_at = now
     key.save(update_fields=["activated_at"])
