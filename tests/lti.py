@@ -29,7 +29,9 @@ def lms(db):
 
 def begin_login(client, lms: LtiPlatform, person, link=None, deep_linking: bool = False) -> tuple[str, str]:
     """The LMS's login initiation; returns the (state, nonce) the tool sent to the platform."""
-    answer = client.get(lms.login_url(person, link, deep_linking))
+    check = client.get(lms.login_url(person, link, deep_linking))  # the cookie check page, whose script
+    assert check.status_code == 200 and b"lti1p3-new-tab-link" in check.content, check.content.decode()[:500]
+    answer = client.get(lms.login_url(person, link, deep_linking) + "&lti1p3_new_window=1")  # ... goes on here
     assert answer.status_code == 302, answer.content.decode()[:500]
     query = parse_qs(urlsplit(answer["Location"]).query)
     assert answer["Location"].startswith(lms.url("/auth?"))

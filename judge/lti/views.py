@@ -8,6 +8,9 @@ site's own cookies; the state cookie it sets is SameSite=None; Secure over HTTPS
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import re
 from urllib.parse import urlsplit
 
 from django.contrib import messages
@@ -72,16 +75,35 @@ def jwks(request):
     return JsonResponse(keys.key_set())
 
 
+def inline_hashes(page: str) -> dict[str, list[str]]:
+    """CSP hashes of a page's inline <script> and <style> blocks: the library's cookie check page is one
+    page of inline code, allowed exactly as it is and nothing else."""
+    found = {}
+    for tag, directive in (("script", "script-src"), ("style", "style-src")):
+        blocks = re.findall(rf"<{tag}[^>]*>(.*?)</{tag}>", page, flags=re.DOTALL)
+        found[directive] = ["'sha256-{}'".format(base64.b64encode(hashlib.sha256(b.encode()).digest()).decode())
+                            for b in blocks]
+    return found
+
+
 @csrf_exempt
 def oidc_login(request):
-    """Third-party initiated login: the LMS sends the browser here, we send it back with a state and nonce."""
+    """Third-party initiated login: the LMS sends the browser here, we send it back with a state and nonce.
+
+    First the library's cookie check: a page that sees whether this (possibly framed) browser keeps our
+    cookies, and if it does not, offers to open the tool in a new tab, where it does."""
     conf = ToolConf()
-    oidc = DjangoOIDCLogin(request, conf, launch_data_storage=DjangoCacheDataStorage())
+    oidc = DjangoOIDCLogin(request, conf, launch_data_storage=DjangoCacheDataStorage()).enable_check_cookies(
+        main_msg="Your browser does not let this tool keep cookies inside the LMS page.",
+        click_msg="Open it in a new tab.", loading_msg="Opening…")
     try:
-        return oidc.redirect(request.POST.get("target_link_uri") or request.GET.get("target_link_uri")
-                             or launch_url(request))
+        response = oidc.redirect(request.POST.get("target_link_uri") or request.GET.get("target_link_uri")
+                                 or launch_url(request))
     except (OIDCException, LtiException) as error:
         return refuse(request, refusal_for(error, conf), status=400)
+    if response.status_code == 200:  # the cookie check page
+        response._csp_update = inline_hashes(response.content.decode())
+    return response
 
 
 @csrf_exempt
