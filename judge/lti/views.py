@@ -61,6 +61,8 @@ def refusal_for(error: Exception, conf: ToolConf) -> str:
         return "This launch's nonce is unknown or expired: the launch was not started here, or too long ago."
     if "expired" in text:
         return "This launch has expired (its id_token is past its expiry time)."
+    if "not yet valid" in text:
+        return "This launch's id_token is dated in the future; the LMS's clock or the token is wrong."
     if "Signature verification failed" in text or "Unable to find public key" in text or "decode" in text:
         return "This launch's signature does not verify against the platform's published keys."
     return f"This launch is not valid: {text[:200]}"
