@@ -12,7 +12,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "judge.settings")
 
 app = Celery("judge")
 app.config_from_object("django.conf:settings", namespace="CELERY")
-app.autodiscover_tasks(["judge.submissions", "judge.authoring"])
+app.autodiscover_tasks(["judge.submissions", "judge.authoring", "judge.lti"])
 
 
 @worker_ready.connect

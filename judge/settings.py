@@ -103,6 +103,7 @@ INSTALLED_APPS = [
     "judge.tokens",
     "ninja",  # the API's docs page (Swagger UI, served as static files)
     "judge.courses",
+    "judge.lti",
 ]
 
 MIDDLEWARE = [
@@ -221,6 +222,23 @@ CONTENT_SECURITY_POLICY = {
         "frame-ancestors": [NONE],
     },
 }
+
+# LTI 1.3 (judge/lti).  LTI_FRAME_ANCESTORS: the LMS origins (space-separated, e.g. https://school.instructure.com)
+# that may show this site in a frame, as Canvas and Moodle do by default; unset, nothing may frame it.  A framed
+# page is a third-party context, where browsers send only SameSite=None; Secure cookies: the session and CSRF
+# cookies get that then (over HTTPS; JUDGE_PLAIN_HTTP keeps them Lax, and a test platform on 127.0.0.1 is the same
+# site).  PyLTI1p3's own state cookie is SameSite=None; Secure on HTTPS requests whatever this says.
+LTI_FRAME_ANCESTORS = os.environ.get("LTI_FRAME_ANCESTORS", "").split()
+for origin in LTI_FRAME_ANCESTORS:
+    if not origin.startswith("https://"):
+        raise ImproperlyConfigured(f"LTI_FRAME_ANCESTORS holds origins such as https://lms.example.edu, not {origin!r}")
+if LTI_FRAME_ANCESTORS:
+    CONTENT_SECURITY_POLICY["DIRECTIVES"]["frame-ancestors"] = [SELF, *LTI_FRAME_ANCESTORS]
+    MIDDLEWARE.remove("django.middleware.clickjacking.XFrameOptionsMiddleware")  # frame-ancestors says who may
+    if not PLAIN_HTTP:
+        SESSION_COOKIE_SAMESITE = CSRF_COOKIE_SAMESITE = "None"
+# A new key of the tool is published this long before it may sign (platforms cache key sets for hours).
+LTI_KEY_PUBLISH_AHEAD_S = env_number("LTI_KEY_PUBLISH_AHEAD_S", 24 * 3600)
 
 LOGGING = {
     "version": 1,
@@ -352,6 +370,9 @@ CELERY_TASK_ROUTES = {
     "judge.authoring.tasks.recover_stalled_authoring": {"queue": "maintenance", "priority": 0},
     "judge.authoring.tasks.run_gate": {"queue": "submit", "priority": 4},
     "judge.authoring.tasks.rejudge_batch": {"queue": "rejudge", "priority": 9},
+    # Grades to an LMS: short HTTP calls, on the worker that needs no sandbox, never behind a grading backlog.
+    "judge.lti.tasks.post_score": {"queue": "maintenance", "priority": 5},
+    "judge.lti.tasks.resend_stalled_scores": {"queue": "maintenance", "priority": 5},
 }
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
@@ -362,6 +383,10 @@ CELERY_BEAT_SCHEDULE = {
     "recover-stalled-submissions": {
         "task": "judge.submissions.tasks.recover_stalled_submissions",
         "schedule": env_number("RECOVERY_INTERVAL_S", 3.0, float),
+    },
+    "resend-stalled-lti-scores": {  # scores whose task the broker lost
+        "task": "judge.lti.tasks.resend_stalled_scores",
+        "schedule": 60.0,
     },
     "recover-stalled-authoring": {  # gate runs whose worker died fail; stalled rejudges are sent again
         "task": "judge.authoring.tasks.recover_stalled_authoring",

@@ -13,6 +13,7 @@ urlpatterns = [
     path("problems/", include("judge.learning.urls")),
     path("leaderboard/", include("judge.leaderboard.urls")),
     path("courses/", include("judge.courses.urls")),
+    path("lti/", include("judge.lti.urls")),
     path("authoring/", include("judge.authoring.urls")),
     path("api/", include("judge.api.urls")),
     path("", include("judge.pages.urls")),

@@ -21,6 +21,7 @@ from judge.courses.models import (
     Assignment, AssignmentProblem, Course, CourseAudit, Membership, Override, RetiredJoinCode, Role, Section,
     TimedStart, new_join_code,
 )
+from judge.courses.signals import credit_rules_changed
 
 ROSTER_MAX_BYTES = 1_000_000
 ROSTER_MAX_ROWS = 5_000
@@ -35,6 +36,11 @@ class CourseError(Exception):
 
 def audit(course: Course, by, action: str, summary: str) -> None:
     CourseAudit.objects.create(course=course, user=by, action=action, summary=summary[:1000])
+
+
+def announce_credit_rules(assignment_id: int) -> None:
+    """Once the change commits, apps above (LTI grade passback) hear that credit on it may differ."""
+    transaction.on_commit(lambda: credit_rules_changed.send(sender=Assignment, assignment_id=assignment_id))
 
 
 @transaction.atomic
@@ -216,6 +222,7 @@ def save_assignment(course: Course, by, values: dict, problems: list, assignment
     audit(course, by, "assignment", f"{'created' if created else 'changed'} {assignment.title!r}: "
                                     f"opens {assignment.opens_at}, due {assignment.due_at}, "
                                     f"closes {assignment.closes_at}, {assignment.late_rule}")
+    announce_credit_rules(assignment.pk)
     return assignment
 
 
@@ -245,6 +252,7 @@ def set_override(assignment: Assignment, by, values: dict, reason: str, student=
     who = student.username if student else f"section {section.name}"
     audit(course, by, "override", f"{assignment.title!r} for {who}: opens {merged.opens_at}, due {merged.due_at}, "
                                   f"closes {merged.closes_at}, {merged.late_rule}. Reason: {reason.strip()}")
+    announce_credit_rules(assignment.pk)
     return override
 
 
@@ -252,6 +260,7 @@ def set_override(assignment: Assignment, by, values: dict, reason: str, student=
 def delete_override(override: Override, by) -> None:
     who = override.user.username if override.user else f"section {override.section.name}"
     audit(override.assignment.course, by, "override-removed", f"{override.assignment.title!r} for {who}")
+    announce_credit_rules(override.assignment_id)
     override.delete()
 
 

@@ -47,6 +47,7 @@ from judge.submissions import fairshare, push, standings
 from judge.submissions.composition import builds_on, locked_reason, reference_code, solved_solutions
 from judge.submissions.display import visible_case_data
 from judge.submissions.models import Kind, Status, Submission
+from judge.submissions.signals import verdict_recorded
 from sandbox.backends.base import SandboxError
 
 log = logging.getLogger(__name__)
@@ -323,7 +324,12 @@ def grade_submission(submission_id: int, capped: bool = True) -> bool:
     push.publish_status(submission_id, Status.RUNNING)
     submission = Submission.objects.select_related("problem", "test_set").get(pk=submission_id)
     try:
-        return _grade_claimed(submission, token)
+        recorded = _grade_claimed(submission, token)
+        if recorded:  # apps above (LTI) queue what follows; their failure must not fail the grading
+            for receiver, failure in verdict_recorded.send_robust(sender=Submission, submission=submission):
+                if isinstance(failure, Exception):
+                    log.error("after submission %s: %s failed", submission_id, receiver, exc_info=failure)
+        return recorded
     finally:
         if capped:  # a staff rejudge is not the student's doing
             fairshare.charge(submission.user_id, submission.client_address, time.monotonic() - started)

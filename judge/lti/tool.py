@@ -1,0 +1,81 @@
+"""PyLTI1p3 fed from this site's database: the registered platforms and the tool's signing key.
+
+The library checks the protocol (state, the id_token's signature, expiry and audience, the deployment, the
+message's claims); this module only answers its questions "which registration?" and "which deployment?", and
+remembers why it answered none, so that the refusal page can say so.
+"""
+
+from __future__ import annotations
+
+import requests
+from pylti1p3.deployment import Deployment
+from pylti1p3.registration import Registration
+from pylti1p3.tool_config.abstract import ToolConfAbstract
+
+from judge.lti.keys import signing_key
+from judge.lti.models import Platform
+
+HTTP_TIMEOUT_S = 10
+
+
+def registration_of(platform: Platform) -> Registration:
+    key = signing_key()
+    return (Registration().set_issuer(platform.issuer).set_client_id(platform.client_id)
+            .set_key_set_url(platform.key_set_url).set_auth_login_url(platform.auth_login_url)
+            .set_auth_token_url(platform.auth_token_url).set_auth_audience(platform.auth_audience or None)
+            .set_tool_private_key(key.private_pem).set_tool_public_key(key.public_pem))
+
+
+def find_platform(iss: str, client_id: str | None) -> Platform | None:
+    platforms = Platform.objects.filter(issuer=iss)
+    if client_id:
+        return platforms.filter(client_id=client_id).first()
+    return platforms.first() if platforms.count() == 1 else None
+
+
+class ToolConf(ToolConfAbstract):
+    def __init__(self) -> None:
+        super().__init__()
+        self.platform: Platform | None = None
+        self.refusal = ""
+
+    def check_iss_has_one_client(self, iss: str) -> bool:
+        return False
+
+    def check_iss_has_many_clients(self, iss: str) -> bool:
+        return True
+
+    def find_registration_by_issuer(self, iss: str, *args, **kwargs) -> Registration | None:
+        return self.find_registration_by_params(iss, None)
+
+    def find_registration_by_params(self, iss: str, client_id: str | None, *args, **kwargs) -> Registration | None:
+        platform = find_platform(iss, client_id)
+        if platform is None:
+            self.refusal = "unknown-platform"
+            return None
+        if not platform.enabled:
+            self.refusal = "disabled"
+            self.platform = platform
+            return None
+        self.platform = platform
+        return registration_of(platform)
+
+    def find_deployment(self, iss: str, deployment_id: str) -> Deployment | None:
+        return self.find_deployment_by_params(iss, deployment_id, None)
+
+    def find_deployment_by_params(self, iss: str, deployment_id: str, client_id: str | None, *args, **kwargs
+                                  ) -> Deployment | None:
+        platform = find_platform(iss, client_id)
+        if platform is None or not platform.enabled or deployment_id not in platform.deployment_ids:
+            self.refusal = "unknown-deployment"
+            return None
+        return Deployment().set_deployment_id(deployment_id)
+
+
+class TimeoutSession(requests.Session):
+    """The library's HTTP calls (key sets, tokens, scores, rosters) with a timeout: a platform that does not
+    answer must not hold a worker forever."""
+
+    def request(self, *args, **kwargs):
+        kwargs.setdefault("timeout", HTTP_TIMEOUT_S)
+        return super().request(*args, **kwargs)

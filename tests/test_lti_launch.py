@@ -1,0 +1,128 @@
+"""An LTI 1.3 launch signs the person in, in the right course with their LMS role; every launch that cannot be
+trusted is refused with a page that says why, and creates nothing."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+from judge.courses.models import Course, Membership, Role
+from judge.lti.models import LtiContext, LtiUser, Platform, UsedNonce
+from tests.lti import begin_login, launch, lms  # noqa: F401 (fixture)
+from tests.lti_platform import INSTRUCTOR, LEARNER, TA, new_rsa_key
+
+pytestmark = pytest.mark.django_db
+
+
+def counts() -> tuple[int, ...]:
+    return tuple(model.objects.count() for model in (get_user_model(), Course, Membership, LtiUser, LtiContext,
+                                                      UsedNonce))
+
+
+def test_first_instructor_launch_creates_the_course_and_signs_them_in(client, lms):
+    teacher = lms.person("lms-teacher-1", "Iris", "Ng", [INSTRUCTOR])
+    answer = launch(client, lms, teacher)
+    course = Course.objects.get()
+    assert answer.status_code == 302 and answer["Location"] == f"/courses/{course.pk}/"
+    assert course.title == "Transformers in NumPy (LMS)"
+    user = LtiUser.objects.get(sub="lms-teacher-1").user
+    assert Membership.objects.get(course=course, user=user).role == Role.INSTRUCTOR
+    assert client.get(f"/courses/{course.pk}/").context["user"] == user  # signed in
+
+
+def test_a_student_is_matched_by_their_lms_id_never_by_their_email(client, lms, django_user_model):
+    django_user_model.objects.create_user("ada", "ada@lms.example.edu", "a long pass phrase 42")  # same email
+    launch(client, lms, lms.person("lms-teacher-1", "Iris", "Ng", [INSTRUCTOR]))
+    ada = lms.person("lms-student-7", "Ada", "Lovelace", [LEARNER])
+    launch(Client(), lms, ada)
+    launch(Client(), lms, ada)  # a second launch: the same person
+    identity = LtiUser.objects.get(sub="lms-student-7")
+    assert identity.user.username != "ada" and identity.user.email == "ada@lms.example.edu"
+    assert not identity.user.has_usable_password()
+    assert Membership.objects.get(user=identity.user).role == Role.STUDENT
+    assert LtiUser.objects.count() == 2
+
+
+def test_lms_roles_map_to_instructor_ta_and_student(client, lms):
+    launch(client, lms, lms.person("t", "Iris", "Ng", [INSTRUCTOR]))
+    launch(Client(), lms, lms.person("a", "Tariq", "Aziz", [INSTRUCTOR, TA]))
+    launch(Client(), lms, lms.person("s", "Sam", "Stone", [LEARNER]))
+    roles = dict(Membership.objects.values_list("user__lti_identities__sub", "role"))
+    assert roles == {"t": Role.INSTRUCTOR, "a": Role.TA, "s": Role.STUDENT}
+
+
+def test_a_student_before_any_instructor_launch_is_told_and_nothing_is_created(client, lms):
+    before = counts()
+    answer = launch(client, lms, lms.person("s", "Sam", "Stone", [LEARNER]))
+    assert answer.status_code == 403
+    assert "its instructor opens the tool from the LMS once first" in answer.content.decode()
+    assert counts() == before
+
+
+REFUSALS = {
+    "bad signature": ({"key": "other"}, "signature does not verify"),
+    "expired": ({"exp": -60, "iat": -400}, "has expired"),
+    "wrong audience": ({"aud": "another-tool"},
+                       "No platform is registered here with the issuer and client id (audience)"),
+    "unknown issuer": ({"iss": "http://127.0.0.1:9/elsewhere"}, "No platform is registered here"),
+    "unknown deployment": ({"https://purl.imsglobal.org/spec/lti/claim/deployment_id": "deployment-9"},
+                           "deployment of the tool that is not registered here"),
+    "state mismatch": ({"state": "state-made-up"}, "state does not match"),
+    "unknown nonce": ({"nonce": "never-issued"}, "nonce is unknown or expired"),
+}
+
+
+@pytest.mark.parametrize("case", list(REFUSALS))
+def test_an_untrustworthy_launch_is_refused_with_its_reason_and_creates_nothing(client, lms, case):
+    launch(Client(), lms, lms.person("t", "Iris", "Ng", [INSTRUCTOR]))  # the course exists already
+    changes, reason = REFUSALS[case]
+    changes = dict(changes)
+    now = int(time.time())
+    for claim in ("exp", "iat"):
+        if claim in changes:
+            changes[claim] += now
+    if changes.get("key") == "other":
+        changes["key"] = new_rsa_key()  # same kid, another key: the signature cannot verify
+    before = counts()
+    answer = launch(client, lms, lms.person("s", "Sam", "Stone", [LEARNER]), **changes)
+    page = answer.content.decode()
+    assert answer.status_code == 403 and "This launch from your LMS was refused" in page
+    assert reason in page, page[page.find("refusal"):][:400]
+    assert counts() == before
+    assert "_auth_user_id" not in client.session
+
+
+def test_a_replayed_launch_is_refused_the_second_time(client, lms):
+    launch(Client(), lms, lms.person("t", "Iris", "Ng", [INSTRUCTOR]))
+    student = lms.person("s", "Sam", "Stone", [LEARNER])
+    state, nonce = begin_login(client, lms, student)
+    form = {"id_token": lms.id_token(student, nonce), "state": state}
+    assert client.post("/lti/launch/", form).status_code == 302
+    before = counts()
+    again = Client()
+    again.cookies = client.cookies  # the same browser, or one that copied its cookies
+    answer = again.post("/lti/launch/", form)
+    assert answer.status_code == 403 and "already used" in answer.content.decode()
+    assert counts() == before
+
+
+def test_a_disabled_platform_is_refused_at_login_and_at_launch(client, lms):
+    launch(Client(), lms, lms.person("t", "Iris", "Ng", [INSTRUCTOR]))
+    student = lms.person("s", "Sam", "Stone", [LEARNER])
+    state, nonce = begin_login(client, lms, student)  # begun before the administrator turned it off
+    Platform.objects.update(enabled=False)
+    before = counts()
+    answer = client.post("/lti/launch/", {"id_token": lms.id_token(student, nonce), "state": state})
+    assert answer.status_code == 403 and "Launches from Test LMS are turned off" in answer.content.decode()
+    answer = Client().get(lms.login_url(student) + "&lti1p3_new_window=1")  # after the cookie check
+    assert answer.status_code == 400 and "Launches from Test LMS are turned off" in answer.content.decode()
+    assert counts() == before
+
+
+def test_a_login_from_an_unregistered_platform_is_refused_before_any_redirect(client):
+    answer = client.get("/lti/login/", {"iss": "http://127.0.0.1:9/lms", "login_hint": "x", "client_id": "y",
+                                        "lti1p3_new_window": "1"})
+    assert answer.status_code == 400 and "No platform is registered here" in answer.content.decode()
