@@ -118,6 +118,9 @@ def test_a_promoted_cluster_is_told_to_new_and_rejudged_submissions(client, clas
     assert execute_gate_run(run.pk, process_sandbox)
     run.refresh_from_db()
     assert run.passed, run.checks
+    assert "in the draft; it goes live" in client.get(f"/authoring/problems/{SLUG}/mining/").content.decode()
+    published = client.post(f"/authoring/problems/{SLUG}/publish/", {"version": run.package_hash})
+    assert published.status_code == 302
     page = client.get(f"/authoring/problems/{SLUG}/mining/").content.decode()
     assert f"Named “{NAME}”" in page and "published; rejudge" in page  # the old submissions still lack it
 

@@ -8,7 +8,7 @@ from judge.problems.models import Problem
 
 class Command(BaseCommand):
     help = ("Run the publish gate on a problem's current draft, in a real sandbox; "
-            "publishes it if every check passes. Exit status 1 if a check fails.")
+            "publishes it if every check passes (the workbench asks first). Exit status 1 if a check fails.")
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("slug")
@@ -19,7 +19,7 @@ class Command(BaseCommand):
             raise CommandError(f"unknown problem {slug!r}; load it with sync_problems first", returncode=2)
         run = run_gate_now(problem, trigger="command")
         for check in run.checks:
-            mark = {True: "PASS", False: "FAIL", None: "----"}[check["passed"]]
+            mark = "n/a " if check.get("applies") is False else {True: "PASS", False: "FAIL", None: "----"}[check["passed"]]
             self.stdout.write(f"{mark} {check['title']}")
             for line in check["detail"].splitlines():
                 self.stdout.write(f"       {line}")
