@@ -301,7 +301,10 @@ def promote_cluster(request, slug: str, cluster: str):
         return HttpResponse("no such cluster any more: a named misconception explains it now, or its submissions "
                             "were graded again", status=404)
     form = PromoteForm(request.POST, prefix=f"c{cluster}")
-    if form.is_valid():
+    if not found.nameable:
+        form.add_error(None, "this cluster only ran out of time, and a test that timed out returned nothing to "
+                             "recognise a student's result by; say what makes such code slow in the theory or a hint")
+    elif form.is_valid():
         try:
             services.promote_cluster(request.user, problem, found, **form.cleaned_data)
         except PackageError as exc:
