@@ -33,7 +33,8 @@ def edited(author, problem: Problem) -> Problem:
     files = dict(problem.draft_files)
     files["statement.md"] += f"\n{NEW_PARAGRAPH}\n"
     files["generator.py"] = files["generator.py"].replace(
-        'yield _case("width_one", True, *_random(rng, 2, 5, 1))', 'yield _case("width_two", True, *_random(rng, 2, 5, 2))')
+        'yield _case("width_one", True, *_random(rng, 2, 5, 1))',
+        'yield _case("width_two", True, *_random(rng, 2, 5, 2))')
     return edit_draft(author, problem, files)
 
 

@@ -146,7 +146,8 @@ def test_the_coverage_command_prints_a_row_per_problem(classroom, capsys):
 # Killed for time on the first visible example (the hidden tests never run), and on a large hidden test only.
 STALLS = ("import time\nimport numpy as np\n\n\ndef prepend_class_token(patches, cls_token):\n    time.sleep(5)\n")
 SLOW_ON_LARGE = ("import time\nimport numpy as np\n\n\ndef prepend_class_token(patches, cls_token):\n"
-                 "    if patches.size > 200:\n        time.sleep(5)\n    tiled = np.tile(cls_token, (patches.shape[0], 1, 1))\n"
+                 "    if patches.size > 200:\n        time.sleep(5)\n"
+                 "    tiled = np.tile(cls_token, (patches.shape[0], 1, 1))\n"
                  "    return np.concatenate([tiled, patches], axis=1)\n")
 
 

@@ -41,10 +41,6 @@ class Changes:
     tests_before: int
     tests_after: int
 
-    @property
-    def nothing(self) -> bool:
-        return self.live is not None and self.files_known and not self.files and not self.tests
-
 
 def changes_to_publish(problem: Problem, gated: TestSet) -> Changes:
     """``gated`` (the draft's test set, stored by its passing gate run) against the live version."""
@@ -80,8 +76,8 @@ def test_changes(old: dict[str, tuple], new: dict[str, tuple]) -> list[TestChang
     changes += [TestChange(name, "removed") for name in old if name not in new]
     for name in new.keys() & old.keys():
         (hidden, inputs, expected), (was_hidden, was_inputs, was_expected) = new[name], old[name]
-        how = [what for what, differs in (("inputs", inputs != was_inputs), ("expected output", expected != was_expected))
-               if differs]
+        how = [what for what, differs in (("inputs", inputs != was_inputs),
+                                          ("expected output", expected != was_expected)) if differs]
         if hidden != was_hidden:
             how.append("now hidden" if hidden else "now visible")
         if how:

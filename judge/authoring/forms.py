@@ -37,8 +37,8 @@ class SettingsForm(forms.Form):
                 help_text="the status of any of its failing hidden tests")
             self.fields[prefix + "name"] = forms.CharField(max_length=200, label="Misconception")
             self.fields[prefix + "explanation"] = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}),
-                                                                  required=False)
-            self.fields[prefix + "see"] = forms.CharField(max_length=200, required=False,
+                                                                  required=False, label="Explanation")
+            self.fields[prefix + "see"] = forms.CharField(max_length=200, required=False, label="Read more",
                                                           help_text="theory#section-id or hints#N")
         if not self.is_bound:
             self.initial = self.initial_from(manifest)

@@ -19,7 +19,9 @@ class Command(BaseCommand):
             raise CommandError(f"unknown problem {slug!r}; load it with sync_problems first", returncode=2)
         run = run_gate_now(problem, trigger="command")
         for check in run.checks:
-            mark = "n/a " if check.get("applies") is False else {True: "PASS", False: "FAIL", None: "----"}[check["passed"]]
+            mark = {True: "PASS", False: "FAIL", None: "----"}[check["passed"]]
+            if check.get("applies") is False:
+                mark = "n/a "
             self.stdout.write(f"{mark} {check['title']}")
             for line in check["detail"].splitlines():
                 self.stdout.write(f"       {line}")
