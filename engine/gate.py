@@ -61,6 +61,7 @@ class GateCheck:
     title: str
     passed: bool | None = None  # None: not run, because an earlier check failed
     detail: str = "not run: an earlier check failed"
+    applies: bool = True  # False: the package has nothing for it to check (it counts as passed)
 
 
 @dataclass
@@ -69,6 +70,7 @@ class GateOutcome:
     cases: list[Case] = field(default_factory=list)  # with what each known-wrong solution did
     pool: list[Case] = field(default_factory=list)  # hidden cases drawn with secret seeds (engine/pool.py)
     budget_s: float | None = None  # the submission's time budget the gate settled on
+    order: list[dict] = field(default_factory=list)  # [{"name", "hidden"}]: the tests in the order they run
 
     @property
     def passed(self) -> bool:
@@ -90,6 +92,7 @@ def run_gate(package: Package, sandbox: Sandbox, max_output_bytes: int = MAX_OUT
     reference, the starter and the known-wrong solutions may import (``from solved import <slug>``)."""
     outcome = GateOutcome([GateCheck(key, title) for key, title in CHECKS])
     spec = package.spec(max_output_bytes)
+    _not_applicable(outcome, package, spec)
     try:
         generated = generate_cases(package, sandbox)
     except PackageError as exc:
@@ -114,6 +117,7 @@ def run_gate(package: Package, sandbox: Sandbox, max_output_bytes: int = MAX_OUT
         return _fail(outcome, "fd", str(exc))
     cases = [Case(c.name, c.hidden, c.inputs, output, probe=c.probe, fd_expected=estimates.get(c.name))
              for c, output in zip(generated, expected)]
+    outcome.order = [{"name": c.name, "hidden": c.hidden} for c in run_order(cases) if not c.probe]
 
     report, events = execute(sandbox, package.solution, spec, cases, solved)
     failure = _first_failure(report)
@@ -253,9 +257,23 @@ class _Named:
         self.name, self.status, self.message = "(before the tests)", report.verdict, report.message
 
 
+def _not_applicable(outcome: GateOutcome, package: Package, spec: ProblemSpec) -> None:
+    """Checks the package gives nothing to check say so (and count as passed) rather than show a tick."""
+    missing = {
+        "wrong": not package.wrong and "problem.toml declares no [[wrong]] known-wrong solutions",
+        "probes": not spec.probes and "problem.toml declares no [[probes]]",
+        "fd": not package.finite_difference and "the package has no finite_difference.py (not a backward problem)",
+    }
+    for key, reason in missing.items():
+        if reason:
+            check = outcome.check(key)
+            check.passed, check.applies, check.detail = True, False, f"not applicable: {reason}"
+
+
 def _set(outcome: GateOutcome, key: str, passed: bool, detail: str) -> None:
     check = outcome.check(key)
-    check.passed, check.detail = passed, detail
+    if check.applies:
+        check.passed, check.detail = passed, detail
 
 
 def _pass(outcome: GateOutcome, key: str, detail: str) -> None:

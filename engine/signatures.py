@@ -162,13 +162,24 @@ def signature_of(event: TestEvent, status: str, expected: np.ndarray, rtol: floa
 # --------------------------------------------------------------------------
 
 
+TIME_LIMIT = "the time limit"  # in a cluster key, in place of the test a submission ran out of time on
+
+
 def cluster_key(results: list[dict]) -> tuple[tuple[str, str], ...]:
     """(test, signature) of every hidden test the results failed, by test name; () if none has a signature
     (a result graded before signatures existed, or one that failed before its tests).  A test whose inputs
     were a secret draw (``drawn``) counts by its status alone: two Submits rarely meet the same draw, and
-    their run order (smallest inputs first) differs with the draw, hence the order by name."""
-    return tuple(sorted((str(t.get("name", "")), _comparable(t)) for t in results
-                        if isinstance(t, dict) and t.get("hidden") and t.get("signature")))
+    their run order (smallest inputs first) differs with the draw, hence the order by name.
+
+    A submission killed for time counts as ``(TIME_LIMIT, "time_limit_exceeded")``, whichever test it ran
+    out of time on, visible or hidden: how slow it is decides which, and the tests after it did not run. The
+    hidden tests it failed before still tell its mistakes apart."""
+    failed = [t for t in results if isinstance(t, dict) and t.get("signature")]
+    key = {(str(t.get("name", "")), _comparable(t)) for t in failed
+           if t.get("hidden") and t.get("status") != TestStatus.TIME_LIMIT_EXCEEDED}
+    if any(t.get("status") == TestStatus.TIME_LIMIT_EXCEEDED for t in failed):
+        key.add((TIME_LIMIT, TestStatus.TIME_LIMIT_EXCEEDED.value))
+    return tuple(sorted(key))
 
 
 def _comparable(test: dict) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -160,3 +161,39 @@ def test_a_reference_returning_a_list_fails_the_float64_check(db, files):
     run = gate(files)
     assert check(run, "float64")["passed"] is False
     assert "returned list, not an ndarray, on example_1" in check(run, "float64")["detail"]
+
+
+def test_checks_the_package_gives_nothing_to_check_say_not_applicable(db, files, client, author):
+    # Issue 25: a problem without probes or finite differences showed a tick for both, as if they had held.
+    run = gate(files)
+    assert check(run, "probes")["applies"] is False and check(run, "fd")["applies"] is False
+    assert check(run, "probes")["detail"] == "not applicable: problem.toml declares no [[probes]]"
+    assert check(run, "wrong")["applies"] is True and check(run, "reference")["applies"] is True
+    client.force_login(author)
+    html = client.get(f"/authoring/problems/{SLUG}/gate/{run.pk}/").content.decode()
+    for key in ("probes", "fd"):
+        classes, item = re.search(rf'<li class="gate-check ([^"]*)" data-check="{key}">(.*?)</li>', html, re.S).groups()
+        assert classes == "not-applicable" and 'aria-label="not applicable"' in item and "✓" not in item
+    assert html.count("✓") == 8
+
+
+def test_a_package_without_known_wrong_solutions_says_the_misconception_check_does_not_apply(db, files, capsys):
+    manifest = files["problem.toml"]
+    files["problem.toml"] = manifest[:manifest.index("[[wrong]]")]
+    run = gate(files)
+    assert run.passed and check(run, "wrong")["applies"] is False
+    assert "no [[wrong]]" in check(run, "wrong")["detail"]
+    call_command("validate_problem", SLUG)
+    assert "n/a  Every known-wrong solution fails with the check it declares" in capsys.readouterr().out
+
+
+def test_a_gate_run_lists_the_tests_in_the_order_a_submit_runs_them(db, files, client, author):
+    run = gate(files)
+    names = [t["name"] for t in run.test_order]
+    assert names[:2] == ["example_1", "example_2"] and not any(t["hidden"] for t in run.test_order[:2])
+    assert len(names) == 13 and names.index("zero_patches") < names.index("large_batch_vit_grid")  # smallest first
+    client.force_login(author)
+    html = client.get(f"/authoring/problems/{SLUG}/edit/").content.decode()  # the Checks tab shows the latest run
+    listed = re.findall(r"<li><code>([a-z0-9_]+)</code>", html.split('class="test-order"')[1])
+    assert listed == names
+    assert "fails_with</code> is one of <code>input_mutated</code>" in html and "<code>wrong_value</code>" in html

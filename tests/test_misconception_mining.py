@@ -118,6 +118,9 @@ def test_a_promoted_cluster_is_told_to_new_and_rejudged_submissions(client, clas
     assert execute_gate_run(run.pk, process_sandbox)
     run.refresh_from_db()
     assert run.passed, run.checks
+    assert "in the draft; it goes live" in client.get(f"/authoring/problems/{SLUG}/mining/").content.decode()
+    published = client.post(f"/authoring/problems/{SLUG}/publish/", {"version": run.package_hash})
+    assert published.status_code == 302
     page = client.get(f"/authoring/problems/{SLUG}/mining/").content.decode()
     assert f"Named “{NAME}”" in page and "published; rejudge" in page  # the old submissions still lack it
 
@@ -138,3 +141,37 @@ def test_the_coverage_command_prints_a_row_per_problem(classroom, capsys):
     call_command("misconception_coverage", SLUG)
     out = capsys.readouterr().out
     assert f"| {SLUG:<32} | 4 | 1 | 25% | 2 | 2 students |" in out
+
+
+# Killed for time on the first visible example (the hidden tests never run), and on a large hidden test only.
+STALLS = ("import time\nimport numpy as np\n\n\ndef prepend_class_token(patches, cls_token):\n    time.sleep(5)\n")
+SLOW_ON_LARGE = ("import time\nimport numpy as np\n\n\ndef prepend_class_token(patches, cls_token):\n"
+                 "    if patches.size > 200:\n        time.sleep(5)\n"
+                 "    tiled = np.tile(cls_token, (patches.shape[0], 1, 1))\n"
+                 "    return np.concatenate([tiled, patches], axis=1)\n")
+
+
+@pytest.mark.slow  # two submissions run out of a 2 s time limit
+def test_submissions_killed_for_time_are_one_cluster_with_samples_that_cannot_be_named(
+        client, classroom, author, django_user_model):
+    # Issue 25: a Submit killed for time on a visible example formed no cluster (its hidden tests never ran)
+    # while the coverage counted it, and one killed on a hidden test made a cluster per test it ran out on.
+    for name, code in (("edsger", STALLS), ("donald", SLOW_ON_LARGE)):
+        graded(django_user_model.objects.create_user(name, password="a slow pass phrase"), classroom, code)
+    slow = next(c for c in mine_clusters(classroom) if c.killed_for_time)
+    assert slow.students == 2 and slow.statuses == ["time_limit_exceeded"] and slow.tests == []
+    assert {s.user.username for s in slow.submissions} == {"edsger", "donald"}
+    assert dict(slow.timed_out_on)["example_1"] == 1 and sum(n for _, n in slow.timed_out_on) == 2
+    assert "time.sleep(5)" in slow.sample_code and len(slow.other_samples) == 1
+    coverage = coverage_of(classroom)
+    assert coverage.wrong - coverage.explained == sum(c.students for c in mine_clusters(classroom)) == 5
+
+    client.force_login(author)
+    page = client.get(f"/authoring/problems/{SLUG}/mining/").content.decode()
+    section = page.split(f'id="cluster-{slow.id}"')[1].split("</section>")[0]
+    assert "Killed for time, on <code>example_1</code> (1)" in section and "cannot be named" in section
+    assert "Name this misconception" not in section
+    refused = client.post(f"/authoring/problems/{SLUG}/mining/{slow.id}/promote/",
+                          {f"c{slow.id}-name": "Too slow", f"c{slow.id}-explanation": "It loops."})
+    assert refused.status_code == 400 and "only ran out of time" in refused.content.decode()
+    assert not PromotedCluster.objects.exists()

@@ -104,3 +104,15 @@ def test_clusters_group_the_same_failures_and_leave_out_explained_ones():
 def test_results_without_signatures_are_not_clustered():
     old = [{"name": "h1", "hidden": True, "status": "wrong_value", "misconception": {}}]
     assert group([("ada", old)]) == {}
+
+
+def test_a_submission_killed_for_time_is_keyed_by_that_whichever_test_ran_out():
+    timed_out = {"status": "time_limit_exceeded", "signature": "time_limit_exceeded:3ab190cc1597fea3"}
+    on_an_example = [dict(timed_out, name="example_1", hidden=False), {"name": "small", "hidden": True,
+                                                                       "status": "not_run", "signature": ""}]
+    on_a_hidden_test = [{"name": "example_1", "hidden": False, "status": "passed", "signature": ""},
+                        dict(timed_out, name="large", hidden=True, drawn=True)]
+    assert cluster_key(on_an_example) == cluster_key(on_a_hidden_test) == (("the time limit", "time_limit_exceeded"),)
+    wrong_first = [{"name": "small", "hidden": True, "status": "wrong_value", "signature": "wrong_value:ab"},
+                   dict(timed_out, name="large", hidden=True)]
+    assert cluster_key(wrong_first) == (("small", "wrong_value:ab"), ("the time limit", "time_limit_exceeded"))

@@ -33,14 +33,23 @@ class SettingsForm(forms.Form):
         for index, wrong in enumerate(manifest.get("wrong", [])):
             prefix = f"wrong_{index}_"
             self.fields[prefix + "fails_with"] = forms.ChoiceField(
-                choices=[(c, c) for c in sorted(WRONG_CHECKS)], label=f"{wrong.get('file', '?')}: fails with")
-            self.fields[prefix + "name"] = forms.CharField(max_length=200, label="misconception")
+                choices=[(c, c) for c in sorted(WRONG_CHECKS)], label="Fails with",
+                help_text="the status of any of its failing hidden tests")
+            self.fields[prefix + "name"] = forms.CharField(max_length=200, label="Misconception")
             self.fields[prefix + "explanation"] = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}),
-                                                                  required=False)
-            self.fields[prefix + "see"] = forms.CharField(max_length=200, required=False,
+                                                                  required=False, label="Explanation")
+            self.fields[prefix + "see"] = forms.CharField(max_length=200, required=False, label="Read more",
                                                           help_text="theory#section-id or hints#N")
         if not self.is_bound:
             self.initial = self.initial_from(manifest)
+
+    def general_fields(self) -> list:
+        return [self[name] for name in self.fields if not name.startswith("wrong_")]
+
+    def wrong_entries(self) -> list[tuple[str, list]]:
+        """Each known-wrong solution's file and its fields, to show one group per solution."""
+        return [(wrong.get("file", "?"), [self[name] for name in self.fields if name.startswith(f"wrong_{index}_")])
+                for index, wrong in enumerate(self.manifest.get("wrong", []))]
 
     @staticmethod
     def initial_from(manifest: dict) -> dict:

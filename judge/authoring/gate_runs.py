@@ -1,8 +1,11 @@
-"""The publish gate's runs: queued by staff or sync, run in a sandbox, and a pass publishes.
+"""The publish gate's runs: queued by staff or sync, run in a sandbox.
 
 The gate itself (what is checked) is the engine's (``engine/gate.py``); this
-module stores its outcome: the problem's fields, a test set version with what
-each known-wrong solution did, and the run's checks.
+module stores its outcome: the run's checks and, when it passes, the version's
+test set with what each known-wrong solution did, ready to publish.  A run from
+the workbench only checks: staff publish a passed draft as a separate step
+(``lifecycle.publish_draft``, after reviewing what changes).  ``sync_problems``
+and ``validate_problem`` publish what passes, as git is their review.
 """
 
 from __future__ import annotations
@@ -56,15 +59,19 @@ def _gate_unreachable(run_id: int) -> None:
         finished_at=timezone.now())
 
 
-def run_gate_now(problem: Problem, user=None, trigger: str = "command", sandbox: Sandbox | None = None) -> GateRun:
+def run_gate_now(problem: Problem, user=None, trigger: str = "command", sandbox: Sandbox | None = None,
+                 publish: bool = True) -> GateRun:
     run = GateRun.objects.create(problem=problem, package_hash=problem.draft_hash, requested_by=user, trigger=trigger)
-    execute_gate_run(run.pk, sandbox)
+    execute_gate_run(run.pk, sandbox, publish=publish)
     run.refresh_from_db()
     return run
 
 
-def execute_gate_run(run_id: int, sandbox: Sandbox | None = None) -> bool:
-    """Run a queued gate run (claimed with a compare-and-set); True if this call ran it."""
+def execute_gate_run(run_id: int, sandbox: Sandbox | None = None, publish: bool = False) -> bool:
+    """Run a queued gate run (claimed with a compare-and-set); True if this call ran it.
+
+    A pass stores the version's test set; ``publish`` also makes it live in the same transaction.
+    """
     if GateRun.objects.filter(pk=run_id, status=GateStatus.QUEUED).update(status=GateStatus.RUNNING) != 1:
         return False
     run = GateRun.objects.select_related("problem").get(pk=run_id)
@@ -98,18 +105,22 @@ def execute_gate_run(run_id: int, sandbox: Sandbox | None = None) -> bool:
         raise
     with transaction.atomic():
         if outcome.passed:
-            publish_package(problem, package, outcome, run.requested_by)
+            test_set = store_test_set(problem, package, outcome)
+            if publish:
+                lifecycle.publish(problem, package, outcome.budget_s, test_set, run.requested_by)
         GateRun.objects.filter(pk=run_id).update(status=GateStatus.DONE, passed=outcome.passed,
-                                                 checks=outcome.as_list(), finished_at=timezone.now())
+                                                 checks=outcome.as_list(), test_order=outcome.order,
+                                                 finished_at=timezone.now())
     return True
 
 
-def publish_package(problem: Problem, package: Package, outcome: GateOutcome, user=None) -> TestSet:
-    """Store the gated package's test set (a new version if the tests changed) and publish it."""
+def store_test_set(problem: Problem, package: Package, outcome: GateOutcome) -> TestSet:
+    """The gated package's test set (a new version if the tests changed), with its files and time budget."""
     test_set, fresh = TestSet.objects.get_or_create(problem=problem, version=package.content_hash)
     if fresh:
         store_cases(test_set, outcome.cases + outcome.pool)
-    lifecycle.publish(problem, package, outcome, test_set, user)
+    # ``package`` was read from these files (``draft_package``), so they hash to its version.
+    TestSet.objects.filter(pk=test_set.pk).update(files=problem.draft_files, budget_s=outcome.budget_s)
     return test_set
 
 

@@ -1,13 +1,16 @@
 """A problem's lifecycle, and the one place that moves it.
 
-    draft --gate passes--> published --edit--> published with a pending draft --gate passes--> published
-    published --unpublish--> unpublished --gate passes--> published
+    draft --checks pass, Publish--> published --edit--> published with a pending draft
+    published with a pending draft --checks pass, Publish--> published
+    published --unpublish--> unpublished --Publish (a draft whose checks passed)--> published
 
 ``Problem.published`` and the live fields change only here, each transition in one transaction with its
-audit row: ``publish`` (a gate run that passed, from the workbench, ``validate_problem`` or a sync import),
-``unpublish``, and ``record_import`` (a package from problems/ stored as the draft). Saving a draft
-(``judge.problems.drafts.store_package_draft``) never touches what students see, except for a problem that
-was never published, whose record is the draft.
+audit row: ``publish_draft`` (staff publish a draft whose gate run passed, after reviewing what changes),
+``publish`` (that, and what ``sync_problems`` and ``validate_problem`` do when a gate passes: git is their
+review), ``unpublish``, and ``record_import`` (a package from problems/ stored as the draft). A gate run
+that passes in the workbench stores the version's test set and changes nothing students see. Saving a
+draft (``judge.problems.drafts.store_package_draft``) does not either, except for a problem that was never
+published, whose record is the draft.
 
 A gate run is a state machine too (queued -> running -> done), claimed with a compare-and-set by
 ``judge.authoring.gate_runs``; ``finish_dead_gate_runs`` fails the ones whose worker died, from the sweep.
@@ -21,11 +24,10 @@ from enum import StrEnum
 from django.db import transaction
 from django.utils import timezone
 
-from engine.gate import GateOutcome
-from engine.package import Package
+from engine.package import Package, PackageError
 from judge.authoring.models import Action, AuditEntry
 from judge.leaderboard.services import refresh_problem_standings
-from judge.problems.drafts import record_fields
+from judge.problems.drafts import draft_package, record_fields
 from judge.problems.models import STALLED_AFTER_S, GateRun, GateStatus, Problem, TestSet, WrongSolution
 
 
@@ -46,11 +48,42 @@ def audit(user, action: str, slug: str = "", summary: str = "") -> AuditEntry:
     return AuditEntry.objects.create(user=user, action=action, problem_slug=slug, summary=summary[:500])
 
 
-def publish(problem: Problem, package: Package, outcome: GateOutcome, test_set: TestSet, user=None) -> None:
-    """Make a gated package live: its fields and test set; call it in the transaction that ends the gate run."""
+class CannotPublish(Exception):
+    """Why a draft cannot be published now; nothing was changed."""
+
+
+def passed_run(problem: Problem, version: str) -> GateRun | None:
+    """The latest gate run that passed on ``version`` of the package, if any."""
+    return problem.gate_runs.filter(package_hash=version, status=GateStatus.DONE, passed=True).first()
+
+
+def publish_draft(problem: Problem, version: str, user=None) -> TestSet:
+    """Publish the draft whose hash is ``version`` (the one the author reviewed), once its checks have passed."""
+    with transaction.atomic():
+        problem = Problem.objects.select_for_update().get(pk=problem.pk)
+        if problem.draft_hash != version:
+            raise CannotPublish("the draft changed since you reviewed it; review the changes again")
+        if problem.published and problem.package_hash == version:
+            raise CannotPublish("this draft is already live")
+        run = passed_run(problem, version)
+        test_set = TestSet.objects.filter(problem=problem, version=version).first()
+        if run is None or test_set is None or test_set.budget_s is None:
+            raise CannotPublish("run the checks on this draft first: only a draft whose checks passed is published")
+        try:
+            package = draft_package(problem)
+        except PackageError as exc:  # the checks passed on these files; a rule tightened since
+            raise CannotPublish(str(exc)) from None
+        publish(problem, package, test_set.budget_s, test_set, user, f"gate run #{run.pk}")
+    return test_set
+
+
+def publish(problem: Problem, package: Package, budget_s: float | None, test_set: TestSet, user=None,
+            passed: str = "the gate") -> None:
+    """Make a gated package live: its fields and test set; call it in the transaction that ends the gate run
+    (sync, ``validate_problem``) or through ``publish_draft``."""
     with transaction.atomic(savepoint=False):
         fields = record_fields(package, problem.path_order)
-        fields["spec"] = fields["spec"] | {"budget_s": outcome.budget_s}
+        fields["spec"] = fields["spec"] | {"budget_s": budget_s}
         was_published = Problem.objects.select_for_update().filter(pk=problem.pk, published=True).exists()
         Problem.objects.filter(pk=problem.pk).update(**fields, current_test_set=test_set, published=True)
         if not was_published:  # published (again): its solves count
@@ -61,7 +94,7 @@ def publish(problem: Problem, package: Package, outcome: GateOutcome, test_set: 
                           name=w.name, explanation=w.explanation, see=w.see)
             for w in package.wrong
         )
-        audit(user, Action.PUBLISH, problem.slug, f"version {package.content_hash[:12]} passed the gate and is live")
+        audit(user, Action.PUBLISH, problem.slug, f"version {package.content_hash[:12]} passed {passed} and is live")
 
 
 def unpublish(problem: Problem, user=None) -> None:

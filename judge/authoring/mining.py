@@ -2,8 +2,10 @@
 
 A student counts once per problem, with their latest graded wrong Submit (even if they solved it
 later: the mistake they made is what the cluster is about).  Submissions are grouped by the
-signatures of the hidden tests they failed (``engine/signatures.py``); those a named misconception
-already explains are left out, and clusters are ranked by how many students they hold.
+signatures of the hidden tests they failed (``engine/signatures.py``), and those killed for time
+by that, whichever test ran out; those a named misconception already explains are left out, and
+clusters are ranked by how many students they hold.  A cluster that only ran out of time cannot be
+named: a test that timed out returned nothing to compare a student's result with.
 
 Coverage, per problem, counts the same set the clusters are made of (each student's latest graded wrong
 Submit): the share whose results name a misconception, so "nothing left unexplained" under it means 100%.
@@ -16,8 +18,8 @@ import re
 import tokenize
 from dataclasses import dataclass, field
 
-from engine.signatures import cluster_id, explained, group
-from engine.verdicts import Verdict
+from engine.signatures import TIME_LIMIT, cluster_id, explained, group
+from engine.verdicts import TestStatus, Verdict
 from judge.authoring.models import PromotedCluster
 from judge.problems.models import Problem
 from judge.submissions.models import Kind, Status, Submission
@@ -47,7 +49,27 @@ class Cluster:
 
     @property
     def tests(self) -> list[str]:
-        return [name for name, _ in self.key]
+        """The hidden tests its submissions failed (beside running out of time)."""
+        return [name for name, _ in self.key if name != TIME_LIMIT]
+
+    @property
+    def killed_for_time(self) -> bool:
+        return any(name == TIME_LIMIT for name, _ in self.key)
+
+    @property
+    def nameable(self) -> bool:
+        """Whether a misconception can be made of it: a test that timed out has no result to recognise."""
+        return bool(self.tests)
+
+    @property
+    def timed_out_on(self) -> list[tuple[str, int]]:
+        """The tests its submissions ran out of time on, with how many ran out on each, most first."""
+        counts: dict[str, int] = {}
+        for submission in self.submissions:
+            for test in submission.results or []:
+                if isinstance(test, dict) and test.get("status") == TestStatus.TIME_LIMIT_EXCEEDED:
+                    counts[test.get("name", "")] = counts.get(test.get("name", ""), 0) + 1
+        return sorted(counts.items(), key=lambda item: (-item[1], item[0]))
 
     @property
     def statuses(self) -> list[str]:

@@ -1,7 +1,7 @@
 """Write operations of authoring: new problems, edits, zips, rejudges, and the audit log.
 
-Views call these; each records who did what in ``AuditEntry``.  Problems
-themselves (drafts, the gate, publishing) live in ``judge/problems/`` (drafts.py, gates.py).
+Views call these; each records who did what in ``AuditEntry``.  Drafts are stored by
+``judge/problems/drafts.py``, gate runs by ``gate_runs.py``, and ``lifecycle.py`` publishes and unpublishes.
 """
 
 from __future__ import annotations
@@ -136,6 +136,11 @@ def run_checks(user, problem: Problem) -> GateRun:
     run = request_gate_run(problem, user)
     audit(user, Action.GATE, problem.slug, f"gate run #{run.pk} on {problem.draft_hash[:12]}")
     return run
+
+
+def publish_draft(user, problem: Problem, version: str) -> None:
+    """Publish the reviewed draft ``version``; ``lifecycle.CannotPublish`` says why not."""
+    lifecycle.publish_draft(problem, version, user)
 
 
 def unpublish(user, problem: Problem) -> None:
@@ -282,7 +287,7 @@ def wrong_file_for(name: str, files: dict[str, str]) -> str:
 
 def promote_cluster(user, problem: Problem, cluster, name: str, explanation: str, see: str = "") -> GateRun:
     """Write the cluster's sample code as a known-wrong solution of the draft, declared in its problem.toml,
-    and run the gate, which publishes the draft (and so the misconception) if every check passes."""
+    and run the checks; once they pass, publishing the draft makes the misconception live."""
     manifest = tomllib.loads(problem.draft_files.get("problem.toml", ""))
     if any(w.get("name") == name for w in manifest.get("wrong", [])):
         raise PackageError(f"the problem already has a misconception named {name!r}")

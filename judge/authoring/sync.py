@@ -144,7 +144,7 @@ def gate_in_order(gates: list[tuple[Package, Queued]], sandbox: Sandbox | None, 
 
 def gate_imported(item: Queued, sandbox: Sandbox) -> SyncOutcome:
     run, problem = item.run, item.run.problem
-    execute_gate_run(run.pk, sandbox)
+    execute_gate_run(run.pk, sandbox, publish=True)  # git is where a synced package is reviewed
     run.refresh_from_db()
     if not run.passed:
         return SyncOutcome(problem.slug, "draft", 0, _gate_summary(run))

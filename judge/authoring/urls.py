@@ -15,6 +15,7 @@ urlpatterns = [
     path("problems/<slug:slug>/gate/", views.run_gate, name="authoring-gate"),
     path("problems/<slug:slug>/gate/<int:pk>/", views.gate_run, name="authoring-gate-run"),
     path("problems/<slug:slug>/preview/", views.preview, name="authoring-preview"),
+    path("problems/<slug:slug>/publish/", views.publish, name="authoring-publish"),
     path("problems/<slug:slug>/unpublish/", views.unpublish, name="authoring-unpublish"),
     path("problems/<slug:slug>/download/", views.download, name="authoring-download"),
     path("problems/<slug:slug>/mining/", views.mining, name="authoring-mining"),

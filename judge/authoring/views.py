@@ -10,14 +10,16 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from engine.package import PackageError
+from engine.package import WRONG_CHECKS, PackageError
 from judge.authoring import mining as mining_queries
 from judge.authoring import services
+from judge.authoring.changes import changes_to_publish
 from judge.authoring.forms import PromoteForm, SettingsForm, parse_manifest
+from judge.authoring.lifecycle import CannotPublish, passed_run
 from judge.authoring.models import Action, AuditEntry, RejudgeBatch, RejudgeScope
 from judge.authoring.queries import rejudge_candidates
 from judge.problems.drafts import MAX_PACKAGE_BYTES
-from judge.problems.models import GateRun, Problem
+from judge.problems.models import GateRun, Problem, TestSet
 from judge.problems.rendering import render_markdown, states_signature
 from judge.submissions.models import Submission
 
@@ -76,6 +78,7 @@ def problem_overview(request, slug: str):
     return render(request, "authoring/problem.html", {
         "problem": problem, "runs": runs, "pending": pending,
         "draft_is_live": problem.published and problem.draft_hash == problem.package_hash,
+        "ready_to_publish": ready_to_publish(problem),
         # Made or changed in the browser since problems/ was last imported: only the database holds it.
         "not_in_git": problem.draft_hash != problem.imported_hash,
         "audit": AuditEntry.objects.filter(problem_slug=slug)[:20],
@@ -97,6 +100,7 @@ def edit_problem(request, slug: str):
     return render(request, "authoring/edit.html", {
         "problem": problem, "files": sorted(files.items(), key=lambda item: _file_order(item[0])),
         "error": error, "saved": saved, "run": problem.gate_runs.first(), **_preview_context(problem, files),
+        "fails_with_statuses": sorted(WRONG_CHECKS),
     }, status=400 if error else 200)
 
 
@@ -178,6 +182,32 @@ def gate_run(request, slug: str, pk: int):
     """One gate run's checks, for the workbench to poll until the run is done."""
     run = get_object_or_404(GateRun, problem__slug=slug, pk=pk)
     return render(request, "authoring/_gate_run.html", {"problem": run.problem, "run": run, "live": True})
+
+
+def ready_to_publish(problem: Problem) -> bool:
+    """The draft's checks passed and it is not what students see."""
+    live = problem.published and problem.package_hash == problem.draft_hash
+    return not live and passed_run(problem, problem.draft_hash) is not None
+
+
+@staff_only
+def publish(request, slug: str):
+    """What publishing the draft changes (files, tests), and the Publish button; POST publishes it."""
+    problem, error = get_problem_for_author(slug), ""
+    if request.method == "POST":
+        try:
+            services.publish_draft(request.user, problem, request.POST.get("version", ""))
+        except CannotPublish as exc:
+            error = str(exc)
+            problem.refresh_from_db()
+        else:
+            return redirect("authoring-problem", slug)
+    run = passed_run(problem, problem.draft_hash)
+    gated = TestSet.objects.filter(problem=problem, version=problem.draft_hash).first() if run else None
+    return render(request, "authoring/publish.html", {
+        "problem": problem, "run": run, "error": error, "ready": ready_to_publish(problem),
+        "changes": changes_to_publish(problem, gated) if gated else None,
+    }, status=400 if error else 200)
 
 
 @staff_only
@@ -271,7 +301,10 @@ def promote_cluster(request, slug: str, cluster: str):
         return HttpResponse("no such cluster any more: a named misconception explains it now, or its submissions "
                             "were graded again", status=404)
     form = PromoteForm(request.POST, prefix=f"c{cluster}")
-    if form.is_valid():
+    if not found.nameable:
+        form.add_error(None, "this cluster only ran out of time, and a test that timed out returned nothing to "
+                             "recognise a student's result by; say what makes such code slow in the theory or a hint")
+    elif form.is_valid():
         try:
             services.promote_cluster(request.user, problem, found, **form.cleaned_data)
         except PackageError as exc:

@@ -1,8 +1,8 @@
 """Drafts: the working copy of a package, from git, a zip upload or the browser.
 
 The database is the source of truth for problems: ``Problem.draft_files`` holds
-each package's files; a draft goes live only when the publish gate passes
-(``judge/authoring/gate_runs.py``).
+each package's files; a draft goes live only once the publish gate passed on it
+(``judge/authoring/gate_runs.py``) and it is published (``judge/authoring/lifecycle.py``).
 """
 
 from __future__ import annotations

@@ -41,7 +41,7 @@ class Problem(models.Model):
     current_test_set = models.ForeignKey(
         "TestSet", null=True, on_delete=models.SET_NULL, related_name="+"
     )
-    # A problem is a draft, invisible to students, until the publish gate passes.
+    # A problem is a draft, invisible to students, until it passes the publish gate and is published.
     published = models.BooleanField(default=False)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -90,6 +90,11 @@ class TestSet(models.Model):
     problem = models.ForeignKey(Problem, on_delete=models.CASCADE, related_name="test_sets")
     version = models.CharField(max_length=64, help_text="content hash of the package")
     created_at = models.DateTimeField(auto_now_add=True)
+    # The package's files of this version: what Publish compares the next draft with ({} for a version
+    # stored before they were kept).
+    files = models.JSONField(default=dict, blank=True)
+    # The submission's time budget the last passing gate run of this version settled on; Publish uses it.
+    budget_s = models.FloatField(null=True, blank=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["problem", "version"], name="unique_test_set_version")]
@@ -163,6 +168,8 @@ class GateRun(models.Model):
     requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                      related_name="+")
     trigger = models.CharField(max_length=20, default="manual")  # manual | sync | command
+    # The tests in the order the gate ran them, [{"name", "hidden"}]: the order a Submit runs them in.
+    test_order = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 

@@ -1,4 +1,5 @@
-"""An author names a cluster of students' shared mistake, the gate publishes it, and the next student is told."""
+"""An author names a cluster of students' shared mistake, the checks pass, the author publishes it, and the next
+student is told."""
 
 from __future__ import annotations
 
@@ -61,6 +62,10 @@ def test_a_mined_cluster_promoted_to_a_misconception_is_then_shown_to_a_student(
     assert page.get_attribute(f"#gate-run-{run.pk}", "data-passed") == "true", page.inner_text(f"#gate-run-{run.pk}")
     checked = page.locator(f"#gate-run-{run.pk} li.gate-check[data-check=wrong]").text_content()
     assert "ok  wrong/token_added_to_every_patch_instead_of_prepended.py" in checked
+    page.click("#review-publish")
+    assert page.locator('details.file-diff[data-file="problem.toml"] .add').first.is_visible()
+    page.click("#publish")
+    page.wait_for_url(re.compile(f"/authoring/problems/{SLUG}/$"))
 
     student = chromium.new_context().new_page()
     sign_up(student, site)

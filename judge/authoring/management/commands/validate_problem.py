@@ -8,7 +8,7 @@ from judge.problems.models import Problem
 
 class Command(BaseCommand):
     help = ("Run the publish gate on a problem's current draft, in a real sandbox; "
-            "publishes it if every check passes. Exit status 1 if a check fails.")
+            "publishes it if every check passes (the workbench asks first). Exit status 1 if a check fails.")
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("slug")
@@ -20,6 +20,8 @@ class Command(BaseCommand):
         run = run_gate_now(problem, trigger="command")
         for check in run.checks:
             mark = {True: "PASS", False: "FAIL", None: "----"}[check["passed"]]
+            if check.get("applies") is False:
+                mark = "n/a "
             self.stdout.write(f"{mark} {check['title']}")
             for line in check["detail"].splitlines():
                 self.stdout.write(f"       {line}")
