@@ -68,6 +68,7 @@ class GateOutcome:
     cases: list[Case] = field(default_factory=list)  # with what each known-wrong solution did
     pool: list[Case] = field(default_factory=list)  # hidden cases drawn with secret seeds (engine/pool.py)
     budget_s: float | None = None  # the submission's time budget the gate settled on
+    benchmark: list[Case] = field(default_factory=list)  # secret draws speed is measured on (engine/speed.py)
 
     @property
     def passed(self) -> bool:

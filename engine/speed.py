@@ -1,0 +1,169 @@
+"""Speed: how the CPU time of an accepted solution compares with the reference's, measured so it can be trusted.
+
+At gate time (``build_benchmark``) the generator runs again with ``BENCH_DRAWS`` secret seeds and keeps the
+problem's benchmark case from each draw (the manifest's ``[speed] cases``, else the largest hidden case);
+the reference computes each draw's expected output in a sandbox of its own, as for every test.
+
+After an accepted Submit (``measure_speed``), each repeat takes ``CALLS`` draws no earlier repeat used and
+runs two children of the same sandbox, one after the other: the reference's and the student's, each
+calling its function once on each draw (new inputs every call, so a result cached from one call is of no
+use to any other), and every student result is checked
+against the draw's expected output (one wrong result, no figure).  Nothing is timed by the code it
+measures: each child is a fresh process that may start no process or thread, and the zygote reads its CPU
+clock from outside (``sandbox/zygote/supervisor.py``, ``cpu_event``), from before the first line of the
+student's code runs (work done at import time counts) to the moment the last result has been read.  A
+child's figure is that CPU time per call; the best of the repeats of each side is the least disturbed.
+
+The ratio is student / reference, both measured in the same sandbox minutes apart at most, so a machine
+under load slows both.  Both figures include what the harness costs around a call (loading the inputs,
+hashing them, encoding the result), the same for both: on a problem whose work is little more than
+reading its inputs, the ratios sit closer to 1 than the work alone would put them.  It is shown rounded
+to two significant figures: one number per submission, about inputs drawn with secret seeds that no test
+uses.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from engine.gate import GateOutcome
+from engine.grading import _check, job_of
+from engine.package import Package, PackageError
+from engine.spec import Case, ProblemSpec
+from engine.testset import generate_cases, reference_outputs
+from engine.verdicts import TestStatus
+from sandbox.backends.base import Sandbox, SandboxError
+from sandbox.protocol import MAX_OUTPUT_BYTES, Outcome
+
+REPEATS = 3
+CALLS = 2  # calls per child: each on a draw of its own
+BENCH_DRAWS = REPEATS * CALLS  # secret seeds of the benchmark case: no draw is used twice in a measurement
+# Slow code gets fewer repeats: past this much of its CPU time (at least MIN_REPEATS), more would cost the
+# worker seconds and change nothing a student can see (a loop at 50x is 50x whether or not it is 48x).
+STUDENT_CPU_BUDGET_MS = 1500.0
+MIN_REPEATS = 1
+VECTORISED_WITHIN = 2.0  # the "vectorised" mark: at most this many times the reference's CPU time
+FLOOR_MS = 0.001  # a reference faster than this per call (ms) is taken to be this fast
+BENCH_MARK = "~bench"
+
+
+@dataclass(frozen=True)
+class SpeedReport:
+    """One speed measurement: ``ratio`` (None: not measured, ``message`` says why)."""
+
+    ratio: float | None
+    repeats: int = 0
+    student_ms: float = 0.0
+    reference_ms: float = 0.0
+    message: str = ""
+
+    @property
+    def vectorised(self) -> bool:
+        return self.ratio is not None and self.ratio <= VECTORISED_WITHIN
+
+    def as_dict(self) -> dict:
+        """What the site stores: the figure a student sees, and the means of checking it (staff only)."""
+        return {"ratio": self.ratio, "vectorised": self.vectorised, "repeats": self.repeats,
+                "student_ms": self.student_ms, "reference_ms": self.reference_ms, "message": self.message}
+
+
+def benchmark_names(package: Package, base: list[Case]) -> list[str]:
+    """The cases speed is measured on: the manifest's, or the hidden case with the most input bytes."""
+    if package.speed_cases:
+        return list(package.speed_cases)
+    hidden = [case for case in base if case.hidden and not case.probe and case.variant == 0]
+    return [max(hidden, key=lambda case: case.input_bytes()).name] if hidden else []
+
+
+def build_benchmark(package: Package, sandbox: Sandbox, seeds: list[int], base: list[Case],
+                    max_output_bytes: int = MAX_OUTPUT_BYTES) -> list[Case]:
+    """Each benchmark case drawn with each of ``seeds`` (variant 1, 2, ...), with the reference's output;
+    PackageError says why it cannot be (a case the manifest names that the generator does not yield)."""
+    names = benchmark_names(package, base)
+    draws = []
+    for variant, seed in enumerate(seeds, start=1):
+        generated = {case.name: case for case in generate_cases(dataclasses.replace(package, seed=seed), sandbox)}
+        for name in names:
+            if name not in generated:
+                raise PackageError(f"{package.slug}/problem.toml: [speed] names the case {name!r}, which the "
+                                   f"generator does not yield")
+            draws.append((variant, generated[name]))
+    if not draws:
+        return []
+    expected, _ = reference_outputs(package, [case for _, case in draws], sandbox, max_output_bytes)
+    return [Case(f"{case.name}{BENCH_MARK}{variant}", True, case.inputs, output, variant=variant)
+            for (variant, case), output in zip(draws, expected)]
+
+
+def add_benchmark(outcome: GateOutcome, package: Package, sandbox: Sandbox, seeds: list[int],
+                  max_output_bytes: int = MAX_OUTPUT_BYTES) -> str:
+    """Draw a passed gate's benchmark with ``seeds`` (secret: the site's); what became of it, in words.
+    Speed is feedback, not a condition of publishing: a benchmark that cannot be drawn leaves none."""
+    try:
+        outcome.benchmark = build_benchmark(package, sandbox, seeds, outcome.cases, max_output_bytes)
+    except PackageError as exc:
+        outcome.benchmark = []
+        return f"no speed measurement: {exc}"
+    return f"speed measured on {len(outcome.benchmark)} secret draws of {', '.join(benchmark_names(package, outcome.cases))}"
+
+
+@dataclass(frozen=True)
+class Timed:
+    cpu_ms: float | None  # the child's CPU time for every call together
+    events: list[dict]  # the test events, one per case
+
+
+def time_calls(sandbox: Sandbox, code: str, spec: ProblemSpec, cases: list[Case],
+               solved: dict[str, str] | None = None) -> Timed:
+    """One call of ``code`` on each of ``cases``, all in one fresh child of ``sandbox``, with the CPU time
+    the zygote read on the child's clock from before its first line of code ran to its last result (None
+    when it could not).  Work done ahead (at import time, or on a later case's inputs) is inside that."""
+    job = dataclasses.replace(job_of(code, dataclasses.replace(spec, budget_s=None), cases, solved), timed=True)
+    events = sandbox.run(job).events
+    tests = [e for e in events if e.get("event") == "test"]
+    cpus = [e.get("cpu_ms") for e in events if e.get("event") == "cpu"]
+    cpu = cpus[-1] if len(cpus) == len(cases) == len(tests) else None
+    if cpu is not None and (type(cpu) not in (int, float) or not 0 <= cpu < 1e9):
+        raise SandboxError(f"sandbox reported a CPU time of {str(cpu)[:40]}")
+    return Timed(float(cpu) if cpu is not None else None, tests)
+
+
+def measure_speed(code: str, reference: str, spec: ProblemSpec, draws: list[Case], sandbox: Sandbox,
+                  solved: dict[str, str] | None = None, reference_solved: dict[str, str] | None = None,
+                  repeats: int = REPEATS) -> SpeedReport:
+    """The speed of ``code`` (accepted) against ``reference`` on ``draws`` (``build_benchmark``'s).
+
+    Each repeat runs the reference's child and the student's, in an order that alternates, each on every
+    draw; a child's figure is its CPU time per call, and each side's best repeat counts."""
+    if not draws:
+        return SpeedReport(None, message="this problem has no benchmark case")
+    best: dict[str, list[float]] = {"student": [], "reference": []}
+    runs = [("reference", reference, reference_solved), ("student", code, solved)]
+    calls = max(1, len(draws) // repeats)
+    for repeat in range(repeats):
+        cases = [draws[(repeat * calls + i) % len(draws)] for i in range(calls)]  # new inputs every repeat
+        for role, source, modules in runs if repeat % 2 == 0 else runs[::-1]:
+            timed = time_calls(sandbox, source, spec, cases, modules)
+            if role == "student" and not all(_correct(e, c, spec) for e, c in zip(timed.events, cases)):
+                return SpeedReport(None, repeat + 1, message="a benchmark input gave a result the checks refused "
+                                                             "(or no result in time): no speed figure")
+            if timed.cpu_ms is None:
+                return SpeedReport(None, repeat + 1, message="the CPU time could not be read: no speed figure")
+            best[role].append(timed.cpu_ms / calls)
+        if repeat + 1 >= MIN_REPEATS and sum(best["student"]) * calls > STUDENT_CPU_BUDGET_MS:
+            break
+    student_ms, reference_ms = min(best["student"]), min(best["reference"])
+    return SpeedReport(round_figure(student_ms / max(reference_ms, FLOOR_MS)), len(best["student"]),
+                       round(student_ms, 3), round(reference_ms, 3))
+
+
+def round_figure(ratio: float) -> float:
+    return float(f"{ratio:.2g}")
+
+
+def _correct(raw: dict, case: Case, spec: ProblemSpec) -> bool:
+    """The student's result on a benchmark draw passes the same checks as a test's."""
+    if raw.get("outcome") != Outcome.RETURNED or raw.get("name") != case.name:
+        return False
+    return _check(raw, case, spec).result.status == TestStatus.PASSED  # grading's own checks, as on a test
