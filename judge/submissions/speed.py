@@ -15,7 +15,7 @@ from django.db.models import FloatField, Min
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
 
-from engine.speed import VECTORISED_WITHIN
+from engine.speed import VECTORISED_WITHIN, percentile
 from engine.verdicts import Verdict
 from judge.problems.models import Problem
 from judge.submissions.models import Kind, Status, Submission
@@ -52,14 +52,6 @@ def standing(submission: Submission) -> Standing | None:
         return None
     others = [r for user_id, r in best_ratios(submission.problem_id).items() if user_id != submission.user_id]
     return Standing(ratio, ratio <= VECTORISED_WITHIN, percentile(ratio, others), len(others))
-
-
-def percentile(ratio: float, others: list[float]) -> int | None:
-    """The share of ``others`` this ratio beats, a tie counting half (so equal code lands mid-way)."""
-    if not others:
-        return None
-    slower = sum(1 for r in others if r > ratio) + 0.5 * sum(1 for r in others if r == ratio)
-    return round(100 * slower / len(others))
 
 
 @dataclass
