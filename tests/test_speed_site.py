@@ -110,3 +110,11 @@ def test_an_accepted_submit_is_measured_after_its_verdict(problems, student, no_
     services.grade_submission(wrong.pk)
     wrong.refresh_from_db()
     assert wrong.verdict != Verdict.ACCEPTED and wrong.speed is None
+
+
+def test_a_figure_stops_showing_when_a_rejudge_refuses_the_submit(client, problems, student, classmates):
+    rejudged = accepted(student, problems["layer_norm"], 0.5)
+    Submission.objects.filter(pk=rejudged.pk).update(verdict=Verdict.WRONG_ANSWER)
+    client.force_login(student)
+    assert "Speed:" not in client.get(rejudged.get_absolute_url()).content.decode()
+    assert [r.username for r in ranking(problems["layer_norm"])][:1] == ["peer0"]

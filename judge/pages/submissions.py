@@ -100,6 +100,7 @@ def status_context(submission: Submission) -> dict:
         "error_line": display.error_line(submission) if final else None,
         # An accepted Submit's speed: where its figure stands, or that it is still being measured.
         "speed": speed.standing(submission) if final and submission.speed else None,
+        "speed_shown": final and submission.speed is not None and submission.verdict == Verdict.ACCEPTED,
         "speed_pending": final and submission.speed is None and submission.kind == Kind.SUBMIT
         and submission.verdict == Verdict.ACCEPTED and settings.MEASURE_SPEED,
     }
