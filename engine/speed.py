@@ -39,6 +39,7 @@ from sandbox.protocol import MAX_OUTPUT_BYTES, Outcome
 REPEATS = 5
 CALLS = 2  # calls per child: each on a draw of its own
 BENCH_DRAWS = REPEATS * CALLS  # secret seeds of the benchmark case: no draw is used twice in a measurement
+# (unless the case is too large to keep that many: BENCH_MAX_BYTES)
 # Slow code gets fewer repeats: past this much of its CPU time (at least MIN_REPEATS), more would cost the
 # worker seconds and change nothing a student can see (a loop at 50x is 50x whether or not it is 48x).
 STUDENT_CPU_BUDGET_MS = 1500.0
@@ -46,6 +47,8 @@ MIN_REPEATS = 1
 VECTORISED_WITHIN = 2.0  # the "vectorised" mark: at most this many times the reference's CPU time
 FLOOR_MS = 0.001  # a reference faster than this per call (ms) is taken to be this fast
 BENCH_MARK = "~bench"
+# What a problem's draws may hold together (inputs and outputs): a larger case gets fewer draws.
+BENCH_MAX_BYTES = 24 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -82,8 +85,11 @@ def build_benchmark(package: Package, sandbox: Sandbox, seeds: list[int], base: 
     """Each benchmark case drawn with each of ``seeds`` (variant 1, 2, ...), with the reference's output;
     PackageError says why it cannot be (a case the manifest names that the generator does not yield)."""
     names = benchmark_names(package, base)
+    # A large case gets fewer draws (at least one), which the repeats then share; its size is the published
+    # case's, inputs and output.
+    size = sum(case.input_bytes() + len(case.expected) for case in base if case.name in names and case.variant == 0)
     draws = []
-    for variant, seed in enumerate(seeds, start=1):
+    for variant, seed in enumerate(seeds[:max(1, BENCH_MAX_BYTES // max(size, 1))], start=1):
         generated = {case.name: case for case in generate_cases(dataclasses.replace(package, seed=seed), sandbox)}
         for name in names:
             if name not in generated:
@@ -92,7 +98,8 @@ def build_benchmark(package: Package, sandbox: Sandbox, seeds: list[int], base: 
             draws.append((variant, generated[name]))
     if not draws:
         return []
-    expected, _ = reference_outputs(package, [case for _, case in draws], sandbox, max_output_bytes)
+    # One job per draw: together, the draws of a large case would exceed a frame.
+    expected = [reference_outputs(package, [case], sandbox, max_output_bytes)[0][0] for _, case in draws]
     return [Case(f"{case.name}{BENCH_MARK}{variant}", True, case.inputs, output, variant=variant)
             for (variant, case), output in zip(draws, expected)]
 
