@@ -130,9 +130,9 @@ def speed_of(code: str, bench, sandbox):
 
 def test_the_benchmark_draws_new_inputs_of_the_largest_hidden_case(bench):
     _, draws = bench
-    assert len(draws) == 6
+    assert len(draws) >= 5  # as many as the seeds, or as fit BENCH_MAX_BYTES: one per repeat at least here
     assert {draw.name.split("~")[0] for draw in draws} == {"vit_b16_tokens"}
-    assert len({draw.inputs["x"] for draw in draws}) == 6
+    assert len({draw.inputs["x"] for draw in draws}) == len(draws)
 
 
 def test_vectorised_code_gets_the_mark_and_a_loop_does_not(bench, process_sandbox):

@@ -98,7 +98,7 @@ def test_an_accepted_submit_is_measured_after_its_verdict(problems, student, no_
     """End to end in the process sandbox: the gate drew the benchmark, the Submit is graded, then timed."""
     settings.MEASURE_SPEED = True
     problem = problems["layer_norm"]
-    assert BenchmarkCase.objects.filter(test_set=problem.current_test_set).count() == BENCH_DRAWS
+    assert 5 <= BenchmarkCase.objects.filter(test_set=problem.current_test_set).count() <= BENCH_DRAWS
     submission = services.submit_solution(student, problem, read_solution("layer_norm"))
     assert services.grade_submission(submission.pk)
     submission.refresh_from_db()
