@@ -71,6 +71,7 @@ class GateOutcome:
     pool: list[Case] = field(default_factory=list)  # hidden cases drawn with secret seeds (engine/pool.py)
     budget_s: float | None = None  # the submission's time budget the gate settled on
     order: list[dict] = field(default_factory=list)  # [{"name", "hidden"}]: the tests in the order they run
+    benchmark: list[Case] = field(default_factory=list)  # secret draws speed is measured on (engine/speed.py)
 
     @property
     def passed(self) -> bool:

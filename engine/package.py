@@ -10,6 +10,9 @@ Layout of ``problems/<slug>/``::
                       problems it builds on), limits, tolerances, seed, known-wrong solutions, probes
     statement.md      the task, in Markdown with $math$
     theory.md         the theory page
+    editorial.md      optional: the reference approach, common mistakes, the fastest vectorised approach;
+                      shown after a student's first accepted Submit (``[editorial] after_failed = N``: or after
+                      N failed Submits)
     hints/NN.md       ordered hints
     starter.py        shown in the editor; must not pass
     solution.py       the reference solution; never shown before a student solves it
@@ -50,6 +53,7 @@ BOUNDS = {
     "atol": (0.0, 0.1),
     "fd_rtol": (0.0, 0.1),
     "fd_atol": (0.0, 0.1),
+    "after_failed": (1, 100),
 }
 FINITE_DIFFERENCE = "finite_difference.py"
 
@@ -91,6 +95,9 @@ class Package:
     finite_difference: str = ""  # finite_difference.py: the answer estimated from the forward, or ""
     content_hash: str = ""
     generator_file: str = "generator.py"  # or tests.py, its name before the rename
+    editorial: str = ""
+    editorial_after_failed: int | None = None  # [editorial] after_failed: also shown after this many failed Submits
+    speed_cases: tuple[str, ...] = ()  # [speed] cases: the cases speed is measured on (default: the largest hidden)
 
     def spec(self, max_output_bytes: int = MAX_OUTPUT_BYTES) -> ProblemSpec:
         return dataclasses.replace(self.problem, max_output_bytes=max_output_bytes)
@@ -102,6 +109,7 @@ class Package:
             "prerequisites": self.prerequisites, "track": self.track, "statement_md": self.statement,
             "theory_md": self.theory, "hints": self.hints, "starter_code": self.starter,
             "solution_code": self.solution, "spec": self.problem.as_dict(), "package_hash": self.content_hash,
+            "editorial_md": self.editorial, "editorial_after_failed": self.editorial_after_failed,
         }
 
 
@@ -226,6 +234,12 @@ def load_package(path: Path) -> Package:
         generator_file=generator,
     )
     package.finite_difference = _read(path, FINITE_DIFFERENCE, required=False)
+    package.editorial = _read(path, "editorial.md", required=False)
+    editorial = top.table_of("editorial") if "editorial" in manifest else None
+    if editorial is not None:
+        package.editorial_after_failed = int(editorial.positive("after_failed", int))
+    if "speed" in manifest:
+        package.speed_cases = tuple(top.table_of("speed").strings("cases"))
     # What a problem builds on comes before it on the learning path, and must exist, as a prerequisite does.
     package.prerequisites += [s for s in package.problem.builds_on if s not in package.prerequisites]
     probe_names = {probe.name for probe in package.problem.probes}

@@ -286,6 +286,9 @@ REQUEUE_AFTER_S = env_number("REQUEUE_AFTER_S", 60.0, float)
 MAX_GRADING_ATTEMPTS = env_number("MAX_GRADING_ATTEMPTS", 3)
 # A sandbox that dies mid-job is replaced and the job tried again, this many times in all.
 SANDBOX_TRIES = env_number("SANDBOX_TRIES", 3)
+# An accepted Submit's speed against the reference (engine/speed.py): about 15 one-call sandbox jobs after
+# the verdict is stored.  The test profile leaves it out, but for the tests of speed, which turn it on.
+MEASURE_SPEED = env_bool("MEASURE_SPEED", not TESTING)
 # Fairness: at most this many submissions of one user are graded at once; the others wait in
 # the database (not in a worker slot) and are sent when one of theirs finishes.
 MAX_RUNNING_PER_USER = env_number("MAX_RUNNING_PER_USER", 1)

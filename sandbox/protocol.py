@@ -16,6 +16,7 @@ Requests (judge -> zygote)::
     {"op": "ping"}
     {"op": "run", "code": str, "modules": {slug: str}, "function": str, "params": [str, ...],
      "returns"?: "tuple" | "dict",   # several arrays out: a test event then carries "container" and "members"
+     "timed"?: true,   # speed (engine/speed.py): no process or thread may start; "cpu" events follow tests
      "tests": [{"name": str, "args": {param: npy | {key: npy} | int | float | bool}}, ...],
      "limits": {"time_limit_s": float, "memory_mb": int, "output_bytes": int, "budget_s": float | None}}
     {"op": "generate", "code": str, "seed": int, "params": [str, ...], "max_cases": int,
@@ -27,6 +28,7 @@ Events (zygote -> judge), in order, for a run::
     {"event": "missing_function", "found": str | None}
     {"event": "load_error", "error": ERROR}      # module-level code raised ("module": slug, in one of modules)
     {"event": "test", "name": str, "outcome": OUTCOME, ...}   # one per test, up to the first timeout
+    {"event": "cpu", "name": str, "cpu_ms": float | None}      # timed: after each test, the zygote's own reading
     {"event": "done", "anomaly": str | None}
     {"event": "clean", "anomaly": str | None}    # after the job's processes were killed
 

@@ -16,6 +16,7 @@ from judge.api.errors import REFUSALS
 from judge.leaderboard.ranking import marks_of
 from judge.problems.models import Problem
 from judge.submissions.display import visible_case_data
+from judge.submissions.queries import editorial_access
 
 router = Router(tags=["problems"], auth=READ)
 
@@ -66,6 +67,10 @@ class Example(Schema):
 class ProblemDetail(ProblemSummary):
     statement_md: str
     theory_md: str
+    # The editorial, once open to you (your first accepted Submit, or the failed Submits the author allows);
+    # until then null, and editorial_note says what opens it ("" when the problem has none).
+    editorial_md: str | None = None
+    editorial_note: str = ""
     hints_available: int
     starter_code: str
     function: str
@@ -123,9 +128,11 @@ def problem_detail(request, slug: str):
     solved, attempted = marks_of(request.user)
     spec = dict(problem.spec)
     kinds = spec.get("kinds", {})
+    editorial = editorial_access(request.user, problem)
     return {
         **summary(request, problem, solved, attempted),
         "statement_md": problem.statement_md, "theory_md": problem.theory_md,
+        "editorial_md": problem.editorial_md if editorial.shown else None, "editorial_note": editorial.note,
         "hints_available": len(problem.hints), "starter_code": problem.starter_code,
         "function": problem.function_name, "signature": problem.signature,
         "parameters": [{"name": name, "kind": kinds.get(name, ParamKind.ARRAY)} for name in problem.params],

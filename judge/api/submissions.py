@@ -26,7 +26,7 @@ from judge.api.auth import READ, SUBMIT
 from judge.api.errors import REFUSALS, Problem
 from judge.api.problems import get_published
 from judge.authoring.templatetags.misconceptions import misconceptions_of, properties_of
-from judge.submissions import display, push
+from judge.submissions import display, push, speed
 from judge.submissions.limits import check_rate_limit
 from judge.submissions.models import Kind, Status, Submission
 from judge.submissions.services import earlier_click, queue_position, submit_custom_run, submit_solution
@@ -72,6 +72,12 @@ class Named(Schema):
     message: str = ""
 
 
+class Speed(Schema):
+    ratio: float  # CPU time against the reference's, on secret benchmark inputs (lower is faster)
+    vectorised: bool  # within 2x of the reference
+    percentile: int | None  # faster than this share (%) of the other students' best accepted solutions
+
+
 class SubmissionOut(Schema):
     id: int
     problem: str
@@ -89,6 +95,7 @@ class SubmissionOut(Schema):
     tests: list[TestRow]
     misconceptions: list[Named]
     properties: list[Named]
+    speed: Speed | None = None
     url: str
 
 
@@ -130,8 +137,16 @@ def shown(request, submission: Submission) -> dict:
         "tests": [row_of(row) for row in rows],
         "misconceptions": [absolute(request, m) for m in misconceptions_of(submission)] if final else [],
         "properties": [absolute(request, p) for p in properties_of(submission)] if final else [],
+        "speed": _speed(submission) if final else None,
         "url": request.build_absolute_uri(submission.get_absolute_url()),
     }
+
+
+def _speed(submission: Submission) -> dict | None:
+    standing = speed.standing(submission) if submission.speed else None
+    if standing is None:
+        return None
+    return {"ratio": standing.ratio, "vectorised": standing.vectorised, "percentile": standing.percentile}
 
 
 def absolute(request, named: dict) -> dict:

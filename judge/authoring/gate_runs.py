@@ -22,12 +22,15 @@ from engine.arrays import pack_inputs
 from engine.gate import GateOutcome, run_gate
 from engine.package import Package, PackageError
 from engine.pool import POOL_DRAWS, add_pool
+from engine.speed import BENCH_DRAWS, add_benchmark
 from engine.spec import Case
 from judge.authoring import lifecycle
 from judge.lib.broker import enqueue_on_commit
 from judge.lib.sandbox_backend import lazy_sandbox
 from judge.problems.drafts import draft_package
-from judge.problems.models import GateRun, GateStatus, KnownWrongOutcome, Problem, TestCase, TestSet
+from judge.problems.models import (
+    BenchmarkCase, GateRun, GateStatus, KnownWrongOutcome, Problem, TestCase, TestSet,
+)
 from judge.submissions.composition import reference_code
 from sandbox.backends.base import Sandbox, SandboxError
 
@@ -40,9 +43,10 @@ _passed_gates: dict[str, GateOutcome] = {}
 PASSED_GATES_KEPT = 128  # more than the course has problems: tests and bin/run sync them all, often
 
 
-def secret_seeds() -> list[int]:
-    """Seeds for the pool of hidden cases: drawn here, never stored; the cases they give are (``TestCase``)."""
-    return [secrets.randbits(63) for _ in range(POOL_DRAWS)]
+def secret_seeds(count: int = POOL_DRAWS) -> list[int]:
+    """Seeds for the pool of hidden cases (and the benchmark's draws): drawn here, never stored; the cases
+    they give are (``TestCase``, ``BenchmarkCase``)."""
+    return [secrets.randbits(63) for _ in range(count)]
 
 
 def request_gate_run(problem: Problem, user=None) -> GateRun:
@@ -89,6 +93,9 @@ def execute_gate_run(run_id: int, sandbox: Sandbox | None = None, publish: bool 
                 outcome = run_gate(package, box, settings.MAX_OUTPUT_BYTES, solved=solved)
                 if outcome.passed:
                     add_pool(outcome, package, box, secret_seeds(), settings.MAX_OUTPUT_BYTES, solved)
+                if outcome.passed:
+                    log.info("%s: %s", package.slug, add_benchmark(outcome, package, box, secret_seeds(BENCH_DRAWS),
+                                                                  settings.MAX_OUTPUT_BYTES))
             if outcome.passed:
                 _passed_gates[key] = outcome
                 while len(_passed_gates) > PASSED_GATES_KEPT:
@@ -119,6 +126,9 @@ def store_test_set(problem: Problem, package: Package, outcome: GateOutcome) -> 
     test_set, fresh = TestSet.objects.get_or_create(problem=problem, version=package.content_hash)
     if fresh:
         store_cases(test_set, outcome.cases + outcome.pool)
+        BenchmarkCase.objects.bulk_create(
+            BenchmarkCase(test_set=test_set, index=i, name=c.name, variant=c.variant, inputs=pack_inputs(c.inputs),
+                          expected=c.expected) for i, c in enumerate(outcome.benchmark))
     # ``package`` was read from these files (``draft_package``), so they hash to its version.
     TestSet.objects.filter(pk=test_set.pk).update(files=problem.draft_files, budget_s=outcome.budget_s)
     return test_set

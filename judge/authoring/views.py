@@ -127,9 +127,17 @@ def _preview_context(problem: Problem, files: dict[str, str], markdown=render_ma
         "states_signature": states_signature(statement, str(function_name)),
         "statement_html": markdown(statement),
         "theory_html": markdown(files.get("theory.md", "")),
+        "editorial_html": markdown(files.get("editorial.md", "")) if files.get("editorial.md", "").strip() else "",
+        "editorial_after_failed": _after_failed(files.get("problem.toml", "")),
         "hints_html": [markdown(text) for name, text in sorted(files.items())
                        if name.startswith("hints/") and name.endswith(".md")],
     }
+
+
+def _after_failed(manifest: str) -> int | None:
+    editorial = parse_manifest(manifest).get("editorial")
+    after = editorial.get("after_failed") if isinstance(editorial, dict) else None
+    return after if type(after) is int and after > 0 else None
 
 
 def _posted_files(post, current: dict[str, str]) -> dict[str, str]:
@@ -144,7 +152,7 @@ def _posted_files(post, current: dict[str, str]) -> dict[str, str]:
 
 
 def _file_order(name: str) -> tuple:
-    order = ["problem.toml", "statement.md", "theory.md", "starter.py", "solution.py", "generator.py", "tests.py"]
+    order = ["problem.toml", "statement.md", "theory.md", "editorial.md", "starter.py", "solution.py", "generator.py", "tests.py"]
     return (order.index(name) if name in order else len(order), name)
 
 

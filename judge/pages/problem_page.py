@@ -17,7 +17,7 @@ from judge.problems.rendering import render_markdown
 from judge.submissions.composition import builds_on, chain_of, locked_reason, prerequisites_of
 from judge.submissions.custom import custom_fields, takes_params
 from judge.submissions.display import expected_arrays, format_array, visible_case_data
-from judge.submissions.queries import history
+from judge.submissions.queries import editorial_access, history
 
 
 def problem_page(request, problem: Problem, code: str | None = None, error: str = "", status: int = 200,
@@ -26,12 +26,16 @@ def problem_page(request, problem: Problem, code: str | None = None, error: str 
     user = request.user
     shown = revealed_hint_count(user, problem)
     locked = locked_reason(user, problem) if builds_on(problem) else ""
+    editorial = editorial_access(user, problem)
     return render(request, "problems/detail.html", {
         "problem": problem,
         "click_key": uuid.uuid4(),  # without JavaScript, one per page: a resent form is the same click
         "statement_html": render_markdown(problem.statement_md),
         "theory_html": render_markdown(problem.theory_md) if problem.theory_md else "",
         "hints_html": [render_markdown(hint) for hint in problem.hints[:shown]],
+        # Rendered only once it is open to this student (judge/submissions/queries.py, editorial_access).
+        "editorial_html": render_markdown(problem.editorial_md) if editorial.shown else "",
+        "editorial_note": editorial.note,
         "hints_left": len(problem.hints) - shown,
         "examples": visible_examples(problem),
         "submissions": history(user, problem) if user.is_authenticated else [],

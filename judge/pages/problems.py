@@ -7,6 +7,8 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import render
 from django.urls import reverse
 
+from engine.speed import VECTORISED_WITHIN
+
 from judge.leaderboard.models import ProblemTotals
 from judge.leaderboard.ranking import marks_of, problem_totals
 from judge.pages.problem_page import problem_page
@@ -14,6 +16,7 @@ from judge.problems.models import Difficulty, Problem
 from judge.problems.queries import get_problem_for_user, problems_being_prepared
 from judge.problems.tracks import course_tracks
 from judge.submissions.composition import chain_to_solve
+from judge.submissions import speed
 from judge.submissions.queries import history
 
 LIST_FIELDS = ("slug", "title", "summary", "difficulty", "tags", "path_order", "track", "spec")
@@ -123,6 +126,13 @@ def problem_list(request):
 
 def problem_detail(request, slug: str):
     return problem_page(request, get_problem_for_user(request.user, slug))
+
+
+def problem_speed(request, slug: str):
+    """The speed ranking: each student's fastest accepted Submit, by CPU time against the reference's."""
+    problem = get_problem_for_user(request.user, slug)
+    return render(request, "problems/speed.html", {
+        "problem": problem, "rows": speed.ranking(problem, request.user), "within": VECTORISED_WITHIN})
 
 
 @login_required

@@ -9,10 +9,11 @@ from django.http import HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
+from engine.verdicts import Verdict
 from judge.accounts.limits import client_address
 from judge.pages.problem_page import problem_page
 from judge.problems.queries import get_problem_for_user
-from judge.submissions import display, push
+from judge.submissions import display, push, speed
 from judge.submissions.custom import CUSTOM, custom_fields, posted_texts
 from judge.submissions.limits import RateLimited, check_rate_limit
 from judge.submissions.models import Kind, Status, Submission
@@ -97,6 +98,11 @@ def status_context(submission: Submission) -> dict:
         "position": queue_position(submission),
         "rows": display.result_rows(submission) if final else [],
         "error_line": display.error_line(submission) if final else None,
+        # An accepted Submit's speed: where its figure stands, or that it is still being measured.
+        "speed": speed.standing(submission) if final and submission.speed else None,
+        "speed_shown": final and submission.speed is not None and submission.verdict == Verdict.ACCEPTED,
+        "speed_pending": final and submission.speed is None and submission.kind == Kind.SUBMIT
+        and submission.verdict == Verdict.ACCEPTED and settings.MEASURE_SPEED,
     }
 
 

@@ -5,6 +5,7 @@ from judge.pages import problems, stream, submissions
 urlpatterns = [
     path("", problems.problem_list, name="problem-list"),
     path("problems/<slug:slug>/", problems.problem_detail, name="problem-detail"),
+    path("problems/<slug:slug>/speed/", problems.problem_speed, name="problem-speed"),
     path("problems/<slug:slug>/history/", problems.problem_history, name="problem-history"),
     path("submissions/new/<slug:slug>/", submissions.submit, name="submit"),
     path("submissions/<int:pk>/", submissions.submission_detail, name="submission-detail"),

@@ -27,6 +27,10 @@ class Problem(models.Model):
 
     statement_md = models.TextField()
     theory_md = models.TextField(blank=True)
+    # The package's editorial.md: shown to a student after their first accepted Submit, or after
+    # ``editorial_after_failed`` failed Submits when the manifest allows it (``judge/problems/editorials.py``).
+    editorial_md = models.TextField(blank=True, default="")
+    editorial_after_failed = models.PositiveSmallIntegerField(null=True, blank=True)
     hints = models.JSONField(default=list)
     starter_code = models.TextField()
     solution_code = models.TextField()
@@ -125,6 +129,22 @@ class TestCase(models.Model):
     class Meta:
         ordering = ["index"]
         constraints = [models.UniqueConstraint(fields=["test_set", "index"], name="unique_case_index")]
+
+
+class BenchmarkCase(models.Model):
+    """One secret draw of a problem's benchmark case (``engine/speed.py``): an accepted Submit's speed is
+    measured on these, one draw per repeat, and each result checked against ``expected``."""
+
+    test_set = models.ForeignKey(TestSet, on_delete=models.CASCADE, related_name="benchmark")
+    index = models.PositiveIntegerField()
+    name = models.CharField(max_length=120)
+    variant = models.PositiveSmallIntegerField()
+    inputs = models.BinaryField()
+    expected = models.BinaryField()
+
+    class Meta:
+        ordering = ["index"]
+        constraints = [models.UniqueConstraint(fields=["test_set", "index"], name="unique_benchmark_index")]
 
 
 class KnownWrongOutcome(models.Model):

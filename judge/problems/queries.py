@@ -11,7 +11,7 @@ from django.utils import timezone
 from engine.arrays import unpack_inputs
 from engine.checks import KnownWrong
 from engine.spec import Case, ProblemSpec
-from judge.problems.models import STALLED_AFTER_S, GateRun, GateStatus, Problem, TestCase, TestSet
+from judge.problems.models import STALLED_AFTER_S, BenchmarkCase, GateRun, GateStatus, Problem, TestCase, TestSet
 
 
 def get_problem_for_user(user, slug: str) -> Problem:
@@ -35,6 +35,12 @@ def load_cases(test_set: TestSet, visible_only: bool = False, probes: bool = Tru
     return [Case(c.name, c.hidden, unpack_inputs(bytes(c.inputs)), bytes(c.expected), _known_wrong(c), c.probe,
                  bytes(c.fd_expected) if c.fd_expected is not None else None, c.variant)
             for c in cases]
+
+
+def load_benchmark(test_set_id: int) -> list[Case]:
+    """The secret draws of the test set's benchmark case (``engine/speed.py``), in draw order."""
+    return [Case(b.name, True, unpack_inputs(bytes(b.inputs)), bytes(b.expected), variant=b.variant)
+            for b in BenchmarkCase.objects.filter(test_set_id=test_set_id)]
 
 
 def _known_wrong(case: TestCase) -> tuple[KnownWrong, ...]:

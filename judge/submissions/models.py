@@ -45,6 +45,9 @@ class Submission(models.Model):
     properties = models.JSONField(default=list, blank=True)
     grading_ms = models.FloatField(null=True, blank=True)
     sandbox = models.JSONField(default=dict, blank=True)
+    # An accepted Submit's speed against the reference (``engine.speed.SpeedReport.as_dict``), or None:
+    # not measured (yet).  Only its rounded ratio is shown to the student.
+    speed = models.JSONField(null=True, blank=True)
     # A Run on the student's own inputs (``engine/custom_input.py``): parameter -> the literal they typed, or None.
     custom_inputs = models.JSONField(null=True, blank=True)
     # Set by the worker for a custom Run: the reference's output (.npy), or why there is none.

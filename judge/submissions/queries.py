@@ -5,6 +5,8 @@ Only Submit attempts that finished count; Run attempts (visible examples) never 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.db.models import QuerySet
 from django.http import Http404
 from django.shortcuts import get_object_or_404
@@ -43,6 +45,34 @@ def history(user, problem: Problem, limit: int = 50) -> QuerySet[Submission]:
     """This user's attempts on this problem, newest first, without the heavy result data."""
     return (Submission.objects.filter(user=user, problem=problem)
             .only("id", "kind", "status", "verdict", "custom_error", "created_at", "problem_id", "user_id")[:limit])
+
+
+@dataclass(frozen=True)
+class EditorialAccess:
+    """Whether a student may read a problem's editorial, and if not yet, what opens it (in words)."""
+
+    shown: bool
+    note: str = ""
+
+
+def editorial_access(user, problem: Problem) -> EditorialAccess:
+    """An editorial opens with the student's first accepted Submit, or after the manifest's
+    ``[editorial] after_failed`` failed Submits; never before, for anyone (staff read it in the workbench)."""
+    if not problem.editorial_md.strip():
+        return EditorialAccess(False)
+    after = problem.editorial_after_failed
+    opens = "after your first accepted Submit" + (f" or after {after} failed Submits" if after else "")
+    if not user.is_authenticated:
+        return EditorialAccess(False, f"The editorial opens {opens}; log in to submit.")
+    graded = Submission.objects.filter(user=user, problem=problem, kind=Kind.SUBMIT, status=Status.DONE)
+    if graded.filter(verdict=Verdict.ACCEPTED).exists():
+        return EditorialAccess(True)
+    if after:
+        failed = graded.exclude(verdict__in=[Verdict.ACCEPTED, Verdict.INTERNAL_ERROR, ""]).count()
+        if failed >= after:
+            return EditorialAccess(True)
+        return EditorialAccess(False, f"The editorial opens {opens} ({failed} so far).")
+    return EditorialAccess(False, f"The editorial opens {opens}.")
 
 
 def reported_sandbox() -> dict:

@@ -36,13 +36,14 @@ from engine.grading import GradeReport, grade
 from engine.package import PackageError
 from engine.pool import draw_cases
 from engine.spec import Case
+from engine.speed import SpeedReport, measure_speed
 from engine.testset import ReferenceFailed
 from engine.verdicts import Verdict
 from judge.lib.broker import Lane, send_task
 from judge.lib.sandbox_backend import discard_worker_sandbox, worker_sandbox
 from judge.lib.validation import SubmissionRejected, validate_code
 from judge.problems.models import Problem, TestSet
-from judge.problems.queries import load_cases, problem_spec
+from judge.problems.queries import load_benchmark, load_cases, problem_spec
 from judge.submissions import fairshare, push, standings
 from judge.submissions.composition import builds_on, locked_reason, reference_code, solved_solutions
 from judge.submissions.display import visible_case_data
@@ -358,7 +359,30 @@ def _grade_claimed(submission: Submission, token: uuid.UUID) -> bool:
     recorded = record_verdict(submission.pk, token, report)
     if not recorded:
         log.warning("submission %s was reclaimed while this worker graded it; result discarded", submission.pk)
+    elif report.verdict == Verdict.ACCEPTED and submission.kind == Kind.SUBMIT and settings.MEASURE_SPEED:
+        record_speed(submission, {slug: s.code for slug, s in solved.items()})
     return recorded
+
+
+def record_speed(submission: Submission, solved: dict[str, str]) -> SpeedReport | None:
+    """Measure an accepted Submit's speed against the reference's and store it (after its verdict, which
+    the student sees first); None when the sandbox failed, so the speed stays "not measured"."""
+    problem = submission.problem
+    draws = load_benchmark(submission.test_set_id)
+    if not draws or not problem.solution_code.strip():
+        return None
+    # The draws in an order of this submission's own, so no two Submits see their repeats in the same order.
+    start = submission.draw % len(draws)
+    draws = draws[start:] + draws[:start]
+    try:
+        report = measure_speed(submission.code, problem.solution_code, problem_spec(problem), draws,
+                               worker_sandbox(), solved, reference_code(builds_on(problem)))
+    except SandboxError as exc:
+        log.warning("speed of submission %s not measured: %s", submission.pk, exc)
+        discard_worker_sandbox()
+        return None
+    Submission.objects.filter(pk=submission.pk).update(speed=report.as_dict())
+    return report
 
 
 def custom_cases(submission: Submission) -> tuple[list[Case], GradeReport | None]:

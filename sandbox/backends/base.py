@@ -51,10 +51,14 @@ class Job:
     # "tuple" or "dict" when the function returns several arrays: the child then reports the container's
     # members one by one (each its own .npy), and the judge checks them against the declared names.
     returns: str | None = None
+    # Timed (one test, ``engine/speed.py``): the child may start no process or thread, and the zygote
+    # follows each test event with ``{"event": "cpu", "name", "cpu_ms"}``, the child's CPU time it read.
+    timed: bool = False
 
     def to_request(self) -> dict:
         return {
             "op": "run",
+            **({"timed": True} if self.timed else {}),
             "code": self.code,
             "modules": dict(self.modules),
             **({"returns": self.returns} if self.returns else {}),
@@ -80,7 +84,7 @@ class Job:
         return 2 * self.output_bytes + 512 * 1024
 
     def max_events(self) -> int:
-        return len(self.tests) + 2
+        return len(self.tests) * (2 if self.timed else 1) + 2
 
 
 @dataclass(frozen=True)

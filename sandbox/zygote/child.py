@@ -38,6 +38,10 @@ def child_main(job: dict, first: int, report) -> None:
     code = job["code"]
     lines = code.splitlines()
     sys.stdout = sys.stderr = CappedText()
+    if job.get("timed"):
+        # Before any code of the student's runs (their solved modules included): the zygote starts this
+        # child's CPU clock here, so decoding the job is not counted, and work done at import time is.
+        P.write_frame(report, {"event": "timing"})
     failure = load_solved(job.get("modules") or {})
     if failure is not None:
         P.write_frame(report, {"event": "load_error", "error": failure})
@@ -67,6 +71,10 @@ def child_main(job: dict, first: int, report) -> None:
     P.write_frame(report, {"event": "ready"})
     for test in job["tests"][first:]:
         P.write_frame(report, run_test(function, job, test, lines))
+    if job.get("timed"):
+        # Alive until the zygote has read this process's CPU clock (it kills it then): the clock of a
+        # process that has exited cannot be read.
+        time.sleep(job["limits"]["time_limit_s"] + 1.0)
 
 
 SOLVED = "solved"  # the module the submission imports earlier problems' solutions from

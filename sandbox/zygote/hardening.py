@@ -101,8 +101,11 @@ def drop_privileges(child_uid: int | None) -> None:
     prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
-def limit_child(limits: dict, cpu_s: int) -> None:
-    """The job's rlimits; only ever lowered, so this works after the uid change too."""
+def limit_child(limits: dict, cpu_s: int, processes: int = 16) -> None:
+    """The job's rlimits; only ever lowered, so this works after the uid change too.
+
+    A timed job (``processes`` 1) can start neither a process nor a thread: the CPU clock the zygote
+    reads is the child's own, so work done in another process would not be counted."""
     address_space = current_vm_bytes() + limits["memory_mb"] * 1024 * 1024
     for name, value in (
         (resource.RLIMIT_AS, address_space),
@@ -110,7 +113,7 @@ def limit_child(limits: dict, cpu_s: int) -> None:
         (resource.RLIMIT_FSIZE, 1024 * 1024),
         (resource.RLIMIT_NOFILE, 64),
         (resource.RLIMIT_CORE, 0),
-        (resource.RLIMIT_NPROC, 16),
+        (resource.RLIMIT_NPROC, processes),
     ):
         hard = value + 1 if name == resource.RLIMIT_CPU else value
         resource.setrlimit(name, (value, hard))

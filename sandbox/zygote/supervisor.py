@@ -315,7 +315,7 @@ class Zygote:
         return (pid, workdir), len(tests) if finished else current
 
     def supervise(self, pid: int, read_fd: int, job: dict, first: int, budget: Budget):
-        """Relay the child's frames.
+        """Relay the child's frames; in a timed job, each test's is followed by a ``cpu`` event of the zygote's.
 
         Returns (the index of the test it did not finish, or None when nothing more is to
         be reported, and the outcome of that test when it was killed by us).
@@ -328,7 +328,7 @@ class Zygote:
             "too_large": {"outcome": P.Outcome.OUTPUT_LIMIT},
             "malformed": {"outcome": P.Outcome.CRASHED, "detail": "sent a malformed report"},
         }
-        current = first
+        current, cpu_start_ns = first, None
         while True:
             frame = reports.next()
             if frame == "eof":
@@ -345,7 +345,9 @@ class Zygote:
                 return current, failures[frame]
             body, message = frame
             event = message.get("event")
-            if event == "ready":
+            if event == "timing" and job.get("timed") and cpu_start_ns is None and current == first:
+                cpu_start_ns = cpu_clock_ns(pid)  # the child's first frame, before any student code ran
+            elif event == "ready":
                 budget.start()  # the first test starts now
                 reports.extend(time_limit_s)
                 reports.limit(budget.deadline)
@@ -356,6 +358,8 @@ class Zygote:
                 else:
                     message["name"] = tests[current]["name"]
                     self.emit(message, flush=False)
+                if job.get("timed"):
+                    self.emit(cpu_event(tests[current]["name"], pid, cpu_start_ns), flush=False)
                 current += 1
                 if current == len(tests) or message.get("outcome") == P.Outcome.TIMEOUT:
                     self.kill(pid)
@@ -393,6 +397,27 @@ class Zygote:
     def cleanup(self, pid: int, workdir: str, anomalies: list[str]) -> None:
         """Kill what the job left and remove its directory (``cleanup.clean_up``)."""
         clean_up(self.child_uid, workdir, set(self.dying), {self.template_pid}, anomalies)
+
+
+def cpu_clock_ns(pid: int) -> int | None:
+    """The CPU time ``pid`` has used (every thread, user and system), read from outside it: the child
+    can neither see nor change this clock.  None when the process is gone."""
+    try:
+        return time.clock_gettime_ns(((~pid) << 3) | CPUCLOCK_SCHED)  # the kernel's clock id of a process
+    except OSError:
+        return None
+
+
+CPUCLOCK_SCHED = 2
+
+
+def cpu_event(name: str, pid: int, start_ns: int | None) -> dict:
+    """What a timed test cost the child in CPU time, from its ``timing`` frame (sent before any of the
+    student's code ran, so work done at import time counts) to the moment its result was read."""
+    now = cpu_clock_ns(pid)
+    if now is None or start_ns is None:
+        return {"event": "cpu", "name": name, "cpu_ms": None}
+    return {"event": "cpu", "name": name, "cpu_ms": round((now - start_ns) / 1e6, 4)}
 
 
 def oom_kills() -> int | None:

@@ -66,7 +66,7 @@ def fork_spare(scratch: str, child_uid: int | None) -> Spare:
             if child_uid is not None:
                 os.chown(workdir, child_uid, child_uid)
             drop_privileges(child_uid)
-            limit_child(job["limits"], run_cpu_s(job, first))
+            limit_child(job["limits"], run_cpu_s(job, first), processes=1 if job.get("timed") else 16)
             with os.fdopen(report_write, "wb") as report:
                 child_main(job, first, report)
         except BaseException:

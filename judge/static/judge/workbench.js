@@ -109,6 +109,7 @@
       var tab = null;
       if (name === "statement.md") tab = "tab-statement";
       else if (name === "theory.md") tab = "tab-theory";
+      else if (name === "editorial.md") tab = "tab-editorial";
       else if (/^hints\/.*\.md$/.test(name)) tab = "tab-hints";
       if (tab) document.getElementById(tab).click();
     }

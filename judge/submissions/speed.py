@@ -1,0 +1,79 @@
+"""Where an accepted Submit's speed stands: its percentile among the problem's accepted solutions, and the
+problem's speed ranking.  The measurement itself is the engine's (``engine/speed.py``); the site stores one
+rounded ratio per Submit (``Submission.speed``), and every figure here is read from those.
+
+A student counts once, with their fastest accepted Submit: ten submissions of the same code move nobody
+else's percentile, and nobody climbs the ranking by submitting often.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.contrib.auth import get_user_model
+from django.db.models import FloatField, Min
+from django.db.models.fields.json import KT
+from django.db.models.functions import Cast
+
+from engine.speed import VECTORISED_WITHIN, percentile
+from engine.verdicts import Verdict
+from judge.problems.models import Problem
+from judge.submissions.models import Kind, Status, Submission
+
+RANKING_SIZE = 50
+ANONYMOUS = "anonymous"
+
+
+def measured(problem_id: int):
+    """The problem's accepted Submits with a speed figure, as (user, ratio) rows."""
+    return (Submission.objects.filter(problem_id=problem_id, kind=Kind.SUBMIT, status=Status.DONE,
+                                      verdict=Verdict.ACCEPTED, speed__isnull=False)
+            .annotate(ratio=Cast(KT("speed__ratio"), FloatField())).filter(ratio__isnull=False))
+
+
+def best_ratios(problem_id: int) -> dict[int, float]:
+    """Each student's best (lowest) ratio on the problem: user id -> ratio."""
+    rows = measured(problem_id).values("user_id").annotate(best=Min("ratio")).values_list("user_id", "best")
+    return {user_id: float(best) for user_id, best in rows}
+
+
+@dataclass
+class Standing:
+    ratio: float
+    vectorised: bool
+    percentile: int | None  # faster than this share (%) of the other students' best; None: nobody else yet
+    others: int
+
+
+def standing(submission: Submission) -> Standing | None:
+    """Where this Submit's figure stands among the other students' best; None without a figure."""
+    ratio = (submission.speed or {}).get("ratio")
+    if ratio is None or submission.verdict != Verdict.ACCEPTED:  # a rejudge may have refused it since
+        return None
+    others = [r for user_id, r in best_ratios(submission.problem_id).items() if user_id != submission.user_id]
+    return Standing(ratio, ratio <= VECTORISED_WITHIN, percentile(ratio, others), len(others))
+
+
+@dataclass
+class Ranked:
+    rank: int
+    username: str
+    ratio: float
+    vectorised: bool
+    mine: bool
+
+
+def ranking(problem: Problem, user=None, size: int = RANKING_SIZE) -> list[Ranked]:
+    """The problem's fastest students, one row each (their best ratio), equal ratios sharing a rank."""
+    best = best_ratios(problem.pk)
+    # Who hides their name from the standings (their profile says so) is "anonymous" here too.
+    names = {pk: ANONYMOUS if hidden else name for pk, name, hidden in get_user_model().objects.filter(
+        pk__in=best).values_list("pk", "username", "profile__hide_from_standings")}
+    ordered = sorted(best.items(), key=lambda item: (item[1], names.get(item[0], "")))
+    rows, rank, previous = [], 0, None
+    for position, (user_id, ratio) in enumerate(ordered[:size], start=1):
+        if ratio != previous:
+            rank, previous = position, ratio
+        rows.append(Ranked(rank, names.get(user_id, ""), ratio, ratio <= VECTORISED_WITHIN,
+                           user is not None and user_id == user.pk))
+    return rows

@@ -1,0 +1,120 @@
+"""What a student sees of speed: the ratio, the vectorised mark and the percentile on an accepted Submit, the
+problem's ranking (one row per student), and the API's one rounded figure; nothing about the inputs."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.verdicts import Verdict
+from judge.accounts.models import Profile
+from judge.problems.models import BenchmarkCase
+from judge.submissions import services
+from judge.submissions.models import Kind, Status, Submission
+from engine.speed import BENCH_DRAWS, percentile
+from judge.submissions.speed import ranking, standing
+from judge.tokens.services import create_token
+from tests.conftest import read_solution
+
+SYNCED_PROBLEMS = ["layer_norm"]
+
+
+def accepted(user, problem, ratio: float | None, **speed) -> Submission:
+    figure = None if ratio is None else {"ratio": ratio, "vectorised": ratio <= 2, **speed}
+    return Submission.objects.create(user=user, problem=problem, kind=Kind.SUBMIT, code="x = 1\n",
+                                     status=Status.DONE, verdict=Verdict.ACCEPTED, speed=figure,
+                                     test_set=problem.current_test_set)
+
+
+@pytest.fixture
+def classmates(django_user_model, problems):
+    problem = problems["layer_norm"]
+    users = [django_user_model.objects.create_user(f"peer{i}", password="x") for i in range(4)]
+    for user, ratio in zip(users, (0.9, 1.5, 8.0, 40.0)):
+        accepted(user, problem, ratio)
+    accepted(users[3], problem, 30.0)  # a student counts once, with their best
+    return users
+
+
+def test_a_tie_counts_half_and_nobody_else_gives_no_percentile():
+    assert percentile(1.5, [0.9, 1.5, 8.0, 30.0]) == 62
+    # Within 15% is a tie: what repeated measurements of the same code spread by on a loaded machine.
+    assert percentile(1.0, [1.1]) == percentile(1.1, [1.0]) == 50
+    assert percentile(1.0, [1.2]) == 100
+    assert percentile(0.5, [0.9, 8.0]) == 100 and percentile(50.0, [0.9, 8.0]) == 0
+    assert percentile(1.0, []) is None
+
+
+def test_the_percentile_counts_each_other_student_once_with_their_best(problems, student, classmates):
+    mine = accepted(student, problems["layer_norm"], 1.5)
+    accepted(student, problems["layer_norm"], 0.5)  # the student's own other Submits are not "others"
+    shown = standing(mine)
+    assert (shown.ratio, shown.vectorised, shown.percentile, shown.others) == (1.5, True, 62, 4)
+
+
+def test_the_result_panel_shows_the_ratio_the_mark_and_the_percentile(client, problems, student, classmates):
+    fast = accepted(student, problems["layer_norm"], 1.2)
+    client.force_login(student)
+    html = client.get(fast.get_absolute_url()).content.decode()
+    assert "1.2&times;</strong> the reference's CPU time" in html
+    assert 'class="vectorised-mark"' in html
+    assert "faster than 75% of the other students' accepted solutions" in html
+    slow = accepted(student, problems["layer_norm"], 12.0)
+    html = client.get(slow.get_absolute_url()).content.decode()
+    assert "12.0&times;" in html and 'class="vectorised-mark"' not in html
+    assert "faster than 25%" in html
+
+
+def test_a_submit_without_a_figure_says_why(client, problems, student):
+    refused = accepted(student, problems["layer_norm"], None)
+    refused.speed = {"ratio": None, "vectorised": False, "message": "the CPU time could not be read: no speed figure"}
+    refused.save()
+    client.force_login(student)
+    html = client.get(refused.get_absolute_url()).content.decode()
+    assert "Speed: not measured (the CPU time could not be read" in html
+
+
+def test_the_ranking_has_one_row_per_student_fastest_first(client, problems, student, classmates):
+    Profile.objects.update_or_create(user=classmates[1], defaults={"hide_from_standings": True})
+    accepted(student, problems["layer_norm"], 8.0)
+    rows = ranking(problems["layer_norm"], student)
+    assert [(r.rank, r.username, r.ratio) for r in rows] == [
+        (1, "peer0", 0.9), (2, "anonymous", 1.5), (3, "ada", 8.0), (3, "peer2", 8.0), (5, "peer3", 30.0)]
+    assert [r.mine for r in rows] == [False, False, True, False, False]
+    client.force_login(student)
+    html = client.get("/problems/layer_norm/speed/").content.decode()
+    assert html.count('class="vectorised-mark"') == 3  # two rows, and the explanation above the table
+    assert "peer1" not in html and "(you)" in html
+
+
+def test_the_api_gives_the_one_rounded_figure(client, problems, student, classmates):
+    mine = accepted(student, problems["layer_norm"], 1.5, student_ms=3.21, reference_ms=2.1, repeats=3)
+    token = create_token(student, "laptop", ["read"])[1]
+    data = client.get(f"/api/v1/submissions/{mine.pk}", HTTP_AUTHORIZATION=f"Bearer {token}").json()
+    assert data["speed"] == {"ratio": 1.5, "vectorised": True, "percentile": 62}
+
+
+@pytest.mark.slow
+def test_an_accepted_submit_is_measured_after_its_verdict(problems, student, no_enqueue, settings):
+    """End to end in the process sandbox: the gate drew the benchmark, the Submit is graded, then timed."""
+    settings.MEASURE_SPEED = True
+    problem = problems["layer_norm"]
+    assert 5 <= BenchmarkCase.objects.filter(test_set=problem.current_test_set).count() <= BENCH_DRAWS
+    submission = services.submit_solution(student, problem, read_solution("layer_norm"))
+    assert services.grade_submission(submission.pk)
+    submission.refresh_from_db()
+    assert submission.verdict == Verdict.ACCEPTED
+    assert submission.speed["ratio"] is not None and submission.speed["vectorised"]
+    # The figure is rounded to two significant figures: one number, nothing more precise about the inputs.
+    assert float(f"{submission.speed['ratio']:.2g}") == submission.speed["ratio"]
+    wrong = services.submit_solution(student, problem, read_solution("layer_norm", "wrong/unbiased_variance.py"))
+    services.grade_submission(wrong.pk)
+    wrong.refresh_from_db()
+    assert wrong.verdict != Verdict.ACCEPTED and wrong.speed is None
+
+
+def test_a_figure_stops_showing_when_a_rejudge_refuses_the_submit(client, problems, student, classmates):
+    rejudged = accepted(student, problems["layer_norm"], 0.5)
+    Submission.objects.filter(pk=rejudged.pk).update(verdict=Verdict.WRONG_ANSWER)
+    client.force_login(student)
+    assert "Speed:" not in client.get(rejudged.get_absolute_url()).content.decode()
+    assert [r.username for r in ranking(problems["layer_norm"])][:1] == ["peer0"]
