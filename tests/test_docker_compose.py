@@ -57,8 +57,9 @@ def stack(docker_image):
                        timeout=300)
 
 
-def wait_until_serving(base: str, timeout_s: float = 60) -> None:
-    """The web container counts as up as soon as it starts; gunicorn answers a moment later."""
+def wait_until_serving(base: str, timeout_s: float = 300) -> None:
+    """The web container counts as up as soon as it starts; gunicorn answers a moment later (longer while the
+    `sync` one-off gates problems beside it on a busy machine)."""
     deadline = time.monotonic() + timeout_s
     while True:
         try:
