@@ -91,13 +91,31 @@ def sync_sandbox():
     """The configured sandbox, opened once; a job it has run before is answered from its recording.
 
     Syncing runs each package's gate in a sandbox, the same jobs for every test that syncs the same packages;
-    the gate itself is tested for real in test_reference_and_wrong_solutions.py.
+    a packaged problem's gate is not even asked for (``gate_store``): only changed packages use this.
     """
     from tests.helpers import lazy_sandbox
     from tests.recording import RecordingSandbox
 
     with lazy_sandbox() as sandbox:
         yield RecordingSandbox(sandbox, replay=True)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def gate_store(request):
+    """Each packaged problem's gate, run once in this test run for every xdist worker (tests/gates.py).
+
+    The site's own gate runs (sync, staff) take a packaged problem's passed gate from it, as they take one from
+    their cache of passed gates: every test that syncs or gates a packaged problem shares one gate of it.
+    """
+    from judge.authoring import gate_runs
+    from sandbox.backends.process import ProcessSandbox
+    from tests.gates import GateStore, SharedPassedGates
+
+    store = GateStore(ProcessSandbox, shared_between_workers(request, "gates"))
+    kept, gate_runs._passed_gates = gate_runs._passed_gates, SharedPassedGates(store)
+    yield store
+    gate_runs._passed_gates = kept
+    store.close()
 
 
 _SYNCED: dict = {}  # packages -> the rows their first sync in this process wrote (tests/snapshots.py)
@@ -182,12 +200,12 @@ def write_synced_rows(slugs: tuple[str, ...], sandbox, shared: Path | None) -> N
         _SYNCED[slugs] = rows_written_by(lambda: sync_problems(only=list(slugs), sandbox=sandbox))
 
 
-def shared_between_workers(request) -> Path | None:
+def shared_between_workers(request, kind: str = "synced") -> Path | None:
     """A folder of this run's that every pytest-xdist worker sees (None without xdist)."""
     run = getattr(request.config, "workerinput", {}).get("testrunuid")
     if run is None:
         return None
-    folder = request.getfixturevalue("tmp_path_factory").getbasetemp().parent / f"synced-{run}"
+    folder = request.getfixturevalue("tmp_path_factory").getbasetemp().parent / f"{kind}-{run}"
     folder.mkdir(exist_ok=True)
     return folder
 
@@ -201,8 +219,11 @@ def _kept_rows_released(django_db_setup, django_db_blocker):
 
 
 @pytest.fixture
-def kept_problems(request):
-    """First fixture of every test (see pytest_collection_modifyitems): keeps or drops the synced problems."""
+def kept_problems(request, gate_store):
+    """First fixture of every test (see pytest_collection_modifyitems): keeps or drops the synced problems.
+
+    After ``gate_store``, which the syncs here take the packaged problems' gates from.
+    """
     wants = "problems" in request.fixturenames and not transactional(request)
     uses_db = "_django_db_helper" in request.fixturenames or request.node.get_closest_marker("django_db")
     if not (wants or (uses_db and _KEPT.slugs is not None)):

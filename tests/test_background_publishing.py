@@ -14,10 +14,11 @@ import time
 import pytest
 from django.db import connection
 
-from judge.authoring import sync
+from judge.authoring import gate_runs, sync
 from judge.problems.models import GateRun
 from sandbox.backends.base import Sandbox
 from tests.conftest import FIRST_THREE
+from tests.recording import RecordingSandbox
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -54,9 +55,15 @@ def wait_until(check, timeout: float = 120.0):
     return result
 
 
-def test_the_list_counts_problems_being_prepared_and_shows_each_once_published(client, sync_sandbox, monkeypatch):
+def test_the_list_counts_problems_being_prepared_and_shows_each_once_published(client, gate_store, monkeypatch):
     release = threading.Event()
-    held = HeldSandbox(sync_sandbox, release)
+    # The site gates for real here, in the held sandbox (no passed gate taken from the test run's store);
+    # the gates' jobs are answered from the store's runs of them, the secret draws run.
+    replaying = RecordingSandbox(gate_store.sandbox, replay=True)
+    for slug in FIRST_THREE:
+        replaying.replies.update(gate_store.gated(slug).sandbox.replies)
+    held = HeldSandbox(replaying, release)
+    monkeypatch.setattr(gate_runs, "_passed_gates", {})
     monkeypatch.setattr(sync, "lazy_sandbox", lambda _sandbox=None: contextlib.nullcontext(held))
     outcomes = []
 

@@ -1,7 +1,9 @@
 """The production stack: `docker compose up` serves the site and grades a submission sent over HTTP.
 
 Slow (images built on first use, about two minutes on a fresh machine, then
-cached), so it runs once: one correct and one wrong submission.
+cached), so it runs once: one correct and one wrong submission.  The stack gates
+the problems in the background (its `sync` one-off); the test waits for the one it
+submits to, the third in learning-path order, and is done long before the last.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import re
 import socket
 import subprocess
 import time
+import urllib.error
 import urllib.parse
 import urllib.request
 import uuid
@@ -54,8 +57,9 @@ def stack(docker_image):
                        timeout=300)
 
 
-def wait_until_serving(base: str, timeout_s: float = 60) -> None:
-    """The web container counts as up as soon as it starts; gunicorn answers a moment later."""
+def wait_until_serving(base: str, timeout_s: float = 300) -> None:
+    """The web container counts as up as soon as it starts; gunicorn answers a moment later (longer while the
+    `sync` one-off gates problems beside it on a busy machine)."""
     deadline = time.monotonic() + timeout_s
     while True:
         try:
@@ -87,6 +91,18 @@ class Browser:
             return response.geturl(), response.read().decode()
 
 
+def wait_until_published(browser: Browser, path: str, timeout_s: float = 900) -> str:
+    """The problem's page, once the stack's `sync` has gated and published it (a 404 until then)."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        try:
+            return browser.get(path)[1]
+        except urllib.error.HTTPError as exc:
+            if exc.code != 404 or time.monotonic() > deadline:
+                raise
+            time.sleep(1)
+
+
 def wait_for_verdict(browser: Browser, url: str, timeout_s: float = 120) -> str:
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
@@ -106,7 +122,7 @@ def test_compose_stack_grades_submissions_sent_over_http(stack):
     landed, _ = browser.post("/accounts/signup/", {"username": "compose-student", "password1": password,
                                                      "password2": password})
     assert "/accounts/signup/" not in landed
-    _, problem_page = browser.get("/problems/prepend_class_token/")
+    problem_page = wait_until_published(browser, "/problems/prepend_class_token/")
     assert "2.2.6" in problem_page  # the NumPy pin students are told about
     browser.get("/")
 

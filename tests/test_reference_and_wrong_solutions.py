@@ -1,22 +1,22 @@
 """Every packaged problem: the reference passes, the starter and known-wrong solutions fail as declared.
 
-Each problem goes through its publish gate once (in the process sandbox); the assertions read the runs the gate
-made (tests/recording.py) rather than grading the same code again.  A problem's tests share one xdist group, so
-its gate runs in one worker.
+Each problem goes through its publish gate once in the test run (in the process sandbox, tests/gates.py); the
+assertions read the runs the gate made (tests/recording.py) rather than grading the same code again.  A
+problem's tests share one xdist group; a worker that synced the problem first has already run its gate.
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 
 import pytest
 
 from engine.checks import DIAGNOSABLE
-from engine.gate import run_gate
 from engine.probes import evaluate_probes
 from tests.conftest import PROBLEMS
 from tests.helpers import first_failure, package
-from tests.recording import GatedProblem, RecordingSandbox
+from tests.recording import GatedProblem
 
 pytestmark = pytest.mark.course
 
@@ -37,19 +37,9 @@ def by_problem(pairs):
 
 
 @pytest.fixture(scope="module")
-def gated(process_sandbox):
-    """slug -> the problem's gate, run once in this module."""
-    done: dict[str, GatedProblem] = {}
-
-    def gate(slug: str) -> GatedProblem:
-        if slug not in done:
-            solved = {name: package(name).solution for name in package(slug).problem.builds_on}
-            recorder = RecordingSandbox(process_sandbox)
-            done[slug] = GatedProblem(package(slug), run_gate(package(slug), recorder, solved=solved), recorder,
-                                      solved)
-        return done[slug]
-
-    return gate
+def gated(gate_store) -> Callable[[str], GatedProblem]:
+    """slug -> the problem's gate, run once in this test run."""
+    return gate_store.gated
 
 
 def without_known_wrong(gate: GatedProblem):
