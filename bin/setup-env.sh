@@ -23,8 +23,8 @@ apt_install() {
 # The venv is made without pip and the interpreter's own pip installs into it (pip --python, pip >= 22.3):
 # making a venv with pip compiles a copy of pip first, a third of a first start on a busy machine.
 SYSTEM_PIP=
-"$PYTHON" -m pip --python "$PYTHON" --version >/dev/null 2>&1 && SYSTEM_PIP=1
 if [ ! -x .venv/bin/python ]; then
+    "$PYTHON" -m pip --python "$PYTHON" --version >/dev/null 2>&1 && SYSTEM_PIP=1
     VENV_ARGS=()
     [ -n "$SYSTEM_PIP" ] && VENV_ARGS=(--without-pip)
     "$PYTHON" -m venv "${VENV_ARGS[@]}" .venv 2>/dev/null || {
