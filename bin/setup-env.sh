@@ -22,16 +22,14 @@ apt_install() {
 
 # The venv is made without pip and the interpreter's own pip installs into it (pip --python, pip >= 22.3):
 # making a venv with pip compiles a copy of pip first, a third of a first start on a busy machine.
-SYSTEM_PIP=
 if [ ! -x .venv/bin/python ]; then
-    "$PYTHON" -m pip --python "$PYTHON" --version >/dev/null 2>&1 && SYSTEM_PIP=1
     VENV_ARGS=()
-    [ -n "$SYSTEM_PIP" ] && VENV_ARGS=(--without-pip)
+    "$PYTHON" -m pip --python "$PYTHON" --version >/dev/null 2>&1 && VENV_ARGS=(--without-pip)
     "$PYTHON" -m venv "${VENV_ARGS[@]}" .venv 2>/dev/null || {
-        rm -rf .venv; apt_install python3-venv; SYSTEM_PIP=; "$PYTHON" -m venv .venv; }
+        rm -rf .venv; apt_install python3-venv; "$PYTHON" -m venv .venv; }
 fi
 pip_install() {
-    if [ -x .venv/bin/pip ] || [ -z "$SYSTEM_PIP" ]; then
+    if [ -x .venv/bin/pip ]; then
         .venv/bin/python -m pip install -q "$@"
     else
         "$PYTHON" -m pip --python .venv/bin/python install -q pip "$@"  # pip too, for .venv/bin/pip later
