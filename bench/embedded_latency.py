@@ -172,6 +172,12 @@ get_user_model().objects.create_user("student000", password={PASSWORD!r})
 print(json.dumps({{"ok": True}}))
 """)
         first, times = browser_runs(site, args.problem, code, args.runs)
+        server = site.django("""
+import json
+from judge.submissions.models import Submission
+rows = Submission.objects.order_by("pk").values_list("created_at", "started_at", "finished_at")
+print(json.dumps([[(s - c).total_seconds(), (f - c).total_seconds()] for c, s, f in rows]))
+""")[1:]  # the browser's runs after the first
         rejudged = rejudge(site, args.problem, code, args.rejudge, args.timeout)
     finally:
         site.stop()
@@ -185,6 +191,8 @@ print(json.dumps({{"ok": True}}))
     p50 = pct(times, 50)
     print(f"| submit -> verdict in Chromium, p50 / p95 ({args.runs} runs) | {p50 * 1000:.0f} / "
           f"{pct(times, 95) * 1000:.0f} ms | p50 <= 300 ms: {'met' if p50 <= TARGETS['p50_s'] else 'MISSED'} |")
+    print(f"| of which the server: accepted -> claimed by the worker, -> verdict recorded, p50 | "
+          f"{pct([q for q, _ in server], 50) * 1000:.0f} ms, {pct([d for _, d in server], 50) * 1000:.0f} ms | |")
     ok = rejudged["finished"] and rejudged["seconds"] <= TARGETS["rejudge_s"] * args.rejudge / 100
     print(f"| rejudge {rejudged['total']} finished Submits, request -> last verdict | {rejudged['seconds']:.1f} s "
           f"({rejudged['done']} graded again, {rejudged['accepted']} accepted) | 100 in <= 20 s: "
