@@ -223,16 +223,20 @@ def time_verdicts(count: int) -> tuple[tuple[float, float], tuple[float, float]]
 
 def measure(size_label: str, runs: int, verdicts: int) -> dict[str, tuple[float, float]]:
     from django.contrib.auth import get_user_model
+    from django.db.models import Count
     from django.test import Client
 
     from judge.leaderboard.models import UserTotals
     from judge.leaderboard.ranking import board
+    from judge.submissions.models import Submission
 
     total = board().total
     deep_page = max(1, total // 50 // 2)
     middle = UserTotals.objects.order_by("-solved", "reached_at", "user_id").values_list("user_id", flat=True)[
         total // 2]
     viewer = get_user_model().objects.get(pk=middle)
+    busiest = get_user_model().objects.get(pk=Submission.objects.values("user_id").annotate(n=Count("id"))
+                                           .order_by("-n").values_list("user_id", flat=True)[0])
     anonymous, signed_in = Client(), Client()
     signed_in.force_login(viewer)
     pages = [
@@ -245,16 +249,17 @@ def measure(size_label: str, runs: int, verdicts: int) -> dict[str, tuple[float,
         ("leaderboard, search a name", anonymous, f"/leaderboard/?q={viewer.username}"),
         ("problem list, signed in, no cache", signed_in, "/"),
         ("profile of a ranked student", anonymous, f"/accounts/users/{viewer.username}/"),
+        ("profile of the student with most history", anonymous, f"/accounts/users/{busiest.username}/"),
     ]
     results = {}
     for label, client, url in pages:
         results[label] = time_page(client, url, runs)
-        print(f"  {size_label:>6} {label:<42} p50 {results[label][0]:7.2f} ms  p95 {results[label][1]:7.2f} ms",
+        print(f"  {size_label:>6} {label:<44} p50 {results[label][0]:7.2f} ms  p95 {results[label][1]:7.2f} ms",
               flush=True)
     labels = ("record_verdict, the UPDATE alone (before)", "record_verdict with the standings")
     for label, figures in zip(labels, time_verdicts(verdicts)):
         results[label] = figures
-        print(f"  {size_label:>6} {label:<42} p50 {figures[0]:7.2f} ms  p95 {figures[1]:7.2f} ms", flush=True)
+        print(f"  {size_label:>6} {label:<44} p50 {figures[0]:7.2f} ms  p95 {figures[1]:7.2f} ms", flush=True)
     return results
 
 

@@ -20,27 +20,57 @@ apt_install() {
     apt-get install -y -qq --no-install-recommends "$@" >/dev/null
 }
 
+# The venv is made without pip and the interpreter's own pip installs into it (pip --python, pip >= 22.3):
+# making a venv with pip compiles a copy of pip first, a third of a first start on a busy machine.
 if [ ! -x .venv/bin/python ]; then
-    "$PYTHON" -m venv .venv 2>/dev/null || { rm -rf .venv; apt_install python3-venv; "$PYTHON" -m venv .venv; }
+    VENV_ARGS=()
+    "$PYTHON" -m pip --python "$PYTHON" --version >/dev/null 2>&1 && VENV_ARGS=(--without-pip)
+    "$PYTHON" -m venv "${VENV_ARGS[@]}" .venv 2>/dev/null || {
+        rm -rf .venv; apt_install python3-venv; "$PYTHON" -m venv .venv; }
 fi
+# Modules are compiled at install (no --no-compile): with PYTHONDONTWRITEBYTECODE set, as on this machine,
+# Python would otherwise compile every import on every start (a second start 11 s -> 23 s).
+pip_install() {
+    if [ -x .venv/bin/pip ]; then
+        .venv/bin/python -m pip install -q "$@"
+    else
+        "$PYTHON" -m pip --python .venv/bin/python install -q pip "$@"  # pip too, for .venv/bin/pip later
+    fi
+}
+# What is installed is stamped with the hash of both pyproject files and the extras: bin/run needs none,
+# bin/test "[test]"; a venv made with more extras than asked for is ready too (no second install).
 EXTRAS=${EXTRAS:-}
-STAMP=.venv/.installed-$(cat pyproject.toml clients/python/pyproject.toml | sha256sum | cut -c1-16)$EXTRAS
-if [ ! -e "$STAMP" ]; then
-    .venv/bin/python -m pip install -q --upgrade pip
-    .venv/bin/python -m pip install -q -e ".$EXTRAS"
-    # The command-line client and notebook magic (README, "Outside the browser"): a package of its own.
-    .venv/bin/python -m pip install -q -e clients/python
-    touch "$STAMP"
-fi
-export PATH="$ROOT/.venv/bin:$PATH"
+HASH=$(cat pyproject.toml clients/python/pyproject.toml | sha256sum | cut -c1-16)
+installed() {
+    local stamp wanted
+    for stamp in .venv/.installed-"$HASH"*; do
+        [ -e "$stamp" ] || continue
+        for wanted in ${EXTRAS//[\[\],]/ }; do
+            [[ "$stamp" =~ [\[,]$wanted[],] ]] || continue 2
+        done
+        return 0
+    done
+    return 1
+}
 
 # Browser assets (code editor, KaTeX, htmx) come from npm and are served from
-# node_modules as static files; there is no build step.
+# node_modules as static files; there is no build step.  npm runs beside pip: neither needs the other.
+NPM=
 if [ -f package-lock.json ]; then
     command -v npm >/dev/null || apt_install nodejs npm
     NPM_STAMP=node_modules/.installed-$(sha256sum package-lock.json | cut -c1-16)
     if [ ! -e "$NPM_STAMP" ]; then
-        npm ci --no-audit --no-fund --loglevel=error
-        touch "$NPM_STAMP"
+        (npm ci --no-audit --no-fund --loglevel=error && touch "$NPM_STAMP") &
+        NPM=$!
     fi
 fi
+if ! installed; then
+    # The project, and the command-line client and notebook magic (README, "Outside the browser"), a package
+    # of its own: one resolution.
+    pip_install -e ".$EXTRAS" -e clients/python
+    touch ".venv/.installed-$HASH$EXTRAS"
+fi
+if [ -n "$NPM" ]; then
+    wait "$NPM" || { echo "npm ci failed" >&2; exit 1; }
+fi
+export PATH="$ROOT/.venv/bin:$PATH"

@@ -338,6 +338,7 @@ PUSH_POSITIONS_PER_S = env_number("PUSH_POSITIONS_PER_S", 10.0, float)
 # --- Celery -----------------------------------------------------------------
 BROKER_DIR = VAR_DIR / "broker"
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "filesystem://")
+BROKER_POLL_S = env_number("BROKER_POLL_S", 0.05, float)
 if CELERY_BROKER_URL == "filesystem://":
     for sub in ("queue", "processed", "control"):
         (BROKER_DIR / sub).mkdir(parents=True, exist_ok=True)
@@ -349,8 +350,10 @@ if CELERY_BROKER_URL == "filesystem://":
         "store_processed": False,
         # kombu looks in the folder once a second by default: up to a second of "Queued" on an idle worker.
         # A look is a directory listing per queue, so every 50 ms costs the worker next to nothing.
-        "polling_interval": env_number("BROKER_POLL_S", 0.05, float),
+        "polling_interval": BROKER_POLL_S,
     }
+    # Finished tasks acknowledged within one poll, not up to 2 s later (judge/lib/polling_consumer.py).
+    CELERY_WORKER_CONSUMER = "judge.lib.polling_consumer:PollingConsumer"
 else:
     # Redelivery of a message whose worker died; the recovery sweep is faster.  "priority": a worker
     # always takes from the first of its queues that has work (-Q run,submit,rejudge), after the

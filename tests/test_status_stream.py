@@ -206,3 +206,22 @@ async def until(condition, timeout: float = 5.0):
         assert time.monotonic() - started < timeout
         await asyncio.sleep(0.01)
     return True
+
+
+def test_under_wsgi_a_running_submissions_response_stays_open_for_its_verdict(client, queued, student, settings):
+    """runserver's one-request path: running, then the verdict, in one response; ending it after "running"
+    left the page waiting out EventSource's reconnection delay before it heard of the verdict."""
+    settings.REDIS_URL = None  # the embedded default: the view re-reads the database
+    settings.PUSH_QUEUED_WAIT_S = 30.0
+    client.force_login(student)
+    token = services.claim_submission(queued.pk)
+
+    def record_later() -> None:
+        time.sleep(0.5)
+        assert services.record_verdict(queued.pk, token, GradeReport(Verdict.ACCEPTED))
+
+    response = client.get(f"/submissions/{queued.pk}/events/?shown=queued")
+    grading = in_a_thread(record_later)
+    body = b"".join(response.streaming_content).decode()
+    grading.join(10)
+    assert [line[6:] for line in body.splitlines() if line.startswith("data: ")] == ["running", "done"]

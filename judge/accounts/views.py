@@ -9,7 +9,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from judge.accounts.limits import CountersUnavailable, Throttled, check_sign_in, check_signup, record_failed_sign_in
-from judge.accounts.services import is_hidden_from_standings, set_hidden_from_standings
+from judge.accounts.services import set_hidden_from_standings
 from judge.leaderboard.progress import progress_of
 from judge.tokens.models import Scope
 from judge.tokens.services import TokenRejected, create_token, live_tokens, revoke_token
@@ -67,9 +67,9 @@ def profile(request, username: str, tokens: dict | None = None, status: int = 20
     """Public: who the user is and what they solved, unless they hide it. Never their code.
 
     The owner also sees their access tokens (``tokens``: a new secret to show once, or why one was refused)."""
-    person = get_object_or_404(get_user_model(), username=username, is_active=True)
+    person = get_object_or_404(get_user_model().objects.select_related("profile"), username=username, is_active=True)
     own = request.user.pk == person.pk
-    hidden = is_hidden_from_standings(person)
+    hidden = getattr(getattr(person, "profile", None), "hide_from_standings", False)  # no profile: shown
     if hidden and not (own or request.user.is_staff):
         return render(request, "accounts/profile.html", {"person": person, "private": True})
     return render(request, "accounts/profile.html", {

@@ -13,7 +13,7 @@ from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
 from engine.verdicts import Verdict
-from judge.leaderboard.models import UserProblemState, UserTotals, Window
+from judge.leaderboard.models import UserProblemState, Window
 from judge.leaderboard.ranking import board
 from judge.problems.models import Problem
 from judge.submissions.models import Kind, Submission
@@ -95,10 +95,10 @@ def progress_of(user, today: date | None = None) -> Progress:
     solved = sorted((Solved(problems[s.problem_id], s.first_accepted_at) for s in states if s.solved),
                     key=lambda item: item.at)
     attempted = [Attempted(problems[s.problem_id], s.attempts, s.best_verdict) for s in states if not s.solved]
-    count = UserTotals.objects.filter(user=user).values_list("solved", flat=True).first()
     the_board = board(Window.ALL)
+    # The kept total counts the same solves (published problems, accepted): no query of its own.
     progress = Progress(solved, sorted(attempted, key=lambda a: a.problem.title), tag_progress(problems, solved),
-                        the_board.rank(count) if count else None, the_board.total)
+                        the_board.rank(len(solved)) if solved else None, the_board.total)
     solve_days = [timezone.localtime(item.at).date() for item in solved]
     fill_calendar(progress, user, solve_days, today or timezone.localdate())
     return progress
@@ -116,7 +116,7 @@ def fill_calendar(progress: Progress, user, solve_days: list[date], today: date)
     first = today - timedelta(days=today.weekday() + 7 * (CALENDAR_WEEKS - 1))
     since = timezone.make_aware(datetime.combine(first, datetime.min.time()))
     per_day = dict(Submission.objects.filter(user=user, kind=Kind.SUBMIT, created_at__gte=since).order_by()
-                   .annotate(day=TruncDate("created_at")).values("day").annotate(n=Count("id")).values_list("day", "n"))
+                   .annotate(day=TruncDate("created_at")).values("day").annotate(n=Count("*")).values_list("day", "n"))
     solves = Counter(day for day in solve_days if day >= first)
     progress.weeks = [[Day(d, per_day.get(d, 0), solves[d]) if d <= today else None
                        for d in (first + timedelta(days=7 * w + i) for i in range(7))]

@@ -1,0 +1,65 @@
+"""The profile and the leaderboard's name search read indexes, not whole tables, and the profile's queries do not
+grow with a student's history (bench/scale.py times both at 100k students and 1M submissions)."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from engine.verdicts import Verdict
+from judge.leaderboard.models import Window
+from judge.leaderboard.progress import progress_of
+from judge.leaderboard.ranking import found_rows
+from judge.submissions.models import Kind
+from tests.boards import days_ago, quick_problem, recorded
+
+pytestmark = pytest.mark.skipif(connection.vendor != "postgresql", reason="the indexes are PostgreSQL's")
+
+
+def plan_of(sql: str) -> str:
+    """PostgreSQL's plan for ``sql`` when reading a whole table is made to look dear: whether an index can
+    answer it at all (on a few test rows the planner would rightly read the table)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL enable_seqscan = off")
+        cursor.execute("EXPLAIN " + sql)
+        return "\n".join(row[0] for row in cursor.fetchall())
+
+
+def queries_of(call) -> list[str]:
+    with CaptureQueriesContext(connection) as captured:
+        call()
+    return [query["sql"] for query in captured.captured_queries]
+
+
+def test_a_name_search_reads_the_trigram_index_of_usernames(db, django_user_model):
+    for name in ("ada", "adele", "grace"):
+        django_user_model.objects.create_user(name)
+    (search,) = [sql for sql in queries_of(lambda: found_rows("DEL", Window.ALL)) if "LIKE" in sql]
+    plan = plan_of(search)
+    assert "leaderboard_username_search" in plan, plan
+    assert "Seq Scan on auth_user" not in plan, plan
+
+
+def test_the_profile_calendar_counts_from_its_index_alone(db, student):
+    problem = quick_problem("alpha")
+    for day in range(20):  # a history the calendar mostly leaves out: Runs, and Submits over a year ago
+        recorded(student, problem, Verdict.WRONG_ANSWER, at=days_ago(day))
+        recorded(student, problem, Verdict.WRONG_ANSWER, at=days_ago(day), kind=Kind.RUN)
+        recorded(student, problem, Verdict.WRONG_ANSWER, at=days_ago(400 + day))
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE submissions_submission")  # the planner sees that history, not a guess
+    (calendar,) = [sql for sql in queries_of(lambda: progress_of(student)) if "::date" in sql]
+    plan = plan_of(calendar)
+    assert "submission_calendar" in plan, plan
+
+
+def test_a_long_history_costs_the_profile_no_more_queries(client, student, second_student):
+    problems = [quick_problem(f"p{i}", ("attention",), i) for i in range(6)]
+    recorded(second_student, problems[0])
+    for day in range(40):
+        recorded(student, problems[day % 6], Verdict.WRONG_ANSWER if day % 3 else Verdict.ACCEPTED, at=days_ago(day))
+    client.get("/accounts/users/grace/")  # the footer's cached reads out of the way
+    short = queries_of(lambda: client.get("/accounts/users/grace/"))
+    long = queries_of(lambda: client.get("/accounts/users/ada/"))
+    assert len(long) == len(short) <= 6, long
