@@ -92,8 +92,10 @@ class GateStore:
             return self.gates[slug]
 
     def published_outcome(self, slug: str):
-        """The passed gate with its pool drawn (as ``execute_gate_run`` makes it), or None if it did not pass."""
+        """The passed gate with its pool and benchmark drawn (as ``execute_gate_run`` makes it), or None if it did
+        not pass."""
         from engine.pool import add_pool
+        from engine.speed import BENCH_DRAWS, add_benchmark
         from judge.authoring.gate_runs import secret_seeds
 
         with self._busy:
@@ -107,6 +109,8 @@ class GateStore:
                             found = copy.deepcopy(gate.outcome)
                             add_pool(found, gate.package, self.sandbox, secret_seeds(), settings.MAX_OUTPUT_BYTES,
                                      gate.solved)
+                            add_benchmark(found, gate.package, self.sandbox, secret_seeds(BENCH_DRAWS),
+                                          settings.MAX_OUTPUT_BYTES)
                             self._save(slug, "pool", found)
                 self.published[slug] = found if found is not None and found.passed else None
             return self.published[slug]
