@@ -51,11 +51,18 @@ def test_the_profile_calendar_counts_from_its_index_alone(db, student):
         recorded(student, problem, Verdict.WRONG_ANSWER, at=days_ago(day))
         recorded(student, problem, Verdict.WRONG_ANSWER, at=days_ago(day), kind=Kind.RUN)
         recorded(student, problem, Verdict.WRONG_ANSWER, at=days_ago(400 + day))
-    with connection.cursor() as cursor:
-        cursor.execute("ANALYZE submissions_submission")  # the planner sees that history, not a guess
     (calendar,) = [sql for sql in queries_of(lambda: progress_of(student)) if "::date" in sql]
+    with connection.cursor() as cursor:
+        # On a few rows the planner's pick between the user's indexes varied from run to run (a bitmap or plain
+        # scan of the user index, then a filter): the question here is whether the calendar's index holds all
+        # the query needs, so the other user indexes are dropped (in this test's transaction, rolled back).
+        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")  # no deferred foreign-key checks pending on the table
+        cursor.execute("ALTER TABLE submissions_submission DROP CONSTRAINT submission_once_per_click")
+        cursor.execute("DROP INDEX submissions_submission_user_id_f185a147, submissions_user_id_cb9ad6_idx")
+        cursor.execute("ANALYZE submissions_submission")  # the planner sees that history, not a guess
     plan = plan_of(calendar, one_index=True)
     assert "using submission_calendar" in plan, plan
+    assert "Index Cond: ((user_id = " in plan and "kind" in plan.split("Index Cond:")[1], plan
     assert "Seq Scan" not in plan, plan
 
 
