@@ -286,9 +286,12 @@ REQUEUE_AFTER_S = env_number("REQUEUE_AFTER_S", 60.0, float)
 MAX_GRADING_ATTEMPTS = env_number("MAX_GRADING_ATTEMPTS", 3)
 # A sandbox that dies mid-job is replaced and the job tried again, this many times in all.
 SANDBOX_TRIES = env_number("SANDBOX_TRIES", 3)
-# An accepted Submit's speed against the reference (engine/speed.py): about 15 one-call sandbox jobs after
-# the verdict is stored.  The test profile leaves it out, but for the tests of speed, which turn it on.
+# An accepted Submit's speed against the reference (engine/speed.py): about 15 one-call sandbox jobs, in a task
+# of its own sent when the verdict is stored and taken after every waiting grading task (services.enqueue_speed).
+# The test profile leaves it out, but for the tests of speed, which turn it on.
 MEASURE_SPEED = env_bool("MEASURE_SPEED", not TESTING)
+# A figure still missing this long after the verdict will not come (its message was lost): the page says so.
+SPEED_GIVE_UP_S = env_number("SPEED_GIVE_UP_S", 900.0, float)
 # Fairness: at most this many submissions of one user are graded at once; the others wait in
 # the database (not in a worker slot) and are sent when one of theirs finishes.
 MAX_RUNNING_PER_USER = env_number("MAX_RUNNING_PER_USER", 1)
@@ -376,6 +379,8 @@ CELERY_TASK_ROUTES = {
     "judge.authoring.tasks.recover_stalled_authoring": {"queue": "maintenance", "priority": 0},
     "judge.authoring.tasks.run_gate": {"queue": "submit", "priority": 4},
     "judge.authoring.tasks.rejudge_batch": {"queue": "rejudge", "priority": 9},
+    # An accepted Submit's speed: after every student waiting for a verdict (services.enqueue_speed).
+    "judge.submissions.tasks.measure_speed": {"queue": "rejudge", "priority": 9},
     # Grades to an LMS: short HTTP calls, on the worker that needs no sandbox, never behind a grading backlog.
     "judge.lti.tasks.post_score": {"queue": "maintenance", "priority": 5},
     "judge.lti.tasks.resend_stalled_scores": {"queue": "maintenance", "priority": 5},

@@ -3,7 +3,10 @@ problem's ranking (one row per student), and the API's one rounded figure; nothi
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
+from django.utils import timezone
 
 from engine.verdicts import Verdict
 from judge.accounts.models import Profile
@@ -94,22 +97,57 @@ def test_the_api_gives_the_one_rounded_figure(client, problems, student, classma
 
 
 @pytest.mark.slow
-def test_an_accepted_submit_is_measured_after_its_verdict(problems, student, no_enqueue, settings):
-    """End to end in the process sandbox: the gate drew the benchmark, the Submit is graded, then timed."""
+def test_an_accepted_submit_is_measured_after_its_verdict(client, problems, student, no_enqueue, settings,
+                                                           monkeypatch):
+    """End to end in the process sandbox: the gate drew the benchmark, the Submit is graded, and its timing is
+    sent as a task of its own, which the worker takes after the waiting verdicts; the page says it is coming."""
     settings.MEASURE_SPEED = True
+    sent = []
+    monkeypatch.setattr(services, "enqueue_speed", sent.append)
     problem = problems["layer_norm"]
     assert 5 <= BenchmarkCase.objects.filter(test_set=problem.current_test_set).count() <= BENCH_DRAWS
     submission = services.submit_solution(student, problem, read_solution("layer_norm"))
     assert services.grade_submission(submission.pk)
     submission.refresh_from_db()
-    assert submission.verdict == Verdict.ACCEPTED
+    assert submission.verdict == Verdict.ACCEPTED and submission.speed is None and sent == [submission.pk]
+    client.force_login(student)
+    assert "Speed: being measured" in client.get(submission.get_absolute_url()).content.decode()
+    services.measure_submission_speed(submission.pk)  # the worker's task
+    submission.refresh_from_db()
     assert submission.speed["ratio"] is not None and submission.speed["vectorised"]
     # The figure is rounded to two significant figures: one number, nothing more precise about the inputs.
     assert float(f"{submission.speed['ratio']:.2g}") == submission.speed["ratio"]
+    assert "the reference's CPU time" in client.get(submission.get_absolute_url()).content.decode()
     wrong = services.submit_solution(student, problem, read_solution("layer_norm", "wrong/unbiased_variance.py"))
     services.grade_submission(wrong.pk)
     wrong.refresh_from_db()
-    assert wrong.verdict != Verdict.ACCEPTED and wrong.speed is None
+    assert wrong.verdict != Verdict.ACCEPTED and wrong.speed is None and sent == [submission.pk]
+
+
+def test_a_speed_task_times_only_an_accepted_submit_still_without_a_figure(problems, student, settings,
+                                                                            monkeypatch):
+    """A rejudge may refuse the Submit before its turn comes, and a repeated message finds it measured."""
+    settings.MEASURE_SPEED = True
+    timed = []
+    monkeypatch.setattr(services, "record_speed", lambda submission, solved: timed.append(submission.pk))
+    refused = accepted(student, problems["layer_norm"], None)
+    Submission.objects.filter(pk=refused.pk).update(verdict=Verdict.WRONG_ANSWER)
+    measured = accepted(student, problems["layer_norm"], 1.5)
+    waiting = accepted(student, problems["layer_norm"], None)
+    for submission in (refused, measured, waiting):
+        services.measure_submission_speed(submission.pk)
+    assert timed == [waiting.pk]
+
+
+def test_a_figure_whose_task_was_lost_is_said_not_to_come(client, problems, student, settings):
+    settings.MEASURE_SPEED = True
+    waiting = accepted(student, problems["layer_norm"], None)
+    client.force_login(student)
+    Submission.objects.filter(pk=waiting.pk).update(finished_at=timezone.now())
+    assert "Speed: being measured" in client.get(waiting.get_absolute_url()).content.decode()
+    Submission.objects.filter(pk=waiting.pk).update(
+        finished_at=timezone.now() - timedelta(seconds=settings.SPEED_GIVE_UP_S + 1))
+    assert "Speed: not measured (its timing did not run" in client.get(waiting.get_absolute_url()).content.decode()
 
 
 def test_a_figure_stops_showing_when_a_rejudge_refuses_the_submit(client, problems, student, classmates):

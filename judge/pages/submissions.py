@@ -7,6 +7,7 @@ from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponseBadRequest
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from engine.verdicts import Verdict
@@ -101,9 +102,21 @@ def status_context(submission: Submission) -> dict:
         # An accepted Submit's speed: where its figure stands, or that it is still being measured.
         "speed": speed.standing(submission) if final and submission.speed else None,
         "speed_shown": final and submission.speed is not None and submission.verdict == Verdict.ACCEPTED,
-        "speed_pending": final and submission.speed is None and submission.kind == Kind.SUBMIT
-        and submission.verdict == Verdict.ACCEPTED and settings.MEASURE_SPEED,
+        "speed_coming": speed_coming(submission),
     }
+
+
+def speed_coming(submission: Submission) -> str | None:
+    """For an accepted Submit without a figure yet: "pending" while the worker has still to time it (after every
+    waiting verdict: ``services.enqueue_speed``), "lost" once ``SPEED_GIVE_UP_S`` have passed without one (its
+    message was lost, so none will come); None otherwise."""
+    if not (submission.is_final and submission.speed is None and submission.kind == Kind.SUBMIT
+            and submission.verdict == Verdict.ACCEPTED and settings.MEASURE_SPEED):
+        return None
+    finished = submission.finished_at
+    if finished is None or (timezone.now() - finished).total_seconds() < settings.SPEED_GIVE_UP_S:
+        return "pending"
+    return "lost"
 
 
 @login_required

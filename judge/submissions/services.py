@@ -57,6 +57,7 @@ log = logging.getLogger(__name__)
 # The Celery tasks (judge.submissions.tasks) take these names; they are sent by name.
 GRADE_TASK = "judge.submissions.tasks.grade_submission"
 RECOVER_TASK = "judge.submissions.tasks.recover_stalled_submissions"
+SPEED_TASK = "judge.submissions.tasks.measure_speed"
 
 
 def submit_solution(user, problem: Problem, code: str | bytes, kind: str = Kind.SUBMIT,
@@ -360,17 +361,39 @@ def _grade_claimed(submission: Submission, token: uuid.UUID) -> bool:
     if not recorded:
         log.warning("submission %s was reclaimed while this worker graded it; result discarded", submission.pk)
     elif report.verdict == Verdict.ACCEPTED and submission.kind == Kind.SUBMIT and settings.MEASURE_SPEED:
-        record_speed(submission, {slug: s.code for slug, s in solved.items()})
+        enqueue_speed(submission.pk)
     return recorded
+
+
+def enqueue_speed(submission_id: int) -> bool:
+    """Measure an accepted Submit's speed later, as a task of its own behind every waiting Run, Submit and
+    rejudge (the rejudge lane, the last priority): at the start of a lab, ten timed sandbox jobs per accepted
+    Submit would otherwise stand between the next students and their verdicts.  A message the broker loses
+    costs only the figure: the page says it was not measured once ``SPEED_GIVE_UP_S`` have passed."""
+    return send_task(SPEED_TASK, submission_id, queue=Lane.REJUDGE, priority=fairshare.LAST)
+
+
+def measure_submission_speed(submission_id: int) -> SpeedReport | None:
+    """The speed task: time the Submit if it is still an accepted Submit without a figure (a rejudge may have
+    refused it meanwhile, or a repeated message found it measured)."""
+    submission = (Submission.objects.select_related("problem", "user")
+                  .filter(pk=submission_id, kind=Kind.SUBMIT, status=Status.DONE, verdict=Verdict.ACCEPTED,
+                          speed__isnull=True).first())
+    if submission is None or not settings.MEASURE_SPEED:
+        return None
+    solved = solved_solutions(submission.user, submission.problem)
+    return record_speed(submission, {slug: s.code for slug, s in solved.items()})
 
 
 def record_speed(submission: Submission, solved: dict[str, str]) -> SpeedReport | None:
     """Measure an accepted Submit's speed against the reference's and store it (after its verdict, which
-    the student sees first); None when the sandbox failed, so the speed stays "not measured"."""
+    the student sees first); when the sandbox failed, the stored figure says it was not measured and why."""
     problem = submission.problem
     draws = load_benchmark(submission.test_set_id)
     if not draws or not problem.solution_code.strip():
-        return None
+        report = SpeedReport(None, message="this problem has no benchmark to time it on")
+        Submission.objects.filter(pk=submission.pk, speed__isnull=True).update(speed=report.as_dict())
+        return report
     # The draws in an order of this submission's own, so no two Submits see their repeats in the same order.
     start = submission.draw % len(draws)
     draws = draws[start:] + draws[:start]
@@ -380,8 +403,8 @@ def record_speed(submission: Submission, solved: dict[str, str]) -> SpeedReport 
     except SandboxError as exc:
         log.warning("speed of submission %s not measured: %s", submission.pk, exc)
         discard_worker_sandbox()
-        return None
-    Submission.objects.filter(pk=submission.pk).update(speed=report.as_dict())
+        report = SpeedReport(None, message="the sandbox failed while timing it")
+    Submission.objects.filter(pk=submission.pk, speed__isnull=True).update(speed=report.as_dict())
     return report
 
 

@@ -33,6 +33,11 @@ def grade_submission(submission_id: int, capped: bool = True) -> None:
     services.grade_submission(submission_id, capped=capped)
 
 
+@shared_task(name=services.SPEED_TASK, ignore_result=True)
+def measure_speed(submission_id: int) -> None:
+    services.measure_submission_speed(submission_id)
+
+
 @shared_task(name=services.RECOVER_TASK, ignore_result=True)
 def recover_stalled_submissions() -> None:
     services.recover_stalled_submissions(broker_lost=broker_lost_messages())
