@@ -33,13 +33,27 @@ def rows_written_by(action: Callable[[], object]) -> Rows:
 
 
 def write_rows(rows: Rows) -> None:
-    """Insert ``rows`` as they were; foreign keys are checked at the end of the block (PostgreSQL defers them)."""
-    with transaction.atomic():
+    """Insert ``rows`` as they were; foreign keys are checked at the end of the block (PostgreSQL defers them).
+
+    On PostgreSQL by COPY: an INSERT through Django's client-side binding spells every array out as an escaped
+    literal in the statement's text, which cost more than writing them (a third of the fast tier's time)."""
+    with transaction.atomic(), connection.cursor() as cursor:
         for model, table_rows in rows.items():
-            model._base_manager.bulk_create([model(**row) for row in table_rows])
-        with connection.cursor() as cursor:  # the next row a test inserts gets a key after these
-            for statement in connection.ops.sequence_reset_sql(no_style(), list(rows)):
-                cursor.execute(statement)
+            if connection.vendor == "postgresql":
+                copy_rows(cursor.cursor, model, table_rows)
+            else:
+                model._base_manager.bulk_create([model(**row) for row in table_rows])
+        for statement in connection.ops.sequence_reset_sql(no_style(), list(rows)):
+            cursor.execute(statement)  # the next row a test inserts gets a key after these
+
+
+def copy_rows(cursor, model: type[Model], table_rows: list[dict]) -> None:
+    """``table_rows`` (``values()`` of ``model``) into its table with one COPY, each value prepared by its field."""
+    fields = [field for field in model._meta.concrete_fields if field.attname in table_rows[0]]
+    columns = ", ".join(connection.ops.quote_name(field.column) for field in fields)
+    with cursor.copy(f"COPY {connection.ops.quote_name(model._meta.db_table)} ({columns}) FROM STDIN") as copy:
+        for row in table_rows:
+            copy.write_row([field.get_db_prep_save(row[field.attname], connection) for field in fields])
 
 
 def save_rows(rows: Rows, path: Path) -> None:
