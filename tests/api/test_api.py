@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pytest
@@ -156,9 +157,11 @@ def test_an_address_that_names_no_endpoint_is_a_problem_too(api):
     assert "/api/v1/openapi.json" in answer.json()["detail"]
 
 
+@pytest.mark.django_db(transaction=True)
 def test_under_asgi_the_stream_sends_each_event_as_it_comes(api, token, problems, no_enqueue):
     """Served by uvicorn, a client sees "queued" before the verdict, not everything at the end."""
     from asgiref.sync import async_to_sync, sync_to_async
+    from django.db import connections
     from django.test import AsyncClient
 
     pk = api.post("/submissions", {"problem": SLUG, "code": read_solution(SLUG)}).json()["id"]
@@ -170,9 +173,15 @@ def test_under_asgi_the_stream_sends_each_event_as_it_comes(api, token, problems
         chunks = aiter(response.streaming_content)
         first = await anext(chunks)  # before the submission is graded
         await sync_to_async(services.grade_submission)(pk)
-        return first, [chunk async for chunk in chunks]
+        rest = [chunk async for chunk in chunks]
+        await sync_to_async(connections.close_all)()  # this thread's, before the tables are flushed
+        return first, rest
 
-    first, rest = async_to_sync(follow)()
+    # On a thread of its own, with its own database connection (so the rows are committed: transaction=True):
+    # after a browser test in this xdist worker, Playwright's event loop is still running in the main thread,
+    # where async_to_sync refuses to start.
+    with ThreadPoolExecutor(1) as pool:
+        first, rest = pool.submit(async_to_sync(follow)).result()
     assert first.decode().startswith("event: status\n") and '"status": "queued"' in first.decode()
     verdict = b"".join(rest).decode().split("event: verdict\ndata: ", 1)[1]
     assert json.loads(verdict)["verdict"] == "accepted"
