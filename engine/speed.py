@@ -4,11 +4,16 @@ At gate time (``build_benchmark``) the generator runs again with ``BENCH_DRAWS``
 problem's benchmark case from each draw (the manifest's ``[speed] cases``, else the largest hidden case);
 the reference computes each draw's expected output in a sandbox of its own, as for every test.
 
-After an accepted Submit (``measure_speed``), each repeat takes ``CALLS`` draws no earlier repeat used and
-runs two children of the same sandbox, one after the other: the reference's and the student's, each
-calling its function once on each draw (new inputs every call, so a result cached from one call is of no
-use to any other), and every student result is checked
-against the draw's expected output (one wrong result, no figure).  Nothing is timed by the code it
+After an accepted Submit (``measure_speed``), each repeat runs two children of the same sandbox, one after
+the other: the reference's and the student's, each calling its function once on each draw (as many as fit
+one job, in an order each repeat rotates), and every student result is checked against the draw's expected
+output (one wrong result, no figure).  Within a child no input comes twice, and each child is a fresh
+process whose files are removed after its job, so a result cached from one call is of no use to any other.
+Many calls per child, not one: a fresh process's first call pays for its first allocations and
+copy-on-write faults, many times a small function's own work and different in every child, and a single
+call's figure was mostly that noise (``bench/speed_stability.py`` on a quiet machine: the same code's
+percentile spread 43-57 points over four runs with one call per child, 6-27 over three with every draw in
+each).  Nothing is timed by the code it
 measures: each child is a fresh process that may start no process or thread, and the zygote reads its CPU
 clock from outside (``sandbox/zygote/supervisor.py``, ``cpu_event``), from before the first line of the
 student's code runs (work done at import time counts) to the moment the last result has been read.  A
@@ -37,9 +42,7 @@ from sandbox.backends.base import Sandbox, SandboxError
 from sandbox.protocol import MAX_OUTPUT_BYTES, Outcome
 
 REPEATS = 5
-CALLS = 2  # calls per child: each on a draw of its own
-BENCH_DRAWS = REPEATS * CALLS  # secret seeds of the benchmark case: no draw is used twice in a measurement
-# (unless the case is too large to keep that many: BENCH_MAX_BYTES)
+BENCH_DRAWS = 10  # secret seeds of the benchmark case (fewer when the case is large: BENCH_MAX_BYTES)
 # Slow code gets fewer repeats: past this much of its CPU time (at least MIN_REPEATS), more would cost the
 # worker seconds and change nothing a student can see (a loop at 50x is 50x whether or not it is 48x).
 STUDENT_CPU_BUDGET_MS = 1500.0
@@ -155,14 +158,15 @@ def measure_speed(code: str, reference: str, spec: ProblemSpec, draws: list[Case
     """The speed of ``code`` (accepted) against ``reference`` on ``draws`` (``build_benchmark``'s).
 
     Each repeat runs the reference's child and the student's, in an order that alternates, each on every
-    draw; a child's figure is its CPU time per call, and each side's best repeat counts."""
+    draw that fits one job; a child's figure is its CPU time per call, and each side's best repeat counts."""
     if not draws:
         return SpeedReport(None, message="this problem has no benchmark case")
     pairs: list[tuple[float, float]] = []  # (student, reference) CPU time per call, one pair per repeat
     runs = [("reference", reference, reference_solved), ("student", code, solved)]
-    calls = max(1, len(draws) // repeats)
     for repeat in range(repeats):
-        cases = [draws[(repeat * calls + i) % len(draws)] for i in range(calls)]  # new inputs every repeat
+        start = repeat % len(draws)
+        cases = _batches(draws[start:] + draws[:start])[0]  # every draw a job holds, first ones rotating
+        calls = len(cases)
         pair = {}
         for role, source, modules in runs if repeat % 2 == 0 else runs[::-1]:
             timed = time_calls(sandbox, source, spec, cases, modules)

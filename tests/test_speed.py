@@ -148,9 +148,15 @@ def test_caching_answers_across_repeats_buys_no_speed(bench, process_sandbox):
 
 
 def test_work_done_at_import_time_is_counted(bench, process_sandbox):
+    """Answering every input of the child on its first call: the child's clock counts all of it, so the figure
+    is a loop's, or, when that first call runs past the time limit (every draw at once), there is none."""
     report = speed_of(AHEAD, bench, process_sandbox)
-    assert report.ratio is not None and not report.vectorised
-    assert report.ratio > 3 * VECTORISED_WITHIN
+    if report.ratio is None:
+        assert "no result in time" in report.message
+    else:
+        assert not report.vectorised and report.ratio > 3 * VECTORISED_WITHIN
+    loop = speed_of(LOOP, bench, process_sandbox)  # the same loop, called once per input: no better for it
+    assert loop.ratio is not None and loop.ratio > 3 * VECTORISED_WITHIN
 
 
 def test_stopping_the_clocks_does_not_change_the_figure(bench, process_sandbox):
