@@ -17,7 +17,7 @@ import dataclasses
 
 from engine.gate import HEADROOM, GateOutcome, execute, known_outcome
 from engine.package import Package, PackageError
-from engine.spec import Case
+from engine.spec import Case, array_inputs
 from engine.testset import GeneratedCase, finite_difference_outputs, generate_cases, reference_outputs
 from sandbox.backends.base import Sandbox
 from sandbox.protocol import MAX_OUTPUT_BYTES
@@ -98,7 +98,8 @@ DRAW_MARK = "~draw"
 
 
 def _bytes(inputs: dict) -> int:
-    return sum(len(value) for value in inputs.values() if isinstance(value, bytes))
+    """Every array's bytes, a ``params`` argument's members included (a model's weights are its inputs too)."""
+    return sum(len(value) for value in array_inputs(inputs).values())
 
 
 def _name_of(unique: str) -> str:

@@ -94,3 +94,24 @@ def test_a_misconception_is_named_on_every_draw(problems, student, no_enqueue):
         failing = [t for t in submission.results if t["hidden"] and t["status"] != "passed"]
         assert failing and all(t["misconception"].get("name") == "Class token appended instead of prepended"
                                for t in failing), submission.draw
+
+
+def test_a_case_whose_weights_are_large_is_not_drawn_again(process_sandbox):
+    """A ``params`` argument's arrays count toward a case's size: decode_with_kv_cache's cases carry a GPT's
+    weights in one (a few hundred bytes of top-level inputs, megabytes in all); counted without them, every case
+    was drawn four times and the reference's job for the pool (71 MB) exceeded a frame, so the problem never
+    published on a fresh start."""
+    from engine.package import load_package
+    from engine.pool import POOL_MAX_INPUT_BYTES, _drawn_cases
+    from engine.spec import array_inputs
+    from engine.testset import generate_cases
+    from sandbox.protocol import MAX_FRAME_BYTES
+    from tests.conftest import PROBLEMS
+
+    package = load_package(PROBLEMS / "decode_with_kv_cache")
+    base = generate_cases(package, process_sandbox)
+    drawn = _drawn_cases(package, process_sandbox, [11, 12, 13, 14], base)
+    sizes = [sum(len(v) for v in array_inputs(case.inputs).values()) for _, case in drawn]
+    assert all(size <= POOL_MAX_INPUT_BYTES for size in sizes)
+    assert "long_generation_600" not in {name.split("~")[0] for name in (case.name for _, case in drawn)}
+    assert sum(sizes) < MAX_FRAME_BYTES // 4
