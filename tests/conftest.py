@@ -60,26 +60,11 @@ def pytest_collection_modifyitems(config, items):
     problems before pytest-django opens the test's own (a fixture's place in the list is its setup order).
     """
     order = {group: rank for rank, group in enumerate(FIRST_GROUPS)}
-    sets: dict[tuple[str, ...], int] = {}
-    items.sort(key=lambda item: (order.get(xdist_group_of(item), len(order)), kept_set_rank(item, sets)))
+    items.sort(key=lambda item: order.get(xdist_group_of(item), len(order)))
     for item in items:
         names = getattr(item, "fixturenames", None)
         if names is not None and "kept_problems" not in names:
             names.insert(0, "kept_problems")
-
-
-def kept_set_rank(item, sets: dict[tuple[str, ...], int]) -> int:
-    """Tests that keep the same synced problems (``KeptRows``) run one after another: a test between them that
-    wants other problems, none, or committed rows drops the kept rows, and the next one writes them again
-    (a second or two each).  0 for the tests that keep none; each set of problems after them, in the order
-    first met; the sort is stable, so each file's tests keep their order."""
-    names = getattr(item, "fixturenames", ())
-    marker = item.get_closest_marker("django_db")
-    committed = ("transactional_db" in names or "live_server" in names
-                 or (marker is not None and marker.kwargs.get("transaction", False)))
-    if "problems" not in names or committed:
-        return 0
-    return sets.setdefault(tuple(getattr(item.module, "SYNCED_PROBLEMS", FIRST_THREE)), len(sets) + 1)
 
 
 @pytest.fixture(autouse=True)
