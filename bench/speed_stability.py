@@ -9,10 +9,11 @@ Draws the problem's benchmark (as the gate does), then
   2. measures one solution (the subject: a vectorised layer norm written differently from the reference)
      ``--submits`` times, each under another load: 0 to ``--max-hogs`` busy processes started beside it;
 
-and prints each Submit's ratio and percentile (``engine.speed.percentile``, the site's own), the
-spread of the percentiles in points, and whether it is within the target.
+and prints each Submit's ratio (shown rounded, compared to four figures as the site does) and percentile
+(``engine.speed.percentile``, the site's own), the spread of the percentiles in points, and whether it is
+within the target.
 
-    .venv/bin/python bench/speed_stability.py [--submits 10] [--max-hogs 4] [--docker]
+    .venv/bin/python bench/speed_stability.py [--submits 10] [--max-hogs 4] [--docker] [--repeats 5]
 
 The process sandbox by default (the same zygote as the Docker backend's); ``--docker`` uses the sandbox
 image (``SANDBOX_IMAGE``, default judge-sandbox:latest).
@@ -32,7 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engine.package import load_package  # noqa: E402
-from engine.speed import BENCH_DRAWS, build_benchmark, measure_speed, percentile  # noqa: E402
+from engine.speed import BENCH_DRAWS, REPEATS, build_benchmark, measure_speed, percentile  # noqa: E402
 from engine.testset import build_cases  # noqa: E402
 
 TARGET_POINTS = 10
@@ -99,6 +100,8 @@ def main() -> None:
     parser.add_argument("--submits", type=int, default=10)
     parser.add_argument("--max-hogs", type=int, default=4, help="busy processes beside the sandbox, at most")
     parser.add_argument("--docker", action="store_true")
+    parser.add_argument("--repeats", type=int, default=REPEATS,
+                        help="repeats per measurement (the judge's: %(default)s)")
     args = parser.parse_args()
     package = load_package(ROOT / "problems" / "layer_norm")
     if args.docker:
@@ -115,28 +118,30 @@ def main() -> None:
               f"load average {os.getloadavg()[0]:.1f}")
         others = {}
         for name, code in population().items():
-            others[name] = measure_speed(code, package.solution, package.spec(), draws, sandbox).ratio
-            print(f"  population  {name:<24} {others[name]:>6}x")
+            report = measure_speed(code, package.solution, package.spec(), draws, sandbox, repeats=args.repeats)
+            others[name] = report.precise  # what the site compares: the ratio to four figures
+            print(f"  population  {name:<24} {report.ratio:>6}x  ({report.precise})")
         ratios, points = [], []
         for submit in range(args.submits):
             hogs = [subprocess.Popen([sys.executable, "-c", HOG]) for _ in range(submit % (args.max_hogs + 1))]
             try:
                 time.sleep(0.2)
                 started = time.monotonic()
-                report = measure_speed(SUBJECT, package.solution, package.spec(), draws, sandbox)
+                report = measure_speed(SUBJECT, package.solution, package.spec(), draws, sandbox, repeats=args.repeats)
                 took = time.monotonic() - started
                 load = os.getloadavg()[0]
             finally:
                 for hog in hogs:
                     hog.kill()
                     hog.wait()
-            ratios.append(report.ratio)
-            points.append(percentile(report.ratio, list(others.values())))
+            ratios.append(report.precise)
+            points.append(percentile(report.precise, list(others.values())))
             print(f"  submit {submit + 1:>2}: {len(hogs)} hogs, load {load:4.1f}: {report.ratio:>5}x "
-                  f"(student {report.student_ms:7.2f} ms, reference {report.reference_ms:7.2f} ms per call), "
+                  f"({report.precise:.3f}) (student {report.student_ms:7.2f} ms, reference {report.reference_ms:7.2f} ms per call), "
                   f"faster than {points[-1]:>3}%  [{took:.1f} s]")
     spread = max(points) - min(points)
-    print(f"ratio: median {statistics.median(ratios)}x, min {min(ratios)}x, max {max(ratios)}x")
+    print(f"ratio ({args.repeats} repeats): median {statistics.median(ratios):.3f}x, min {min(ratios):.3f}x, "
+          f"max {max(ratios):.3f}x")
     print(f"percentile: median {statistics.median(points)}, spread {spread} points "
           f"({'within' if spread <= TARGET_POINTS else 'OUTSIDE'} the {TARGET_POINTS}-point target)")
 

@@ -17,20 +17,25 @@ each).  Nothing is timed by the code it
 measures: each child is a fresh process that may start no process or thread, and the zygote reads its CPU
 clock from outside (``sandbox/zygote/supervisor.py``, ``cpu_event``), from before the first line of the
 student's code runs (work done at import time counts) to the moment the last result has been read.  A
-child's figure is that CPU time per call; the best of the repeats of each side is the least disturbed.
+child's figure is that CPU time per call.
 
-The ratio is student / reference, both measured in the same sandbox minutes apart at most, so a machine
-under load slows both.  Both figures include what the harness costs around a call (loading the inputs,
-hashing them, encoding the result), the same for both: on a problem whose work is little more than
-reading its inputs, the ratios sit closer to 1 than the work alone would put them.  It is shown rounded
+Each repeat's ratio is student / reference, the two children run one right after the other in the same
+sandbox, so a machine under load slows both; the figure is their trimmed mean on a log scale (``figure``).
+Both figures include what the harness costs around a call (loading the inputs, hashing them, encoding the
+result), the same for both: on a problem whose work is little more than reading its inputs, the ratios sit
+closer to 1 than the work alone would put them.  It is shown rounded
 to two significant figures: one number per submission, about inputs drawn with secret seeds that no test
-uses.
+uses.  Percentiles and rankings compare the ratio to four figures (``precise``), which nobody is shown:
+rounded, 1.04 and 1.06 would be 1.0 and 1.1, a step as large as the noise.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import math
+import statistics
 from dataclasses import dataclass
+from statistics import NormalDist
 
 from engine.gate import GateOutcome
 from engine.grading import _check, job_of
@@ -41,7 +46,8 @@ from engine.verdicts import TestStatus
 from sandbox.backends.base import Sandbox, SandboxError
 from sandbox.protocol import MAX_OUTPUT_BYTES, Outcome
 
-REPEATS = 5
+REPEATS = 9  # the same code's percentile spread 23 points with 5, 6-15 with 7, 4-8 with 9 (bench/speed_stability.py)
+TRIM_FROM = 5  # from this many repeats on, the highest and lowest ratios are left out
 BENCH_DRAWS = 10  # secret seeds of the benchmark case (fewer when the case is large: BENCH_MAX_BYTES)
 # Slow code gets fewer repeats: past this much of its CPU time (at least MIN_REPEATS), more would cost the
 # worker seconds and change nothing a student can see (a loop at 50x is 50x whether or not it is 48x).
@@ -63,6 +69,7 @@ class SpeedReport:
     student_ms: float = 0.0
     reference_ms: float = 0.0
     message: str = ""
+    precise: float | None = None  # the ratio to four figures: what percentiles and rankings compare (never shown)
 
     @property
     def vectorised(self) -> bool:
@@ -71,7 +78,8 @@ class SpeedReport:
     def as_dict(self) -> dict:
         """What the site stores: the figure a student sees, and the means of checking it (staff only)."""
         return {"ratio": self.ratio, "vectorised": self.vectorised, "repeats": self.repeats,
-                "student_ms": self.student_ms, "reference_ms": self.reference_ms, "message": self.message}
+                "student_ms": self.student_ms, "reference_ms": self.reference_ms, "message": self.message,
+                "ratio_precise": self.precise}
 
 
 def benchmark_names(package: Package, base: list[Case]) -> list[str]:
@@ -158,7 +166,8 @@ def measure_speed(code: str, reference: str, spec: ProblemSpec, draws: list[Case
     """The speed of ``code`` (accepted) against ``reference`` on ``draws`` (``build_benchmark``'s).
 
     Each repeat runs the reference's child and the student's, in an order that alternates, each on every
-    draw that fits one job; a child's figure is its CPU time per call, and each side's best repeat counts."""
+    draw that fits one job; a child's figure is its CPU time per call, and the repeats' ratios make the
+    figure (``figure``)."""
     if not draws:
         return SpeedReport(None, message="this problem has no benchmark case")
     pairs: list[tuple[float, float]] = []  # (student, reference) CPU time per call, one pair per repeat
@@ -184,25 +193,41 @@ def measure_speed(code: str, reference: str, spec: ProblemSpec, draws: list[Case
 
 
 def figure(pairs: list[tuple[float, float]]) -> SpeedReport:
-    """The best (least disturbed) repeat of each side, student / reference: a burst of load only ever adds
-    CPU time (caches flushed, pages faulted), so the minimum is the figure closest to the code's own cost."""
-    student_ms, reference_ms = min(s for s, _ in pairs), min(r for _, r in pairs)
-    return SpeedReport(round_figure(student_ms / max(reference_ms, FLOOR_MS)), len(pairs), round(student_ms, 3),
-                       round(reference_ms, 3))
+    """The repeats' ratios, student / reference, each taken within one repeat, averaged on a log scale with
+    the highest and the lowest left out (from five repeats on).
+
+    The two children of a repeat run a moment apart, so the load of that moment slows both and their ratio
+    cancels it; leaving out the extremes drops a repeat that a burst hit in one child only.  Not each side's
+    minimum: a child's CPU time varies 8-30% from one fresh process to the next even on a quiet machine, and
+    the two minima are each the extreme of that noise, from different repeats: side by side on one run's
+    measurements, the same code's ratio spread 0.89-1.27 that way and 0.95-1.05 this way
+    (``bench/speed_stability.py``).  The per-call times shown to staff are each side's median."""
+    logs = sorted(math.log(max(s, FLOOR_MS) / max(r, FLOOR_MS)) for s, r in pairs)
+    if len(logs) >= TRIM_FROM:
+        logs = logs[1:-1]
+    ratio = math.exp(statistics.fmean(logs))
+    student_ms, reference_ms = statistics.median(s for s, _ in pairs), statistics.median(r for _, r in pairs)
+    return SpeedReport(round_figure(ratio), len(pairs), round(student_ms, 3), round(reference_ms, 3),
+                       precise=float(f"{ratio:.4g}"))
 
 
-# Two ratios closer than this factor are a tie: repeated measurements of the same code on a loaded machine
-# spread about this much (bench/speed_stability.py), so the judge cannot tell them apart.
-TIE_WITHIN = 1.15
+# How far apart two figures of the same code land: about 5% either way on a loaded machine
+# (bench/speed_stability.py), so the difference of two figures has a spread of about this much (natural log).
+SPREAD = 0.1
 
 
 def percentile(ratio: float, others: list[float]) -> int | None:
-    """The share (%) of ``others`` this ratio is faster than, a tie (within ``TIE_WITHIN``) counting half;
-    None when there are no others."""
+    """The share (%) of ``others`` this ratio is faster than, each counted by the chance that it really is
+    slower, given how much two measurements of the same code differ (``SPREAD``): a figure 10% slower counts
+    0.83, an equal one half, one twice as slow 1.  None when there are no others.
+
+    A hard tie (within 15%: half, beyond: all or nothing) made the percentile jump by a whole student whenever
+    a figure's noise carried another across the edge; counted this way it moves a little for a little noise."""
     if not others:
         return None
-    slower = sum(1.0 if r > ratio * TIE_WITHIN else 0.5 if r * TIE_WITHIN >= ratio else 0.0 for r in others)
-    return round(100 * slower / len(others))
+    chance = NormalDist(0.0, SPREAD).cdf
+    faster = sum(chance(math.log(max(other, FLOOR_MS) / max(ratio, FLOOR_MS))) for other in others)
+    return round(100 * faster / len(others))
 
 
 def round_figure(ratio: float) -> float:

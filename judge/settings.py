@@ -286,7 +286,7 @@ REQUEUE_AFTER_S = env_number("REQUEUE_AFTER_S", 60.0, float)
 MAX_GRADING_ATTEMPTS = env_number("MAX_GRADING_ATTEMPTS", 3)
 # A sandbox that dies mid-job is replaced and the job tried again, this many times in all.
 SANDBOX_TRIES = env_number("SANDBOX_TRIES", 3)
-# An accepted Submit's speed against the reference (engine/speed.py): about 15 one-call sandbox jobs, in a task
+# An accepted Submit's speed against the reference (engine/speed.py): 18 sandbox jobs (nine repeats), in a task
 # of its own sent when the verdict is stored and taken after every waiting grading task (services.enqueue_speed).
 # The test profile leaves it out, but for the tests of speed, which turn it on.
 MEASURE_SPEED = env_bool("MEASURE_SPEED", not TESTING)

@@ -1,6 +1,8 @@
 """Where an accepted Submit's speed stands: its percentile among the problem's accepted solutions, and the
 problem's speed ranking.  The measurement itself is the engine's (``engine/speed.py``); the site stores one
-rounded ratio per Submit (``Submission.speed``), and every figure here is read from those.
+rounded ratio per Submit (``Submission.speed``), the one a student is shown, and beside it the ratio to four
+figures, which percentiles and the ranking's order compare (a figure stored before there was one compares
+its rounded ratio).
 
 A student counts once, with their fastest accepted Submit: ten submissions of the same code move nobody
 else's percentile, and nobody climbs the ranking by submitting often.
@@ -13,9 +15,9 @@ from dataclasses import dataclass
 from django.contrib.auth import get_user_model
 from django.db.models import FloatField, Min
 from django.db.models.fields.json import KT
-from django.db.models.functions import Cast
+from django.db.models.functions import Cast, Coalesce
 
-from engine.speed import VECTORISED_WITHIN, percentile
+from engine.speed import VECTORISED_WITHIN, percentile, round_figure
 from engine.verdicts import Verdict
 from judge.problems.models import Problem
 from judge.submissions.models import Kind, Status, Submission
@@ -25,14 +27,16 @@ ANONYMOUS = "anonymous"
 
 
 def measured(problem_id: int):
-    """The problem's accepted Submits with a speed figure, as (user, ratio) rows."""
+    """The problem's accepted Submits with a speed figure, as (user, ratio) rows (the precise ratio)."""
     return (Submission.objects.filter(problem_id=problem_id, kind=Kind.SUBMIT, status=Status.DONE,
                                       verdict=Verdict.ACCEPTED, speed__isnull=False)
-            .annotate(ratio=Cast(KT("speed__ratio"), FloatField())).filter(ratio__isnull=False))
+            .annotate(ratio=Coalesce(Cast(KT("speed__ratio_precise"), FloatField()),
+                                     Cast(KT("speed__ratio"), FloatField())))
+            .filter(ratio__isnull=False))
 
 
 def best_ratios(problem_id: int) -> dict[int, float]:
-    """Each student's best (lowest) ratio on the problem: user id -> ratio."""
+    """Each student's best (lowest) precise ratio on the problem: user id -> ratio."""
     rows = measured(problem_id).values("user_id").annotate(best=Min("ratio")).values_list("user_id", "best")
     return {user_id: float(best) for user_id, best in rows}
 
@@ -50,8 +54,9 @@ def standing(submission: Submission) -> Standing | None:
     ratio = (submission.speed or {}).get("ratio")
     if ratio is None or submission.verdict != Verdict.ACCEPTED:  # a rejudge may have refused it since
         return None
+    precise = submission.speed.get("ratio_precise") or ratio
     others = [r for user_id, r in best_ratios(submission.problem_id).items() if user_id != submission.user_id]
-    return Standing(ratio, ratio <= VECTORISED_WITHIN, percentile(ratio, others), len(others))
+    return Standing(ratio, ratio <= VECTORISED_WITHIN, percentile(precise, others), len(others))
 
 
 @dataclass
@@ -64,14 +69,16 @@ class Ranked:
 
 
 def ranking(problem: Problem, user=None, size: int = RANKING_SIZE) -> list[Ranked]:
-    """The problem's fastest students, one row each (their best ratio), equal ratios sharing a rank."""
+    """The problem's fastest students, one row each (their best ratio, rounded as a Submit shows it), in the
+    order of the precise ratios; equal shown ratios share a rank."""
     best = best_ratios(problem.pk)
     # Who hides their name from the standings (their profile says so) is "anonymous" here too.
     names = {pk: ANONYMOUS if hidden else name for pk, name, hidden in get_user_model().objects.filter(
         pk__in=best).values_list("pk", "username", "profile__hide_from_standings")}
     ordered = sorted(best.items(), key=lambda item: (item[1], names.get(item[0], "")))
     rows, rank, previous = [], 0, None
-    for position, (user_id, ratio) in enumerate(ordered[:size], start=1):
+    for position, (user_id, precise) in enumerate(ordered[:size], start=1):
+        ratio = round_figure(precise)
         if ratio != previous:
             rank, previous = position, ratio
         rows.append(Ranked(rank, names.get(user_id, ""), ratio, ratio <= VECTORISED_WITHIN,
