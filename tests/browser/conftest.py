@@ -35,8 +35,16 @@ def chromium():
         if os.environ.get("CI") == "true":
             pytest.fail(f"{CHROMIUM} is missing; bin/test.d/browser.sh should have installed it")
         pytest.skip(f"{CHROMIUM} is not installed")
+    from django.db import connections
     from playwright.sync_api import sync_playwright
 
+    # Starting Playwright in an xdist worker leaves this thread in another contextvars context, where Django
+    # keeps connections of its own: the connection the earlier tests opened would stay open, idle, through
+    # every later test's flush and past the session's DROP DATABASE. Closed here (unless a test's transaction
+    # holds it), the tests reopen one.
+    for connection in connections.all(initialized_only=True):
+        if not connection.in_atomic_block:
+            connection.close()
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield browser
