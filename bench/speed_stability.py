@@ -127,7 +127,8 @@ def main() -> None:
             try:
                 time.sleep(0.2)
                 started = time.monotonic()
-                report = measure_speed(SUBJECT, package.solution, package.spec(), draws, sandbox, repeats=args.repeats)
+                report = measure_speed(SUBJECT, package.solution, package.spec(), draws, sandbox,
+                                       repeats=args.repeats)
                 took = time.monotonic() - started
                 load = os.getloadavg()[0]
             finally:
@@ -137,7 +138,8 @@ def main() -> None:
             ratios.append(report.precise)
             points.append(percentile(report.precise, list(others.values())))
             print(f"  submit {submit + 1:>2}: {len(hogs)} hogs, load {load:4.1f}: {report.ratio:>5}x "
-                  f"({report.precise:.3f}) (student {report.student_ms:7.2f} ms, reference {report.reference_ms:7.2f} ms per call), "
+                  f"({report.precise:.3f}) (student {report.student_ms:7.2f} ms, "
+                  f"reference {report.reference_ms:7.2f} ms per call), "
                   f"faster than {points[-1]:>3}%  [{took:.1f} s]")
     spread = max(points) - min(points)
     print(f"ratio ({args.repeats} repeats): median {statistics.median(ratios):.3f}x, min {min(ratios):.3f}x, "
