@@ -135,16 +135,21 @@ def test_the_benchmark_draws_new_inputs_of_the_largest_hidden_case(bench):
     assert len({draw.inputs["x"] for draw in draws}) == len(draws)
 
 
+# A loop's figure is about 12 here on a quiet machine (the reference's 8 ms per call against its 100 ms). Under
+# load the reference's calls, which stream through memory, slow down more than a Python loop does: beside the
+# full suite a loop measured 4.7 in Docker (reference 23 ms, loop 93 ms). A cheat that worked would answer
+# from its cache and measure under 1; one that did not keeps a loop's figure. So what is asserted is what the
+# student would see: no "vectorised" mark (a figure above VECTORISED_WITHIN, 2), which a cheat that worked
+# would get and a loop under that load still misses by more than a factor of 2.
 def test_vectorised_code_gets_the_mark_and_a_loop_does_not(bench, process_sandbox):
     vectorised, loop = speed_of(VECTORISED, bench, process_sandbox), speed_of(LOOP, bench, process_sandbox)
     assert vectorised.vectorised and vectorised.ratio <= VECTORISED_WITHIN
-    assert not loop.vectorised and loop.ratio > 3 * VECTORISED_WITHIN
+    assert not loop.vectorised and loop.ratio > VECTORISED_WITHIN
 
 
 def test_caching_answers_across_repeats_buys_no_speed(bench, process_sandbox):
     report = speed_of(CACHING, bench, process_sandbox)
-    assert report.ratio is not None and not report.vectorised
-    assert report.ratio > 3 * VECTORISED_WITHIN
+    assert report.ratio is not None and not report.vectorised and report.ratio > VECTORISED_WITHIN
 
 
 def test_work_done_at_import_time_is_counted(bench, process_sandbox):
@@ -154,15 +159,14 @@ def test_work_done_at_import_time_is_counted(bench, process_sandbox):
     if report.ratio is None:
         assert "no result in time" in report.message
     else:
-        assert not report.vectorised and report.ratio > 3 * VECTORISED_WITHIN
+        assert not report.vectorised and report.ratio > VECTORISED_WITHIN
     loop = speed_of(LOOP, bench, process_sandbox)  # the same loop, called once per input: no better for it
-    assert loop.ratio is not None and loop.ratio > 3 * VECTORISED_WITHIN
+    assert loop.ratio is not None and loop.ratio > VECTORISED_WITHIN
 
 
 def test_stopping_the_clocks_does_not_change_the_figure(bench, process_sandbox):
     report = speed_of(CLOCKS, bench, process_sandbox)
-    assert report.ratio is not None and not report.vectorised
-    assert report.ratio > 3 * VECTORISED_WITHIN
+    assert report.ratio is not None and not report.vectorised and report.ratio > VECTORISED_WITHIN
 
 
 def test_work_handed_to_another_process_gets_no_figure(bench, process_sandbox):
@@ -183,5 +187,5 @@ def test_a_wrong_result_on_a_benchmark_input_gets_no_figure(bench, process_sandb
 def test_the_docker_sandbox_tells_a_loop_from_vectorised_code(bench, docker_sandbox):
     vectorised, loop = speed_of(VECTORISED, bench, docker_sandbox), speed_of(LOOP, bench, docker_sandbox)
     assert vectorised.vectorised
-    assert not loop.vectorised and loop.ratio > 3 * VECTORISED_WITHIN
+    assert not loop.vectorised and loop.ratio > VECTORISED_WITHIN
     assert speed_of(HELPER, bench, docker_sandbox).ratio is None
