@@ -25,6 +25,7 @@ from engine.pool import POOL_DRAWS, add_pool
 from engine.speed import BENCH_DRAWS, add_benchmark
 from engine.spec import Case
 from judge.authoring import lifecycle
+from judge.lib.binary_rows import binary_parameters
 from judge.lib.broker import enqueue_on_commit
 from judge.lib.sandbox_backend import lazy_sandbox
 from judge.problems.drafts import draft_package
@@ -125,10 +126,12 @@ def store_test_set(problem: Problem, package: Package, outcome: GateOutcome) -> 
     """The gated package's test set (a new version if the tests changed), with its files and time budget."""
     test_set, fresh = TestSet.objects.get_or_create(problem=problem, version=package.content_hash)
     if fresh:
-        store_cases(test_set, outcome.cases + outcome.pool)
-        BenchmarkCase.objects.bulk_create(
-            BenchmarkCase(test_set=test_set, index=i, name=c.name, variant=c.variant, inputs=pack_inputs(c.inputs),
-                          expected=c.expected) for i, c in enumerate(outcome.benchmark))
+        with binary_parameters():  # tens of MB of arrays: as bytes, not as escaped text (half the time)
+            store_cases(test_set, outcome.cases + outcome.pool)
+            BenchmarkCase.objects.bulk_create(
+                BenchmarkCase(test_set=test_set, index=i, name=c.name, variant=c.variant,
+                              inputs=pack_inputs(c.inputs), expected=c.expected)
+                for i, c in enumerate(outcome.benchmark))
     # ``package`` was read from these files (``draft_package``), so they hash to its version.
     TestSet.objects.filter(pk=test_set.pk).update(files=problem.draft_files, budget_s=outcome.budget_s)
     return test_set
