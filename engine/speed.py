@@ -46,7 +46,7 @@ from engine.verdicts import TestStatus
 from sandbox.backends.base import Sandbox, SandboxError
 from sandbox.protocol import MAX_OUTPUT_BYTES, Outcome
 
-REPEATS = 9  # the same code's percentile spread 23-31 points with 5, 4-13 with 9 (bench/speed_stability.py)
+REPEATS = 13  # the same code's percentile spread 23-31 points with 5, 4-13 with 9, 4-8 with 13 (bench/speed_stability.py)
 TRIM_FROM = 5  # from this many repeats on, the highest and lowest ratios are left out
 BENCH_DRAWS = 10  # secret seeds of the benchmark case (fewer when the case is large: BENCH_MAX_BYTES)
 # Slow code gets fewer repeats: past this much of its CPU time (at least MIN_REPEATS), more would cost the
