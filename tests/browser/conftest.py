@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 import uuid
 from pathlib import Path
 
@@ -86,8 +87,27 @@ def site(live_server, problems, grading_worker):
     return live_server.url
 
 
+def wait_for_requests_in_flight(django_db_blocker, timeout_s: float = 10.0) -> None:
+    """Until no other connection to the test database is running a statement or holds a transaction.
+
+    Closing the browser does not end what it already sent: an autosave fired as a test ended was still being
+    served while the test's tables were flushed, and the two deadlocked (the flush holding one table, the
+    request's foreign-key check another), which failed the test and left its rows for the next one. The
+    browser is closed first, so nothing new arrives; two clean looks a moment apart, then the flush may run.
+    """
+    from django.db import connection
+
+    with django_db_blocker.unblock(), connection.cursor() as cursor:
+        deadline, clean = time.monotonic() + timeout_s, 0
+        while clean < 2 and time.monotonic() < deadline:
+            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                           "AND pid <> pg_backend_pid() AND backend_type = 'client backend' AND state <> 'idle'")
+            clean = clean + 1 if cursor.fetchone()[0] == 0 else 0
+            time.sleep(0.1)
+
+
 @pytest.fixture
-def page(chromium):
+def page(request, chromium, django_db_blocker):
     context = chromium.new_context(viewport={"width": 1360, "height": 900})
     context.set_default_timeout(20_000)
     page = context.new_page()
@@ -98,6 +118,10 @@ def page(chromium):
             else None)
     yield page
     context.close()
+    from django.db import connection
+
+    if "live_server" in request.fixturenames and connection.vendor == "postgresql":
+        wait_for_requests_in_flight(django_db_blocker)
     assert not errors, f"JavaScript errors on the page: {errors}"
     assert not blocked, f"the Content-Security-Policy blocked: {blocked}"
 
