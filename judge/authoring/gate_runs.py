@@ -126,7 +126,7 @@ def store_test_set(problem: Problem, package: Package, outcome: GateOutcome) -> 
     """The gated package's test set (a new version if the tests changed), with its files and time budget."""
     test_set, fresh = TestSet.objects.get_or_create(problem=problem, version=package.content_hash)
     if fresh:
-        with binary_parameters():  # tens of MB of arrays: as bytes, not as escaped text (half the time)
+        with binary_parameters():  # tens of MB of arrays: as bytes, not as escaped text
             store_cases(test_set, outcome.cases + outcome.pool)
             BenchmarkCase.objects.bulk_create(
                 BenchmarkCase(test_set=test_set, index=i, name=c.name, variant=c.variant,

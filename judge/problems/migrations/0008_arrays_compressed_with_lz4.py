@@ -4,9 +4,8 @@ Publishing a problem stores tens of MB of arrays (expected outputs, what each kn
 the benchmark's draws). pglz tried to compress each value and spent most of the store doing it: six test
 sets, about 320 MB, took 5.0 s with pglz and 2.2 s with LZ4, which keeps them as small (273-275 MB on disk
 either way: a mask of zeros and -inf still shrinks) and reads them back faster (``bench/store_test_set.py``,
-the arrays sent as bytes, ``judge.lib.binary_rows``). Values
-already stored keep their compression; new ones get LZ4. A server built without LZ4 keeps pglz, as does
-SQLite, the embedded default, which does not compress.
+the arrays sent as bytes, ``judge.lib.binary_rows``). Values already stored keep their compression; new
+ones get LZ4. A server built without LZ4 keeps pglz; SQLite, the embedded default, does not compress.
 """
 
 from django.db import migrations
