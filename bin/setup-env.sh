@@ -13,12 +13,7 @@ fi
 "$PYTHON" -c 'import sys; assert sys.version_info >= (3, 11)' 2>/dev/null || {
     echo "Python 3.11 or newer is required (found: $("$PYTHON" --version 2>&1))" >&2; exit 1; }
 
-apt_install() {
-    [ "$(id -u)" = 0 ] || { echo "please install: $*" >&2; return 1; }
-    export DEBIAN_FRONTEND=noninteractive
-    if [ -z "${APT_UPDATED:-}" ]; then apt-get update -qq; APT_UPDATED=1; fi
-    apt-get install -y -qq --no-install-recommends "$@" >/dev/null
-}
+apt_install() { "$ROOT/bin/apt-install" "$@"; }
 
 # The venv is made without pip and the interpreter's own pip installs into it (pip --python, pip >= 22.3):
 # making a venv with pip compiles a copy of pip first, a third of a first start on a busy machine.

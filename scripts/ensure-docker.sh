@@ -41,6 +41,9 @@ install_missing_packages() {
     ((${#missing[@]})) || return 0
     say "installing ${missing[*]}"
     export DEBIAN_FRONTEND=noninteractive
+    # bin/apt-install's lock: bin/test installs Chromium at the same time.
+    exec 8>/run/lock/judge-apt.lock
+    flock -w 900 8 || die "another install holds /run/lock/judge-apt.lock"
     apt-get update -qq
     # The package's postinst would try to start the service; there is no init
     # system to do that properly, so we start dockerd ourselves below.
@@ -51,6 +54,7 @@ install_missing_packages() {
     local rc=0
     apt-get install -y -qq --no-install-recommends "${missing[@]}" iptables >/dev/null || rc=$?
     [[ -z $created_policy ]] || rm -f "$policy"
+    exec 8>&-
     ((rc == 0)) || die "apt-get install ${missing[*]} failed"
 }
 

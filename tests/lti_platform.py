@@ -89,7 +89,9 @@ class LtiPlatform:
         self.lock = threading.Lock()
         self.access_tokens: set[str] = set()
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), self.handler())
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        # Shutting down waits for the server's next look at its flag: every half second by default, half a
+        # second at the end of each of the LTI tests.
+        self.thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True)
         self.thread.start()
 
     # --- addresses -------------------------------------------------------------------------------------------
