@@ -48,9 +48,16 @@ def pytest_xdist_setupnodes(config, specs):
 
 
 def pytest_itemcollected(item):
-    """The group is marked as each test is collected: xdist reads the marks in its own collection hook."""
+    """The group is marked as each test is collected: xdist reads the marks in its own collection hook.
+
+    A module that syncs problems beyond the first three is ``heavy``: each of its problems is gated, and its
+    pool and benchmark drawn, in the sandbox before its first test (seconds a problem), which the fast tier
+    leaves to the full suite."""
     if group := xdist_group_of(item):
         item.add_marker(pytest.mark.xdist_group(group))
+    synced = getattr(item.module, "SYNCED_PROBLEMS", None) if hasattr(item, "module") else None
+    if synced is not None and set(synced) - set(FIRST_THREE):
+        item.add_marker(pytest.mark.heavy)
 
 
 def pytest_collection_modifyitems(config, items):

@@ -6,7 +6,11 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from tests.conftest import PROBLEMS, REPO
+
+pytestmark = pytest.mark.heavy  # each call starts Django and a sandbox in a process of its own
 
 
 def grade(*args: str) -> subprocess.CompletedProcess:

@@ -15,6 +15,7 @@ import pytest
 
 from tests.conftest import REPO
 
+pytestmark = pytest.mark.heavy  # six processes, each starting Django
 WRITERS = 6
 ROUNDS = 40
 

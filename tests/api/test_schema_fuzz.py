@@ -12,6 +12,8 @@ from schemathesis.specs.openapi.checks import response_schema_conformance, statu
 
 from judge.tokens.services import create_token
 
+pytestmark = pytest.mark.heavy
+
 EXAMPLES_PER_OPERATION = 12  # about 30 s for the nine operations on a loaded machine
 
 
