@@ -55,7 +55,7 @@ def pytest_itemcollected(item):
     leaves to the full suite."""
     if group := xdist_group_of(item):
         item.add_marker(pytest.mark.xdist_group(group))
-    synced = getattr(item.module, "SYNCED_PROBLEMS", None) if hasattr(item, "module") else None
+    synced = getattr(getattr(item, "module", None), "SYNCED_PROBLEMS", None)
     if synced is not None and set(synced) - set(FIRST_THREE):
         item.add_marker(pytest.mark.heavy)
 

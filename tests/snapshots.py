@@ -47,18 +47,22 @@ def write_rows(rows: Rows) -> None:
             cursor.execute(statement)  # the next row a test inserts gets a key after these
 
 
+_COLUMN_TYPES: dict[str, dict[str, int]] = {}  # table -> column -> type oid, for binary COPY
+
+
 def copy_rows(cursor, model: type[Model], table_rows: list[dict]) -> None:
     """``table_rows`` (``values()`` of ``model``) into its table with one binary COPY, each value prepared by its
     field: as text, every array was spelled out in hex in Python and parsed back by the server (half the
     fast tier's time in this function)."""
     fields = [field for field in model._meta.concrete_fields if field.attname in table_rows[0]]
     table = connection.ops.quote_name(model._meta.db_table)
-    cursor.execute("SELECT attname, atttypid FROM pg_attribute WHERE attrelid = %s::regclass AND attnum > 0",
-                   [table])
-    type_of = dict(cursor.fetchall())
+    if table not in _COLUMN_TYPES:  # the schema does not change during a run
+        cursor.execute("SELECT attname, atttypid FROM pg_attribute WHERE attrelid = %s::regclass AND attnum > 0",
+                       [table])
+        _COLUMN_TYPES[table] = dict(cursor.fetchall())
     columns = ", ".join(connection.ops.quote_name(field.column) for field in fields)
     with cursor.copy(f"COPY {table} ({columns}) FROM STDIN (FORMAT BINARY)") as copy:
-        copy.set_types([type_of[field.column] for field in fields])
+        copy.set_types([_COLUMN_TYPES[table][field.column] for field in fields])
         for row in table_rows:
             copy.write_row([field.get_db_prep_save(row[field.attname], connection) for field in fields])
 

@@ -95,8 +95,9 @@ def test_a_declared_output_shape_is_checked(db, files):
 
 def test_a_time_limit_without_headroom_fails_the_gate(db, files):
     # One slow call is enough for the check (the slowest case's time counts); every call slow cost seconds.
-    files["solution.py"] = "import time\nSLEPT = []\n" + files["solution.py"].replace(
-        "    batch, _, width", "    if not SLEPT:\n        SLEPT.append(time.sleep(0.15))\n    batch, _, width")
+    files["solution.py"] = "import time\nslept = False\n" + files["solution.py"].replace(
+        "    batch, _, width",
+        "    global slept\n    if not slept:\n        slept = True\n        time.sleep(0.15)\n    batch, _, width")
     files["problem.toml"] = files["problem.toml"].replace("time_limit_s = 2.0", "time_limit_s = 0.5")
     run = gate(files)
     assert check(run, "headroom")["passed"] is False

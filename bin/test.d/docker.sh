@@ -18,7 +18,7 @@ docker_finish() {
     local ready=
     if [ -n "$DOCKER_SETUP_PID" ]; then
         if wait "$DOCKER_SETUP_PID"; then
-            grep -h "ready:\|build: done" var/docker-setup.log >&2 || true
+            grep "ready:\|build: done" var/docker-setup.log >&2 || true
             SANDBOX_IMAGE=$(cat var/sandbox-image.tag) && scripts/ensure-compose.sh && ready=1
         else
             tail -n 20 var/docker-setup.log >&2
