@@ -93,6 +93,22 @@ def fresh_cache():
         keyed_by_test_set.cache_clear()
 
 
+@pytest.fixture(autouse=True)
+def still_rate_limit_clock(monkeypatch):
+    """Rate-limit windows stand still for the length of a test.
+
+    django-ratelimit counts in fixed windows with edges at a per-key offset. A test's few attempts take a second or
+    two on a loaded machine, so one run in tens straddled an edge and its last attempt found a fresh allowance.
+    """
+    import time
+    from types import SimpleNamespace
+
+    import django_ratelimit.core
+
+    now = int(time.time())
+    monkeypatch.setattr(django_ratelimit.core, "time", SimpleNamespace(time=lambda: now))
+
+
 @pytest.fixture(scope="session")
 def sync_sandbox():
     """The configured sandbox, opened once; a job it has run before is answered from its recording.
