@@ -170,8 +170,12 @@ def replace_code(page, code: str) -> None:
 
 
 def submit_and_wait(page, button: str = "Submit"):
+    """Click and wait for this click's final result: the panel an earlier click left is final already, and
+    waiting for any final panel returned before this click's submission even existed."""
+    page.evaluate("document.querySelectorAll('#result .result-panel').forEach(p => p.dataset.earlier = '1')")
     page.get_by_role("button", name=button, exact=True).click()
-    return page.wait_for_selector("#result .result-panel[data-final=true]", timeout=VERDICT_TIMEOUT_MS)
+    return page.wait_for_selector("#result .result-panel[data-final=true]:not([data-earlier])",
+                                  timeout=VERDICT_TIMEOUT_MS)
 
 
 def edit_file(page, name: str, text: str) -> None:
