@@ -40,6 +40,26 @@ def test_the_verdict_arrives_on_the_stream_without_polling(site, page):
     assert len(asked) == settled, asked  # nothing more after the verdict
 
 
+def test_a_stream_event_that_crosses_the_verdict_leaves_the_final_panel_alone(site, page):
+    """Between htmx swapping in the final panel and settling it (when the stream is closed), a stream event
+    used to fetch the panel's missing poll URL, that is the problem page itself, into the result: on a
+    loaded machine the page showed inside itself, its Submissions list twice."""
+    sign_up(page, site)
+    open_problem(page, site, SLUG)
+    replace_code(page, read_solution(SLUG))
+    page.evaluate("window.htmx.config.defaultSettleDelay = 2000")  # that moment, made long enough to hit
+    page.route(EVENTS, lambda route: route.fulfill(  # an event every 50 ms
+        status=200, headers={"Content-Type": "text/event-stream"}, body="retry: 50\n\nevent: status\ndata: x\n\n"))
+    asked = status_requests(page)
+    panel = submit_and_wait(page)
+    assert panel.query_selector("#verdict").inner_text() == "Accepted"
+    page.wait_for_timeout(2500)
+    assert page.locator("#result header, #result main").count() == 0
+    assert page.locator("#history").count() == 1
+    assert page.inner_text("#result #verdict") == "Accepted"
+    assert len([url for url in asked if "/events/" in url]) > 1  # the events did keep coming
+
+
 def test_when_the_stream_is_refused_the_page_long_polls(site, page):
     sign_up(page, site)
     open_problem(page, site, SLUG)

@@ -95,8 +95,11 @@
     streams[id] = source;
     source.addEventListener("status", function () {
       var panel = document.getElementById("submission-" + id);
-      if (!panel) return closeStream(id);
-      window.htmx.ajax("GET", panel.getAttribute("data-poll-url"), { source: panel, target: panel, swap: "outerHTML" });
+      // A final panel has no poll URL: an event that crossed its answer (before htmx settles the panel and
+      // followStatus closes this stream) must fetch nothing, or htmx would fetch the page itself into it.
+      var url = panel && panel.getAttribute("data-poll-url");
+      if (!url) return closeStream(id);
+      window.htmx.ajax("GET", url, { source: panel, target: panel, swap: "outerHTML" });
     });
     var failures = 0;  // in a row: a refused stream closes at once, a cut one is tried three times
     source.addEventListener("open", function () { failures = 0; });
