@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.boards import days_ago, quick_problem, recorded
 from tests.browser.conftest import screenshot, sign_up
@@ -40,19 +41,22 @@ def test_a_student_finds_their_rank_and_neighbours_then_hides_their_name(live_se
     assert page.locator("table.near-you tr.me").count() == 1
     screenshot(page, "leaderboard-signed-in")
 
+    # Each click loads a page: the assertions wait for the new one, never read the one it replaces.
     page.get_by_role("link", name="Show my page").click()
-    assert page.locator("#standings tr.me").is_visible()
-    assert page.locator(".pagination [aria-current=page]").inner_text() == "1"
+    expect(page.locator("#standings tr.me")).to_be_visible()
+    expect(page.locator(".pagination [aria-current=page]")).to_have_text("1")
 
     page.get_by_role("link", name="This week").click()
-    assert page.locator("#your-rank").inner_text().startswith("You are #1 of 1 this week")
+    expect(page.locator("#your-rank")).to_have_text(re.compile(r"^You are #1 of 1 this week"))
     screenshot(page, "leaderboard-this-week")
 
     page.get_by_role("link", name="All time").click()
+    page.wait_for_url(re.compile(r"/leaderboard/(\?window=all)?$"))
     page.fill("input[name=q]", "classmate1")
     page.get_by_role("button", name="Find").click()
+    page.wait_for_url(re.compile(r"q=classmate1"))
     found = page.locator("#standings tbody tr")
-    assert found.count() == 10  # classmate10 to classmate19
+    expect(found).to_have_count(10)  # classmate10 to classmate19
     assert found.first.locator("td.rank").inner_text() == "1="
 
     page.get_by_role("link", name="Problems", exact=True).last.click()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.conftest import editor_text, open_problem, replace_code, screenshot, sign_up, submit_and_wait
 from tests.conftest import read_solution
@@ -168,7 +169,7 @@ def test_hints_are_revealed_one_at_a_time(site, page):
     screenshot(page, "hints")
     page.reload()
     page.get_by_role("tab", name=re.compile("Hints")).click()
-    assert page.locator("#hints li.hint").count() == 2  # recorded, not just shown
+    expect(page.locator("#hints li.hint")).to_have_count(2)  # recorded, not just shown
 
 
 def test_two_attempts_can_be_compared_from_the_submissions_tab(site, page):
