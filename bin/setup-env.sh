@@ -26,11 +26,18 @@ fi
 # Modules are compiled at install (no --no-compile): with PYTHONDONTWRITEBYTECODE set, as on this machine,
 # Python would otherwise compile every import on every start (a second start 11 s -> 23 s).
 pip_install() {
-    if [ -x .venv/bin/pip ]; then
-        .venv/bin/python -m pip install -q "$@"
-    else
-        "$PYTHON" -m pip --python .venv/bin/python install -q pip "$@"  # pip too, for .venv/bin/pip later
+    local pip=(.venv/bin/python -m pip)
+    [ -x .venv/bin/pip ] || pip=("$PYTHON" -m pip --python .venv/bin/python)
+    # uv installs the same versions as pip from the same PyPI in a fraction of the time: into a fresh venv,
+    # 18 s against pip's 70 s here (both with their caches warm, both compiling).  A minor release of
+    # uv may change its command line (0.x), so the series is pinned.  Where uv cannot be had or fails (no
+    # PyPI, only a mirror pip is configured for: uv reads no pip.conf), pip does the install as before.
+    [ -x .venv/bin/uv ] || "${pip[@]}" install -q "uv==0.13.*" 2>/dev/null || true
+    if [ -x .venv/bin/uv ] && .venv/bin/uv pip install -q --python .venv/bin/python --compile-bytecode pip "$@"; then
+        return 0
     fi
+    [ -x .venv/bin/uv ] && echo "uv could not install the project; pip installs it instead" >&2
+    "${pip[@]}" install -q pip "$@"  # pip too, for .venv/bin/pip later
 }
 # What is installed is stamped with the hash of both pyproject files and the extras: bin/run needs none,
 # bin/test "[test]"; a venv made with more extras than asked for is ready too (no second install).
