@@ -7,14 +7,13 @@ stay in this process; only the code and the inputs go to the sandbox.
 
 from __future__ import annotations
 
-import io
 import time
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
 from engine import members
-from engine.arrays import UnreadableArray, npy_hash, read_npy
+from engine.arrays import UnreadableArray, from_npy, npy_hash, read_npy
 from engine.checks import (
     CodeFacts,
     TestResult,
@@ -183,7 +182,7 @@ def _check(raw: dict, case: Case, spec: ProblemSpec, facts: CodeFacts | None = N
                                   f"the sandbox sent back a malformed result ({exc})"), case)
     if spec.returns is not None:
         return _check_members(event, case, spec)
-    expected = np.load(io.BytesIO(case.expected), allow_pickle=False)
+    expected = from_npy(case.expected)
     hashes = {name: npy_hash(data) for name, data in case.array_inputs().items()}
     tolerance = Tolerance(spec.rtol, spec.atol)
     result = check_test(event, name=case.name, hidden=case.hidden, expected=expected, input_hashes=hashes,
@@ -192,7 +191,7 @@ def _check(raw: dict, case: Case, spec: ProblemSpec, facts: CodeFacts | None = N
     if spec.picture == "curve" and not case.hidden and result.status == TestStatus.PASSED:
         keep_output(result, event)  # the result page draws it beside the reference's
     if case.fd_expected is not None and spec.fd_rtol is not None and result.status in FD_CHECKED:
-        estimate = np.load(io.BytesIO(case.fd_expected), allow_pickle=False)
+        estimate = from_npy(case.fd_expected)
         _check_finite_difference(result, event, estimate, spec, case.hidden)
     result.signature = signature_of(event, result.status, expected, spec.rtol, spec.atol, spec.max_output_bytes)
     result.drawn = case.variant != 0

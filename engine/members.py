@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.arrays import UnreadableArray, read_npy, to_npy
+from engine.arrays import UnreadableArray, from_npy, read_npy, to_npy
 from engine.events import MAX_MEMBERS, MemberEvent, TestEvent
 from sandbox.protocol import Outcome
 
@@ -88,8 +88,8 @@ def unpack(data: bytes) -> dict[str, bytes]:
 def load(data: bytes) -> np.ndarray | dict[str, np.ndarray]:
     """A stored expected value: the array, or the arrays by member name."""
     if is_packed(data):
-        return {name: np.load(io.BytesIO(raw), allow_pickle=False) for name, raw in unpack(data).items()}
-    return np.load(io.BytesIO(data), allow_pickle=False)
+        return {name: from_npy(raw) for name, raw in unpack(data).items()}
+    return from_npy(data)
 
 
 class Mismatch(ValueError):

@@ -103,6 +103,27 @@ def test_npy_whose_header_lies_about_its_size_is_refused():
         read_npy(data, 1 << 20)
 
 
+@pytest.mark.parametrize("array", [
+    np.arange(6.0).reshape(2, 3), np.float64(3.5), np.arange(5), np.array([True, False]),
+    np.asfortranarray(np.arange(12.0).reshape(3, 4)), np.zeros((0, 3)), np.array([1 + 2j]),
+    np.arange(3, dtype=">f4"), np.array(["ab", "c"]), np.zeros(2, dtype=[("a", "<f8")])],
+    ids=["float", "scalar", "int", "bool", "fortran", "empty", "complex", "big-endian", "str", "structured"])
+def test_a_result_reads_back_as_the_array_it_was_writable_and_in_its_order(array):
+    data = io.BytesIO()
+    np.save(data, array)
+    read = read_npy(data.getvalue(), 1 << 20)
+    assert read.dtype == array.dtype and read.shape == np.shape(array) and np.array_equal(read, array)
+    assert read.flags.writeable and read.flags.f_contiguous == np.asarray(array).flags.f_contiguous
+
+
+def test_npy_whose_shape_wraps_around_in_64_bits_is_refused():
+    header = "{'descr': '<f8', 'fortran_order': False, 'shape': (4294967296, 4294967296), }"
+    header += " " * (63 - (10 + len(header)) % 64) + "\n"  # 2**64 elements: 0 in int64, and no data sent
+    data = b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little") + header.encode()
+    with pytest.raises(UnreadableArray, match="does not match"):
+        read_npy(data, 1 << 20)
+
+
 def test_oversized_npy_is_refused_before_parsing():
     with pytest.raises(UnreadableArray, match="over the limit"):
         read_npy(b"\x93NUMPY" + b"\0" * 2000, 1000)
