@@ -66,6 +66,16 @@ def _is_escaped(text: str) -> bool:
     return False
 
 
+def nul_message(name: str, value: str) -> str:
+    """For the code field exactly what the submission service says of it."""
+    if name == "code":
+        try:
+            validate_code(value)
+        except SubmissionRejected as exc:
+            return str(exc)
+    return f"the {name} field contains a NUL character"
+
+
 def form_problem(request: HttpRequest) -> str | None:
     """Why the posted form cannot be read, or None."""
     try:
@@ -77,6 +87,12 @@ def form_problem(request: HttpRequest) -> str | None:
                       QueryDict(request.body, encoding=ESCAPED_UTF8)]
     except TooManyFieldsSent:
         return f"the form has more than {settings.DATA_UPLOAD_MAX_NUMBER_FIELDS:,} fields"
+    return fields_problem(fields)
+
+
+def fields_problem(fields: list[QueryDict]) -> str | None:
+    """Why one of these fields cannot be taken: bytes that are not UTF-8, or a NUL, which no text the site keeps
+    may hold (PostgreSQL refuses it in any text, so it would fail a search or a save as a server error)."""
     for data in fields:
         for name, values in data.lists():
             if _is_escaped(name):
@@ -84,6 +100,8 @@ def form_problem(request: HttpRequest) -> str | None:
             for value in values:
                 if _is_escaped(value):
                     return not_utf8_message(name, value)
+                if "\x00" in name or "\x00" in value:
+                    return nul_message(name, value)
     return None
 
 
@@ -156,16 +174,19 @@ class RequestBodyLimitMiddleware:
 
 
 class FormInputMiddleware:
-    """Before CSRF (which reads the form): refuse undecodable forms with a clear message."""
+    """Before CSRF (which reads the form): refuse undecodable forms, and fields with a NUL, with a clear message."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
+        message = None
         if request.method == "POST" and request.content_type in FORM_TYPES:
             message = form_problem(request)
-            if message:
-                return refusal(request, message)
+        elif "%00" in request.META.get("QUERY_STRING", ""):  # a search for a NUL, say: refused, not a 500
+            message = fields_problem([request.GET])
+        if message:
+            return refusal(request, message)
         return self.get_response(request)
 
 

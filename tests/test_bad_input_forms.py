@@ -95,6 +95,18 @@ def test_bad_bytes_in_another_field_are_refused_naming_the_field(signed_in):
     assert "the new_password1 field is not valid UTF-8 (byte 0xe9 on line 1)" in response.content.decode()
 
 
+def test_a_nul_in_a_search_or_a_form_field_is_refused_naming_the_field_not_a_server_error(signed_in, problems):
+    """PostgreSQL refuses a NUL in any text: the leaderboard's search with one was a 500 before."""
+    search = signed_in.get("/leaderboard/?q=ada%00")
+    assert search.status_code == 400 and "the q field contains a NUL character" in search.content.decode()
+    signed_up = post(signed_in, "/accounts/signup/", urlencoded, {"username": b"bob\x00", "password1": b"x"})
+    assert signed_up.status_code == 400 and "the username field contains a NUL character" in signed_up.content.decode()
+    typed = post(signed_in, submit_url(), multipart, {"code": b"x = 1\x00\n", "kind": b"run"}, **HTMX)
+    assert "the code contains a NUL byte" in typed.content.decode()
+    assert not Submission.objects.exists()
+    assert signed_in.get("/leaderboard/?q=ada").status_code == 200
+
+
 def test_valid_utf8_including_a_real_replacement_character_is_accepted(signed_in, problems):
     code = "import numpy as np\n\ndef prepend_class_token(x, cls):  # \ufffd and caf\u00e9\n    return x\n"
     response = post(signed_in, submit_url(), multipart, {"code": code.encode(), "kind": b"run"}, **HTMX)

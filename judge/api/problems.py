@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import io
 import math
+import re
+from typing import Annotated
 
 import numpy as np
 from django.db.models import QuerySet
 from django.http import Http404, HttpResponse
 from ninja import Query, Router, Schema
+from pydantic import StringConstraints
 
 from engine.spec import ParamKind
 from judge.api.auth import READ
@@ -19,6 +22,11 @@ from judge.submissions.display import visible_case_data
 from judge.submissions.queries import editorial_access
 
 router = Router(tags=["problems"], auth=READ)
+
+# What a problem's slug (and a track's) can be: a request's other text never reaches a query (PostgreSQL refuses
+# a NUL in any text, which would otherwise be a server error rather than a refusal that names the field).
+SLUG_PATTERN = r"^[-a-zA-Z0-9_]+$"
+Slug = Annotated[str, StringConstraints(max_length=80, pattern=SLUG_PATTERN)]
 
 
 class ProblemSummary(Schema):
@@ -84,7 +92,7 @@ class ProblemDetail(ProblemSummary):
 
 
 class ProblemFilters(Schema):
-    track: str | None = None
+    track: Slug | None = None
     tag: str | None = None
     solved: bool | None = None
 
@@ -95,7 +103,7 @@ def published() -> QuerySet[Problem]:
 
 def get_published(slug: str) -> Problem:
     """A token's user is a student: drafts are never found, whoever owns the token."""
-    problem = published().filter(slug=slug).first()
+    problem = published().filter(slug=slug).first() if re.fullmatch(SLUG_PATTERN, slug) else None
     if problem is None:
         raise Http404(f"no published problem {slug!r}; `GET /api/v1/problems` lists them")
     return problem

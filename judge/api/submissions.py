@@ -24,7 +24,7 @@ from pydantic import ConfigDict
 from judge.accounts.limits import client_address
 from judge.api.auth import READ, SUBMIT
 from judge.api.errors import REFUSALS, Problem
-from judge.api.problems import get_published
+from judge.api.problems import Slug, get_published
 from judge.authoring.templatetags.misconceptions import misconceptions_of, properties_of
 from judge.submissions import display, push, speed
 from judge.submissions.limits import check_rate_limit
@@ -40,7 +40,7 @@ STREAM_MAX_S = 300.0
 class NewSubmission(Schema):
     model_config = ConfigDict(extra="forbid")
 
-    problem: str = Field(description="the problem's slug", max_length=80)
+    problem: Slug = Field(description="the problem's slug")
     code: str = Field(description="the whole Python file; at most MAX_CODE_BYTES (64 KiB) of UTF-8")
     kind: Literal["run", "submit"] = Field("submit", description="run: visible examples only, not counted")
     inputs: dict[str, str] | None = Field(
@@ -110,7 +110,7 @@ class SubmissionListed(Schema):
 
 
 class ListFilters(Schema):
-    problem: str | None = None
+    problem: Slug | None = None
     limit: int = Field(50, ge=1, le=200)
 
 

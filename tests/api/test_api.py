@@ -85,6 +85,7 @@ def test_a_custom_input_with_a_bad_literal_names_the_field(api, problems, no_enq
     ({"problem": SLUG, "code": "x" * (64 * 1024 + 1)}, 400, "the code is 65,537 bytes; the limit is 65,536 bytes"),
     ({"problem": SLUG, "code": "   "}, 400, "the code is empty"),
     ({"problem": "no_such_problem", "code": "x = 1"}, 404, "no published problem 'no_such_problem'"),
+    ({"problem": "\x00\x04", "code": "x = 1"}, 422, "problem: String should match pattern"),
     (b'{"problem": "prepend_class_token", "code": "\xff"}', 400, "not valid UTF-8 (byte 0xff"),
     (b'{"problem": ', 400, "not valid JSON"),
     (json.dumps({"problem": SLUG, "code": "x" * 700_000}), 413, "this page accepts at most"),
@@ -149,6 +150,17 @@ def test_the_openapi_document_and_its_docs_page(client, db):  # db: the footer r
     assert schema["openapi"].startswith("3.") and "/api/v1/submissions/{pk}/events" in schema["paths"]
     docs = client.get("/api/v1/docs")
     assert docs.status_code == 200 and b"swagger-ui-bundle.js" in docs.content
+
+
+def test_a_slug_that_no_problem_could_have_is_refused_by_name_not_a_server_error(api, problems):
+    """PostgreSQL refuses a NUL in text: such a slug never reaches a query (the schema fuzzer found the 500)."""
+    assert api.get("/problems/pre%00pend").status_code == 404
+    for query, field in (("/submissions?problem=a%00b", "problem"), ("/problems?track=a%00b", "track")):
+        answer = api.get(query)
+        assert answer.status_code == 400 and answer["Content-Type"] == "application/problem+json", query
+        assert answer.json()["detail"] == f"the {field} field contains a NUL character"
+    answer = api.get("/submissions?problem=a%20b")
+    assert answer.status_code == 422 and "problem: String should match pattern" in answer.json()["detail"]
 
 
 def test_an_address_that_names_no_endpoint_is_a_problem_too(api):
