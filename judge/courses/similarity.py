@@ -11,14 +11,19 @@ from __future__ import annotations
 import io
 import itertools
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-from copydetect import CodeFingerprint, compare_files
-from copydetect.utils import highlight_overlap
 from django.utils.safestring import SafeString, mark_safe
 
 from judge.courses.grades import course_submits, windows_of, students_of
 from judge.courses.models import Assignment
+
+if TYPE_CHECKING:
+    from copydetect import CodeFingerprint
+
+# copydetect is imported where it is used: it imports matplotlib's pyplot, 0.7 s of CPU that every process
+# importing the URLs (each web and Celery worker, each manage.py command: Django's checks read them) paid.
 
 # A match needs NOISE_TOKENS tokens in a row, and any run of GUARANTEE_TOKENS is sure to be found. copydetect's
 # defaults (25 and 30) suit whole programs; a NumPy answer is often 40 tokens, so both are smaller here.
@@ -38,6 +43,8 @@ class Pair:
 
 
 def fingerprint(code: str, boilerplate) -> CodeFingerprint:
+    from copydetect import CodeFingerprint
+
     return CodeFingerprint("solution.py", NOISE_TOKENS, GUARANTEE_TOKENS - NOISE_TOKENS + 1,
                            boilerplate=boilerplate, language="python", fp=io.StringIO(code))
 
@@ -64,6 +71,8 @@ def similar_pairs(codes: dict[str, str], starter: str, limit: int = SHOWN_PAIRS)
     """The ``limit`` most similar pairs. Every pair is screened by the share of fingerprints the two have in common
     (set intersections: 45,000 pairs in a fraction of a second); copydetect then compares the best few token by
     token, which gives the score shown and the regions to mark."""
+    from copydetect import compare_files
+
     boilerplate = np.array(sorted(fingerprint(starter, None).hashes), dtype=np.int64) if starter.strip() else None
     prints = {name: fingerprint(code, boilerplate) for name, code in codes.items()}
     hashes = {name: set(p.hashes) for name, p in prints.items()}
@@ -84,5 +93,7 @@ def similar_pairs(codes: dict[str, str], starter: str, limit: int = SHOWN_PAIRS)
 
 def marked(code: str, slices) -> SafeString:
     """The code, HTML-escaped, with the matching regions in <mark>."""
+    from copydetect.utils import highlight_overlap
+
     html, _ = highlight_overlap(code, slices, *MARK, escape_html=True)
     return mark_safe(html)  # noqa: S308 (copydetect escaped the code; only our <mark> tags are raw)
