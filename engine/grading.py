@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from engine import members
-from engine.arrays import UnreadableArray, from_npy, npy_hash, read_npy
+from engine.arrays import UnreadableArray, from_npy, read_npy
 from engine.checks import (
     CodeFacts,
     TestResult,
@@ -183,7 +183,7 @@ def _check(raw: dict, case: Case, spec: ProblemSpec, facts: CodeFacts | None = N
     if spec.returns is not None:
         return _check_members(event, case, spec)
     expected = from_npy(case.expected)
-    hashes = {name: npy_hash(data) for name, data in case.array_inputs().items()}
+    hashes = case.input_hashes
     tolerance = Tolerance(spec.rtol, spec.atol)
     result = check_test(event, name=case.name, hidden=case.hidden, expected=expected, input_hashes=hashes,
                         tolerance=tolerance, max_output_bytes=spec.max_output_bytes, time_limit_s=spec.time_limit_s,
@@ -240,7 +240,7 @@ def _check_members(event: TestEvent, case: Case, spec: ProblemSpec) -> Checked:
     signature (every member's) and the misconception (every member must match) as for a single output."""
     expected = members.load(case.expected)
     tolerance = Tolerance(spec.rtol, spec.atol)
-    hashes = {name: npy_hash(data) for name, data in case.array_inputs().items()}
+    hashes = case.input_hashes
     result, parts = check_members(event, name=case.name, hidden=case.hidden, expected=expected, returns=spec.returns,
                                   input_hashes=hashes, tolerance=tolerance, max_output_bytes=spec.max_output_bytes,
                                   time_limit_s=spec.time_limit_s, budget_s=spec.budget_s, inputs=case.array_inputs())

@@ -32,6 +32,7 @@ hashed rather than kept readable.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import math
 
@@ -116,11 +117,31 @@ def _statistics(values: np.ndarray, scale: float, step: float) -> tuple:
     return tuple(_rounded(float(s), scale, step) for s in stats)
 
 
-def _patterns(shape: tuple) -> list[np.ndarray]:
-    """Fixed +-1 weights for an array of this shape: the same for every student, different per position."""
+def _patterns(shape: tuple) -> tuple[np.ndarray, ...]:
+    """Fixed +-1 weights for an array of this shape: the same for every student, different per position.
+
+    The same few shapes come back at every grading of a problem: up to CACHED_PATTERN_SIZE values, a shape's
+    weights are drawn once per process (read-only, at most CACHED_SHAPES * 3 * 512 KiB)."""
+    size = int(np.prod(shape, dtype=np.int64))
+    return _cached_patterns(tuple(shape)) if size <= CACHED_PATTERN_SIZE else _draw_patterns(shape)
+
+
+CACHED_PATTERN_SIZE = 1 << 16
+CACHED_SHAPES = 32
+
+
+def _draw_patterns(shape: tuple) -> tuple[np.ndarray, ...]:
     rng = np.random.default_rng(int(np.prod(shape, dtype=np.int64)) + 7919 * len(shape))
     size = int(np.prod(shape, dtype=np.int64))
-    return [rng.choice((-1.0, 1.0), size=size) for _ in range(PROJECTIONS)]
+    return tuple(rng.choice((-1.0, 1.0), size=size) for _ in range(PROJECTIONS))
+
+
+@functools.lru_cache(maxsize=CACHED_SHAPES)
+def _cached_patterns(shape: tuple) -> tuple[np.ndarray, ...]:
+    patterns = _draw_patterns(shape)
+    for pattern in patterns:
+        pattern.setflags(write=False)
+    return patterns
 
 
 def _distance(values: np.ndarray, expected: np.ndarray, rtol: float, atol: float) -> tuple:

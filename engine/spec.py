@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass, field
+from functools import cached_property
 from enum import StrEnum
 
+from engine.arrays import npy_hash
 from engine.checks import KnownWrong
 from engine.members import Returns, input_name
 from sandbox.protocol import MAX_OUTPUT_BYTES
@@ -162,6 +164,12 @@ class Case:
 
     def array_inputs(self) -> dict[str, bytes]:
         return array_inputs(self.inputs)
+
+    @cached_property
+    def input_hashes(self) -> dict[str, str]:
+        """What the sandbox must report of each array input after the call, if the call left it alone: hashed
+        once per case, not at every grading (a test's inputs can be megabytes)."""
+        return {name: npy_hash(data) for name, data in self.array_inputs().items()}
 
     def input_bytes(self) -> int:
         return sum(len(v) for v in self.array_inputs().values())
