@@ -61,6 +61,7 @@ class GatedProblem:
     outcome: object  # engine's GateOutcome
     sandbox: RecordingSandbox
     solved: dict[str, str]
+    runs: dict = dataclasses.field(default_factory=dict, repr=False)  # (code, cases) -> the gate's run
 
     def report(self, code: str, cases: list[Case] | None = None) -> GradeReport:
         """What the gate's run of ``code`` (on every test, without a budget) reports against ``cases``.
@@ -69,8 +70,16 @@ class GatedProblem:
         """
         spec = dataclasses.replace(self.package.spec(), budget_s=None)
         ordered = run_order(list(cases or self.outcome.cases))
-        run = self.sandbox.reply_to(job_of(code, spec, ordered, self.solved))
-        return interpret(run.events, spec, ordered)
+        return interpret(self._gate_run(code, spec, ordered).events, spec, ordered)
+
+    def _gate_run(self, code: str, spec, ordered: list[Case]) -> JobRun:
+        """The gate's run of ``code`` on ``ordered``, found once by its job's key (hashing a job's megabytes of
+        inputs cost more than interpreting its run); the cases are this gate's, or copies of them, so their
+        names and draws name their inputs."""
+        key = (code, tuple((case.name, case.variant) for case in ordered))
+        if key not in self.runs:
+            self.runs[key] = self.sandbox.reply_to(job_of(code, spec, ordered, self.solved))
+        return self.runs[key]
 
     def grade(self, code: str) -> GradeReport:
         """Run ``code``, which the gate did not run, on every test (in the gate's sandbox) and report."""
@@ -82,6 +91,6 @@ class GatedProblem:
     def events_by_case(self, code: str) -> dict[str, dict]:
         spec = dataclasses.replace(self.package.spec(), budget_s=None)
         ordered = run_order(list(self.outcome.cases))
-        run = self.sandbox.reply_to(job_of(code, spec, ordered, self.solved))
+        run = self._gate_run(code, spec, ordered)
         tests = [e for e in run.events if e.get("event") == "test"]
         return {case.name: raw for case, raw in zip(ordered, tests)}
