@@ -69,6 +69,7 @@ print(settings.DEBUG, missing.status_code, "URLconf" in missing.content.decode()
 """
 
 
+@pytest.mark.heavy  # the site in processes of its own
 def test_the_embedded_default_runs_without_debug_and_still_serves_its_static_files(tmp_path):
     """As bin/run starts it: no DEBUG, DATABASE_URL or SECRET_KEY in the environment."""
     env = {k: v for k, v in os.environ.items()
@@ -82,6 +83,7 @@ def test_the_embedded_default_runs_without_debug_and_still_serves_its_static_fil
     assert done.stdout.split() == ["False", "404", "False", "200"]
 
 
+@pytest.mark.heavy  # the site in processes of its own
 def test_a_deployment_without_a_secret_key_refuses_to_start(tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in ("DEBUG", "SECRET_KEY", "JUDGE_TEST")}
     env.update(JUDGE_VAR_DIR=str(tmp_path), DJANGO_SETTINGS_MODULE="judge.settings",

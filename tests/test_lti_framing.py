@@ -7,6 +7,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from tests.conftest import REPO
 from tests.test_production_settings import deployment_env
 
@@ -29,6 +31,7 @@ def framed(tmp_path, **extra: str) -> dict:
     return json.loads(done.stdout.splitlines()[-1])
 
 
+@pytest.mark.heavy  # the site in processes of its own
 def test_only_the_named_lms_origins_may_frame_the_site_and_cookies_then_cross_sites(tmp_path):
     answer = framed(tmp_path, LTI_FRAME_ANCESTORS="https://school.instructure.com https://moodle.example.edu")
     assert "frame-ancestors 'self' https://school.instructure.com https://moodle.example.edu" in answer["csp"]
@@ -36,12 +39,14 @@ def test_only_the_named_lms_origins_may_frame_the_site_and_cookies_then_cross_si
     assert (answer["samesite"], answer["secure"]) == ("None", True)
 
 
+@pytest.mark.heavy  # the site in processes of its own
 def test_by_default_nothing_frames_the_site(tmp_path):
     answer = framed(tmp_path)
     assert "frame-ancestors 'none'" in answer["csp"] and answer["xfo"] == "DENY"
     assert answer["samesite"] == "Lax"
 
 
+@pytest.mark.heavy  # the site in processes of its own
 def test_a_frame_origin_that_is_not_https_stops_the_site_from_starting(tmp_path):
     done = subprocess.run([sys.executable, "-c", FRAMED], cwd=REPO, capture_output=True, text=True, timeout=120,
                           env=deployment_env(tmp_path, LTI_FRAME_ANCESTORS="lms.example.edu"))

@@ -69,6 +69,7 @@ def test_the_submission_page_shows_the_misconception_and_links_to_the_theory(cli
     assert 'href="/problems/scaled_dot_product_attention/#md-why-scale-by-the-square-root-of-dk"' in page
 
 
+@pytest.mark.heavy  # the site in processes of its own
 def test_manage_py_grade_prints_the_misconception():
     wrong = PROBLEMS / "scaled_dot_product_attention/wrong/softmax_over_queries.py"
     result = subprocess.run([sys.executable, "manage.py", "grade", "scaled_dot_product_attention", str(wrong),

@@ -6,6 +6,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 from judge.lib.polling_consumer import brief_waits
 from tests.conftest import REPO
 
@@ -27,6 +29,7 @@ def test_a_wait_for_a_message_lasts_at_most_one_poll():
     assert connection.waits == [0.05, 0.01, 0.05]
 
 
+@pytest.mark.heavy  # the site in processes of its own
 def test_the_file_system_broker_worker_uses_the_polling_consumer_and_redis_keeps_celerys(tmp_path):
     probe = ("import django; django.setup(); from judge.celery import app; print(app.conf.worker_consumer)")
     consumers = {}

@@ -11,6 +11,8 @@ import secrets
 import subprocess
 import sys
 
+import pytest
+
 from tests.conftest import REPO
 
 REQUESTS = """
@@ -42,6 +44,7 @@ def requests_as_deployed(tmp_path, **extra: str) -> dict:
     return json.loads(done.stdout.splitlines()[-1])
 
 
+@pytest.mark.heavy  # the site in processes of its own
 def test_check_deploy_is_clean_with_the_production_settings(tmp_path):
     done = subprocess.run([sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"], cwd=REPO,
                           env=deployment_env(tmp_path), capture_output=True, text=True, timeout=120)
@@ -49,6 +52,7 @@ def test_check_deploy_is_clean_with_the_production_settings(tmp_path):
     assert "no issues" in done.stdout
 
 
+@pytest.mark.heavy  # the site in processes of its own
 def test_a_deployment_redirects_plain_http_and_sends_hsts_and_secure_cookies_over_https(tmp_path):
     seen = requests_as_deployed(tmp_path)
     assert (seen["plain"], seen["location"]) == (301, "https://judge.example.org/accounts/login/")
@@ -57,6 +61,7 @@ def test_a_deployment_redirects_plain_http_and_sends_hsts_and_secure_cookies_ove
     assert seen["secure_cookie"]
 
 
+@pytest.mark.heavy  # the site in processes of its own
 def test_the_plain_http_switch_serves_http_with_cookies_a_browser_sends_over_http(tmp_path):
     seen = requests_as_deployed(tmp_path, JUDGE_PLAIN_HTTP="1")
     assert seen["plain"] == 200
