@@ -254,22 +254,24 @@ def _check_members(event: TestEvent, case: Case, spec: ProblemSpec, signatures: 
         for name, part in parts.items():
             if name in estimates:
                 _check_finite_difference(result, part, estimates[name], spec, case.hidden, name)
-    if not signatures:
-        pass
-    elif parts and result.status in ARRAY_STATUSES:
-        result.signature = signature(result.status, detail=";".join(
-            f"{name}:{signature_of(part, TestStatus.WRONG_VALUE, expected[name], spec.rtol, spec.atol, spec.max_output_bytes)}"
-            for name, part in parts.items()))
-    elif result.status == TestStatus.WRONG_TYPE:
-        result.signature = signature(result.status, detail=type_signature(event, spec.returns))
-    else:
-        result.signature = signature_of(event, result.status, next(iter(expected.values())), spec.rtol, spec.atol,
-                                        spec.max_output_bytes)
+    if signatures:
+        result.signature = _members_signature(event, result.status, parts, expected, spec)
     result.drawn = case.variant != 0
     matches = []
     if case.known_wrong and result.status != TestStatus.PASSED:
         matches = diagnose(event, result.status, case.known_wrong, tolerance, spec.max_output_bytes, spec.returns)
     return Checked(result, case, matches)
+
+
+def _members_signature(event: TestEvent, status: str, parts: dict, expected: dict, spec: ProblemSpec) -> str:
+    """Every member's signature in one, for a wrong array; else the status's, as for a single output."""
+    if parts and status in ARRAY_STATUSES:
+        each = (signature_of(part, TestStatus.WRONG_VALUE, expected[name], spec.rtol, spec.atol, spec.max_output_bytes)
+                for name, part in parts.items())
+        return signature(status, detail=";".join(f"{name}:{one}" for name, one in zip(parts, each)))
+    if status == TestStatus.WRONG_TYPE:
+        return signature(status, detail=type_signature(event, spec.returns))
+    return signature_of(event, status, next(iter(expected.values())), spec.rtol, spec.atol, spec.max_output_bytes)
 
 
 def _check_finite_difference(result: TestResult, event: TestEvent, estimate: np.ndarray, spec: ProblemSpec,

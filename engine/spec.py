@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass, field
-from functools import cached_property
 from enum import StrEnum
+from functools import cached_property
 
 from engine.arrays import npy_hash
 from engine.checks import KnownWrong
