@@ -122,8 +122,7 @@ def _patterns(shape: tuple) -> tuple[np.ndarray, ...]:
 
     The same few shapes come back at every grading of a problem: up to CACHED_PATTERN_SIZE values, a shape's
     weights are drawn once per process (read-only, at most CACHED_SHAPES * 3 * 512 KiB)."""
-    size = int(np.prod(shape, dtype=np.int64))
-    return _cached_patterns(tuple(shape)) if size <= CACHED_PATTERN_SIZE else _draw_patterns(shape)
+    return _cached_patterns(shape) if math.prod(shape) <= CACHED_PATTERN_SIZE else _draw_patterns(shape)
 
 
 CACHED_PATTERN_SIZE = 1 << 16

@@ -97,10 +97,12 @@ def fields_problem(fields: list[QueryDict]) -> str | None:
         for name, values in data.lists():
             if _is_escaped(name):
                 return not_utf8_message("name of a", name)
+            if "\x00" in name:
+                return "the name of a field contains a NUL character"
             for value in values:
                 if _is_escaped(value):
                     return not_utf8_message(name, value)
-                if "\x00" in name or "\x00" in value:
+                if "\x00" in value:
                     return nul_message(name, value)
     return None
 

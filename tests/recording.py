@@ -18,7 +18,7 @@ import hashlib
 
 from engine.grading import GradeReport, interpret, job_of, run_order
 from engine.package import Package
-from engine.spec import Case
+from engine.spec import Case, ProblemSpec
 from sandbox.backends.base import GenerateJob, Job, JobRun, Sandbox
 from sandbox.protocol import encode_frame
 
@@ -72,7 +72,7 @@ class GatedProblem:
         ordered = run_order(list(cases or self.outcome.cases))
         return interpret(self._gate_run(code, spec, ordered).events, spec, ordered)
 
-    def _gate_run(self, code: str, spec, ordered: list[Case]) -> JobRun:
+    def _gate_run(self, code: str, spec: ProblemSpec, ordered: list[Case]) -> JobRun:
         """The gate's run of ``code`` on ``ordered``, found once by its job's key (hashing a job's megabytes of
         inputs cost more than interpreting its run); the cases are this gate's, or copies of them, so their
         names and draws name their inputs."""
