@@ -101,6 +101,8 @@ def test_a_nul_in_a_search_or_a_form_field_is_refused_naming_the_field_not_a_ser
     assert search.status_code == 400 and "the q field contains a NUL character" in search.content.decode()
     signed_up = post(signed_in, "/accounts/signup/", urlencoded, {"username": b"bob\x00", "password1": b"x"})
     assert signed_up.status_code == 400 and "the username field contains a NUL character" in signed_up.content.decode()
+    named = signed_in.get("/leaderboard/?q%00=ada")
+    assert named.status_code == 400 and "the name of a field contains a NUL character" in named.content.decode()
     typed = post(signed_in, submit_url(), multipart, {"code": b"x = 1\x00\n", "kind": b"run"}, **HTMX)
     assert "the code contains a NUL byte" in typed.content.decode()
     assert not Submission.objects.exists()
