@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from django.db import transaction
 from django.utils import timezone
 
 from engine.verdicts import Verdict
-from judge.leaderboard.services import refresh_progress
+from judge.leaderboard.services import apply_verdict
 from judge.submissions.models import Kind, Status, Submission
 
 START = timezone.make_aware(datetime(2026, 1, 5, 9, 0))
@@ -20,7 +21,8 @@ def graded(user, problem, verdict: str = Verdict.ACCEPTED, kind: str = Kind.SUBM
         user=user, problem=problem, test_set_id=problem.current_test_set_id, kind=kind, code=code,
         status=Status.DONE, verdict=verdict, results=results or [],
     )
-    Submission.objects.filter(pk=submission.pk).update(created_at=START + timedelta(minutes=minute))
-    refresh_progress(user.pk, problem.pk)  # as record_verdict does
+    with transaction.atomic():  # as record_verdict applies a verdict: on PostgreSQL one call of its function
+        Submission.objects.filter(pk=submission.pk).update(created_at=START + timedelta(minutes=minute))
+        apply_verdict(submission.pk)
     submission.refresh_from_db()
     return submission
