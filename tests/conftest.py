@@ -236,14 +236,14 @@ def shared_between_workers(request, kind: str = "synced") -> Path | None:
 @pytest.fixture(scope="session")
 def django_db_setup(request, django_test_environment, django_db_blocker, django_db_modify_db_settings):
     """pytest-django's test databases, on PostgreSQL copied from a migrated template (tests/databases.py)."""
-    from tests.databases import create_test_databases, destroy_test_databases, quick_flush_after_transactional_tests
+    from tests.databases import create_test_databases, quick_flush_after_transactional_tests
 
     quick_flush_after_transactional_tests()
     with django_db_blocker.unblock():
-        made = create_test_databases(request.config.option.verbose)
+        destroy = create_test_databases(request.config.option.verbose)
     yield
     with django_db_blocker.unblock():
-        destroy_test_databases(made, request.config.option.verbose)
+        destroy()
 
 
 @pytest.fixture(scope="session")

@@ -13,6 +13,7 @@ creates the test database as usual.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 
 from django.conf import settings
 from django.db import connections, transaction
@@ -35,12 +36,13 @@ def schema_key() -> str:
     return digest.hexdigest()[:16]
 
 
-def create_test_databases(verbosity: int) -> object:
-    """The test databases, ready; what ``destroy_test_databases`` takes to drop them."""
+def create_test_databases(verbosity: int) -> Callable[[], None]:
+    """The test databases, ready; returns what drops them."""
     from django.db import connection
 
     if connection.vendor != "postgresql" or len(settings.DATABASES) != 1:
-        return setup_databases(verbosity=verbosity, interactive=False)
+        made = setup_databases(verbosity=verbosity, interactive=False)
+        return lambda: teardown_databases(made, verbosity=verbosity)
     quote = connection.ops.quote_name
     test_name = connection.creation._get_test_db_name()
     template = TEMPLATE_PREFIX + schema_key()
@@ -59,16 +61,7 @@ def create_test_databases(verbosity: int) -> object:
     old_name = connection.settings_dict["NAME"]
     settings.DATABASES[connection.alias]["NAME"] = connection.settings_dict["NAME"] = test_name
     connection.close()
-    return ("template", old_name)
-
-
-def destroy_test_databases(made: object, verbosity: int) -> None:
-    from django.db import connection
-
-    if isinstance(made, tuple) and made[0] == "template":
-        connection.creation.destroy_test_db(made[1], verbosity=verbosity)
-    else:
-        teardown_databases(made, verbosity=verbosity)
+    return lambda: connection.creation.destroy_test_db(old_name, verbosity=verbosity)
 
 
 def drop_other_templates(cursor, keep: str, quote) -> None:
