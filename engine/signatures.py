@@ -117,6 +117,10 @@ def _statistics(values: np.ndarray, scale: float, step: float) -> tuple:
     return tuple(_rounded(float(s), scale, step) for s in stats)
 
 
+CACHED_PATTERN_SIZE = 1 << 16
+CACHED_SHAPES = 32
+
+
 def _patterns(shape: tuple) -> tuple[np.ndarray, ...]:
     """Fixed +-1 weights for an array of this shape: the same for every student, different per position.
 
@@ -125,13 +129,9 @@ def _patterns(shape: tuple) -> tuple[np.ndarray, ...]:
     return _cached_patterns(shape) if math.prod(shape) <= CACHED_PATTERN_SIZE else _draw_patterns(shape)
 
 
-CACHED_PATTERN_SIZE = 1 << 16
-CACHED_SHAPES = 32
-
-
 def _draw_patterns(shape: tuple) -> tuple[np.ndarray, ...]:
-    rng = np.random.default_rng(int(np.prod(shape, dtype=np.int64)) + 7919 * len(shape))
-    size = int(np.prod(shape, dtype=np.int64))
+    size = math.prod(shape)
+    rng = np.random.default_rng(size + 7919 * len(shape))
     return tuple(rng.choice((-1.0, 1.0), size=size) for _ in range(PROJECTIONS))
 
 

@@ -16,7 +16,7 @@ import hashlib
 from collections.abc import Callable
 
 from django.conf import settings
-from django.db import connections, transaction
+from django.db import connection, connections, transaction
 from django.test import TransactionTestCase
 from django.test.utils import setup_databases, teardown_databases
 
@@ -38,8 +38,6 @@ def schema_key() -> str:
 
 def create_test_databases(verbosity: int) -> Callable[[], None]:
     """The test databases, ready; returns what drops them."""
-    from django.db import connection
-
     if connection.vendor != "postgresql" or len(settings.DATABASES) != 1:
         made = setup_databases(verbosity=verbosity, interactive=False)
         return lambda: teardown_databases(made, verbosity=verbosity)
@@ -49,8 +47,8 @@ def create_test_databases(verbosity: int) -> Callable[[], None]:
     with connection._nodb_cursor() as cursor:
         cursor.execute("SELECT pg_advisory_lock(%s)", [SCHEMA_LOCK])
         try:
-            cursor.execute("SELECT datname FROM pg_database WHERE datname LIKE %s", [TEMPLATE_PREFIX + "%"])
-            if template not in {name for (name,) in cursor.fetchall()}:
+            cursor.execute("SELECT 1 FROM pg_database WHERE datname = %s", [template])
+            if cursor.fetchone() is None:
                 drop_other_templates(cursor, template, quote)
                 migrate_template(connection, template, verbosity)
                 cursor.execute(f"ALTER DATABASE {quote(template + '_partial')} RENAME TO {quote(template)}")
