@@ -343,13 +343,18 @@ BROKER_DIR = VAR_DIR / "broker"
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "filesystem://")
 BROKER_POLL_S = env_number("BROKER_POLL_S", 0.05, float)
 if CELERY_BROKER_URL == "filesystem://":
-    for sub in ("queue", "processed", "control"):
+    for sub in ("queue", "processed", "control", "claimed", "damaged"):
         (BROKER_DIR / sub).mkdir(parents=True, exist_ok=True)
+    # kombu's file-system transport, with messages written whole before a reader can see them and a message
+    # that cannot be read set aside instead of ending the worker (judge/lib/file_broker.py).
+    CELERY_BROKER_TRANSPORT = "judge.lib.file_broker:Transport"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(BROKER_DIR / "queue"),
         "data_folder_out": str(BROKER_DIR / "queue"),
         "processed_folder": str(BROKER_DIR / "processed"),
         "control_folder": str(BROKER_DIR / "control"),
+        "claimed_folder": str(BROKER_DIR / "claimed"),  # on the queue's file system: a claim is a rename
+        "damaged_folder": str(BROKER_DIR / "damaged"),
         "store_processed": False,
         # kombu looks in the folder once a second by default: up to a second of "Queued" on an idle worker.
         # A look is a directory listing per queue, so every 50 ms costs the worker next to nothing.
