@@ -1,14 +1,19 @@
 from __future__ import annotations
 
+import logging
 import os
+import threading
+from pathlib import Path
 
 from celery import Celery
-from celery.signals import worker_ready
+from celery.signals import worker_ready, worker_shutdown
 
 from judge.lib.broker import GRADING_LANES
 from judge.lib.sandbox_backend import resolve_backend
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "judge.settings")
+
+log = logging.getLogger(__name__)
 
 app = Celery("judge")
 app.config_from_object("django.conf:settings", namespace="CELERY")
@@ -35,3 +40,66 @@ def remove_dead_workers_sandboxes(sender, **kwargs) -> None:
         from sandbox.backends.docker import remove_orphans
 
         remove_orphans()
+
+
+class Heartbeat(threading.Thread):
+    """Writes this worker's heartbeat row every ``WORKER_BEAT_S`` seconds (judge/submissions/workers.py), from the
+    worker's main process, until the worker stops."""
+
+    def __init__(self, consumer) -> None:
+        super().__init__(name="heartbeat", daemon=True)
+        from django.utils import timezone
+
+        self.hostname = consumer.hostname
+        self.lanes = sorted(consumer.app.amqp.queues.consume_from)
+        self.slots = consumer.controller.concurrency
+        self.started_at = timezone.now()
+        self.stopping = threading.Event()
+
+    def run(self) -> None:
+        from django.conf import settings
+
+        while True:
+            self.beat()
+            if self.stopping.wait(settings.WORKER_BEAT_S):
+                return
+
+    def beat(self) -> None:
+        from django.conf import settings
+        from django.db import connection
+
+        from judge.submissions.workers import beat
+
+        try:
+            beat(self.hostname, self.lanes, self.slots, os.getpid(), self.started_at)
+            if settings.WORKER_BEAT_FILE:  # a health check that need not start Python (compose)
+                Path(settings.WORKER_BEAT_FILE).touch()
+        except Exception:  # the database is away for a moment: the next beat tries again
+            log.exception("could not write this worker's heartbeat")
+        finally:
+            connection.close()  # no connection kept open in a thread of a process that forks pool children
+
+    def stop(self) -> None:
+        from judge.submissions.workers import forget
+
+        self.stopping.set()
+        self.join(5)
+        try:
+            forget(self.hostname)
+        except Exception:
+            log.exception("could not remove this worker's heartbeat")
+
+
+heartbeats: list[Heartbeat] = []
+
+
+@worker_ready.connect
+def start_heartbeat(sender, **kwargs) -> None:
+    heartbeats.append(Heartbeat(sender))
+    heartbeats[-1].start()
+
+
+@worker_shutdown.connect
+def stop_heartbeat(sender, **kwargs) -> None:
+    while heartbeats:
+        heartbeats.pop().stop()

@@ -6,6 +6,7 @@ from django.db import DatabaseError
 
 from judge.lib.sandbox_backend import PROCESS_WARNING, resolve_backend_cached
 from judge.submissions.queries import reported_sandbox
+from judge.submissions.workers import cached_grading_state
 
 WORKER_SANDBOX_KEY = "footer:worker-sandbox"
 WORKER_SANDBOX_TTL_S = 30
@@ -42,3 +43,14 @@ def _worker_sandbox() -> dict | None:
     except Exception:  # the cache is down: the next page asks the database again
         pass
     return worker
+
+
+def grading(request) -> dict:
+    """Staff see on every page when no grading worker has been heard from lately: submissions then wait."""
+    user = getattr(request, "user", None)
+    if user is None or not user.is_staff:
+        return {}
+    state = cached_grading_state()
+    if state is None or state.running:
+        return {}
+    return {"grading_stopped": state}

@@ -56,10 +56,23 @@ def dev_secret_key() -> str:
     """A per-checkout random key for the embedded default, never committed."""
     path = VAR_DIR / "secret_key"
     if not path.exists():
+        # bin/run starts two manage.py commands at once: the key is written whole under another name and linked
+        # into place, so the second finds no file or the whole key, never an empty one; the first link wins.
         VAR_DIR.mkdir(parents=True, exist_ok=True)
-        path.write_text(secrets.token_urlsafe(50))
-        path.chmod(0o600)
-    return path.read_text().strip()
+        part = VAR_DIR / f".secret_key.{os.getpid()}.{secrets.token_hex(4)}"
+        part.write_text(secrets.token_urlsafe(50))
+        part.chmod(0o600)
+        try:
+            os.link(part, path)
+        except FileExistsError:
+            pass
+        finally:
+            part.unlink()
+    key = path.read_text().strip()
+    if not key:
+        raise ImproperlyConfigured(f"The secret key file {path} is empty: delete it and a new key is made at the "
+                                   f"next start (signed-in users then sign in again), or set SECRET_KEY.")
+    return key
 
 
 # Off unless a developer asks (DEBUG=1): a student never sees a debug page with the URL list.
@@ -135,6 +148,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "judge.context_processors.sandbox",
+                "judge.context_processors.grading",
             ],
         },
     },
@@ -280,6 +294,12 @@ MAX_OUTPUT_BYTES = env_number("MAX_OUTPUT_BYTES", protocol.MAX_OUTPUT_BYTES)
 # sent again within STALE_AFTER_S + RECOVERY_INTERVAL_S (11 s) of the fault.
 HEARTBEAT_INTERVAL_S = env_number("HEARTBEAT_INTERVAL_S", 2.0, float)
 STALE_AFTER_S = env_number("STALE_AFTER_S", 8.0, float)
+# Each Celery worker writes that it is alive this often; a grading worker silent for WORKER_SILENT_AFTER_S is taken
+# for gone: staff see a banner, a waiting student is told grading has stopped (judge/submissions/workers.py).
+WORKER_BEAT_S = env_number("WORKER_BEAT_S", 5.0, float)
+WORKER_SILENT_AFTER_S = env_number("WORKER_SILENT_AFTER_S", 30.0, float)
+# Touched after each heartbeat written, where set: compose's health check reads its age without starting Python.
+WORKER_BEAT_FILE = os.environ.get("WORKER_BEAT_FILE", "")
 # A queued submission whose message may have been lost is re-sent after this (the last resort:
 # a Redis that lost its messages is noticed at the next sweep).
 REQUEUE_AFTER_S = env_number("REQUEUE_AFTER_S", 60.0, float)

@@ -326,6 +326,19 @@ def no_enqueue(monkeypatch):
     monkeypatch.setattr(services, "enqueue", lambda pk, lane=None: None)
 
 
+@pytest.fixture
+def grading_worker():
+    """A grading worker that has just written its heartbeat (judge/submissions/workers.py), though no message
+    reaches it: a queued page shows its position, not that grading has stopped."""
+    from django.utils import timezone
+
+    from judge.submissions.models import WorkerHeartbeat
+
+    now = timezone.now()
+    return WorkerHeartbeat.objects.create(hostname="celery@test-grader", host="test-grader", pid=1,
+                                          lanes="run,submit,rejudge", slots=2, started_at=now, seen_at=now)
+
+
 def read_solution(slug: str, name: str = "solution.py") -> str:
     return (PROBLEMS / slug / name).read_text()
 

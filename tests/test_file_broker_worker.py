@@ -10,6 +10,8 @@ import time
 
 import pytest
 
+from judge.submissions.models import WorkerHeartbeat
+from judge.submissions.workers import grading_state
 from tests.conftest import REPO, read_solution
 from tests.test_fair_share_worker import SUBMIT
 from tests.test_worker_end_to_end import final, start_worker, wait_for, worker_env  # noqa: F401  (fixtures)
@@ -44,3 +46,19 @@ def test_a_worker_sets_aside_empty_and_truncated_messages_and_goes_on_grading(pr
     text = log.read_text()
     assert "Unrecoverable error" not in text
     assert f"The broker message {empty.name} could not be read" in text
+
+
+def test_a_worker_beats_while_it_runs_and_says_so_when_it_stops(problems, start_worker, tmp_path):
+    beat_file = tmp_path / "worker-beat"
+    worker = start_worker(env=EMBEDDED | {"WORKER_BEAT_FILE": str(beat_file)})
+    log = tmp_path / "worker.log"
+    row = wait_for(lambda: WorkerHeartbeat.objects.filter(pid=worker.process.pid).first(), 60, "a heartbeat", log)
+    assert {"run", "submit", "rejudge"} <= set(row.lanes.split(","))
+    assert grading_state().running
+    later = wait_for(lambda: WorkerHeartbeat.objects.filter(pid=worker.process.pid, seen_at__gt=row.seen_at).first(),
+                     30, "a second heartbeat", log)
+    assert later.seen_at > row.seen_at
+    assert beat_file.exists()  # what compose's health check reads
+    worker.process.terminate()  # a clean stop (SIGTERM): the row goes at once
+    worker.process.wait(60)
+    assert not WorkerHeartbeat.objects.filter(pid=worker.process.pid).exists()

@@ -18,7 +18,7 @@ SLUG = "prepend_class_token"
 
 
 @pytest.fixture
-def no_enqueue(monkeypatch):
+def no_enqueue(monkeypatch, grading_worker):
     monkeypatch.setattr(services, "enqueue", lambda pk, lane=None: None)
 
 

@@ -44,6 +44,7 @@ def worker_env(tmp_path):
         "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
         "SANDBOX_BACKEND": os.environ.get("E2E_SANDBOX_BACKEND", "process"),
         "HEARTBEAT_INTERVAL_S": "0.5",
+        "WORKER_BEAT_S": "1",
         "STALE_AFTER_S": "3",
         "RECOVERY_INTERVAL_S": "1",
         "REQUEUE_AFTER_S": "2",

@@ -27,6 +27,7 @@ from judge.submissions.services import (
     submit_custom_run,
     submit_solution,
 )
+from judge.submissions.workers import cached_grading_state
 
 
 def is_htmx(request) -> bool:
@@ -97,6 +98,7 @@ def status_context(submission: Submission) -> dict:
     return {
         "submission": submission,
         "position": queue_position(submission),
+        "grading_stopped": grading_stopped(submission),
         "rows": display.result_rows(submission) if final else [],
         "error_line": display.error_line(submission) if final else None,
         # An accepted Submit's speed: where its figure stands, or that it is still being measured.
@@ -104,6 +106,15 @@ def status_context(submission: Submission) -> dict:
         "speed_shown": final and submission.speed is not None and submission.verdict == Verdict.ACCEPTED,
         "speed_coming": speed_coming(submission),
     }
+
+
+def grading_stopped(submission: Submission) -> bool:
+    """A queued submission whose graders have all fallen silent: the student is told, not shown a position (a
+    running one is watched by its claim's own heartbeat and the recovery sweep)."""
+    if submission.status != Status.QUEUED:
+        return False
+    state = cached_grading_state()
+    return state is not None and not state.running
 
 
 def speed_coming(submission: Submission) -> str | None:

@@ -105,3 +105,20 @@ class Submission(models.Model):
     @staticmethod
     def new_claim() -> uuid.UUID:
         return uuid.uuid4()
+
+
+class WorkerHeartbeat(models.Model):
+    """A Celery worker's word that it is alive, written every ``WORKER_BEAT_S`` by the worker's own process
+    (judge/submissions/workers.py): the site can tell a class that grading has stopped instead of showing
+    "position 1" for ever, and a compose health check can ask whether its worker still beats."""
+
+    hostname = models.CharField(max_length=255, unique=True)  # Celery's node name, as celery@host
+    host = models.CharField(max_length=255)  # the machine (container) it runs on
+    pid = models.PositiveIntegerField()
+    lanes = models.CharField(max_length=255)  # the queues it consumes, comma-separated
+    slots = models.PositiveSmallIntegerField()
+    started_at = models.DateTimeField()
+    seen_at = models.DateTimeField(db_index=True)
+
+    def __str__(self) -> str:
+        return f"{self.hostname} ({self.lanes})"
