@@ -54,6 +54,9 @@ def refusal_for(error: Exception, conf: ToolConf) -> str:
                 "is not trusted. An administrator registers the LMS under LMS platforms.")
     if "Unable to find deployment" in text:
         return "This launch comes from a deployment of the tool that is not registered here."
+    if "cookie" in text:  # "Missing cookie session-id": the login set it, this browser did not send it back
+        return ("Your browser did not send this tool's cookie with the launch (browsers often block a site's "
+                "cookies inside an LMS page). Open the tool in a new window, or allow this site's cookies.")
     if "State not found" in text or "Missing state" in text:
         return ("This launch's state does not match a sign-in started from this browser (it may have been "
                 "started elsewhere, or taken too long).")
@@ -112,9 +115,9 @@ def oidc_login(request):
 @require_POST
 def launch(request):
     conf = ToolConf()
-    message = DjangoMessageLaunch(request, conf, launch_data_storage=DjangoCacheDataStorage(),
-                                  requests_session=TimeoutSession())
-    try:
+    try:  # over HTTPS the library reads its session cookie as it is built: its absence is a refusal too
+        message = DjangoMessageLaunch(request, conf, launch_data_storage=DjangoCacheDataStorage(),
+                                      requests_session=TimeoutSession())
         claims = message.get_launch_data()
         accepted = accept_launch(conf.platform, claims)
     except LtiException as error:
