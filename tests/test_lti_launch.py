@@ -63,9 +63,34 @@ def test_a_student_before_any_instructor_launch_is_told_and_nothing_is_created(c
     assert counts() == before
 
 
+def from_now(changes: dict) -> dict:
+    """The id_token's times (iat, exp, nbf) given in seconds from now, as a platform's clock would put them."""
+    now = int(time.time())
+    return {claim: value + now if claim in ("iat", "exp", "nbf") else value for claim, value in changes.items()}
+
+
+# A platform's clock a little ahead of ours (or ours behind): the 60 s allowed on the id_token's times.
+WITHIN_CLOCK_SKEW = {
+    "issued 2 s ahead": {"iat": 2},
+    "issued 59 s ahead": {"iat": 59},
+    "valid from 59 s ahead": {"nbf": 59},
+    "expired 30 s ago": {"exp": -30, "iat": -330},
+}
+
+
+@pytest.mark.parametrize("case", list(WITHIN_CLOCK_SKEW))
+def test_a_launch_dated_within_a_minute_of_this_sites_clock_is_accepted(client, lms, case):
+    launch(Client(), lms, lms.person("t", "Iris", "Ng", [INSTRUCTOR]))
+    answer = launch(client, lms, lms.person("s", "Sam", "Stone", [LEARNER]), **from_now(WITHIN_CLOCK_SKEW[case]))
+    assert answer.status_code == 302, answer.content.decode()[-1500:]
+    assert client.session["_auth_user_id"] == str(LtiUser.objects.get(sub="s").user_id)
+
+
 REFUSALS = {
     "bad signature": ({"key": "other"}, "signature does not verify"),
     "expired": ({"exp": -120, "iat": -420}, "has expired"),
+    "issued 120 s ahead": ({"iat": 120}, "dated more than 60 s in the future"),
+    "valid only in 120 s": ({"nbf": 120}, "dated more than 60 s in the future"),
     "wrong audience": ({"aud": "another-tool"},
                        "No platform is registered here with the issuer and client id (audience)"),
     "unknown issuer": ({"iss": "http://127.0.0.1:9/elsewhere"}, "No platform is registered here"),
@@ -81,11 +106,7 @@ REFUSALS = {
 def test_an_untrustworthy_launch_is_refused_with_its_reason_and_creates_nothing(client, lms, case):
     launch(Client(), lms, lms.person("t", "Iris", "Ng", [INSTRUCTOR]))  # the course exists already
     changes, reason = REFUSALS[case]
-    changes = dict(changes)
-    now = int(time.time())
-    for claim in ("exp", "iat"):
-        if claim in changes:
-            changes[claim] += now
+    changes = from_now(changes)
     if changes.get("key") == "other":
         changes["key"] = new_rsa_key()  # same kid, another key: the signature cannot verify
     before = counts()
