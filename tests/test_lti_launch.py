@@ -171,3 +171,18 @@ def test_a_launch_in_a_browser_that_kept_none_of_the_tools_cookies_is_refused_wi
     else:  # no session cookie over HTTP: the state is looked up in the cache, then in its own cookie
         assert "state does not match a sign-in started from this browser" in page
     assert counts() == before
+
+
+# Moodle's Platform ID is typed by hand: "https://moodle.example.edu" or "https://moodle.example.edu/".
+ISSUER_SPELLINGS = {"registered with a trailing slash": ("/", ""), "sent with a trailing slash": ("", "/")}
+
+
+@pytest.mark.parametrize("case", list(ISSUER_SPELLINGS))
+def test_an_issuer_matches_its_registration_with_or_without_a_trailing_slash(client, lms, case):
+    registered, sent = ISSUER_SPELLINGS[case]
+    Platform.objects.update(issuer=lms.origin + registered)
+    lms.issuer_suffix = sent
+    answer = launch(client, lms, lms.person("t", "Iris", "Ng", [INSTRUCTOR]))  # the login initiation, then this
+    course = Course.objects.get()
+    assert answer.status_code == 302 and answer["Location"] == f"/courses/{course.pk}/"
+    assert LtiContext.objects.get().platform == Platform.objects.get()

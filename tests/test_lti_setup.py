@@ -95,6 +95,25 @@ def test_an_instructor_deep_links_an_assignment_and_the_lms_gets_a_signed_link_w
     assert claims["https://purl.imsglobal.org/spec/lti-dl/claim/data"] == "opaque-platform-data"
 
 
+def test_deep_linking_answers_the_issuer_as_the_platform_spells_it_when_registered_without_its_slash(client, lms):
+    lms.issuer_suffix = "/"  # the platform sends "http://127.0.0.1:port/", registered without the slash
+    teacher = lms.person("lms-teacher", "Iris", "Ng", [INSTRUCTOR])
+    launch(Client(), lms, teacher)
+    assignment = course_services.save_assignment(Course.objects.get(), None, {"title": "Week 1"},
+                                                 [quick_problem("first_problem")])
+    picker = launch(client, lms, teacher, deep_linking=True)["Location"]
+    html = client.post(picker, {"assignment": assignment.pk}).content.decode()
+    token = unescape(html.split('name="JWT" value="')[1].split('"')[0])
+    assert jwt.decode(token, options={"verify_signature": False})["aud"] == [lms.origin + "/"]
+
+
+def test_a_platform_cannot_be_registered_twice_by_adding_a_trailing_slash_to_its_issuer(client, author, lms):
+    client.force_login(author)
+    answer = client.post("/lti/platforms/", {**lms.registration(), "issuer": lms.origin + "/"})
+    assert answer.status_code == 200 and "are registered already" in unescape(answer.content.decode())
+    assert Platform.objects.count() == 1
+
+
 def test_a_student_cannot_use_an_instructors_deep_linking_page(client, lms):
     teacher = lms.person("lms-teacher", "Iris", "Ng", [INSTRUCTOR])
     picker = launch(Client(), lms, teacher, deep_linking=True)["Location"]

@@ -139,13 +139,13 @@ def launch(request):
 
 def cached_launch(request, launch_id: str) -> tuple[ToolMessageLaunch, LtiContext]:
     """A deep linking launch this instructor made, from the cache (its nonce is spent already)."""
+    conf = ToolConf()
     try:
-        message = ToolMessageLaunch.from_cache(launch_id, request, ToolConf(),
-                                               launch_data_storage=DjangoCacheDataStorage())
+        message = ToolMessageLaunch.from_cache(launch_id, request, conf, launch_data_storage=DjangoCacheDataStorage())
     except LtiException:
         raise Http404("This deep linking session has expired; add the tool again from the LMS.") from None
-    claims = message.get_launch_data()
-    context = get_object_or_404(LtiContext, platform__issuer=claims["iss"],
+    claims = message.get_launch_data()  # its registration was found again: conf.platform is the launch's platform
+    context = get_object_or_404(LtiContext, platform=conf.platform,
                                 context_id=(claims.get(CLAIM + "context") or {}).get("id"))
     if role_in(request.user, context.course) != Role.INSTRUCTOR:
         raise PermissionDenied("Only the course's instructor picks what the LMS links to.")
