@@ -79,6 +79,7 @@ class LtiPlatform:
     def __init__(self, tool_base: str) -> None:
         """``tool_base``: the tool's address as the browser reaches it, e.g. http://127.0.0.1:8000."""
         self.tool_base = tool_base.rstrip("/")
+        self.issuer_suffix = ""  # "/": the issuer as a platform whose address ends in a slash sends it
         self.key = new_rsa_key()
         self.kid = "platform-key-1"
         self.people: dict[str, Person] = {}
@@ -96,11 +97,20 @@ class LtiPlatform:
 
     # --- addresses -------------------------------------------------------------------------------------------
     @property
-    def issuer(self) -> str:
+    def origin(self) -> str:
         return f"http://127.0.0.1:{self.server.server_address[1]}"
 
+    @property
+    def issuer(self) -> str:
+        return self.origin + self.issuer_suffix
+
+    @property
+    def secure(self) -> bool:
+        """Whether the browser reaches the tool over HTTPS."""
+        return self.tool_base.startswith("https://")
+
     def url(self, path: str) -> str:
-        return self.issuer + path
+        return self.origin + path
 
     def registration(self) -> dict:
         """The fields an administrator types into the tool's platform form."""

@@ -17,7 +17,7 @@ from judge.courses.models import Course
 from judge.lti import keys
 from judge.lti.models import Platform, ToolKey
 from tests.boards import quick_problem
-from tests.lti import launch, lms  # noqa: F401 (fixture)
+from tests.lti import OVER_HTTP_AND_HTTPS, launch, lms  # noqa: F401 (fixture)
 from tests.lti_platform import INSTRUCTOR, LEARNER, LtiPlatform
 
 pytestmark = pytest.mark.django_db
@@ -70,6 +70,7 @@ def test_a_new_key_is_published_before_it_signs_and_signs_only_once_activated(cl
     assert ToolKey.objects.count() == 2
 
 
+@OVER_HTTP_AND_HTTPS
 def test_an_instructor_deep_links_an_assignment_and_the_lms_gets_a_signed_link_with_a_line_item(client, lms):
     teacher = lms.person("lms-teacher", "Iris", "Ng", [INSTRUCTOR])
     launch(Client(), lms, teacher)
@@ -79,19 +80,38 @@ def test_an_instructor_deep_links_an_assignment_and_the_lms_gets_a_signed_link_w
     answer = launch(client, lms, teacher, deep_linking=True)
     picker = answer["Location"]
     assert picker.startswith("/lti/deep-link/")
-    assert "Week 1 (2 problems)" in client.get(picker).content.decode()
+    assert "Week 1 (2 problems)" in client.get(picker, secure=lms.secure).content.decode()
 
-    page = client.post(picker, {"assignment": assignment.pk})
+    page = client.post(picker, {"assignment": assignment.pk}, secure=lms.secure)
     assert urlsplit(lms.url("/deep-link-return")).netloc in page["Content-Security-Policy"]
     html = page.content.decode()
     token = unescape(html.split('name="JWT" value="')[1].split('"')[0])
     kid = jwt.get_unverified_header(token)["kid"]
-    public = next(k for k in client.get("/lti/jwks/").json()["keys"] if k["kid"] == kid)
+    public = next(k for k in client.get("/lti/jwks/", secure=lms.secure).json()["keys"] if k["kid"] == kid)
     claims = jwt.decode(token, jwt.PyJWK(public).key, algorithms=["RS256"], audience=lms.issuer)
     [item] = claims["https://purl.imsglobal.org/spec/lti-dl/claim/content_items"]
-    assert item["custom"] == {"assignment": str(assignment.pk)} and item["url"] == "http://testserver/lti/launch/"
+    assert item["custom"] == {"assignment": str(assignment.pk)} and item["url"] == lms.tool_base + "/lti/launch/"
     assert item["lineItem"]["scoreMaximum"] == 2.0
     assert claims["https://purl.imsglobal.org/spec/lti-dl/claim/data"] == "opaque-platform-data"
+
+
+def test_deep_linking_answers_the_issuer_as_the_platform_spells_it_when_registered_without_its_slash(client, lms):
+    lms.issuer_suffix = "/"  # the platform sends "http://127.0.0.1:port/", registered without the slash
+    teacher = lms.person("lms-teacher", "Iris", "Ng", [INSTRUCTOR])
+    launch(Client(), lms, teacher)
+    assignment = course_services.save_assignment(Course.objects.get(), None, {"title": "Week 1"},
+                                                 [quick_problem("first_problem")])
+    picker = launch(client, lms, teacher, deep_linking=True)["Location"]
+    html = client.post(picker, {"assignment": assignment.pk}).content.decode()
+    token = unescape(html.split('name="JWT" value="')[1].split('"')[0])
+    assert jwt.decode(token, options={"verify_signature": False})["aud"] == [lms.origin + "/"]
+
+
+def test_a_platform_cannot_be_registered_twice_by_adding_a_trailing_slash_to_its_issuer(client, author, lms):
+    client.force_login(author)
+    answer = client.post("/lti/platforms/", {**lms.registration(), "issuer": lms.origin + "/"})
+    assert answer.status_code == 200 and "are registered already" in unescape(answer.content.decode())
+    assert Platform.objects.count() == 1
 
 
 def test_a_student_cannot_use_an_instructors_deep_linking_page(client, lms):

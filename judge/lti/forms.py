@@ -3,7 +3,7 @@ from __future__ import annotations
 from django import forms
 from django.db import models
 
-from judge.lti.models import Platform
+from judge.lti.models import Platform, issuer_spellings
 
 
 def https_by_default(field, **kwargs):
@@ -34,6 +34,15 @@ class PlatformForm(forms.ModelForm):
         if not ids:
             raise forms.ValidationError("Give at least one deployment id; launches from others are refused.")
         return ids
+
+    def clean(self) -> dict:
+        data = super().clean()
+        issuer, client_id = data.get("issuer"), data.get("client_id")
+        if issuer and client_id and Platform.objects.filter(issuer__in=issuer_spellings(issuer), client_id=client_id
+                                                            ).exclude(pk=self.instance.pk).exists():
+            raise forms.ValidationError("This issuer and client id are registered already (an issuer with or "
+                                        "without a trailing slash is the same one).")
+        return data
 
     def save(self, commit: bool = True) -> Platform:
         self.instance.deployment_ids = self.cleaned_data["deployment_ids_text"]

@@ -14,6 +14,13 @@ from judge.courses.models import Assignment, Course
 from judge.problems.models import Problem
 
 
+def issuer_spellings(issuer: str) -> list[str]:
+    """An issuer with and without a trailing slash: both name one platform (Moodle's Platform ID is typed by
+    hand, "https://moodle.example.edu" or ".../"), so a registration matches a launch's ``iss`` either way."""
+    bare = issuer.rstrip("/")
+    return [bare, bare + "/"]
+
+
 class Platform(models.Model):
     """One registration of this tool in an LMS: what the LMS administrator copied from it."""
 

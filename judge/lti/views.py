@@ -22,7 +22,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
-from pylti1p3.contrib.django import DjangoMessageLaunch, DjangoOIDCLogin
+from pylti1p3.contrib.django import DjangoOIDCLogin
 from pylti1p3.contrib.django.launch_data_storage.cache import DjangoCacheDataStorage
 from pylti1p3.deep_link_resource import DeepLinkResource
 from pylti1p3.exception import LtiException, OIDCException
@@ -34,7 +34,7 @@ from judge.lti import keys, roster, scores
 from judge.lti.forms import PlatformForm
 from judge.lti.launches import CLAIM, LaunchRefused, RelinkError, accept_launch, relink_context
 from judge.lti.models import LtiContext, LtiLink, Platform, ScorePost, ScoreStatus, ToolKey
-from judge.lti.tool import TimeoutSession, ToolConf
+from judge.lti.tool import CLOCK_SKEW_S, TimeoutSession, ToolConf, ToolMessageLaunch
 from judge.problems.models import Problem
 
 BLAME_THE_LINK = "Open the assignment from your LMS again; if this keeps happening, tell your instructor."
@@ -54,15 +54,20 @@ def refusal_for(error: Exception, conf: ToolConf) -> str:
                 "is not trusted. An administrator registers the LMS under LMS platforms.")
     if "Unable to find deployment" in text:
         return "This launch comes from a deployment of the tool that is not registered here."
+    if "cookie" in text:  # "Missing cookie session-id": the login set it, this browser did not send it back
+        return ("Your browser did not send this tool's cookie with the launch (browsers often block a site's "
+                "cookies inside an LMS page). Open the tool in a new window, or allow this site's cookies.")
     if "State not found" in text or "Missing state" in text:
         return ("This launch's state does not match a sign-in started from this browser (it may have been "
                 "started elsewhere, or taken too long).")
     if "Nonce" in text or '"nonce"' in text:
         return "This launch's nonce is unknown or expired: the launch was not started here, or too long ago."
     if "expired" in text:
-        return "This launch has expired (its id_token is past its expiry time)."
+        return (f"This launch has expired (its id_token is more than {CLOCK_SKEW_S} s past its expiry time by "
+                "this site's clock).")
     if "not yet valid" in text:
-        return "This launch's id_token is dated in the future; the LMS's clock or the token is wrong."
+        return (f"This launch's id_token is dated more than {CLOCK_SKEW_S} s in the future by this site's clock; "
+                "the LMS's clock or the token is wrong.")
     if "Signature verification failed" in text or "Unable to find public key" in text or "decode" in text:
         return "This launch's signature does not verify against the platform's published keys."
     return f"This launch is not valid: {text[:200]}"
@@ -112,9 +117,9 @@ def oidc_login(request):
 @require_POST
 def launch(request):
     conf = ToolConf()
-    message = DjangoMessageLaunch(request, conf, launch_data_storage=DjangoCacheDataStorage(),
-                                  requests_session=TimeoutSession())
-    try:
+    try:  # over HTTPS the library reads its session cookie as it is built: its absence is a refusal too
+        message = ToolMessageLaunch(request, conf, launch_data_storage=DjangoCacheDataStorage(),
+                                    requests_session=TimeoutSession())
         claims = message.get_launch_data()
         accepted = accept_launch(conf.platform, claims)
     except LtiException as error:
@@ -132,15 +137,15 @@ def launch(request):
     return redirect("course-home", accepted.course.pk)
 
 
-def cached_launch(request, launch_id: str) -> tuple[DjangoMessageLaunch, LtiContext]:
+def cached_launch(request, launch_id: str) -> tuple[ToolMessageLaunch, LtiContext]:
     """A deep linking launch this instructor made, from the cache (its nonce is spent already)."""
+    conf = ToolConf()
     try:
-        message = DjangoMessageLaunch.from_cache(launch_id, request, ToolConf(),
-                                                 launch_data_storage=DjangoCacheDataStorage())
+        message = ToolMessageLaunch.from_cache(launch_id, request, conf, launch_data_storage=DjangoCacheDataStorage())
     except LtiException:
         raise Http404("This deep linking session has expired; add the tool again from the LMS.") from None
-    claims = message.get_launch_data()
-    context = get_object_or_404(LtiContext, platform__issuer=claims["iss"],
+    claims = message.get_launch_data()  # its registration was found again: conf.platform is the launch's platform
+    context = get_object_or_404(LtiContext, platform=conf.platform,
                                 context_id=(claims.get(CLAIM + "context") or {}).get("id"))
     if role_in(request.user, context.course) != Role.INSTRUCTOR:
         raise PermissionDenied("Only the course's instructor picks what the LMS links to.")
