@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from celery import current_app
 from celery.signals import worker_process_init
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -25,11 +26,38 @@ def cold_worker():
     services.cached_cases.cache_clear()
 
 
-def test_a_starting_worker_process_reads_every_published_test_set(problems, cold_worker):
+def test_a_starting_worker_process_opens_its_sandbox_and_reads_the_test_sets_in_the_background(
+        problems, cold_worker, monkeypatch):
+    threads, opened = [], []
+
+    class Recorded:
+        """The thread warm_up starts, run here only once warm_up has returned."""
+
+        def __init__(self, target, name, daemon) -> None:
+            threads.append(target)
+
+        def start(self) -> None:
+            pass
+
+    monkeypatch.setattr(tasks.threading, "Thread", Recorded)
+    monkeypatch.setattr(services, "open_sandbox_ahead", lambda: opened.append(True))
     assert tasks.warm_up in [ref() for _key, ref in worker_process_init.receivers]  # connected in the task module
     worker_process_init.send(sender=None)  # what Celery sends in each new grading process
-    cached = services.cached_cases.cache_info().currsize
-    assert cached == 2 * len(FIRST_THREE)  # the Run's cases and the Submit's, of each published problem
+    assert opened == [True]
+    assert services.cached_cases.cache_info().currsize == 0  # the first submission waits for no reading
+    threads[0]()
+    assert services.cached_cases.cache_info().currsize == 2 * len(FIRST_THREE)  # Run's and Submit's, each problem
+
+
+def test_the_maintenance_worker_opens_no_sandbox_and_reads_no_test_set(problems, cold_worker, monkeypatch):
+    queues = current_app.amqp.queues
+    monkeypatch.setattr(queues, "_consume_from", {"maintenance": queues["maintenance"]})
+    assert not tasks.runs_student_code()
+    monkeypatch.setattr(services, "open_sandbox_ahead", lambda: pytest.fail("opened a sandbox"))
+    worker_process_init.send(sender=None)
+    assert services.cached_cases.cache_info().currsize == 0
+    monkeypatch.setattr(queues, "_consume_from", {name: queues[name] for name in ("maintenance", "submit")})
+    assert tasks.runs_student_code()
 
 
 def test_the_first_submission_after_the_start_reads_no_test_case(problems, student, no_enqueue, cold_worker):

@@ -457,18 +457,22 @@ def cached_cases(test_set_id: int, version: str, visible_only: bool) -> tuple[Ca
 
 
 def preload_test_sets() -> int:
-    """Read every published test set into this worker process's cache, and open its sandbox, before the
-    first submission arrives (a worker process calls it as it starts); the number of test sets read."""
+    """Read every published test set into this worker process's cache (a worker process does it in the
+    background as it starts); the number of test sets read."""
     published = (Problem.objects.filter(published=True, current_test_set__isnull=False)
                  .values_list("current_test_set_id", "current_test_set__version")[:TEST_SETS_KEPT // 2])
     for test_set_id, version in published:
         for visible_only in (True, False):
             cached_cases(test_set_id, version, visible_only)
+    return len(published)
+
+
+def open_sandbox_ahead() -> None:
+    """Open this worker process's sandbox before its first submission arrives."""
     try:
         worker_sandbox()
     except SandboxError:  # the first submission tries again, with the usual retries
         log.warning("could not open the sandbox ahead of the first submission", exc_info=True)
-    return len(published)
 
 
 def grade_with_retries(code: str, spec, cases, tries: int | None = None,
