@@ -30,7 +30,7 @@ def fresh_counters():
 def sent(monkeypatch):
     """What would go to the broker as each submission is accepted: (id, lane, priority)."""
     messages = []
-    monkeypatch.setattr(services, "send_task", lambda task, pk, queue, capped, priority: messages.append(
+    monkeypatch.setattr(services, "send_task", lambda task, pk, queue, capped, priority, band=None: messages.append(
         (pk, queue, priority)))
     return messages
 
@@ -100,6 +100,27 @@ def test_ten_fresh_accounts_from_one_address_flooding_go_after_a_student_elsewhe
     priorities = {pk: priority for pk, _, priority in sent}
     ahead = [s for s in flood if priorities[s.pk] <= priorities[victim.pk]]
     assert len(ahead) <= 2  # only the very first account's first submissions: it was no flood yet
+
+
+def test_a_flood_sent_in_parallel_steps_back_at_its_claim_and_a_victim_elsewhere_is_claimed(
+        problems, django_user_model, second_student, sent, monkeypatch):
+    """Ten accounts posting loops at once each got messages into the first band before any was counted (each
+    send saw the others not yet written): the claim checks the band again with everything now queued."""
+    accounts = [django_user_model.objects.create_user(f"sock{i}") for i in range(10)]
+    monkeypatch.setattr(services, "fair_priority", lambda pk: fairshare.FIRST_BAND)  # the race, as it was sent
+    flood = [services.submit_solution(user, problems[SLUG], "x = 1", client_address=HOME)
+             for user in accounts for _ in range(3)]
+    victim = services.submit_solution(second_student, problems[SLUG], read_solution(SLUG), client_address=ELSEWHERE)
+    monkeypatch.undo()
+    monkeypatch.setattr(services, "send_task", lambda task, pk, queue, capped, priority, band=None: not sent.append(
+        (pk, queue, priority)))  # sent: True
+    sent.clear()
+    assert services.grade_submission(flood[-1].pk, band=fairshare.FIRST_BAND) is False
+    assert sent == [(flood[-1].pk, Lane.SUBMIT, sent[0][2])] and sent[0][2] > fairshare.FIRST_BAND
+    assert Submission.objects.get(pk=flood[-1].pk).status == Status.QUEUED  # not claimed, not parked
+    assert services.grade_submission(flood[-1].pk, band=sent[0][2]) is True  # sent with its band now: graded
+    assert services.grade_submission(victim.pk, band=fairshare.FIRST_BAND) is True
+    assert Submission.objects.get(pk=victim.pk).verdict == "accepted"
 
 
 def test_a_recovered_submission_goes_ahead_of_everyone_and_a_rejudge_after_everyone(problems, student, sent):

@@ -45,6 +45,27 @@ def test_a_victims_submission_is_graded_before_a_flood_of_loops_from_six_account
         == {"time_limit_exceeded"}
 
 
+def test_a_flood_sent_all_at_once_in_the_first_band_steps_back_and_the_victim_goes_first(
+        problems, django_user_model, second_student, start_worker, tmp_path, monkeypatch):
+    """Ten accounts posting at once each got their loops into the first band (every send saw the others not yet
+    counted): here the sends are given that band outright, and the worker's claim puts them back in order."""
+    problem = problems[SLUG]
+    Problem.objects.filter(pk=problem.pk).update(spec=problem.spec | {"time_limit_s": 0.5})
+    accounts = [django_user_model.objects.create_user(f"wave{i}") for i in range(10)]
+    monkeypatch.setattr(services, "fair_priority", lambda pk: 1)
+    flood = [services.submit_solution(user, problem, LOOP, client_address=FLOOD_ADDRESS)
+             for user in accounts for _ in range(3)]
+    monkeypatch.undo()
+    victim = services.submit_solution(second_student, problem, read_solution(SLUG), client_address=VICTIM_ADDRESS)
+    start_worker("-Q", "run,submit,rejudge", "--concurrency=2")
+    log = tmp_path / "worker.log"
+    victim = wait_for(lambda: final(victim.pk), 120, "the victim's verdict", log)
+    assert victim.verdict == "accepted"
+    before = Submission.objects.filter(pk__in=[s.pk for s in flood], started_at__lt=victim.started_at).count()
+    assert before <= 4  # arrival order would have put all thirty ahead; each account's first may go first
+    wait_for(lambda: all(final(s.pk) for s in flood), 180, "the flood's verdicts", log)
+
+
 SUBMIT = """
 import json
 from django.contrib.auth import get_user_model

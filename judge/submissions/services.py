@@ -141,17 +141,34 @@ def example_inputs(problem: Problem) -> dict:
     return next(iter(cases.values()))[0] if cases else {}
 
 
-def enqueue(submission_id: int, lane: str | None = None) -> bool:
+def enqueue(submission_id: int, lane: str | None = None, priority: int | None = None) -> bool:
     """Send the submission to its lane, by default Run or Submit from its kind, in the order its student's
-    fair share gives; sent by the judge to the Run lane (recovered after a fault) it goes ahead of everyone,
-    to the rejudge lane after everyone.  If the broker is down it stays queued and the sweep sends it later."""
+    fair share gives (or ``priority``); sent by the judge to the Run lane (recovered after a fault) it goes
+    ahead of everyone, to the rejudge lane after everyone.  If the broker is down it stays queued and the sweep
+    sends it later.  A fair-share message carries its band, which the claim checks again (``stepped_back``)."""
     if lane is None:
         kind = Submission.objects.filter(pk=submission_id).values_list("kind", flat=True).first()
         lane = Lane.RUN if kind == Kind.RUN else Lane.SUBMIT
-        priority = fair_priority(submission_id)
+        priority = fair_priority(submission_id) if priority is None else priority
+        fair = {"band": priority} if priority is not None else {}
     else:
-        priority = fairshare.URGENT if lane == Lane.RUN else fairshare.LAST
-    return send_task(GRADE_TASK, submission_id, queue=lane, capped=lane != Lane.REJUDGE, priority=priority)
+        priority, fair = (fairshare.URGENT if lane == Lane.RUN else fairshare.LAST), {}
+    return send_task(GRADE_TASK, submission_id, queue=lane, capped=lane != Lane.REJUDGE, priority=priority, **fair)
+
+
+def stepped_back(submission_id: int, band: int | None) -> bool:
+    """Send the submission again, later in the order, if its student's fair share is worse now than when it was
+    sent: the band is chosen as a message is sent, and ten accounts flooding at once each got messages into the
+    first band before any of their work was counted.  True if it was sent again (this delivery is done)."""
+    if band is None or not settings.REDIS_URL:
+        return False
+    now = fair_priority(submission_id)
+    if now is None or now <= band:
+        return False
+    if not Submission.objects.filter(pk=submission_id, status=Status.QUEUED).exists():
+        return False  # a dead worker's or a finished one: the claim decides
+    log.info("submission %s steps back from band %s to %s", submission_id, band, now)
+    return enqueue(submission_id, priority=now)
 
 
 def fair_priority(submission_id: int) -> int | None:
@@ -313,10 +330,13 @@ class Heartbeat:
         self.thread.join()
 
 
-def grade_submission(submission_id: int, capped: bool = True) -> bool:
+def grade_submission(submission_id: int, capped: bool = True, band: int | None = None) -> bool:
     """Grade one submission if it can be claimed; True if this call recorded a verdict.
 
-    ``capped`` (all but staff rejudges): refused while its user is at their cap, it is parked."""
+    ``capped`` (all but staff rejudges): refused while its user is at their cap, it is parked.  ``band``: the
+    fair-share band it was sent with; one whose student is over that share now steps back (``stepped_back``)."""
+    if capped and stepped_back(submission_id, band):
+        return False
     token = claim_submission(submission_id, capped=capped)
     if token is None:
         if capped:

@@ -53,8 +53,8 @@ def _close_connection() -> None:
 
 
 @shared_task(name=services.GRADE_TASK, acks_late=True, reject_on_worker_lost=True, ignore_result=True)
-def grade_submission(submission_id: int, capped: bool = True) -> None:
-    services.grade_submission(submission_id, capped=capped)
+def grade_submission(submission_id: int, capped: bool = True, band: int | None = None) -> None:
+    services.grade_submission(submission_id, capped=capped, band=band)
 
 
 @shared_task(name=services.SPEED_TASK, ignore_result=True)
