@@ -44,6 +44,7 @@ import sys
 import time
 import tomllib
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -318,12 +319,18 @@ def run_victim(stack: Stack, args, codes: dict[str, str], flooders: list[str], l
     import requests
 
     tally = Tally()
-    refused = 0
-    for flooder in flooders:
+
+    def flood_from(flooder: str) -> int:
         flood = from_address(requests.Session(), FLOOD_ADDRESS)
         log_in(flood, stack.url, flooder, tally)
-        refused_here = sum(submit_once(flood, stack.url, args.problem, codes["loop"]) == 429
-                           for _ in range(loops_each))
+        return sum(submit_once(flood, stack.url, args.problem, codes["loop"]) == 429 for _ in range(loops_each))
+
+    # All at once, as attackers post: one account after another let each account's first loops be counted
+    # before the next account's were sent, which a parallel flood does not (issue 38).
+    with ThreadPoolExecutor(max_workers=len(flooders)) as pool:
+        refusals = dict(zip(flooders, pool.map(flood_from, flooders)))
+    refused = 0
+    for flooder, refused_here in refusals.items():
         if not refused_here:
             continue
         # The HTTP rate limit refused part of that flood; the rest are queued as if sent over minutes.
