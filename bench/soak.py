@@ -22,6 +22,11 @@ Stops by itself: the students stop at the deadline, every wait is bounded, bin/r
 
 from __future__ import annotations
 
+if __name__ == "__main__":  # Locust runs its students on gevent: patch before anything opens a socket or a thread
+    from gevent import monkey
+
+    monkey.patch_all()
+
 import argparse
 import os
 import random
