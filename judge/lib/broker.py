@@ -12,7 +12,9 @@ which a grading backlog never stands in front of.
 
 from __future__ import annotations
 
+import json
 import logging
+import re
 from collections.abc import Callable
 
 from celery import current_app
@@ -82,3 +84,51 @@ def broker_lost_messages() -> bool:
     except redis.RedisError:
         log.warning("cannot reach the broker's Redis to check for lost messages")
         return False
+
+
+# --------------------------------------------------------------------------
+# Which submissions does the broker hold?  (lost, or only waiting behind a flood)
+# --------------------------------------------------------------------------
+
+PRIORITY_SEPARATOR = "\x06\x16"  # kombu's Redis transport: a queue's priority-p list is "<queue>\x06\x16<p>"
+ARGUMENT = re.compile(r"\(\s*(\d+)\s*,")
+
+
+def held_submissions(task: str) -> set[int] | None:
+    """The first argument (a submission id) of every ``task`` message the broker's Redis holds, queued or
+    delivered to a worker and not yet acknowledged; None where it cannot say (no Redis, or Redis did not
+    answer), and the caller assumes nothing is held."""
+    if not settings.CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
+        return None
+    import redis
+
+    lists = [name if step == 0 else f"{name}{PRIORITY_SEPARATOR}{step}" for name in (q.name for q in
+             settings.CELERY_TASK_QUEUES) for step in settings.CELERY_BROKER_TRANSPORT_OPTIONS["priority_steps"]]
+    try:
+        client = redis.Redis.from_url(settings.CELERY_BROKER_URL, socket_timeout=5, socket_connect_timeout=2)
+        with client, client.pipeline(transaction=False) as pipe:
+            for name in lists:
+                pipe.lrange(name, 0, -1)
+            pipe.hvals("unacked")
+            *queued, unacked = pipe.execute()
+    except redis.RedisError:
+        log.warning("cannot reach the broker's Redis to see what it holds")
+        return None
+    messages = [m for batch in queued for m in batch] + [_unacked_message(m) for m in unacked]
+    return {pk for message in messages if (pk := _submission_of(message, task)) is not None}
+
+
+def _unacked_message(raw: bytes) -> bytes:
+    try:
+        return json.dumps(json.loads(raw)[0]).encode()  # [message, exchange, routing key]
+    except (ValueError, IndexError, TypeError):
+        return b""
+
+
+def _submission_of(raw: bytes, task: str) -> int | None:
+    try:
+        headers = json.loads(raw)["headers"]
+    except (ValueError, KeyError, TypeError):
+        return None
+    found = ARGUMENT.match(str(headers.get("argsrepr", ""))) if headers.get("task") == task else None
+    return int(found.group(1)) if found else None

@@ -39,7 +39,7 @@ from engine.spec import Case
 from engine.speed import SpeedReport, measure_speed
 from engine.testset import ReferenceFailed
 from engine.verdicts import Verdict
-from judge.lib.broker import Lane, send_task
+from judge.lib.broker import Lane, held_submissions, send_task
 from judge.lib.sandbox_backend import discard_worker_sandbox, worker_sandbox
 from judge.lib.validation import SubmissionRejected, validate_code
 from judge.problems.models import Problem, TestSet
@@ -531,21 +531,22 @@ def _sandbox_failed(failure: Exception | None) -> GradeReport:
 def recover_stalled_submissions(broker_lost: bool = False) -> list[int]:
     """Send again every submission whose worker or message was lost, and release parked ones with a free slot.
 
-    A dead worker's submission goes to the Run lane, ahead of any backlog.  With
-    ``broker_lost`` (the broker's Redis forgot its messages) every queued
-    submission is sent again at once, oldest first, to its own lane.
+    A dead worker's submission is queued again (compare-and-set on its stale heartbeat) and sent once to the Run
+    lane, ahead of any backlog; from then on it is an ordinary queued submission, not sent again at every sweep.
+    A submission queued for over ``REQUEUE_AFTER_S`` is sent again only if the broker does not hold its message
+    (``held_submissions``): during a flood most are only waiting.  With ``broker_lost`` (the broker's Redis
+    forgot its messages) every queued submission is sent again at once, oldest first, to its own lane.
     """
     now = timezone.now()
-    dead = Submission.objects.filter(status=Status.RUNNING,
-                                     heartbeat_at__lt=now - timedelta(seconds=settings.STALE_AFTER_S))
-    resent = []
-    for submission_id in dead.values_list("pk", flat=True)[:500]:
-        enqueue(submission_id, Lane.RUN)
-        resent.append(submission_id)
+    resent = requeue_dead_workers_submissions(now)
     lost = Submission.objects.filter(status=Status.QUEUED, enqueued_at__isnull=False)
     if not broker_lost:
         lost = lost.filter(enqueued_at__lt=now - timedelta(seconds=settings.REQUEUE_AFTER_S))
-    for submission_id in lost.order_by("pk").values_list("pk", flat=True)[:2000]:
+    candidates = list(lost.order_by("pk").values_list("pk", flat=True)[:2000])
+    held = held_submissions(GRADE_TASK) if candidates and not broker_lost else None
+    for submission_id in candidates:
+        if held is not None and submission_id in held:
+            continue  # waiting behind others, not lost
         Submission.objects.filter(pk=submission_id, status=Status.QUEUED).update(enqueued_at=now)
         enqueue(submission_id)
         resent.append(submission_id)
@@ -554,7 +555,20 @@ def recover_stalled_submissions(broker_lost: bool = False) -> list[int]:
         release_parked(user_id)
     if resent:
         log.warning("re-sent %d stalled submission(s)%s: %s", len(resent), " (the broker lost its messages)"
-                 if broker_lost else "", resent[:50])
+                    if broker_lost else "", resent[:50])
+    return resent
+
+
+def requeue_dead_workers_submissions(now) -> list[int]:
+    """Submissions whose worker stopped beating: back to the queue, each sent once to the Run lane."""
+    stale = now - timedelta(seconds=settings.STALE_AFTER_S)
+    resent = []
+    for submission_id in Submission.objects.filter(status=Status.RUNNING, heartbeat_at__lt=stale).values_list(
+            "pk", flat=True)[:500]:
+        if Submission.objects.filter(pk=submission_id, status=Status.RUNNING, heartbeat_at__lt=stale).update(
+                status=Status.QUEUED, claim=None, heartbeat_at=None, enqueued_at=now) == 1:
+            enqueue(submission_id, Lane.RUN)
+            resent.append(submission_id)
     return resent
 
 
