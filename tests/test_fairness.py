@@ -125,3 +125,17 @@ def test_a_run_is_graded_before_submits_that_were_queued_earlier(problems, stude
     started = sorted(Submission.objects.filter(pk__in=[s.pk for s in submits]).values_list("started_at", flat=True))
     assert run.verdict == "accepted"
     assert run.started_at < started[1]  # next after the submit that was already running
+
+
+def test_a_students_parked_submission_is_not_overtaken_by_their_own_later_one(problems, student, sent):
+    busy = services.submit_solution(student, problems[SLUG], read_solution(SLUG))
+    older = services.submit_solution(student, problems[SLUG], read_solution(SLUG))
+    assert services.claim_submission(busy.pk, capped=True)
+    assert services.grade_submission(older.pk) is False  # parked: its student is at the cap
+    Submission.objects.filter(pk=busy.pk).update(status=Status.DONE)  # its slot frees, the release not yet sent
+    newer = services.submit_solution(student, problems[SLUG], read_solution(SLUG))
+    sent.clear()
+    assert services.grade_submission(newer.pk) is False  # its message came first, but the older one goes first
+    assert sent == [older.pk]
+    assert Submission.objects.get(pk=newer.pk).enqueued_at is None  # parked behind it
+    assert services.grade_submission(older.pk) is True

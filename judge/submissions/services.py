@@ -213,7 +213,7 @@ def requeue(submission_ids: list[int], test_sets: dict[int, int], finished_befor
 
 def claim_submission(submission_id: int, capped: bool = False) -> uuid.UUID | None:
     """Take the submission if it is queued, or running with a dead worker; with ``capped``, only while
-    its user has fewer than ``MAX_RUNNING_PER_USER`` others being graded."""
+    its user has fewer than ``MAX_RUNNING_PER_USER`` others being graded and none older parked."""
     now = timezone.now()
     stale = now - timedelta(seconds=settings.STALE_AFTER_S)
     token = uuid.uuid4()
@@ -227,6 +227,9 @@ def claim_submission(submission_id: int, capped: bool = False) -> uuid.UUID | No
             _lock_user_claims(user_id)
             if _running_for_user(user_id, stale, other_than=submission_id) >= settings.MAX_RUNNING_PER_USER:
                 return None
+            if Submission.objects.filter(user_id=user_id, status=Status.QUEUED, enqueued_at__isnull=True,
+                                         pk__lt=submission_id).exists():
+                return None  # an older one of theirs is parked: it goes first (this one is parked behind it)
         claimed = claimable.update(status=Status.RUNNING, claim=token, heartbeat_at=now, started_at=now,
                                    attempts=F("attempts") + 1)
     return token if claimed == 1 else None
