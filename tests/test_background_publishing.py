@@ -11,6 +11,7 @@ import re
 import threading
 import time
 from datetime import timedelta
+from types import SimpleNamespace
 
 import pytest
 from django.db import connection
@@ -182,3 +183,29 @@ def test_a_sync_stopped_midway_is_counted_until_the_next_or_until_it_goes_quiet(
     assert stopped.status == GateStatus.DONE and stopped.error == "replaced by a newer import"
     assert "still being prepared" not in listed_slugs(client)[1]
 
+
+def test_a_gate_waiting_for_what_it_builds_on_holds_no_job_another_gate_could_use(monkeypatch):
+    """Two jobs, three gates in learning-path order: the second builds on the first, the third on nothing."""
+    third_started, log = threading.Event(), []
+
+    def gate(item, _box, beat):
+        log.append(("start", item.run.pk))
+        if item.run.pk == 3:
+            third_started.set()
+        if item.run.pk == 1:  # the first gate ends only once the third has started beside it
+            assert third_started.wait(10), "the third gate did not start while the first was running"
+        log.append(("end", item.run.pk))
+        beat()
+        return item.run.pk
+
+    def queued(pk: int, builds_on: tuple[str, ...] = ()):
+        package = SimpleNamespace(slug=f"p{pk}", problem=SimpleNamespace(builds_on=builds_on))
+        return package, SimpleNamespace(run=SimpleNamespace(pk=pk))
+
+    monkeypatch.setattr(sync, "gate_imported", gate)
+    beats = []
+    outcomes = sync.gate_in_order([queued(1), queued(2, ("p1",)), queued(3)], None, jobs=2,
+                                  beat=lambda: beats.append(1))
+    assert outcomes == {1: 1, 2: 2, 3: 3} and len(beats) == 3
+    assert log.index(("start", 3)) < log.index(("end", 1))  # the third ran beside the first,
+    assert log.index(("start", 2)) > log.index(("end", 1))  # the second only once the first was through

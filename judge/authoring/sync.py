@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import contextlib
 import queue
-import threading
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -145,33 +144,48 @@ def import_package(package: Package, path_order: int, files: dict[str, str], for
 
 def gate_in_order(gates: list[tuple[Package, Queued]], sandbox: Sandbox | None, jobs: int,
                   beat: Callable[[], None] = lambda: None) -> dict[int, SyncOutcome]:
-    """Run the queued gates, ``jobs`` at once; a gate starts once the problems it builds on are through theirs.
-    ``beat`` is called as each gate ends."""
+    """Run the queued gates (in learning-path order), ``jobs`` at once; ``beat`` is called as each ends.
+
+    Whenever a job is free it takes the first gate whose problems it builds on are through theirs (it runs
+    with their published references): a gate that must wait never holds a job another one could use.
+    """
     if jobs <= 1 or len(gates) <= 1:
         with lazy_sandbox(sandbox) as box:
             return {item.run.pk: gate_imported(item, box, beat) for _package, item in gates}
-    pending = {package.slug: threading.Event() for package, _item in gates}
     boxes: queue.SimpleQueue[Sandbox] = queue.SimpleQueue()  # one per job, each warm after its first gate
 
-    def gate(package: Package, item: Queued) -> SyncOutcome:
+    def gate(item: Queued) -> SyncOutcome:
+        box = boxes.get()  # a sandbox runs one job at a time
         try:
-            for slug in package.prerequisites:
-                if slug in pending:
-                    pending[slug].wait()
-            box = boxes.get()  # a sandbox runs one job at a time
-            try:
-                return gate_imported(item, box, beat)
-            finally:
-                boxes.put(box)
+            return gate_imported(item, box, beat)
         finally:
-            pending[package.slug].set()
+            boxes.put(box)
             connection.close()  # this thread's
 
+    waiting, unfinished = list(gates), {package.slug for package, _item in gates}
+    running: dict[Future, tuple[Package, Queued]] = {}
+    outcomes: dict[int, SyncOutcome] = {}
     with contextlib.ExitStack() as stack, ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="gate") as pool:
         for _ in range(jobs):
             boxes.put(stack.enter_context(lazy_sandbox(None)))  # a sandbox given is one: not shared by threads
-        futures = {item.run.pk: pool.submit(gate, package, item) for package, item in gates}  # learning-path order
-        return {pk: future.result() for pk, future in futures.items()}
+        while waiting or running:
+            while len(running) < jobs and (ready := next_ready(waiting, unfinished, idle=not running)):
+                waiting.remove(ready)
+                running[pool.submit(gate, ready[1])] = ready
+            done, _ = wait(running, return_when=FIRST_COMPLETED)
+            for future in done:
+                package, item = running.pop(future)
+                unfinished.discard(package.slug)
+                outcomes[item.run.pk] = future.result()
+    return outcomes
+
+
+def next_ready(waiting: list[tuple[Package, Queued]], unfinished: set[str], idle: bool
+               ) -> tuple[Package, Queued] | None:
+    """The first gate whose problems it builds on are through theirs; with no gate running, the first anyway
+    (the learning path puts what a problem builds on before it, so this happens only if that gate failed)."""
+    ready = next((gate for gate in waiting if unfinished.isdisjoint(gate[0].problem.builds_on)), None)
+    return ready or (waiting[0] if idle and waiting else None)
 
 
 def gate_imported(item: Queued, sandbox: Sandbox, beat: Callable[[], None] = lambda: None) -> SyncOutcome:
