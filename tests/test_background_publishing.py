@@ -184,6 +184,13 @@ def test_a_sync_stopped_midway_is_counted_until_the_next_or_until_it_goes_quiet(
     assert "still being prepared" not in listed_slugs(client)[1]
 
 
+def queued(pk: int, builds_on: tuple[str, ...] = (), fails_with: tuple[str, ...] = ()):
+    """A gate for ``gate_in_order``: problem ``p<pk>``, with known-wrong solutions that fail ``fails_with``."""
+    package = SimpleNamespace(slug=f"p{pk}", problem=SimpleNamespace(builds_on=builds_on, time_limit_s=30.0),
+                              wrong=[SimpleNamespace(fails_with=check) for check in fails_with])
+    return package, SimpleNamespace(run=SimpleNamespace(pk=pk))
+
+
 def test_a_gate_waiting_for_what_it_builds_on_holds_no_job_another_gate_could_use(monkeypatch):
     """Two jobs, three gates in learning-path order: the second builds on the first, the third on nothing."""
     third_started, log = threading.Event(), []
@@ -198,10 +205,6 @@ def test_a_gate_waiting_for_what_it_builds_on_holds_no_job_another_gate_could_us
         beat()
         return item.run.pk
 
-    def queued(pk: int, builds_on: tuple[str, ...] = ()):
-        package = SimpleNamespace(slug=f"p{pk}", problem=SimpleNamespace(builds_on=builds_on))
-        return package, SimpleNamespace(run=SimpleNamespace(pk=pk))
-
     monkeypatch.setattr(sync, "gate_imported", gate)
     beats = []
     outcomes = sync.gate_in_order([queued(1), queued(2, ("p1",)), queued(3)], None, jobs=2,
@@ -209,3 +212,20 @@ def test_a_gate_waiting_for_what_it_builds_on_holds_no_job_another_gate_could_us
     assert outcomes == {1: 1, 2: 2, 3: 3} and len(beats) == 3
     assert log.index(("start", 3)) < log.index(("end", 1))  # the third ran beside the first,
     assert log.index(("start", 2)) > log.index(("end", 1))  # the second only once the first was through
+
+
+def test_a_gate_that_must_run_out_a_time_limit_starts_first_and_the_rest_keep_the_learning_path(monkeypatch):
+    log = []
+
+    def gate(item, _box, beat):
+        log.append(("start", item.run.pk))
+        time.sleep(0.2)
+        log.append(("end", item.run.pk))
+        return item.run.pk
+
+    monkeypatch.setattr(sync, "gate_imported", gate)
+    gates = [queued(1, fails_with=("wrong_value",)), queued(2), queued(3),
+             queued(4, fails_with=("time_limit_exceeded",))]
+    sync.gate_in_order(gates, None, jobs=2)
+    assert {log[0], log[1]} == {("start", 4), ("start", 1)}  # the slow one beside the first of the path
+    assert [pk for event, pk in log if event == "start" and pk != 4] == [1, 2, 3]

@@ -18,12 +18,16 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from engine.package import Package, PackageError, discover, load_package, load_tracks
+from engine.verdicts import TestStatus
 from judge.authoring import lifecycle
 from judge.authoring.gate_runs import execute_gate_run
 from judge.lib.sandbox_backend import lazy_sandbox
 from judge.problems.drafts import files_from_folder, store_package_draft
 from judge.problems.models import GateRun, GateStatus, Problem, SyncRun
 from sandbox.backends.base import Sandbox
+
+
+TLE = TestStatus.TIME_LIMIT_EXCEEDED
 
 
 @dataclass
@@ -182,10 +186,19 @@ def gate_in_order(gates: list[tuple[Package, Queued]], sandbox: Sandbox | None, 
 
 def next_ready(waiting: list[tuple[Package, Queued]], unfinished: set[str], idle: bool
                ) -> tuple[Package, Queued] | None:
-    """The first gate whose problems it builds on are through theirs; with no gate running, the first anyway
-    (the learning path puts what a problem builds on before it, so this happens only if that gate failed)."""
-    ready = next((gate for gate in waiting if unfinished.isdisjoint(gate[0].problem.builds_on)), None)
-    return ready or (waiting[0] if idle and waiting else None)
+    """The first gate whose problems it builds on are through theirs, a gate that cannot be hurried before
+    the others (``unhurried_s``); with no gate running, the first anyway (the learning path puts what a
+    problem builds on before it, so this happens only if that gate failed)."""
+    ready = [gate for gate in waiting if unfinished.isdisjoint(gate[0].problem.builds_on)]
+    if ready:
+        return min(ready, key=lambda gate: -unhurried_s(gate[0]))  # min keeps the learning path among equals
+    return waiting[0] if idle and waiting else None
+
+
+def unhurried_s(package: Package) -> float:
+    """Seconds its gate takes however fast the machine: a known-wrong solution that must run out the time
+    limit to be shown slow.  Started first, such a gate runs beside the others instead of after them all."""
+    return sum(package.problem.time_limit_s for wrong in package.wrong if wrong.fails_with == TLE)
 
 
 def gate_imported(item: Queued, sandbox: Sandbox, beat: Callable[[], None] = lambda: None) -> SyncOutcome:
