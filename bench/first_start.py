@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import subprocess
 import sys
 import tempfile
@@ -56,7 +55,7 @@ def main() -> None:
     from judge.problems.models import GateRun, Problem
     from judge.problems.queries import problems_being_prepared
 
-    t0, cpu_before = timezone.now(), resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = timezone.now()
     sync = subprocess.Popen([PYTHON, "manage.py", "sync_problems", "--jobs", str(options.jobs)], cwd=ROOT, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     timeline: list[tuple[float, int, int]] = []  # (s after the start, the notice's count, problems listed)
@@ -73,9 +72,6 @@ def main() -> None:
         time.sleep(0.5)
     if sync.returncode:
         sys.exit(f"sync_problems failed ({sync.returncode}):\n{sync.stderr.read()}")
-    cpu_after = resource.getrusage(resource.RUSAGE_CHILDREN)  # the sync and the sandboxes it reaped
-    print(f"CPU time of the sync and its sandboxes: "
-          f"{cpu_after.ru_utime + cpu_after.ru_stime - cpu_before.ru_utime - cpu_before.ru_stime:.0f} s")
     report(t0, GateRun.objects.filter(trigger="sync").select_related("problem"), timeline, loads)
 
 
