@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import contextlib
 import queue
-import threading
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,12 +18,16 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from engine.package import Package, PackageError, discover, load_package, load_tracks
+from engine.verdicts import TestStatus
 from judge.authoring import lifecycle
 from judge.authoring.gate_runs import execute_gate_run
 from judge.lib.sandbox_backend import lazy_sandbox
 from judge.problems.drafts import files_from_folder, store_package_draft
-from judge.problems.models import GateRun, GateStatus, Problem
+from judge.problems.models import GateRun, GateStatus, Problem, SyncRun
 from sandbox.backends.base import Sandbox
+
+
+TLE = TestStatus.TIME_LIMIT_EXCEEDED
 
 
 @dataclass
@@ -67,13 +71,25 @@ def sync_problems(root: Path | None = None, only: list[str] | None = None, force
                   sandbox: Sandbox | None = None, jobs: int = 1) -> list[SyncOutcome]:
     """Import every package under ``root`` into the database and run its gate; idempotent.
 
-    Two passes: every changed package becomes a draft with a queued gate run at once (the problem list
-    counts those as "being prepared"), then the gates run, ``jobs`` at a time, each after the problems
+    First the sync says which problems it may list (``SyncRun``: the packages' folders not listed yet), so
+    the problem list counts them from its first second.  Then two passes: every changed package becomes a
+    draft with a queued gate run at once, then the gates run, ``jobs`` at a time, each after the problems
     it builds on.  A problem edited in the browser since its last import is skipped (its draft in the
     database is the newer version) unless ``force`` is set.
     """
     root = root or settings.PROBLEMS_DIR
     paths = discover(root)
+    with announced([path.name for path in paths if not only or path.name in only]) as sync:
+        chosen, imported = import_packages(root, paths, only, force)
+        gates = [(package, item) for package, item in zip(chosen, imported) if isinstance(item, Queued)]
+        narrow(sync, {package.slug for package, _item in gates})
+        gated = gate_in_order(gates, sandbox, jobs, beat=lambda: beat(sync))
+    return [gated[item.run.pk] if isinstance(item, Queued) else item for item in imported]
+
+
+def import_packages(root: Path, paths: list[Path], only: list[str] | None, force: bool
+                    ) -> tuple[list[Package], list[SyncOutcome | Queued]]:
+    """The packages chosen (``only``, or all), in learning-path order, and what importing each did."""
     packages = [load_package(path) for path in paths]
     if only:
         unknown = set(only) - {p.slug for p in packages}
@@ -83,10 +99,28 @@ def sync_problems(root: Path | None = None, only: list[str] | None = None, force
                           [track["slug"] for track in load_tracks(root)])
     files = {path.name: files_from_folder(path) for path in paths}
     chosen = sorted((p for p in packages if not only or p.slug in only), key=lambda p: order.index(p.slug))
-    imported = [import_package(p, order.index(p.slug), files[p.slug], force) for p in chosen]
-    gates = [(package, item) for package, item in zip(chosen, imported) if isinstance(item, Queued)]
-    gated = gate_in_order(gates, sandbox, jobs)
-    return [gated[item.run.pk] if isinstance(item, Queued) else item for item in imported]
+    return chosen, [import_package(p, order.index(p.slug), files[p.slug], force) for p in chosen]
+
+
+@contextlib.contextmanager
+def announced(slugs: list[str]) -> Iterator[SyncRun]:
+    """A ``SyncRun`` waiting for ``slugs`` not listed yet, finished however the sync ends."""
+    listed = set(Problem.objects.filter(slug__in=slugs, published=True).values_list("slug", flat=True))
+    sync = SyncRun.objects.create(waiting=[slug for slug in slugs if slug not in listed])
+    try:
+        yield sync
+    finally:
+        SyncRun.objects.filter(pk=sync.pk).update(finished_at=timezone.now())
+
+
+def narrow(sync: SyncRun, gating: set[str]) -> None:
+    """Once imported, only the problems whose gates will run are waited for (not those unchanged or skipped)."""
+    sync.waiting = [slug for slug in sync.waiting if slug in gating]
+    SyncRun.objects.filter(pk=sync.pk).update(waiting=sync.waiting, heartbeat_at=timezone.now())
+
+
+def beat(sync: SyncRun) -> None:
+    SyncRun.objects.filter(pk=sync.pk).update(heartbeat_at=timezone.now())
 
 
 def import_package(package: Package, path_order: int, files: dict[str, str], force: bool = False
@@ -112,39 +146,65 @@ def import_package(package: Package, path_order: int, files: dict[str, str], for
     return Queued(run, created=existing is None)
 
 
-def gate_in_order(gates: list[tuple[Package, Queued]], sandbox: Sandbox | None, jobs: int
-                  ) -> dict[int, SyncOutcome]:
-    """Run the queued gates, ``jobs`` at once; a gate starts once the problems it builds on are through theirs."""
+def gate_in_order(gates: list[tuple[Package, Queued]], sandbox: Sandbox | None, jobs: int,
+                  beat: Callable[[], None] = lambda: None) -> dict[int, SyncOutcome]:
+    """Run the queued gates (in learning-path order), ``jobs`` at once; ``beat`` is called as each ends.
+
+    Whenever a job is free it takes the first gate whose problems it builds on are through theirs (it runs
+    with their published references): a gate that must wait never holds a job another one could use.
+    """
     if jobs <= 1 or len(gates) <= 1:
         with lazy_sandbox(sandbox) as box:
-            return {item.run.pk: gate_imported(item, box) for _package, item in gates}
-    pending = {package.slug: threading.Event() for package, _item in gates}
+            return {item.run.pk: gate_imported(item, box, beat) for _package, item in gates}
     boxes: queue.SimpleQueue[Sandbox] = queue.SimpleQueue()  # one per job, each warm after its first gate
 
-    def gate(package: Package, item: Queued) -> SyncOutcome:
+    def gate(item: Queued) -> SyncOutcome:
+        box = boxes.get()  # a sandbox runs one job at a time
         try:
-            for slug in package.prerequisites:
-                if slug in pending:
-                    pending[slug].wait()
-            box = boxes.get()  # a sandbox runs one job at a time
-            try:
-                return gate_imported(item, box)
-            finally:
-                boxes.put(box)
+            return gate_imported(item, box, beat)
         finally:
-            pending[package.slug].set()
+            boxes.put(box)
             connection.close()  # this thread's
 
+    waiting, unfinished = list(gates), {package.slug for package, _item in gates}
+    running: dict[Future, tuple[Package, Queued]] = {}
+    outcomes: dict[int, SyncOutcome] = {}
     with contextlib.ExitStack() as stack, ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="gate") as pool:
         for _ in range(jobs):
             boxes.put(stack.enter_context(lazy_sandbox(None)))  # a sandbox given is one: not shared by threads
-        futures = {item.run.pk: pool.submit(gate, package, item) for package, item in gates}  # learning-path order
-        return {pk: future.result() for pk, future in futures.items()}
+        while waiting or running:
+            while len(running) < jobs and (ready := next_ready(waiting, unfinished, idle=not running)):
+                waiting.remove(ready)
+                running[pool.submit(gate, ready[1])] = ready
+            done, _ = wait(running, return_when=FIRST_COMPLETED)
+            for future in done:
+                package, item = running.pop(future)
+                unfinished.discard(package.slug)
+                outcomes[item.run.pk] = future.result()
+    return outcomes
 
 
-def gate_imported(item: Queued, sandbox: Sandbox) -> SyncOutcome:
+def next_ready(waiting: list[tuple[Package, Queued]], unfinished: set[str], idle: bool
+               ) -> tuple[Package, Queued] | None:
+    """The first gate whose problems it builds on are through theirs, a gate that cannot be hurried before
+    the others (``unhurried_s``); with no gate running, the first anyway (the learning path puts what a
+    problem builds on before it, so this happens only if that gate failed)."""
+    ready = [gate for gate in waiting if unfinished.isdisjoint(gate[0].problem.builds_on)]
+    if ready:
+        return min(ready, key=lambda gate: -unhurried_s(gate[0]))  # min keeps the learning path among equals
+    return waiting[0] if idle and waiting else None
+
+
+def unhurried_s(package: Package) -> float:
+    """Seconds its gate takes however fast the machine: a known-wrong solution that must run out the time
+    limit to be shown slow.  Started first, such a gate runs beside the others instead of after them all."""
+    return sum(package.problem.time_limit_s for wrong in package.wrong if wrong.fails_with == TLE)
+
+
+def gate_imported(item: Queued, sandbox: Sandbox, beat: Callable[[], None] = lambda: None) -> SyncOutcome:
     run, problem = item.run, item.run.problem
     execute_gate_run(run.pk, sandbox, publish=True)  # git is where a synced package is reviewed
+    beat()
     run.refresh_from_db()
     if not run.passed:
         return SyncOutcome(problem.slug, "draft", 0, _gate_summary(run))

@@ -19,6 +19,9 @@ from judge.submissions.composition import chain_to_solve
 from judge.submissions import speed
 from judge.submissions.queries import history
 
+# The "still being prepared" notice asks for its count this often, until it is 0 (``problems_preparing``).
+PREPARING_POLL_S = 4
+LISTED_EVENT = "judge:problems-listed"  # the problem list reloads itself on it
 LIST_FIELDS = ("slug", "title", "summary", "difficulty", "tags", "path_order", "track", "spec")
 
 
@@ -121,7 +124,21 @@ def problem_list(request):
         "query": query, "tag": tag, "difficulty": difficulty,
         "tags": sorted({t for p in problems for t in p.tags}), "difficulties": Difficulty.choices,
         "solved_count": len(solved & {p.pk for p in problems}), "preparing": problems_being_prepared(),
+        "poll_s": PREPARING_POLL_S, "listed_event": LISTED_EVENT,
     })
+
+
+def problems_preparing(request):
+    """The notice's count, which the list's notice polls: when it went down (``?shown=`` is what the page
+    says), the list reloads its rows; at 0 the notice goes and, answered 286, htmx stops polling."""
+    shown = request.GET.get("shown", "")
+    preparing = problems_being_prepared()
+    response = render(request, "problems/_preparing.html", {"preparing": preparing, "poll_s": PREPARING_POLL_S})
+    if not shown.isdigit() or preparing < int(shown):
+        response["HX-Trigger"] = LISTED_EVENT
+    if not preparing:
+        response.status_code = 286
+    return response
 
 
 def problem_detail(request, slug: str):

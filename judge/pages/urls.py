@@ -4,6 +4,7 @@ from judge.pages import problems, stream, submissions
 
 urlpatterns = [
     path("", problems.problem_list, name="problem-list"),
+    path("preparing/", problems.problems_preparing, name="problems-preparing"),
     path("problems/<slug:slug>/", problems.problem_detail, name="problem-detail"),
     path("problems/<slug:slug>/speed/", problems.problem_speed, name="problem-speed"),
     path("problems/<slug:slug>/history/", problems.problem_history, name="problem-history"),

@@ -207,6 +207,24 @@ class GateRun(models.Model):
         return self.status != GateStatus.DONE and (timezone.now() - self.created_at).total_seconds() > STALLED_AFTER_S
 
 
+class SyncRun(models.Model):
+    """One run of ``sync_problems``: the problems it set out to list, so that the problem list can count
+    those still being prepared from its first second, before any of them is imported."""
+
+    started_at = models.DateTimeField(auto_now_add=True)
+    # Renewed as each gate ends: a sync killed midway stops being counted STALLED_AFTER_S later.
+    heartbeat_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    # Slugs of packages not listed when it started that it may still list (narrowed once they are imported).
+    waiting = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        ordering = ["-started_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"sync #{self.pk} {len(self.waiting)} waiting{' (finished)' if self.finished_at else ''}"
+
+
 class WrongSolution(models.Model):
     """A known-wrong solution from the package, and the misconception it embodies."""
 

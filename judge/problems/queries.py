@@ -5,13 +5,16 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.conf import settings
+from django.db.models import Q
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
 from engine.arrays import unpack_inputs
 from engine.checks import KnownWrong
 from engine.spec import Case, ProblemSpec
-from judge.problems.models import STALLED_AFTER_S, BenchmarkCase, GateRun, GateStatus, Problem, TestCase, TestSet
+from judge.problems.models import (
+    STALLED_AFTER_S, BenchmarkCase, GateRun, GateStatus, Problem, SyncRun, TestCase, TestSet,
+)
 
 
 def get_problem_for_user(user, slug: str) -> Problem:
@@ -52,7 +55,15 @@ def _known_wrong(case: TestCase) -> tuple[KnownWrong, ...]:
 
 
 def problems_being_prepared() -> int:
-    """Problems whose import is waiting for (or going through) its gate: the problem list says how many."""
-    return (GateRun.objects.filter(trigger="sync", status__in=[GateStatus.QUEUED, GateStatus.RUNNING],
-                                   created_at__gte=timezone.now() - timedelta(seconds=STALLED_AFTER_S))
-            .values("problem").distinct().count())
+    """Problems the running sync set out to list that are neither listed nor given up on (their gate failed):
+    the problem list says how many.  Known from the sync's first second (its ``waiting``, read from the
+    packages' folders), it only goes down as the gates end; nothing is counted once the sync ends, or when
+    it stopped without a word (no gate ended for ``STALLED_AFTER_S``)."""
+    fresh = timezone.now() - timedelta(seconds=STALLED_AFTER_S)
+    sync = SyncRun.objects.first()  # the latest: a sync stopped midway is replaced by the next
+    if sync is None or sync.finished_at or sync.heartbeat_at < fresh or not sync.waiting:
+        return 0
+    gated = GateRun.objects.filter(trigger="sync", status=GateStatus.DONE, created_at__gte=sync.started_at)
+    settled = (Problem.objects.filter(slug__in=sync.waiting)
+               .filter(Q(published=True) | Q(pk__in=gated.values("problem"))).count())
+    return max(0, len(sync.waiting) - settled)
