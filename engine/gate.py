@@ -33,6 +33,7 @@ from sandbox.backends.base import Sandbox
 from sandbox.protocol import MAX_OUTPUT_BYTES
 
 HEADROOM = 5  # the slowest reference test times this must stay under the time limit
+HEADROOM_RETRIES = 2  # runs of the reference again before a limit is found too tight (a sync at load 9 failed two)
 KNOWN_OUTPUT_MAX_BYTES = 4 * 1024 * 1024
 ARRAY_STATUSES = {TestStatus.WRONG_DTYPE, TestStatus.WRONG_SHAPE, TestStatus.WRONG_VALUE, TestStatus.INPUT_MUTATED}
 
@@ -128,10 +129,16 @@ def run_gate(package: Package, sandbox: Sandbox, max_output_bytes: int = MAX_OUT
          f"{len(estimates)} tests also checked against a finite-difference estimate" if estimates
          else "no finite-difference estimate (not a backward problem)")
     _set(outcome, "deterministic", *_determinism(package, sandbox, generated, expected, events))
-    slowest = max(times + [t.time_ms for t in report.tests])
     limit_ms = spec.time_limit_s * 1000
+    slowest, runs = max(times + [t.time_ms for t in report.tests]), 1
+    while slowest * HEADROOM >= limit_ms and runs <= HEADROOM_RETRIES:
+        # A busy machine slows every run; a reference that is really too slow is slow in each of them.
+        again, _ = execute(sandbox, package.solution, spec, cases, solved)
+        slowest, runs = min(slowest, max(t.time_ms for t in again.tests)), runs + 1
+    best = f" (the best of {runs} runs)" if runs > 1 else ""
     _set(outcome, "headroom", slowest * HEADROOM < limit_ms,
-         f"slowest reference test {slowest:.1f} ms, limit {limit_ms:.0f} ms ({limit_ms / max(slowest, 0.001):.0f}x)")
+         f"slowest reference test {slowest:.1f} ms{best}, limit {limit_ms:.0f} ms "
+         f"({limit_ms / max(slowest, 0.001):.0f}x)")
     outcome.budget_s = spec.budget_s or default_budget(spec, sum(times) / 1000, len(report.tests))
 
     starter, _ = execute(sandbox, package.starter, spec, cases, solved)
