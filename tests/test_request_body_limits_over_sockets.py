@@ -19,6 +19,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from urllib.parse import quote
 
 import pytest
 from django.db import connection
@@ -46,7 +47,8 @@ def server_env(port: int, tmp: str, **extra: str) -> dict[str, str]:
     db = connection.settings_dict
     keep = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG", "VIRTUAL_ENV", "CELERY_BROKER_URL")}
     return keep | {
-        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+        "DATABASE_URL": f"postgres://{quote(db['USER'])}:{quote(db['PASSWORD'] or '')}@{db['HOST']}:{db['PORT']}/"
+                        f"{db['NAME']}",
         "DJANGO_SETTINGS_MODULE": "judge.settings", "DEBUG": "0", "SECRET_KEY": "body-limits-" + "x" * 40,
         "JUDGE_PLAIN_HTTP": "1", "JUDGE_VAR_DIR": tmp, "TMPDIR": tmp, "GUNICORN_BIND": f"127.0.0.1:{port}",
         "GUNICORN_WORKERS": "1", "DATABASE_POOL_MAX": "2", "PYTHONPATH": str(REPO),
