@@ -1,8 +1,9 @@
 """The ASGI entry point (``gunicorn -c deploy/gunicorn.conf.py judge.asgi``, with uvicorn workers).
 
-Every page goes through Django's handler, as under WSGI.  The submission status stream is answered
-in front of it (``judge/pages/stream.py`` says why), so a page waiting for its verdict costs an
-asyncio task, not a thread.
+Every page goes through Django's handler, as under WSGI, behind ``BodyLimitASGI`` (``judge/middleware.py``):
+Django's handler reads a whole body before its middleware sees the request, so a body over its URL's limit
+must be cut before.  The submission status stream is answered in front of it (``judge/pages/stream.py`` says
+why), so a page waiting for its verdict costs an asyncio task, not a thread.
 """
 
 from __future__ import annotations
@@ -14,7 +15,10 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "judge.settings")
 django_application = get_asgi_application()
 
-from judge.pages import stream  # noqa: E402  (needs the apps loaded)
+from judge.middleware import BodyLimitASGI  # noqa: E402  (needs the apps loaded)
+from judge.pages import stream  # noqa: E402
+
+bounded_application = BodyLimitASGI(django_application)
 
 
 async def application(scope: dict, receive, send) -> None:
@@ -24,4 +28,4 @@ async def application(scope: dict, receive, send) -> None:
         while (message := await receive())["type"] != "lifespan.shutdown":
             await send({"type": "lifespan.startup.complete"})
         return await send({"type": "lifespan.shutdown.complete"})
-    return await django_application(scope, receive, send)
+    return await bounded_application(scope, receive, send)

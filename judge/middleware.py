@@ -3,6 +3,9 @@
 ``RequestBodyLimitMiddleware`` comes first: a body larger than the largest legitimate one for its URL
 (``REQUEST_BODY_LIMITS``) is refused with HTTP 413 from its Content-Length, before a byte of it is read,
 spooled to disk or parsed for the CSRF token; a chunked body (no Content-Length) is read only up to the limit.
+Under ASGI, Django's handler reads the whole body before any middleware runs: ``BodyLimitASGI``, in front of
+it (``judge/asgi.py``), lets it read none of a body declared too large and at most the limit and a byte of a
+chunked one, so the same middleware answers, with the same limits and message, under both servers.
 
 Django decodes form fields with ``errors="replace"``: bytes that are not UTF-8 (or a UTF-8-encoded lone
 surrogate) would reach a view as U+FFFD and be stored silently.  Here fields are decoded with
@@ -12,9 +15,10 @@ the file-upload path gives.
 
 from __future__ import annotations
 
+import asyncio
 import codecs
 import io
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from django.conf import settings
 from django.core.exceptions import TooManyFieldsSent
@@ -128,6 +132,12 @@ def url_name(path: str) -> str | None:
         return None
 
 
+def body_limit(path_info: str) -> tuple[str | None, int]:
+    """The URL's name and the largest body it accepts: the one place both servers' checks take it from."""
+    name = url_name(path_info)
+    return name, settings.REQUEST_BODY_LIMITS.get(name, settings.REQUEST_BODY_DEFAULT_LIMIT)
+
+
 def too_big_message(size: int | None, limit: int, name: str | None) -> str:
     what = f"{size:,} bytes" if size is not None else f"over {limit:,} bytes"
     message = f"the request is {what}; this page accepts at most {limit:,} bytes"
@@ -158,21 +168,80 @@ class RequestBodyLimitMiddleware:
         chunked = "chunked" in request.META.get("HTTP_TRANSFER_ENCODING", "").lower()
         if not declared and not chunked:
             return self.get_response(request)
-        name = url_name(request.path_info)
-        limit = settings.REQUEST_BODY_LIMITS.get(name, settings.REQUEST_BODY_DEFAULT_LIMIT)
+        name, limit = body_limit(request.path_info)
         if declared:
             if not declared.isdigit():
                 return refusal(request, f"the request's Content-Length is not a number: {declared[:40]!r}")
             if int(declared) > limit:
                 return refusal(request, too_big_message(int(declared), limit, name), status=413)
         else:
-            # Django reads no body without a Content-Length; read this one here, bounded, and hand it on.
-            body = read_chunked(request.META["wsgi.input"], limit)
+            # Django reads no body without a Content-Length under WSGI: read this one here, bounded, and hand it
+            # on.  Under ASGI Django's handler has read what BodyLimitASGI let through, at most the limit and a byte.
+            body = read_chunked(request.META["wsgi.input"] if "wsgi.input" in request.META else request._stream,
+                                limit)
             if body is None:
                 return refusal(request, too_big_message(None, limit, name), status=413)
             request.META["CONTENT_LENGTH"] = str(len(body))
-            request._stream = io.BytesIO(body)  # what WSGIRequest reads the body from
+            request._stream = io.BytesIO(body)  # what the request reads its body from
         return self.get_response(request)
+
+
+Receive = Callable[[], Awaitable[dict]]
+Send = Callable[[dict], Awaitable[None]]
+
+
+def readable_bytes(scope: dict) -> int | None:
+    """How much of this request's body Django's ASGI handler may read; None: all of it (within its limit)."""
+    headers = dict(scope.get("headers", ()))
+    declared = headers.get(b"content-length", b"").decode("latin-1")
+    chunked = b"chunked" in headers.get(b"transfer-encoding", b"").lower()
+    if not declared and not chunked:
+        return None
+    _, limit = body_limit(scope["path"].removeprefix(scope.get("root_path", "")))
+    if declared:
+        return None if declared.isdigit() and int(declared) <= limit else 0  # refused from the header
+    return limit + 1  # enough for RequestBodyLimitMiddleware to see that it is over
+
+
+class BoundedBody:
+    """An ASGI receive that hands on at most ``allowed`` bytes of the body, then says the body ended; the answer
+    then closes the connection, so the server reads no more of the body either."""
+
+    def __init__(self, receive: Receive, send: Send, allowed: int) -> None:
+        self.receive_from_client, self.send_to_client, self.left, self.cut = receive, send, allowed, False
+
+    async def receive(self) -> dict:
+        if self.cut:  # Django listens for a disconnect once it has the body: reading on would read the rest
+            await asyncio.Event().wait()  # until Django, having answered, cancels this
+        if self.left == 0:
+            self.cut = True
+            return {"type": "http.request", "body": b"", "more_body": False}
+        message = await self.receive_from_client()
+        body = message.get("body", b"")
+        if message["type"] == "http.request" and message.get("more_body") and len(body) >= self.left:
+            self.cut = True
+            return {"type": "http.request", "body": body[: self.left], "more_body": False}
+        self.left -= len(body)
+        return message
+
+    async def send(self, message: dict) -> None:
+        if self.cut and message["type"] == "http.response.start":
+            message = {**message, "headers": [*message.get("headers", ()), (b"connection", b"close")]}
+        await self.send_to_client(message)
+
+
+class BodyLimitASGI:
+    """In front of Django's ASGI handler, which reads and spools a whole body before any middleware runs."""
+
+    def __init__(self, app: Callable[[dict, Receive, Send], Awaitable[None]]) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict, receive: Receive, send: Send) -> None:
+        allowed = readable_bytes(scope) if scope["type"] == "http" else None
+        if allowed is None:
+            return await self.app(scope, receive, send)
+        body = BoundedBody(receive, send, allowed)
+        return await self.app(scope, body.receive, body.send)
 
 
 class FormInputMiddleware:

@@ -19,6 +19,7 @@ from django.core.handlers.asgi import ASGIRequest
 from django.http import Http404, StreamingHttpResponse
 from ninja import Field, Query, Router, Schema
 from ninja import Status as Answer
+from ninja.errors import HttpError
 from pydantic import ConfigDict
 
 from judge.accounts.limits import client_address
@@ -33,6 +34,7 @@ from judge.submissions.services import earlier_click, queue_position, submit_cus
 
 router = Router(tags=["submissions"])
 
+EXAMPLE_KEY = "5b1d1d7e-8f4c-4c3e-9a57-0c8f7d6e5a41"  # what a refusal shows a client of a valid Idempotency-Key
 # The longest a stream stays open; a client that still has no verdict opens another.
 STREAM_MAX_S = 300.0
 
@@ -174,10 +176,11 @@ def row_of(row: display.TestRow) -> dict:
 def create_submission(request, body: NewSubmission):
     """Run or submit code, as the problem page's buttons do (same limits, locks and checks); 202 while queued.
 
-    Send an ``Idempotency-Key`` header (a UUID) to make a retried request find the submission the first made."""
-    problem = get_published(body.problem)
+    Send an ``Idempotency-Key`` header (a UUID, one per submission) to make a retried request find the
+    submission the first made: the same key, problem, code and kind; a key that is not a UUID is refused (400)."""
     key = idempotency_key(request)
-    earlier = earlier_click(request.user, key, body.code, body.kind, body.inputs)
+    problem = get_published(body.problem)
+    earlier = earlier_click(request.user, problem, key, body.code, body.kind, body.inputs)
     if earlier:
         return Answer(202, shown(request, earlier))
     check_rate_limit(request, Kind.RUN if body.inputs is not None else body.kind)
@@ -192,10 +195,16 @@ def create_submission(request, body: NewSubmission):
 
 
 def idempotency_key(request) -> uuid.UUID | None:
-    try:
-        return uuid.UUID(request.headers.get("Idempotency-Key", ""))
-    except ValueError:
+    """The request's Idempotency-Key; a malformed one is refused rather than ignored (the retry would be stored
+    and graded twice without the client knowing)."""
+    sent = request.headers.get("Idempotency-Key")
+    if sent is None:
         return None
+    try:
+        return uuid.UUID(sent)
+    except ValueError:
+        raise HttpError(400, f"the Idempotency-Key header must be a UUID, such as {EXAMPLE_KEY} (one per "
+                             f"submission, the same when retried), not {sent[:60]!r}") from None
 
 
 @router.get("/submissions", auth=READ, response={200: list[SubmissionListed], **REFUSALS},

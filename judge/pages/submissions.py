@@ -43,7 +43,8 @@ def submit(request, slug: str):
     custom = request.POST.get("kind") == CUSTOM
     kind = Kind.RUN if request.POST.get("kind") in (Kind.RUN, CUSTOM) else Kind.SUBMIT
     key = click_key(request)
-    earlier = earlier_click(request.user, key, code, kind, dict(posted_texts(request.POST)) if custom else None)
+    inputs = dict(posted_texts(request.POST)) if custom else None
+    earlier = earlier_click(request.user, problem, key, code, kind, inputs)
     if earlier:  # a retry of a click whose answer was lost: the same submission, not counted again
         return accepted(request, earlier)
     try:

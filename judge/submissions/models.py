@@ -56,8 +56,9 @@ class Submission(models.Model):
     # Which draw of the hidden tests a Submit is graded on (``engine.pool.draw_cases``): secret, never shown,
     # and kept through a rejudge, so the same submission always meets the same inputs.
     draw = models.BigIntegerField(default=new_draw, editable=False)
-    # The key the page sent with the click that made it (one per click): a retry of that click, whose answer
-    # was lost, finds this submission instead of making a second one.
+    # The key the page sent with the click that made it (one per click; the API's Idempotency-Key): a retry of
+    # that click, whose answer was lost, finds this submission instead of making a second one.  A key is unique
+    # per student and problem, so one sent again to another problem is that problem's submission.
     client_key = models.UUIDField(null=True, blank=True, editable=False)
     # Where it came from, as fair share counts it (``fairshare.address_key``): an IPv4 address or an IPv6 /64.
     client_address = models.CharField(max_length=64, blank=True, default="")
@@ -78,7 +79,8 @@ class Submission(models.Model):
             # The profile's calendar counts a student's Submits per day from this index alone (no table rows).
             models.Index(fields=["user", "kind", "created_at"], name="submission_calendar"),
         ]
-        constraints = [models.UniqueConstraint(fields=["user", "client_key"], name="submission_once_per_click")]
+        constraints = [models.UniqueConstraint(fields=["user", "problem", "client_key"],
+                                              name="submission_once_per_click")]
 
     def __str__(self) -> str:
         return f"#{self.pk} {self.problem.slug} {self.status} {self.verdict}"

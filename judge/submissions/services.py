@@ -86,7 +86,7 @@ def submit_solution(user, problem: Problem, code: str | bytes, kind: str = Kind.
     except IntegrityError:
         if client_key is None:
             raise
-        earlier = earlier_click(user, client_key, code, kind, custom_inputs)
+        earlier = earlier_click(user, problem, client_key, code, kind, custom_inputs)
         if earlier:  # the same click twice at once: the unique key let one of them in
             return earlier
         # The key with other code: not a retry but a form restored by the Back button, which kept its key.
@@ -94,12 +94,12 @@ def submit_solution(user, problem: Problem, code: str | bytes, kind: str = Kind.
     return submission
 
 
-def earlier_click(user, client_key: uuid.UUID | None, code: str | bytes, kind: str,
+def earlier_click(user, problem: Problem, client_key: uuid.UUID | None, code: str | bytes, kind: str,
                   custom_inputs: dict[str, str] | None = None) -> Submission | None:
-    """The submission this click already made, if it did: the same key, code, kind and custom inputs."""
+    """The submission this click already made, if it did: the same problem, key, code, kind and custom inputs."""
     if client_key is None:
         return None
-    earlier = Submission.objects.filter(user=user, client_key=client_key).first()
+    earlier = Submission.objects.filter(user=user, problem=problem, client_key=client_key).first()
     if isinstance(code, bytes):
         code = code.decode("utf-8", "replace")
     kind = Kind.RUN if custom_inputs is not None else kind

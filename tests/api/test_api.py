@@ -70,6 +70,27 @@ def test_a_retried_request_with_the_same_idempotency_key_makes_one_submission(ap
     assert first["id"] == again["id"] and Submission.objects.count() == 1
 
 
+def test_the_same_idempotency_key_and_code_for_another_problem_is_a_submission_to_that_problem(api, problems,
+                                                                                             no_enqueue):
+    key, code = "5b1d1d7e-8f4c-4c3e-9a57-0c8f7d6e5a41", "def f(x):\n    return x\n"
+    first = api.post("/submissions", {"problem": SLUG, "code": code}, HTTP_IDEMPOTENCY_KEY=key).json()
+    other = api.post("/submissions", {"problem": "add_positional_embedding", "code": code},
+                     HTTP_IDEMPOTENCY_KEY=key).json()
+    retried = api.post("/submissions", {"problem": "add_positional_embedding", "code": code},
+                       HTTP_IDEMPOTENCY_KEY=key).json()
+    assert other["id"] != first["id"] and other["problem"] == "add_positional_embedding"
+    assert retried["id"] == other["id"] and Submission.objects.count() == 2  # its own retry still finds it
+
+
+def test_a_malformed_idempotency_key_is_refused_saying_what_a_key_looks_like(api, problems, no_enqueue):
+    answer = api.post("/submissions", {"problem": SLUG, "code": read_solution(SLUG)}, HTTP_IDEMPOTENCY_KEY="retry-1")
+    assert answer.status_code == 400 and answer["Content-Type"] == "application/problem+json"
+    assert answer.json()["detail"] == ("the Idempotency-Key header must be a UUID, such as "
+                                       "5b1d1d7e-8f4c-4c3e-9a57-0c8f7d6e5a41 (one per submission, the same when "
+                                       "retried), not 'retry-1'")
+    assert not Submission.objects.exists()
+
+
 def test_a_custom_input_with_a_bad_literal_names_the_field(api, problems, no_enqueue):
     answer = api.post("/submissions", {"problem": SLUG, "code": read_solution(SLUG),
                                        "inputs": {"patches": "np.zeros((", "cls_token": "[[[1.0]]]"}})
