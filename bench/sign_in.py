@@ -8,7 +8,12 @@ password (timed: the sign-in), follow the redirect to the problem list (timed wi
 one hash here, the sign-in p50/p95/max, when the last student was in, and the errors, with the target
 (issue 18: 300 students within 60 s, p95 <= 1 s).
 
-    .venv/bin/python bench/sign_in.py --students 300 --window 60
+Then --burst more students (50 by default; 0 for none) post their passwords at the same instant, as a class
+does when the teacher says "sign in now": their p50/p95/max and the web processes' CPU per sign-in (Argon2id
+plus the request), read from /proc, with the time the burst needs at best on this machine's cores.  The burst
+has no target of its own; it shows what the steady target costs when the arrivals are not spread.
+
+    .venv/bin/python bench/sign_in.py --students 300 --window 60 --burst 50
 
 Stops by itself: the window plus at most --timeout seconds for the last sign-ins, then gunicorn is stopped.
 """
@@ -55,6 +60,8 @@ def manage(env: dict, *args: str) -> str:
     return done.stdout
 
 
+WARM = 6  # sign-ins before the burst, so its figures are not the web processes' first requests
+
 SETUP = """
 import json, time
 from django.conf import settings
@@ -62,7 +69,9 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import check_password, make_password
 User = get_user_model()
 encoded = make_password({password!r})  # one hash for all: each sign-in still verifies it at full cost
-User.objects.bulk_create([User(username=f"student{{i:03d}}", password=encoded) for i in range({students})])
+User.objects.bulk_create([User(username=f"student{{i:03d}}", password=encoded) for i in range({students})]
+                         + [User(username=f"burst{{i:03d}}", password=encoded) for i in range({burst})]
+                         + [User(username=f"warm{{i}}", password=encoded) for i in range({warm})])
 started, cpu = time.perf_counter(), time.process_time()
 for _ in range(10):
     check_password({password!r}, encoded)
@@ -84,7 +93,8 @@ def bring_up(args, env: dict) -> tuple[dict, subprocess.Popen]:
     redis.Redis.from_url(env["REDIS_URL"]).flushdb()
     manage(env, "migrate", "--noinput", "-v0")
     manage(env, "collectstatic", "--noinput", "-v0")
-    cost = json.loads(manage(env, "shell", "-c", SETUP.format(password=PASSWORD, students=args.students))
+    cost = json.loads(manage(env, "shell", "-c", SETUP.format(password=PASSWORD, students=args.students,
+                                                                           burst=args.burst, warm=WARM))
                       .strip().splitlines()[-1])
     logs = Path(env["JUDGE_VAR_DIR"])
     logs.mkdir(parents=True, exist_ok=True)
@@ -102,12 +112,17 @@ def bring_up(args, env: dict) -> tuple[dict, subprocess.Popen]:
     raise SystemExit(f"the web server did not answer; see {logs}/web.log")
 
 
-def student(url: str, name: str, at: float, timeout: float, results: list) -> None:
+def student(url: str, name: str, at: float, timeout: float, results: list, ready: threading.Barrier | None = None
+            ) -> None:
+    """One student: load the login page, post the password at ``at`` (or, in a burst, once every student of
+    the burst has its page: ``ready``), follow the redirect to the problem list."""
     time.sleep(max(0.0, at - time.monotonic()))
     session = requests.Session()
     try:
         page = session.get(f"{url}/accounts/login/", timeout=timeout)
         token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text)[1]
+        if ready is not None:
+            ready.wait(timeout=timeout)
         started = time.monotonic()
         posted = session.post(f"{url}/accounts/login/", allow_redirects=False, timeout=timeout, data={
             "username": name, "password": PASSWORD, "csrfmiddlewaretoken": token})
@@ -119,9 +134,41 @@ def student(url: str, name: str, at: float, timeout: float, results: list) -> No
         if landing.status_code != 200 or "Log out" not in landing.text:
             results.append(("error", f"problem list {landing.status_code}"))
             return
-        results.append(("ok", (signed_in - started, time.monotonic() - started, time.monotonic())))
-    except (requests.RequestException, TypeError) as exc:
+        results.append(("ok", (signed_in - started, time.monotonic() - started, time.monotonic(), started)))
+    except (requests.RequestException, TypeError, threading.BrokenBarrierError) as exc:
         results.append(("error", type(exc).__name__))
+
+
+def web_cpu_s(web: subprocess.Popen) -> float:
+    """CPU seconds (user + system) used so far by gunicorn and its workers (its process group)."""
+    import psutil
+
+    total = 0.0
+    for process in psutil.process_iter(["pid"]):
+        try:
+            if os.getpgid(process.pid) == web.pid:
+                times = process.cpu_times()
+                total += times.user + times.system
+        except (psutil.Error, ProcessLookupError):
+            pass
+    return total
+
+
+def burst(url: str, web: subprocess.Popen, args) -> tuple[list, float]:
+    """``args.burst`` students post their passwords at once; (results, web CPU seconds the burst used)."""
+    for i in range(WARM):
+        student(url, f"warm{i}", 0.0, args.timeout, [])
+    results: list = []
+    ready = threading.Barrier(args.burst)
+    threads = [threading.Thread(target=student, daemon=True, args=(url, f"burst{i:03d}", 0.0, args.timeout, results,
+                                                                   ready)) for i in range(args.burst)]
+    cpu = web_cpu_s(web)
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=3 * args.timeout)
+    time.sleep(0.5)  # the last answers' bookkeeping
+    return results, web_cpu_s(web) - cpu
 
 
 def pct(values: list[float], q: float) -> float:
@@ -136,6 +183,7 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=8031)
     parser.add_argument("--database", default="judge_bench_sign_in")
     parser.add_argument("--redis-db", type=int, default=13)
+    parser.add_argument("--burst", type=int, default=50, help="then this many students sign in at once (0: none)")
     args = parser.parse_args()
 
     env = stack_env(args)
@@ -151,6 +199,7 @@ def main() -> None:
             thread.start()
         for thread in threads:
             thread.join(timeout=max(0.1, start + args.window + args.timeout - time.monotonic()))
+        burst_results, burst_cpu = burst(url, web, args) if args.burst else ([], 0.0)
     finally:
         os.killpg(web.pid, signal.SIGTERM)
         web.wait(timeout=30)
@@ -173,6 +222,23 @@ def main() -> None:
         print(f"the last student was in {last:.1f} s after the first arrived")
         print(f"target: {args.students} students within {args.window:.0f} s, p95 <= {TARGET_P95_S} s: "
               f"{'met' if met else 'MISSED'}")
+    if args.burst:
+        report_burst(args.burst, burst_results, burst_cpu)
+
+
+def report_burst(n: int, results: list, cpu_s: float) -> None:
+    done = [r for kind, r in results if kind == "ok"]
+    errors = [r for kind, r in results if kind == "error"]
+    print(f"burst: {len(done)} of {n} signed in at once; errors: {len(errors)} {sorted(set(errors))}")
+    if not done:
+        return
+    post = [d[0] for d in done]
+    last = max(d[0] + d[3] for d in done) - min(d[3] for d in done)
+    print(f"burst sign-in p50 / p95 / max: {pct(post, 50):.3f} / {pct(post, 95):.3f} / {max(post):.3f} s; "
+          f"the last one signed in {last:.2f} s after the first posted")
+    print(f"burst web CPU: {cpu_s:.2f} s in all, {1000 * cpu_s / n:.0f} ms a student (login page, password, "
+          f"problem list); "
+          f"at best {cpu_s / (os.cpu_count() or 1):.2f} s for the burst on {os.cpu_count()} cores")
 
 
 if __name__ == "__main__":

@@ -332,17 +332,34 @@ def env_rate(name: str, default: str) -> tuple[int, int] | None:
     return int(match[1]), int(match[2] or 1) * periods[match[3]]
 
 
-# Run and Submit: per user.  Sign-up: accounts made per client address (courses and LMS launches, which
-# make accounts themselves, are not limited).  Sign-in: attempts per account (counted before the password
-# is checked, so parallel guesses cannot overshoot) and failed attempts per client address (so a class
-# behind one address can sign in).  Over a limit: HTTP 429 and a message saying when to try again.
+# Run and Submit: per user.  Sign-up: accounts made per client address; a course's join link and LMS launches
+# make accounts outside it (a lab of 300 behind one address joins its course at once), the join link within a
+# per-course ceiling that bounds what a leaked code can make.  Sign-in (judge/accounts/limits.py), counted
+# before the password is checked so parallel guesses cannot overshoot, on the account the login finds however
+# its name is typed:
+# - per account and client address, 10 per 15 minutes: a person mistyping has ten tries; one address guesses one
+#   account at most 40 times an hour.  Usernames are public, so this one is what a stranger hits, not the owner.
+# - per account from anywhere, 100 an hour: the backstop against guesses spread over many addresses (2,400 a day
+#   at most, against 10 addresses' worth).  Spending it does lock out the owner, so a browser that signed in to
+#   the account before (a signed cookie, judge/accounts/devices.py) is exempt from both, counted on its own at
+#   the per-address rate instead; a new browser waits at most an hour.
+# - per client address, the accounts that failed from it, 100 per 15 minutes: password spraying is trying a few
+#   passwords on many accounts, and this bounds how many accounts one address may fail on (400 an hour, as many
+#   failures as the old count of failures allowed).  A lab behind one NAT is students each failing on their own
+#   account however often, so a third of a class of 300 can mistype in the same quarter hour and the rest still
+#   sign in; accounts already counted keep trying (per account and address).  Successes are not counted.
+# Over a limit: HTTP 429 and a message saying when to try again.
 RATE_LIMITS = {
     "run": env_rate("RATE_LIMIT_RUN", "10/min"),
     "submit": env_rate("RATE_LIMIT_SUBMIT", "10/min"),
     "signup": env_rate("RATE_LIMIT_SIGNUP", "10/h"),
-    "login_account": env_rate("RATE_LIMIT_LOGIN_ACCOUNT", "10/15min"),
+    "signup_course": env_rate("RATE_LIMIT_SIGNUP_COURSE", "500/h"),
+    "login_account_address": env_rate("RATE_LIMIT_LOGIN_ACCOUNT_ADDRESS", "10/15min"),
+    "login_account": env_rate("RATE_LIMIT_LOGIN_ACCOUNT", "100/h"),
     "login_address": env_rate("RATE_LIMIT_LOGIN_ADDRESS", "100/15min"),
 }
+# How long a browser stays known for an account it signed in to (each sign-in renews it): a term.
+KNOWN_DEVICE_MAX_AGE_S = env_number("KNOWN_DEVICE_MAX_AGE_S", 120 * 24 * 3600)
 # The client's address is REMOTE_ADDR, unless the site runs behind this many reverse proxies that each
 # append the address they saw to X-Forwarded-For (then the entry that many from the right; never one the
 # client wrote).  Leave it 0 unless every request reaches the site through those proxies.

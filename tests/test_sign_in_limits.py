@@ -1,4 +1,5 @@
-"""Wrong passwords are throttled per account and per network address, with a message saying when to try again."""
+"""Wrong passwords are throttled per account and address, per account, and per network address, with a message
+saying when to try again; strangers cannot lock an account's owner or a lab out."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ WRONG = "not the password"
 
 @pytest.fixture
 def limits(settings):
-    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "login_account": (5, 900), "login_address": (8, 900)}
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "login_account_address": (5, 900), "login_account": (20, 3600),
+                            "login_address": (8, 900)}
 
 
 def sign_in(client, username: str, password: str, address: str = "10.0.0.1"):
@@ -25,7 +27,8 @@ def test_the_sixth_attempt_on_an_account_is_refused_even_with_the_right_password
     assert refused.status_code == 429
     wait = int(refused["Retry-After"])
     assert 1 <= wait <= 900
-    assert re.search(r"Not signed in: too many sign-in attempts for this account: at most 5 per 15 minutes; "
+    assert re.search(r"Not signed in: too many sign-in attempts for this account from your network address: "
+                     r"at most 5 per 15 minutes; "
                      r"try again in \d+ (seconds?|minutes)", page)
     assert "Log out" not in client.get("/").content.decode()
 
@@ -52,7 +55,8 @@ def test_failures_from_one_address_across_accounts_are_throttled(client, student
         assert sign_in(client, f"nobody{n}", WRONG).status_code == 200
     refused = sign_in(client, "ada", "correct horse battery")
     assert refused.status_code == 429
-    assert "too many failed sign-ins from your network address: at most 8 per 15 minutes" in refused.content.decode()
+    assert ("too many accounts failing to sign in from your network address: at most 8 per 15 minutes"
+            in refused.content.decode())
     assert sign_in(client, "ada", "correct horse battery", address="10.0.0.9").status_code == 302
 
 
@@ -61,6 +65,22 @@ def test_a_class_behind_one_address_signs_in_because_successes_are_not_counted(c
         django_user_model.objects.create_user(f"pupil{n}", password="a class pass phrase 3")
         assert sign_in(client, f"pupil{n}", "a class pass phrase 3").status_code == 302
         client.logout()
+
+
+def test_students_mistyping_again_and_again_take_one_place_each_at_their_address(client, django_user_model, limits):
+    pupils = [django_user_model.objects.create_user(f"pupil{n}", password="a class pass phrase 3") for n in range(12)]
+    for pupil in pupils[:4]:  # 12 failures, on 4 accounts
+        assert [sign_in(client, pupil.username, WRONG).status_code for _ in range(3)] == [200] * 3
+    for pupil in pupils:
+        assert sign_in(client, pupil.username, "a class pass phrase 3").status_code == 302
+        client.logout()
+    for pupil in pupils[4:8]:  # 8 accounts have now failed here
+        sign_in(client, pupil.username, WRONG)
+    assert sign_in(client, "pupil4", "a class pass phrase 3").status_code == 302  # counted already: may go on
+    client.logout()
+    refused = sign_in(client, "pupil9", "a class pass phrase 3")
+    assert refused.status_code == 429
+    assert "too many accounts failing to sign in from your network address" in refused.content.decode()
 
 
 def test_the_forwarded_address_counts_only_behind_a_trusted_proxy(client, student, limits, settings):

@@ -8,6 +8,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
+from judge.accounts.devices import remember_device
 from judge.accounts.limits import CountersUnavailable, Throttled, check_sign_in, check_signup, record_failed_sign_in
 from judge.accounts.services import set_hidden_from_standings
 from judge.leaderboard.progress import progress_of
@@ -46,20 +47,26 @@ def refused(request, template: str, form, what: str, exc: Exception):
 
 
 class SignInView(LoginView):
-    """Django's login, throttled per account and per address; a refused attempt never checks the password."""
+    """Django's login, throttled per account (however its name is typed), per address and per known browser;
+    a refused attempt never checks the password, and a successful one makes this browser known for the account."""
 
     redirect_authenticated_user = True
 
     def post(self, request, *args, **kwargs):
         try:
-            check_sign_in(request, request.POST.get("username", ""))
+            self.attempt = check_sign_in(request, request.POST.get("username", ""))
             return super().post(request, *args, **kwargs)
         except (Throttled, CountersUnavailable) as exc:
             form = AuthenticationForm(initial={"username": request.POST.get("username", "")})
             return refused(request, "registration/login.html", form, "Not signed in", exc)
 
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        remember_device(self.request, response, form.get_user())
+        return response
+
     def form_invalid(self, form):
-        record_failed_sign_in(self.request)
+        record_failed_sign_in(self.request, self.attempt)
         return super().form_invalid(form)
 
 

@@ -63,9 +63,26 @@ def rotate_join_code(course: Course, by) -> str:
     return course.join_code
 
 
+def course_for_code(code: str) -> Course | None:
+    """The course whose current join code this is, typed as people type it (lower case, spaces, dashes)."""
+    code = normal_code(code)
+    return Course.objects.filter(join_code=code).first() if code else None
+
+
+def normal_code(code: str) -> str:
+    return code.strip().upper().replace(" ", "").replace("-", "")
+
+
+@transaction.atomic
+def sign_up_and_join(form, course: Course) -> tuple[object, Membership]:
+    """A new account from a valid sign-up form, a student of ``course`` from its first page."""
+    user = form.save()
+    return user, Membership.objects.create(course=course, user=user, role=Role.STUDENT)
+
+
 def join_course(user, code: str) -> tuple[Membership, bool]:
     """Join as a student; (membership, created). A member already keeps their role."""
-    code = code.strip().upper().replace(" ", "").replace("-", "")
+    code = normal_code(code)
     if not code:
         raise CourseError("Type the join code your instructor gave you.")
     course = Course.objects.filter(join_code=code).first()

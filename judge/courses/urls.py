@@ -7,6 +7,7 @@ urlpatterns = [
     path("new/", views.course_create, name="course-create"),
     path("join/", views.join, name="course-join"),
     path("join/<str:code>/", views.join, name="course-join-link"),
+    path("join/<str:code>/sign-up/", views.join_sign_up, name="course-join-sign-up"),
     path("time-zone/", views.time_zone, name="course-time-zone"),
     path("<int:pk>/", views.course_home, name="course-home"),
     path("<int:pk>/settings/", views.course_settings, name="course-settings"),

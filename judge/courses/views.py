@@ -7,8 +7,10 @@ import time
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import get_user_model
+from django.contrib.auth import get_user_model, login
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -17,6 +19,7 @@ from django.utils.html import format_html_join
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
+from judge.accounts.limits import CountersUnavailable, Throttled, check_course_signup
 from judge.courses import live, services
 from judge.courses.insights import insights
 from judge.courses.similarity import final_codes, similar_pairs
@@ -58,9 +61,14 @@ def course_create(request):
     return redirect("course-home", course.pk)
 
 
-@login_required
 def join(request, code: str = ""):
-    """The join form, or a join link (``/courses/join/CODE/``): GET shows what you are joining, POST joins."""
+    """The join form, or a join link (``/courses/join/CODE/``): GET shows what you are joining, POST joins.
+
+    Opened without an account, a join link offers to make one (``join_sign_up``)."""
+    if not request.user.is_authenticated:
+        if request.method == "POST" or not code:
+            return redirect_to_login(request.get_full_path())
+        return join_page(request, code, UserCreationForm())
     code = request.POST.get("code", code)
     if request.method == "POST":
         try:
@@ -72,6 +80,36 @@ def join(request, code: str = ""):
         return redirect("course-home", membership.course_id)
     course = Course.objects.filter(join_code=code.strip().upper()).first() if code else None
     return render(request, "courses/join.html", {"code": code, "course": course})
+
+
+def join_page(request, code: str, form, errors: list[str] | None = None, status: int = 200):
+    course = services.course_for_code(code)
+    return render(request, "courses/join.html", {"code": code, "course": course, "sign_up": form,
+                                                 "errors": errors or []}, status=status)
+
+
+@require_POST
+def join_sign_up(request, code: str):
+    """A new account made through a course's join link, which then joins the course: counted on the course's
+    ceiling, not the address's sign-up limit (a lab of 300 behind one address signs up at once)."""
+    if request.user.is_authenticated:
+        return redirect("course-join-link", code)
+    form = UserCreationForm(request.POST)
+    course = services.course_for_code(code)
+    if course is None or not form.is_valid():
+        return join_page(request, code, form, [] if course else ["This join link is not valid any more. "
+                                                                 "Ask your instructor for the current one."], 400)
+    try:
+        check_course_signup(request, course.pk)
+    except (Throttled, CountersUnavailable) as exc:
+        response = join_page(request, code, UserCreationForm(), [f"Not signed up: {exc}"],
+                             429 if isinstance(exc, Throttled) else 503)
+        response["Retry-After"] = str(exc.retry_after_s if isinstance(exc, Throttled) else 60)
+        return response
+    user, membership = services.sign_up_and_join(form, course)
+    login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+    messages.success(request, f"Welcome, {user.username}: you joined {membership.course}.")
+    return redirect("course-home", course.pk)
 
 
 @login_required
