@@ -63,3 +63,21 @@ def test_sigterm_stops_the_worker_and_nothing_is_started_again(tmp_path):
     assert lines(tmp_path / "stops") == ["stopped"]  # one SIGTERM, not two
     time.sleep(1.5)
     assert len(lines(tmp_path / "pids")) == 1
+
+
+def test_a_supervisor_killed_outright_takes_its_worker_with_it(tmp_path):
+    """bin/run stopped with SIGKILL (or its terminal closed) left the worker running on, an orphan."""
+    supervisor = supervise(tmp_path, "echo $$ >> pids; exec sleep 60")
+    assert wait_until(lambda: len(lines(tmp_path / "pids")) == 1, 10)
+    worker = int(lines(tmp_path / "pids")[0])
+    supervisor.kill()
+    supervisor.wait(10)
+    assert wait_until(lambda: not alive(worker), 10)
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().split()[2]
+    except FileNotFoundError:
+        return False
+    return state != "Z"
