@@ -11,8 +11,9 @@ runtime errors, 10% infinite loops.  Each student connects from an address of
 its own in 127.0.0.0/8 (``--one-address``: all from 127.0.0.1, a lab behind one
 NAT address), which fair share counts beside the account.  Afterwards, a
 "victim" submits a correct solution while another student has a flood of 20
-loops queued, then another victim while one person floods from 10 accounts at
-one address, 10 loops each.  Finally the database is asked what became of every
+loops queued, then while ten accounts flood 10 loops each, all posting at once:
+from one address with the victim elsewhere, from one address with the victim at
+the same address, and from ten addresses.  Finally the database is asked what became of every
 submission.
 
     .venv/bin/pip install -e '.[bench]'
@@ -161,9 +162,9 @@ def bring_up(stack: Stack, args) -> None:
 import json
 from django.contrib.auth import get_user_model
 User = get_user_model()
-for i in range({args.students + 3}):
+for i in range({args.students + 5}):
     User.objects.create_user(f"student{{i:03d}}", password={PASSWORD!r})
-for i in range({SOCKS}):
+for i in range({3 * SOCKS}):
     User.objects.create_user(f"sock{{i:02d}}", password={PASSWORD!r})
 print(json.dumps({{"ok": True}}))
 """)
@@ -313,15 +314,17 @@ def run_class(stack: Stack, args, codes: dict[str, str]) -> Tally:
 
 
 def run_victim(stack: Stack, args, codes: dict[str, str], flooders: list[str], loops_each: int, victim: str,
-               rounds: int = 5) -> tuple[list[float], int]:
-    """``flooders`` (from one address) queue ``loops_each`` loops each; the victim (from another) submits a
-    correct solution meanwhile, ``rounds`` times, each after the last one's verdict."""
+               rounds: int = 5, spread: bool = False, victim_address: str = VICTIM_ADDRESS) -> tuple[list[float], int]:
+    """``flooders`` (from one address, or each from its own with ``spread``) queue ``loops_each`` loops each, all
+    at once; the victim (from ``victim_address``) submits a correct solution meanwhile, ``rounds`` times, each
+    after the last one's verdict."""
     import requests
 
     tally = Tally()
+    addresses = {f: f"127.0.4.{i + 1}" if spread else FLOOD_ADDRESS for i, f in enumerate(flooders)}
 
     def flood_from(flooder: str) -> int:
-        flood = from_address(requests.Session(), FLOOD_ADDRESS)
+        flood = from_address(requests.Session(), addresses[flooder])
         log_in(flood, stack.url, flooder, tally)
         return sum(submit_once(flood, stack.url, args.problem, codes["loop"]) == 429 for _ in range(loops_each))
 
@@ -342,11 +345,11 @@ from judge.submissions.services import submit_solution
 user = get_user_model().objects.get(username={flooder!r})
 for _ in range({refused_here}):
     submit_solution(user, Problem.objects.get(slug={args.problem!r}), {codes["loop"]!r},
-                    client_address={FLOOD_ADDRESS!r})
+                    client_address={addresses[flooder]!r})
 print(json.dumps({{"ok": True}}))
 """)
         refused += refused_here
-    session = from_address(requests.Session(), VICTIM_ADDRESS)
+    session = from_address(requests.Session(), victim_address)
     log_in(session, stack.url, victim, tally)
     times = []
     for _ in range(rounds):
@@ -446,6 +449,29 @@ def report(args, tally: Tally, graded: dict, db: dict, floods: list[tuple[str, s
     print(f"\nVerdicts seen by the students: {tally.verdicts}")
 
 
+def run_floods(stack: Stack, args, codes: dict[str, str]) -> list:
+    """The victim of a flood, in four layouts, each flood drained before the next (issue 38's three address
+    layouts for ten accounts, beside one account's flood)."""
+    n, socks = args.students, [[f"sock{i:02d}" for i in range(k * SOCKS, (k + 1) * SOCKS)] for k in range(3)]
+    phases = [
+        (f"one account's flood of {FLOOD} loops", "victim_s",
+         dict(flooders=[f"student{n:03d}"], loops_each=FLOOD, victim=f"student{n + 1:03d}")),
+        (f"{SOCK_LOOPS} loops from each of {SOCKS} accounts at one address, victim elsewhere", "socks_victim_s",
+         dict(flooders=socks[0], loops_each=SOCK_LOOPS, victim=f"student{n + 2:03d}")),
+        (f"{SOCK_LOOPS} loops from each of {SOCKS} accounts at one address, victim at the same address",
+         "socks_victim_s", dict(flooders=socks[1], loops_each=SOCK_LOOPS, victim=f"student{n + 3:03d}",
+                                victim_address=FLOOD_ADDRESS)),
+        (f"{SOCK_LOOPS} loops from each of {SOCKS} accounts at {SOCKS} addresses, victim elsewhere",
+         "socks_victim_s", dict(flooders=socks[2], loops_each=SOCK_LOOPS, victim=f"student{n + 4:03d}",
+                                spread=True)),
+    ]
+    floods = []
+    for what, target, options in phases:
+        floods.append((what, target, *run_victim(stack, args, codes, **options)))
+        drain(stack, args.drain_timeout)
+    return floods
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--students", type=int, default=50)
@@ -472,14 +498,7 @@ def main() -> None:
         bring_up(stack, args)
         tally = run_class(stack, args, codes)
         graded = db = drain(stack, args.drain_timeout)
-        floods = [] if args.no_victim else [
-            (f"one account's flood of {FLOOD} loops", "victim_s",
-             *run_victim(stack, args, codes, [f"student{args.students:03d}"], FLOOD,
-                         f"student{args.students + 1:03d}")),
-            (f"a flood of {SOCK_LOOPS} loops from each of {SOCKS} accounts at one address", "socks_victim_s",
-             *run_victim(stack, args, codes, [f"sock{i:02d}" for i in range(SOCKS)], SOCK_LOOPS,
-                         f"student{args.students + 2:03d}")),
-        ]
+        floods = [] if args.no_victim else run_floods(stack, args, codes)
         if floods:
             db = drain(stack, args.drain_timeout)
         report(args, tally, graded, db, floods)
