@@ -2,7 +2,7 @@
 
 Starts its own compose-like stack on 127.0.0.1 (gunicorn with deploy/gunicorn.conf.py, uvicorn workers,
 one grading Celery worker with 2 processes on run,submit,rejudge, a maintenance worker
-with the beat, PostgreSQL and Redis already running on this machine, the Docker
+with the beat, the speed worker (nice 19), PostgreSQL and Redis already running on this machine, the Docker
 sandbox when it is there), in a database and a Redis db of its own.  Then Locust, as
 a library, plays N students for a bounded time: each logs in, then submits (HTMX,
 as the page does) and waits for the verdict the way the page does (the status long
@@ -175,6 +175,8 @@ print(json.dumps({{"ok": True}}))
                 "--hostname=classroom-grading@%h")
     stack.start("maintenance", *celery, "-Q", "maintenance", "--beat", "--pool=solo",
                 "--hostname=classroom-maintenance@%h", f"--schedule={stack.logs}/beat-schedule")
+    # As compose's speed worker; its sandbox containers' CPU weight is the stack's (env), nice reaches only it.
+    stack.start("speed", "nice", "-n", "19", *celery, "-Q", "speed", "--pool=solo", "--hostname=classroom-speed@%h")
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:

@@ -8,7 +8,7 @@ from pathlib import Path
 from celery import Celery
 from celery.signals import worker_ready, worker_shutdown
 
-from judge.lib.broker import GRADING_LANES
+from judge.lib.broker import SANDBOX_LANES
 from judge.lib.sandbox_backend import resolve_backend
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "judge.settings")
@@ -27,8 +27,9 @@ def recover_on_start(sender, **kwargs) -> None:
 
 
 def grades(consumer) -> bool:
-    """Whether this worker consumes a grading queue (the maintenance worker does not, nor needs Docker)."""
-    return any(lane in consumer.app.amqp.queues.consume_from for lane in GRADING_LANES)
+    """Whether this worker runs sandboxes: it consumes a grading queue or the speed lane (the maintenance
+    worker does neither, nor needs Docker)."""
+    return any(lane in consumer.app.amqp.queues.consume_from for lane in SANDBOX_LANES)
 
 
 @worker_ready.connect

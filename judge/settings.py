@@ -267,6 +267,12 @@ PROBLEMS_DIR = Path(os.environ.get("PROBLEMS_DIR", BASE_DIR / "problems"))
 SANDBOX_BACKEND = env_choice("SANDBOX_BACKEND", "auto", ("auto", "process", "docker"))
 SANDBOX_IMAGE = os.environ.get("SANDBOX_IMAGE", "judge-sandbox:latest")
 SANDBOX_POOL_SIZE = env_number("SANDBOX_POOL_SIZE", 2)
+# The sandbox containers' CPU weight against the host's other containers (Docker's --cpu-shares, 2 to 262144;
+# 0: Docker's default, 1024).  The speed worker sets 2: `nice` does not reach the containers it starts, which
+# the engine makes, not the worker; this is their `nice -n 19`.
+SANDBOX_CPU_SHARES = env_number("SANDBOX_CPU_SHARES", 0)
+if SANDBOX_CPU_SHARES and not 2 <= SANDBOX_CPU_SHARES <= 262144:
+    raise ImproperlyConfigured(f"SANDBOX_CPU_SHARES must be 0 or 2-262144, got {SANDBOX_CPU_SHARES}")
 # Where a worker makes the Unix sockets its sandbox containers connect to: a directory
 # on the Docker host, at the same path in the worker (compose mounts /run/judge-sandbox).
 # Empty: talk over the containers' attached stdin/stdout instead (an engine elsewhere).
@@ -306,8 +312,9 @@ REQUEUE_AFTER_S = env_number("REQUEUE_AFTER_S", 60.0, float)
 MAX_GRADING_ATTEMPTS = env_number("MAX_GRADING_ATTEMPTS", 3)
 # A sandbox that dies mid-job is replaced and the job tried again, this many times in all.
 SANDBOX_TRIES = env_number("SANDBOX_TRIES", 3)
-# An accepted Submit's speed against the reference (engine/speed.py): 18 sandbox jobs (nine repeats), in a task
-# of its own sent when the verdict is stored and taken after every waiting grading task (services.enqueue_speed).
+# An accepted Submit's speed against the reference (engine/speed.py): 26 sandbox jobs (13 repeats), in a task
+# of its own sent when the verdict is stored, on the speed lane: one worker of its own takes it, one at a
+# time, at the lowest CPU priority (services.enqueue_speed; bin/run, docker-compose.yml).
 # The test profile leaves it out, but for the tests of speed, which turn it on.
 MEASURE_SPEED = env_bool("MEASURE_SPEED", not TESTING)
 # A figure still missing this long after the verdict will not come (its message was lost): the page says so.
@@ -411,7 +418,8 @@ if REDIS_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
                           "KEY_PREFIX": "judge"}}
 # One queue per lane, highest priority first (judge/lib/broker.py); a worker started
-# without -Q consumes them all in this order.
+# without -Q consumes them all in this order.  Not the speed lane: only a worker started with -Q speed takes
+# a speed measurement (Celery makes the queue when it is first named), so none ever holds a grading slot.
 CELERY_TASK_QUEUES = [Queue(name, routing_key=name) for name in ("maintenance", "run", "submit", "rejudge")]
 CELERY_TASK_DEFAULT_QUEUE = "submit"
 # Message priorities (0 is taken first; judge/submissions/fairshare.py): a submission's follows its
@@ -421,8 +429,8 @@ CELERY_TASK_ROUTES = {
     "judge.authoring.tasks.recover_stalled_authoring": {"queue": "maintenance", "priority": 0},
     "judge.authoring.tasks.run_gate": {"queue": "submit", "priority": 4},
     "judge.authoring.tasks.rejudge_batch": {"queue": "rejudge", "priority": 9},
-    # An accepted Submit's speed: after every student waiting for a verdict (services.enqueue_speed).
-    "judge.submissions.tasks.measure_speed": {"queue": "rejudge", "priority": 9},
+    # An accepted Submit's speed: on a worker of its own, never in a grading slot (services.enqueue_speed).
+    "judge.submissions.tasks.measure_speed": {"queue": "speed"},
     # Grades to an LMS: short HTTP calls, on the worker that needs no sandbox, never behind a grading backlog.
     "judge.lti.tasks.post_score": {"queue": "maintenance", "priority": 5},
     "judge.lti.tasks.resend_stalled_scores": {"queue": "maintenance", "priority": 5},

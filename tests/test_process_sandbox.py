@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import os
+import subprocess
+import sys
 import time
 
 import numpy as np
@@ -232,3 +234,23 @@ def test_the_job_deadline_is_bounded_by_the_budget():
     job = Job("", "f", ["x"], numbered_tests(13), 2.0, 256)
     assert job.deadline_s() == 14 * 3.0 + 10.0
     assert Job("", "f", ["x"], numbered_tests(13), 2.0, 256, budget_s=4.0).deadline_s() == 4.0 + 2.0 + 10.0
+
+
+NICED_JOB = """
+from sandbox.backends.process import ProcessSandbox
+from tests.test_process_sandbox import run
+with ProcessSandbox() as sandbox:
+    print(run('return x * 2 if "nice 19" in open("/proc/self/autogroup").read() else x', sandbox).verdict)
+"""
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/autogroup") or
+                    open("/proc/sys/kernel/sched_autogroup_enabled").read().strip() != "1",
+                    reason="no autogroups on this kernel")
+def test_a_child_of_a_niced_worker_keeps_its_nice_in_its_own_session():
+    """Each child is a session, so an autogroup, of its own; there the CPU is shared between groups first and
+    a nice value counts only inside one: a speed measurement's children would take an equal share beside
+    grading although the speed worker runs at nice 19."""
+    done = subprocess.run(["nice", "-n", "19", sys.executable, "-c", NICED_JOB], cwd=REPO, capture_output=True,
+                          text=True, timeout=120, env=os.environ | {"PYTHONPATH": str(REPO)})
+    assert done.stdout.strip().splitlines()[-1:] == ["accepted"], done.stderr[-2000:]

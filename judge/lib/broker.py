@@ -7,7 +7,10 @@ priority number from any of its queues first, and among equal numbers a Run
 before a Submit, a Submit before a staff rejudge.  So a student who has used
 little worker time lately is the next thing a free worker slot takes, whatever
 lane the others' backlog is in.  The recovery sweep has a queue of its own,
-which a grading backlog never stands in front of.
+which a grading backlog never stands in front of; so has the timing of an
+accepted Submit's speed, taken by a worker of its own (one at a time, at the
+lowest CPU priority) and by no grading worker, so it never holds a slot a
+verdict could use.
 """
 
 from __future__ import annotations
@@ -25,15 +28,19 @@ log = logging.getLogger(__name__)
 
 
 class Lane(models.TextChoices):
-    """A Celery queue, highest priority first (``CELERY_TASK_QUEUES`` keeps this order)."""
+    """A Celery queue, highest priority first (``CELERY_TASK_QUEUES`` keeps this order; the speed lane is
+    left out of it, so that only a worker started with ``-Q speed`` consumes it)."""
 
-    MAINTENANCE = "maintenance", "the recovery sweep"
+    MAINTENANCE = "maintenance", "the recovery sweep, and score posts to an LMS"
     RUN = "run", "Run, and submissions recovered after a fault"
     SUBMIT = "submit", "Submit, and gate runs"
     REJUDGE = "rejudge", "staff rejudges"
+    SPEED = "speed", "an accepted Submit's speed"
 
 
 GRADING_LANES = (Lane.RUN, Lane.SUBMIT, Lane.REJUDGE)
+# The lanes whose tasks run student code in a sandbox: a worker on any of them owns sandbox containers.
+SANDBOX_LANES = (*GRADING_LANES, Lane.SPEED)
 
 
 def send_task(name: str, *args, queue: str | None = None, on_failure: Callable[[], None] | None = None,

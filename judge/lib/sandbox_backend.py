@@ -44,7 +44,7 @@ def open_sandbox(kind: str | None = None, pool_size: int | None = None) -> Sandb
         from sandbox.backends.docker import DockerSandbox
 
         return DockerSandbox(image=settings.SANDBOX_IMAGE, pool_size=pool_size or settings.SANDBOX_POOL_SIZE,
-                             socket_dir=settings.SANDBOX_SOCKET_DIR)
+                             socket_dir=settings.SANDBOX_SOCKET_DIR, cpu_shares=settings.SANDBOX_CPU_SHARES or None)
     log.warning(PROCESS_WARNING)
     return ProcessSandbox()
 

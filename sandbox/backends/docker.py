@@ -262,6 +262,7 @@ class DockerSandbox(Sandbox):
         scratch_mb: int = 16,
         max_jobs: int = 200,
         socket_dir: str | Path | None = DEFAULT_SOCKET_DIR,
+        cpu_shares: int | None = None,
         client=None,
     ) -> None:
         self.image = image
@@ -275,6 +276,7 @@ class DockerSandbox(Sandbox):
         self.pool_size = max(1, int(pool_size))
         self.memory_mb = memory_mb
         self.cpus = cpus
+        self.cpu_shares = cpu_shares  # the CPU weight against other containers (None: the engine's default)
         self.pids_limit = pids_limit
         self.scratch_mb = scratch_mb
         self.max_jobs = max_jobs
@@ -452,6 +454,7 @@ class DockerSandbox(Sandbox):
             mem_limit=f"{self.memory_mb}m",
             memswap_limit=f"{self.memory_mb}m",
             nano_cpus=int(self.cpus * 1e9),
+            cpu_shares=self.cpu_shares,
             init=True,  # tini as pid 1 reaps whatever a child orphans
             auto_remove=True,
         )

@@ -13,7 +13,7 @@ import numpy as np
 
 from sandbox import protocol as P
 from sandbox.zygote.cleanup import unused_uid
-from sandbox.zygote.hardening import PR_SET_CHILD_SUBREAPER, PR_SET_DUMPABLE, isolate, prctl
+from sandbox.zygote.hardening import PR_SET_CHILD_SUBREAPER, PR_SET_DUMPABLE, isolate, keep_niceness, prctl
 from sandbox.zygote.supervisor import Zygote
 
 
@@ -30,6 +30,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--reap-after-reply", action="store_true",
                         help="wait for a finished job's killed child after sending `done` (the Docker backend)")
     options = parser.parse_args(argv)
+    keep_niceness()  # the process backend starts it in a session, so an autogroup, of its own
 
     if options.connect:
         judge = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)

@@ -75,6 +75,7 @@ def isolate_child(keep_fds: list[int], workdir: str) -> None:
     """Own session and process group, only ``keep_fds`` open, in its own directory."""
     prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
     os.setsid()
+    keep_niceness()
     devnull = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
         os.dup2(devnull, fd)
@@ -82,6 +83,22 @@ def isolate_child(keep_fds: list[int], workdir: str) -> None:
     for low, high in zip(keep, keep[1:] + [65536]):
         os.closerange(low + 1, high)
     os.chdir(workdir)
+
+
+def keep_niceness() -> None:
+    """A new session is a new autogroup where Linux has them on (``sched_autogroup_enabled``, most desktops):
+    the CPU is shared between autogroups first, and a nice value counts only inside its own group.  So the
+    inherited nice is given to the child's new group too: a child of the speed worker (``nice -n 19``) then
+    yields the CPU to grading, where otherwise it took an equal share.  Nothing to do for a nice of 0 or
+    without autogroups (the file is missing, or a container's cgroup decides instead)."""
+    nice = os.getpriority(os.PRIO_PROCESS, 0)
+    if nice <= 0:
+        return
+    try:
+        with open("/proc/self/autogroup", "w") as group:
+            group.write(str(nice))
+    except OSError:
+        pass
 
 
 def clean_environment(workdir: str) -> None:
