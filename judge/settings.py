@@ -386,6 +386,9 @@ PUSH_POSITIONS_PER_S = env_number("PUSH_POSITIONS_PER_S", 10.0, float)
 BROKER_DIR = VAR_DIR / "broker"
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "filesystem://")
 BROKER_POLL_S = env_number("BROKER_POLL_S", 0.05, float)
+# How long a worker with nothing running waits for a message at a time: a message wakes it at once where Linux's
+# inotify watches the queue folder (judge/lib/polling_consumer.py, file_broker.py).
+BROKER_IDLE_WAIT_S = env_number("BROKER_IDLE_WAIT_S", 1.0, float)
 if CELERY_BROKER_URL == "filesystem://":
     for sub in ("queue", "processed", "control", "claimed", "damaged"):
         (BROKER_DIR / sub).mkdir(parents=True, exist_ok=True)

@@ -37,13 +37,13 @@ def made_folders(root: Path) -> dict[str, Path]:
     return folders
 
 
-def connect(root: Path, transport: str = OURS) -> Connection:
+def connect(root: Path, transport: str = OURS, polling_interval: float = 0.01) -> Connection:
     folders = made_folders(root)
     return Connection("filesystem://", transport=transport, transport_options={
         "data_folder_in": str(folders["queue"]), "data_folder_out": str(folders["queue"]),
         "processed_folder": str(folders["processed"]), "control_folder": str(folders["control"]),
         "claimed_folder": str(folders["claimed"]), "damaged_folder": str(folders["damaged"]),
-        "polling_interval": 0.01})
+        "polling_interval": polling_interval})
 
 
 def plant(root: Path, data: bytes, age_s: float = 0.0, queue_name: str = "submit") -> Path:
@@ -168,3 +168,25 @@ def test_exchange_tables_written_by_two_workers_at_once_keep_every_binding(tmp_p
     with connect(tmp_path) as connection:
         queues = {row.queue for row in connection.default_channel.get_table("celery.pidbox")}
     assert queues == {f"{name}-{number}" for name in "ab" for number in range(30)}
+
+
+def test_a_waiting_worker_is_woken_by_a_message_at_once_not_at_its_next_look(tmp_path):
+    """The folder is watched (inotify): with looks 5 s apart, a message sent 0.3 s into a wait arrives then."""
+    import threading
+
+    def send_later() -> None:
+        time.sleep(0.3)
+        with connect(tmp_path) as sender:
+            sender.SimpleQueue("submit").put({"submission": 9})
+
+    with connect(tmp_path, polling_interval=5.0) as connection:
+        messages = connection.SimpleQueue("submit")
+        with pytest.raises(queue.Empty):
+            messages.get(block=False)  # declared, and the folder watched from here on
+        threading.Thread(target=send_later).start()
+        started = time.monotonic()
+        message = messages.get(timeout=4)
+        took = time.monotonic() - started
+        message.ack()
+    assert message.payload == {"submission": 9}
+    assert took < 2.0

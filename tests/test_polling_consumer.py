@@ -7,8 +7,9 @@ import subprocess
 import sys
 
 import pytest
+from celery.worker import state
 
-from judge.lib.polling_consumer import brief_waits
+from judge.lib.polling_consumer import brief_waits, wait_limit
 from tests.conftest import REPO
 
 
@@ -20,13 +21,23 @@ class Connection:
         self.waits.append(timeout)
 
 
-def test_a_wait_for_a_message_lasts_at_most_one_poll():
+def test_a_wait_for_a_message_lasts_at_most_one_poll_while_a_task_runs(monkeypatch):
+    monkeypatch.setattr(state, "active_requests", {"a running task"})
     connection = Connection()
-    drain = brief_waits(connection, 0.05)
+    drain = brief_waits(connection, wait_limit)
     drain(timeout=2.0)  # what Celery's blocking loop asks for
     drain(timeout=0.01)
     drain()
     assert connection.waits == [0.05, 0.01, 0.05]
+
+
+def test_a_worker_with_nothing_running_waits_longer_at_a_time(monkeypatch, settings):
+    monkeypatch.setattr(state, "active_requests", set())
+    monkeypatch.setattr(state, "reserved_requests", set())
+    settings.BROKER_IDLE_WAIT_S = 1.0
+    connection = Connection()
+    brief_waits(connection, wait_limit)(timeout=2.0)
+    assert connection.waits == [1.0]
 
 
 @pytest.mark.heavy  # the site in processes of its own
