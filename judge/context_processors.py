@@ -51,6 +51,4 @@ def grading(request) -> dict:
     if user is None or not user.is_staff:
         return {}
     state = cached_grading_state()
-    if state is None or state.running:
-        return {}
-    return {"grading_stopped": state}
+    return {"grading_stopped": state} if state is not None and state.alarming else {}

@@ -11,7 +11,7 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.utils import timezone
 
-from judge.submissions.models import WorkerHeartbeat
+from judge.submissions.models import Submission, WorkerHeartbeat
 from judge.submissions.services import submit_solution
 from judge.submissions.workers import grading_state
 
@@ -56,6 +56,21 @@ def test_staff_see_no_banner_while_a_grading_worker_beats(client, author):
     assert 'id="grading-stopped"' not in client.get("/").content.decode()
 
 
+def test_staff_hear_nothing_while_a_first_worker_starts_but_are_told_once_a_submission_waited(
+        client, author, problems, student, no_enqueue):
+    client.force_login(author)
+    assert 'id="grading-stopped"' not in client.get("/").content.decode()  # no worker yet, nothing waiting
+    submission = submit_solution(student, problems["prepend_class_token"], "x = 1")
+    from django.core.cache import cache
+
+    cache.clear()
+    assert 'id="grading-stopped"' not in client.get("/").content.decode()  # it has waited a moment only
+    Submission.objects.filter(pk=submission.pk).update(created_at=timezone.now() - timedelta(seconds=31))
+    cache.clear()
+    page = client.get("/").content.decode()
+    assert 'id="grading-stopped"' in page and "no grading worker has started" in page
+
+
 def test_students_see_no_banner_on_pages_that_are_not_theirs_to_act_on(client, student):
     client.force_login(student)
     assert 'id="grading-stopped"' not in client.get("/").content.decode()
@@ -65,6 +80,9 @@ def test_a_waiting_student_is_told_grading_is_not_running_instead_of_a_queue_pos
                                                                                      no_enqueue):
     submission = submit_solution(student, problems["prepend_class_token"], "def prepend_class_token(p, c):\n  pass\n")
     client.force_login(student)
+    just_sent = client.get(f"/submissions/{submission.pk}/").content.decode()
+    assert "position 1 in the queue" in just_sent  # a worker just starting gets as long as a silence takes
+    Submission.objects.filter(pk=submission.pk).update(created_at=timezone.now() - timedelta(seconds=31))
     stopped = client.get(f"/submissions/{submission.pk}/").content.decode()
     assert "grading is not running at the moment" in stopped and "position" not in stopped
     heartbeat(1)

@@ -27,7 +27,7 @@ from judge.submissions.services import (
     submit_custom_run,
     submit_solution,
 )
-from judge.submissions.workers import cached_grading_state
+from judge.submissions.workers import cached_grading_state, waited_too_long
 
 
 def is_htmx(request) -> bool:
@@ -110,10 +110,11 @@ def status_context(submission: Submission) -> dict:
 
 
 def grading_stopped(submission: Submission) -> bool:
-    """A queued submission whose graders have all fallen silent: the student is told, not shown a position (a
-    running one is watched by its claim's own heartbeat and the recovery sweep)."""
-    if submission.status != Status.QUEUED:
-        return False
+    """A queued submission that has waited ``WORKER_SILENT_AFTER_S`` while no grading worker was heard from for
+    as long: the student is told, not shown a position (a running one is watched by its claim's own heartbeat
+    and the recovery sweep)."""
+    if submission.status != Status.QUEUED or not waited_too_long(submission.created_at):
+        return False  # a worker just starting has as long as a silence takes before anyone is told
     state = cached_grading_state()
     return state is not None and not state.running
 

@@ -18,7 +18,7 @@ from django.db import DatabaseError
 from django.utils import timezone
 
 from judge.lib.broker import GRADING_LANES
-from judge.submissions.models import WorkerHeartbeat
+from judge.submissions.models import Status, Submission, WorkerHeartbeat
 
 GRADING_STATE_KEY = "workers:grading-state"
 GRADING_STATE_TTL_S = 5
@@ -28,6 +28,20 @@ GRADING_STATE_TTL_S = 5
 class GradingState:
     running: bool
     last_seen: datetime | None  # the newest beat of any grading worker, None before the first
+    oldest_waiting: datetime | None = None  # when the submission queued longest was made
+
+    @property
+    def alarming(self) -> bool:
+        """Stopped as staff should hear of it: a worker that beat has fallen silent, or none ever beat and a
+        submission has waited as long as a silence takes (a worker just starting is no alarm)."""
+        if self.running:
+            return False
+        return self.last_seen is not None or waited_too_long(self.oldest_waiting)
+
+
+def waited_too_long(since: datetime | None, now: datetime | None = None) -> bool:
+    return since is not None and (now or timezone.now()) - since >= timedelta(
+        seconds=settings.WORKER_SILENT_AFTER_S)
 
 
 def beat(hostname: str, lanes: list[str], slots: int, pid: int, started_at: datetime) -> None:
@@ -51,7 +65,9 @@ def grading_state(now: datetime | None = None) -> GradingState:
             if set(row.lanes.split(",")) & set(GRADING_LANES)]
     last = max(seen, default=None)
     running = last is not None and now - last <= timedelta(seconds=settings.WORKER_SILENT_AFTER_S)
-    return GradingState(running, last)
+    oldest = None if running else (Submission.objects.filter(status=Status.QUEUED).order_by("created_at")
+                                   .values_list("created_at", flat=True).first())
+    return GradingState(running, last, oldest)
 
 
 def cached_grading_state() -> GradingState | None:
