@@ -92,11 +92,24 @@ class Embedded:
 
     def stop(self) -> None:
         if self.process and self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGINT)  # bin/run's trap stops the worker and the sync
+            os.killpg(self.process.pid, signal.SIGINT)  # bin/run's trap stops the workers and the sync
             try:
                 self.process.wait(timeout=30)
             except subprocess.TimeoutExpired:
                 os.killpg(self.process.pid, signal.SIGKILL)
+        self.kill_leftovers()
+
+    def kill_leftovers(self) -> None:
+        """Anything still running on this var directory (a worker in its own session, stuck in its warm shutdown)
+        goes too: a benchmark or test leaves nothing behind."""
+        marker = f"JUDGE_VAR_DIR={self.var}".encode()
+        for environ in Path("/proc").glob("[0-9]*/environ"):
+            try:
+                pid = int(environ.parent.name)
+                if pid != os.getpid() and marker in environ.read_bytes().split(b"\0"):
+                    os.kill(pid, signal.SIGKILL)
+            except (OSError, ValueError):
+                continue
 
 
 def browser_runs(site: Embedded, problem: str, code: str, runs: int) -> tuple[float, list[float]]:
