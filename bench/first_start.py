@@ -59,24 +59,35 @@ def main() -> None:
     sync = subprocess.Popen([PYTHON, "manage.py", "sync_problems", "--jobs", str(options.jobs)], cwd=ROOT, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     timeline: list[tuple[float, int, int]] = []  # (s after the start, the notice's count, problems listed)
+    first_seen: dict[str, float] = {}  # slug -> when the problem list first showed it
     loads = []
     while sync.poll() is None:
         elapsed = (timezone.now() - t0).total_seconds()
         if elapsed > options.timeout:
             sync.kill()
             sys.exit(f"the sync did not finish within {options.timeout:.0f} s")
-        seen = (elapsed, problems_being_prepared(), Problem.objects.filter(published=True).count())
+        published = set(Problem.objects.filter(published=True).values_list("slug", flat=True))
+        for slug in published - first_seen.keys():
+            first_seen[slug] = elapsed
+        seen = (elapsed, problems_being_prepared(), len(published))
         if not timeline or seen[1:] != timeline[-1][1:]:
             timeline.append(seen)
         loads.append(os.getloadavg()[0])
         time.sleep(0.5)
     if sync.returncode:
         sys.exit(f"sync_problems failed ({sync.returncode}):\n{sync.stderr.read()}")
-    report(t0, GateRun.objects.filter(trigger="sync").select_related("problem"), timeline, loads)
+    report(t0, GateRun.objects.filter(trigger="sync").select_related("problem"), timeline, loads, first_seen)
 
 
-def report(t0, runs, timeline: list[tuple[float, int, int]], loads: list[float]) -> None:
-    listed = sorted(((run.finished_at - t0).total_seconds(), run.problem.slug, run.passed) for run in runs)
+def report(t0, runs, timeline: list[tuple[float, int, int]], loads: list[float], first_seen: dict[str, float]
+           ) -> None:
+    """When each problem was first listed (a problem is listed once the first part of its gate passed, and
+    hidden again if the rest fails: see the gate's end), and when the last gate ended."""
+    runs = list(runs)
+    still_listed = set(Problem.objects.filter(published=True).values_list("slug", flat=True))
+    listed = sorted((first_seen.get(run.problem.slug, (run.finished_at - t0).total_seconds()), run.problem.slug,
+                     run.passed and run.problem.slug in still_listed) for run in runs)
+    ended = max(((run.finished_at - t0).total_seconds() for run in runs if run.finished_at), default=0.0)
     print(f"\n{'s':>7}  problem (in the order they were listed)")
     for seconds, slug, passed in listed:
         print(f"{seconds:7.1f}  {slug}{'' if passed else '  (gate failed: not listed)'}")
@@ -87,7 +98,8 @@ def report(t0, runs, timeline: list[tuple[float, int, int]], loads: list[float])
     went_up = [(a, b) for a, b in zip(counts, counts[1:]) if b > a]
     first_count = next((s for s, count, _p in timeline if count), None)
     last = listed[-1][0] if listed else 0.0
-    print(f"\nproblems gated: {len(listed)}, failed: {sum(not p for _s, _slug, p in listed)}")
+    print(f"\nproblems gated: {len(listed)}, failed: {sum(not p for _s, _slug, p in listed)}; "
+          f"the last gate ended {ended:.1f} s after the start")
     print(f"first listed {listed[0][0]:.1f} s, half {listed[len(listed) // 2][0]:.1f} s, "
           f"last {last:.1f} s (target {TARGET_S:.0f} s: {'met' if last <= TARGET_S else 'MISSED'})")
     print(f"notice first counted at {first_count if first_count is None else round(first_count, 1)} s, "
