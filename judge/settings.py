@@ -117,6 +117,7 @@ INSTALLED_APPS = [
     "ninja",  # the API's docs page (Swagger UI, served as static files)
     "judge.courses",
     "judge.lti",
+    "judge.display",  # its template tags
 ]
 
 MIDDLEWARE = [

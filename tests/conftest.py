@@ -85,7 +85,7 @@ def fresh_cache():
     from django.core.cache import cache
 
     from judge.pages.problem_page import _examples
-    from judge.submissions.display import visible_case_data
+    from judge.problems.queries import visible_case_data
     from judge.submissions.services.grading import cached_cases
 
     cache.clear()

@@ -18,7 +18,7 @@ from judge.api.auth import READ
 from judge.api.errors import REFUSALS
 from judge.leaderboard.ranking import marks_of
 from judge.problems.models import Problem
-from judge.submissions.display import visible_case_data
+from judge.problems.queries import visible_case_data
 from judge.submissions.queries import editorial_access
 
 router = Router(tags=["problems"], auth=READ)

@@ -2,7 +2,7 @@
 
 Creating goes through the pages' own path: the same rate limits (``check_rate_limit``), the same services
 (``submit_solution``, ``submit_custom_run``, which refuse locked problems and bad code), the same click key
-for a retried request (``Idempotency-Key``). What a submission shows is the page's: ``display.result_rows``
+for a retried request (``Idempotency-Key``). What a submission shows is the page's: ``results.result_rows``
 (a hidden test names its failed check in the fixed vocabulary, nothing more), the named misconceptions and
 broken properties."""
 
@@ -27,7 +27,8 @@ from judge.api.auth import READ, SUBMIT
 from judge.api.errors import REFUSALS, Problem
 from judge.api.problems import Slug, get_published
 from judge.authoring.templatetags.misconceptions import misconceptions_of, properties_of
-from judge.submissions import display, push, speed
+from judge.display import results
+from judge.submissions import push, speed
 from judge.submissions.limits import check_rate_limit
 from judge.submissions.models import Kind, Status, Submission
 from judge.submissions.services.intake import earlier_click, queue_position, submit_custom_run, submit_solution
@@ -126,15 +127,15 @@ def get_own_submission(user, pk: int) -> Submission:
 
 def shown(request, submission: Submission) -> dict:
     final = submission.is_final
-    rows = display.result_rows(submission) if final else []
+    rows = results.result_rows(submission) if final else []
     verdict = "" if (final and submission.custom_error) else submission.verdict
     return {
         "id": submission.pk, "problem": submission.problem.slug, "kind": submission.kind,
         "custom": submission.is_custom, "status": submission.status, "final": final, "verdict": verdict,
         "verdict_label": ("No expected output" if final and submission.custom_error
-                          else display.verdict_label(verdict) if verdict else ""),
+                          else results.verdict_label(verdict) if verdict else ""),
         "accepted": final and verdict == "accepted", "message": submission.message if final else "",
-        "queue_position": queue_position(submission), "graded_in": display.grading_time(submission) if final else "",
+        "queue_position": queue_position(submission), "graded_in": results.grading_time(submission) if final else "",
         "created_at": submission.created_at.isoformat(),
         "tests": [row_of(row) for row in rows],
         "misconceptions": [absolute(request, m) for m in misconceptions_of(submission)] if final else [],
@@ -156,7 +157,7 @@ def absolute(request, named: dict) -> dict:
     return named | {"url": request.build_absolute_uri(named["url"]) if named.get("url") else ""}
 
 
-def row_of(row: display.TestRow) -> dict:
+def row_of(row: results.TestRow) -> dict:
     def array(a):
         return None if a is None else {"label": a.label, "shape": list(a.shape), "dtype": a.dtype, "text": a.text}
 

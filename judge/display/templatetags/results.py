@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from django import template
 
 from engine.verdicts import TestStatus
-from judge.submissions.display import grading_time
+from judge.display.results import grading_time
 
 register = template.Library()
 
@@ -62,5 +62,5 @@ def raised_type(row) -> tuple | None:
 
 @register.filter
 def graded_in(submission) -> str:
-    """The submission's total grading time as the student may see it (``display.grading_time``)."""
+    """The submission's total grading time as the student may see it (``results.grading_time``)."""
     return grading_time(submission)

@@ -2,7 +2,7 @@
 
 A problem whose manifest says ``picture = "curve"`` returns a 1-D series; for each visible test the result
 page draws the student's values beside the reference's on shared axes, so a run that drifts from step 3 on
-is seen at a glance. Only visible tests reach this (``display.shown_row`` returns before it for a hidden
+is seen at a glance. Only visible tests reach this (``results.shown_row`` returns before it for a hidden
 one): the reference's series is its expected output, which a hidden test never shows.
 """
 

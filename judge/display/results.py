@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import functools
 import io
 import re
 from dataclasses import dataclass, field
@@ -23,17 +22,16 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from engine import members
-from engine.arrays import UnreadableArray, load_inputs, read_npy
+from engine.arrays import UnreadableArray, read_npy
 from engine.checks import hidden_error_message
 from engine.custom_input import CASE_NAME as CUSTOM_CASE
 from engine.custom_input import BadInputs, validate_inputs
 from engine.verdicts import CHECK_LABELS, CHECKS, TestStatus, Verdict
-from judge.problems.models import TestCase
-from judge.problems.queries import problem_spec
-from judge.submissions.curves import loss_curves
+from judge.display.curves import loss_curves
+from judge.display.pictures import output_picture
+from judge.display.token_picture import drawable, prompt_length, tokens_picture
+from judge.problems.queries import problem_spec, visible_case_data
 from judge.submissions.models import Submission
-from judge.submissions.pictures import output_picture
-from judge.submissions.token_picture import drawable, prompt_length, tokens_picture
 
 MAX_ACTUAL_BYTES = 512 * 1024
 MAX_PANELS = 8  # leading indices drawn for a 3-D array
@@ -64,7 +62,7 @@ class TestRow:
     expected: ShownArray | None = None
     actual: ShownArray | None = None
     picture: SafeString | None = None
-    tokens: SafeString | None = None  # the decoded-tokens picture (judge/submissions/token_picture.py)
+    tokens: SafeString | None = None  # the decoded-tokens picture (judge/display/token_picture.py)
     # The output drawn beside the expected one (``pictures.py``), for a visible test that did not pass.
     view: SafeString | None = None
     view_title: str = ""
@@ -86,15 +84,6 @@ def format_array(label: str, array: np.ndarray | int | float | bool) -> ShownArr
     with np.printoptions(precision=6, suppress=True, threshold=120, edgeitems=3, linewidth=96):
         text = np.array2string(array, separator=", ")
     return ShownArray(label, tuple(array.shape), str(array.dtype), text)
-
-
-@functools.lru_cache(maxsize=64)
-def visible_case_data(test_set_id: int) -> dict[str, tuple[dict[str, np.ndarray], np.ndarray]]:
-    """Inputs and expected output of each visible test; a test set never changes once made."""
-    data = {}
-    for case in TestCase.objects.filter(test_set_id=test_set_id, hidden=False):
-        data[case.name] = (load_inputs(bytes(case.inputs)), members.load(bytes(case.expected)))
-    return data
 
 
 def expected_arrays(expected: np.ndarray | dict[str, np.ndarray]) -> list[ShownArray]:
