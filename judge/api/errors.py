@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from ninja import Schema
 
 PROBLEM_JSON = "application/problem+json"
@@ -32,10 +32,6 @@ def problem_response(status: int, detail: str, errors: list[dict] | None = None,
     for name, value in (headers or {}).items():
         response[name] = value
     return response
-
-
-def is_api(request: HttpRequest) -> bool:
-    return request.path_info.startswith("/api/")
 
 
 def field_errors(errors: list[dict]) -> tuple[str, list[dict]]:

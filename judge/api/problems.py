@@ -10,6 +10,7 @@ from typing import Annotated
 import numpy as np
 from django.db.models import QuerySet
 from django.http import Http404, HttpResponse
+from django.urls import reverse
 from ninja import Query, Router, Schema
 from pydantic import StringConstraints
 
@@ -113,7 +114,7 @@ def summary(request, problem: Problem, solved: set[int], attempted: set[int]) ->
     return {"slug": problem.slug, "title": problem.title, "summary": problem.summary,
             "difficulty": problem.difficulty, "tags": problem.tags, "track": problem.track,
             "solved": problem.pk in solved, "attempted": problem.pk in attempted,
-            "url": request.build_absolute_uri(problem.get_absolute_url())}
+            "url": request.build_absolute_uri(reverse("problem-detail", args=[problem.slug]))}
 
 
 @router.get("/problems", response={200: list[ProblemSummary], **REFUSALS}, url_name="api-problems")

@@ -17,6 +17,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
 from django.http import Http404, StreamingHttpResponse
+from django.urls import reverse
 from ninja import Field, Query, Router, Schema
 from ninja import Status as Answer
 from ninja.errors import HttpError
@@ -26,8 +27,8 @@ from judge.accounts.limits import client_address
 from judge.api.auth import READ, SUBMIT
 from judge.api.errors import REFUSALS, Problem
 from judge.api.problems import Slug, get_published
-from judge.authoring.templatetags.misconceptions import misconceptions_of, properties_of
 from judge.display import results
+from judge.display.templatetags.misconceptions import misconceptions_of, properties_of
 from judge.submissions import push, speed
 from judge.submissions.limits import check_rate_limit
 from judge.submissions.models import Kind, Status, Submission
@@ -129,6 +130,7 @@ def shown(request, submission: Submission) -> dict:
     final = submission.is_final
     rows = results.result_rows(submission) if final else []
     verdict = "" if (final and submission.custom_error) else submission.verdict
+    problem_url = reverse("problem-detail", args=[submission.problem.slug])
     return {
         "id": submission.pk, "problem": submission.problem.slug, "kind": submission.kind,
         "custom": submission.is_custom, "status": submission.status, "final": final, "verdict": verdict,
@@ -138,10 +140,10 @@ def shown(request, submission: Submission) -> dict:
         "queue_position": queue_position(submission), "graded_in": results.grading_time(submission) if final else "",
         "created_at": submission.created_at.isoformat(),
         "tests": [row_of(row) for row in rows],
-        "misconceptions": [absolute(request, m) for m in misconceptions_of(submission)] if final else [],
-        "properties": [absolute(request, p) for p in properties_of(submission)] if final else [],
+        "misconceptions": [absolute(request, m) for m in misconceptions_of(submission, problem_url)] if final else [],
+        "properties": [absolute(request, p) for p in properties_of(submission, problem_url)] if final else [],
         "speed": _speed(submission) if final else None,
-        "url": request.build_absolute_uri(submission.get_absolute_url()),
+        "url": request.build_absolute_uri(reverse("submission-detail", args=[submission.pk])),
     }
 
 
@@ -216,7 +218,8 @@ def list_submissions(request, filters: Query[ListFilters]):
     if filters.problem:
         found = found.filter(problem__slug=filters.problem)
     return [{"id": s.pk, "problem": s.problem.slug, "kind": s.kind, "status": s.status, "verdict": s.verdict,
-             "created_at": s.created_at.isoformat(), "url": request.build_absolute_uri(s.get_absolute_url())}
+             "created_at": s.created_at.isoformat(),
+             "url": request.build_absolute_uri(reverse("submission-detail", args=[s.pk]))}
             for s in found.only("id", "kind", "status", "verdict", "created_at", "problem__slug")[:filters.limit]]
 
 

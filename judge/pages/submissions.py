@@ -78,7 +78,7 @@ def click_key(request) -> uuid.UUID | None:
 def accepted(request, submission: Submission):
     if is_htmx(request):
         return render(request, "submissions/_status.html", status_context(submission))
-    return redirect(submission)
+    return redirect("submission-detail", submission.pk)
 
 
 def refused(request, problem, code, error: str, status: int, custom_errors: dict[str, str] | None = None):

@@ -2,7 +2,6 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
-from django.urls import reverse
 
 from judge.problems.rendering import states_signature
 
@@ -64,9 +63,6 @@ class Problem(models.Model):
 
     def __str__(self) -> str:
         return self.slug
-
-    def get_absolute_url(self) -> str:
-        return reverse("problem-detail", args=[self.slug])
 
     @property
     def function_name(self) -> str:

@@ -1,4 +1,6 @@
-"""Standings rows, made in Python: 50 rows through ``{% include %}`` cost more than the page's queries."""
+"""Leaderboard rows, made in Python: 50 rows through ``{% include %}`` cost more than the page's queries.
+
+Here, above the accounts, because each row links to a person's profile, a page the accounts own."""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""Misconceptions a submission's results name, grouped, with links to the theory or hints."""
+"""Misconceptions a submission's results name, grouped, with links to the theory or hints.
+
+The problem page's address comes from the caller (``{% url 'problem-detail' ... as problem_url %}`` in the
+template, ``reverse`` in the API): the pages own that page, a floor above this one."""
 
 from __future__ import annotations
 
@@ -19,7 +22,7 @@ def see_url(problem_url: str, see: str) -> str:
 
 
 @register.simple_tag
-def misconceptions_of(submission) -> list[dict]:
+def misconceptions_of(submission, problem_url: str) -> list[dict]:
     found: dict[str, dict] = {}
     for test in submission.results or []:
         known = test.get("misconception") if isinstance(test, dict) else None
@@ -28,17 +31,16 @@ def misconceptions_of(submission) -> list[dict]:
         see = str(known.get("see") or "")
         entry = found.setdefault(str(known.get("name", "")), {
             "name": str(known.get("name", "")), "explanation": str(known.get("explanation", "")),
-            "url": see_url(submission.problem.get_absolute_url(), see) if see else "", "tests": [],
+            "url": see_url(problem_url, see) if see else "", "tests": [],
         })
         entry["tests"].append(str(test.get("name", "")))
     return list(found.values())
 
 
 @register.simple_tag
-def properties_of(submission) -> list[dict]:
+def properties_of(submission, problem_url: str) -> list[dict]:
     """The properties (from the problem's probes) that the submission's outputs broke."""
-    url = submission.problem.get_absolute_url()
     return [{"name": str(p.get("name", "")), "message": str(p.get("message", "")),
              "explanation": str(p.get("explanation", "")),
-             "url": see_url(url, str(p.get("see"))) if p.get("see") else ""}
+             "url": see_url(problem_url, str(p.get("see"))) if p.get("see") else ""}
             for p in submission.properties or [] if isinstance(p, dict)]
