@@ -113,6 +113,7 @@ INSTALLED_APPS = [
     "judge.authoring",
     "judge.learning",
     "judge.leaderboard",
+    "judge.grading",  # the worker's side: grade, record, measure speed (tasks, manage.py grade)
     "judge.tokens",
     "ninja",  # the API's docs page (Swagger UI, served as static files)
     "judge.courses",

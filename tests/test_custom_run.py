@@ -6,8 +6,9 @@ import pytest
 from django.urls import reverse
 
 from judge.display.results import result_rows
+from judge.grading import services as grading
 from judge.submissions.models import Kind, Submission
-from judge.submissions.services import grading, intake
+from judge.submissions.services import intake
 from tests.conftest import read_solution
 
 SLUG = "prepend_class_token"

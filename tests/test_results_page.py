@@ -8,8 +8,9 @@ import numpy as np
 import pytest
 
 from judge.display.results import difference_picture
+from judge.grading import services as grading
 from judge.submissions.models import Kind
-from judge.submissions.services import grading, intake
+from judge.submissions.services import intake
 from tests.conftest import read_solution
 
 SLUG = "prepend_class_token"

@@ -6,8 +6,9 @@ import re
 
 import pytest
 
+from judge.grading import services as grading
 from judge.submissions.models import Kind
-from judge.submissions.services import grading, intake
+from judge.submissions.services import intake
 
 SYNCED_PROBLEMS = ("linear_backward", "clip_by_global_norm")
 

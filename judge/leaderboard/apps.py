@@ -9,10 +9,7 @@ class LeaderboardConfig(AppConfig):
 
     def ready(self) -> None:
         # Deleting cascades, also from the admin; the totals kept elsewhere must follow.
-        from judge.leaderboard.services import apply_verdict, forget_problem, forget_user, in_statement
-        from judge.submissions import standings
-
-        standings.kept_by(apply_verdict, in_statement)
+        from judge.leaderboard.services import forget_problem, forget_user
 
         pre_delete.connect(forget_user, sender=settings.AUTH_USER_MODEL, dispatch_uid="standings-forget-user")
         pre_delete.connect(forget_problem, sender="problems.Problem", dispatch_uid="standings-forget-problem")

@@ -141,7 +141,7 @@ def refresh_progress(user_id: int, problem_id: int) -> None:
 def apply_verdict(submission_id: int) -> None:
     """The standings after this submission's verdict was recorded; call it in the transaction that recorded it.
 
-    ``judge.submissions`` calls it (through ``judge.submissions.standings``) with every verdict. On PostgreSQL
+    ``judge.grading.recording`` calls it with every verdict it cannot record in one statement. On PostgreSQL
     the database function ``judge_apply_verdict`` (installed by migration 0003) does the common case in one
     round trip: the recount of the state, the problem's totals and a first solve; here only the rarer rest
     (a state with no graded submit left, a solve a rejudge moved or took away). Elsewhere (SQLite) the ORM

@@ -21,7 +21,7 @@ from judge.submissions.models import Kind, Status, Submission
 log = logging.getLogger(__name__)
 
 
-# The grading Celery task (judge.submissions.tasks) takes this name; it is sent by name.
+# The grading Celery task (judge.grading.tasks) takes this name (its old module's); it is sent by name.
 GRADE_TASK = "judge.submissions.tasks.grade_submission"
 
 

@@ -19,6 +19,7 @@ from engine.spec import Case
 from engine.speed import SpeedReport, measure_speed
 from engine.testset import ReferenceFailed
 from engine.verdicts import Verdict
+from judge.grading.recording import record_verdict
 from judge.lib.broker import Lane, send_task
 from judge.lib.sandbox_backend import discard_worker_sandbox, worker_sandbox
 from judge.problems.models import Problem, TestSet
@@ -28,13 +29,12 @@ from judge.submissions.composition import builds_on, reference_code, solved_solu
 from judge.submissions.models import Kind, Status, Submission
 from judge.submissions.services.claims import Heartbeat, claim_submission, park_submission, release_parked
 from judge.submissions.services.intake import CUSTOM_UNAVAILABLE, example_inputs, stepped_back
-from judge.submissions.services.recording import record_verdict
 from judge.submissions.signals import verdict_recorded
 from sandbox.backends.base import SandboxError
 
 log = logging.getLogger(__name__)
 
-# The speed measurement's Celery task (judge.submissions.tasks) takes this name; it is sent by name.
+# The speed measurement's Celery task (judge.grading.tasks) takes this name; it is sent by name.
 SPEED_TASK = "judge.submissions.tasks.measure_speed"
 
 

@@ -9,9 +9,9 @@ from django.core.management.base import BaseCommand, CommandError
 from engine.gate import run_gate
 from engine.grading import GradeReport
 from engine.package import PackageError, load_package
+from judge.grading.services import grade_with_sandbox
 from judge.lib.sandbox_backend import open_sandbox
 from judge.lib.validation import SubmissionRejected, validate_code
-from judge.submissions.services.grading import grade_with_sandbox
 
 
 class Command(BaseCommand):
