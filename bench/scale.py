@@ -226,8 +226,8 @@ def measure(size_label: str, runs: int, verdicts: int) -> dict[str, tuple[float,
     from django.db.models import Count
     from django.test import Client
 
-    from judge.leaderboard.models import UserTotals
-    from judge.leaderboard.ranking import board
+    from judge.standings.models import UserTotals
+    from judge.standings.ranking import board
     from judge.submissions.models import Submission
 
     total = board().total
@@ -275,7 +275,7 @@ def main() -> None:
     from django.core.management import call_command
     from django.db import connection
 
-    from judge.leaderboard.services import rebuild_standings
+    from judge.standings.services import rebuild_standings
     from judge.submissions.models import Submission
 
     call_command("migrate", verbosity=0)

@@ -54,7 +54,7 @@ def graded(student, code: str) -> Submission:
 
 
 def test_rejudging_a_problem_grades_old_submissions_against_the_new_tests(old_tests, student, author, no_enqueue):
-    from judge.leaderboard.ranking import leaderboard
+    from judge.standings.ranking import leaderboard
     from judge.submissions.queries import solved_and_attempted
 
     before = graded(student, WRONG_FOR_WIDTH_ONE)

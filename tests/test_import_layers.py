@@ -1,7 +1,7 @@
 """The floors of the code import downward only, as the import contracts in pyproject.toml declare.
 
 bench -> judge -> engine -> sandbox; the engine and the sandbox without Django; inside judge:
-pages > display > courses > authoring | accounts > grading > leaderboard > submissions | learning > problems > lib
+pages > display > courses > authoring | accounts > grading > standings > submissions | learning > problems > lib
 > settings; no view imports another; services send Celery tasks by name. A new import that breaks one of them fails
 here, with the chain that breaks it, and so does a new app under judge/ that has no floor yet.
 """

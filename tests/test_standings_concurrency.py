@@ -16,7 +16,7 @@ from django.db import connection
 from engine.grading import GradeReport
 from engine.verdicts import Verdict
 from judge.grading.recording import record_verdict
-from judge.leaderboard import services
+from judge.standings import services
 from judge.submissions.models import Kind, Status, Submission
 from tests.boards import quick_problem
 from tests.test_standings_rebuild import snapshot

@@ -13,7 +13,7 @@ TITLES = {400: "Bad request", 401: "Not signed in", 403: "Not allowed", 404: "No
           429: "Too many requests", 503: "Unavailable"}
 
 
-class Problem(Schema):
+class ProblemDetails(Schema):
     """RFC 9457 problem details; ``errors`` lists each refused field when there are several."""
 
     type: str = "about:blank"
@@ -45,4 +45,4 @@ def field_errors(errors: list[dict]) -> tuple[str, list[dict]]:
 
 
 # What the OpenAPI document says an endpoint may refuse with.
-REFUSALS = {400: Problem, 401: Problem, 404: Problem, 422: Problem}
+REFUSALS = {400: ProblemDetails, 401: ProblemDetails, 404: ProblemDetails, 422: ProblemDetails}

@@ -17,9 +17,9 @@ from pydantic import StringConstraints
 from engine.spec import ParamKind
 from judge.api.auth import READ
 from judge.api.errors import REFUSALS
-from judge.leaderboard.ranking import marks_of
 from judge.problems.models import Problem
 from judge.problems.queries import visible_case_data
+from judge.standings.ranking import marks_of
 from judge.submissions.queries import editorial_access
 
 router = Router(tags=["problems"], auth=READ)

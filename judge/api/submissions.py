@@ -25,7 +25,7 @@ from pydantic import ConfigDict
 
 from judge.accounts.limits import client_address
 from judge.api.auth import READ, SUBMIT
-from judge.api.errors import REFUSALS, Problem
+from judge.api.errors import REFUSALS, ProblemDetails
 from judge.api.problems import Slug, get_published
 from judge.display import results
 from judge.display.templatetags.misconceptions import misconceptions_of, properties_of
@@ -174,7 +174,8 @@ def row_of(row: results.TestRow) -> dict:
     }
 
 
-@router.post("/submissions", auth=SUBMIT, response={202: SubmissionOut, 429: Problem, 413: Problem, **REFUSALS},
+@router.post("/submissions", auth=SUBMIT,
+             response={202: SubmissionOut, 429: ProblemDetails, 413: ProblemDetails, **REFUSALS},
              url_name="api-submissions")
 def create_submission(request, body: NewSubmission):
     """Run or submit code, as the problem page's buttons do (same limits, locks and checks); 202 while queued.

@@ -2,6 +2,6 @@
 the standings (``services``, ``recording``), measure an accepted Submit's speed, the Celery tasks that run them
 and ``manage.py grade``.
 
-A floor above ``judge.leaderboard`` (which keeps the standings) and ``judge.submissions`` (which accepts and
+A floor above ``judge.standings`` (which keeps the standings) and ``judge.submissions`` (which accepts and
 claims), so recording a verdict calls the standings directly instead of through a hook the standings app sets.
 """

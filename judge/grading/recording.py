@@ -1,7 +1,7 @@
 """Recording a verdict: only the holder of the current claim can, and the standings follow in the same
 transaction, usually in the same statement.
 
-The standings are kept by ``judge.leaderboard``, a floor below this app: ``in_statement`` gives the database
+The standings are kept by ``judge.standings``, a floor below this app: ``in_statement`` gives the database
 function that does the common case inside the statement that records the verdict (PostgreSQL: one round trip
 per verdict), and ``apply_verdict`` does the rest, or all of it elsewhere, in the recording transaction.
 """
@@ -16,7 +16,7 @@ from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
 from engine.grading import GradeReport
-from judge.leaderboard.services import apply_verdict, in_statement
+from judge.standings.services import apply_verdict, in_statement
 from judge.submissions.models import Status, Submission
 
 LONG_WAY = "JR001"  # the SQLSTATE the standings function raises when a verdict needs ``apply_verdict``

@@ -34,7 +34,7 @@ class Problem(models.Model):
     starter_code = models.TextField()
     solution_code = models.TextField()
 
-    # Which track of the course the problem belongs to (a slug such as "pixels-to-attention"; blank: none).
+    # Which track of the catalogue the problem belongs to (a slug such as "pixels-to-attention"; blank: none).
     track = models.CharField(max_length=60, blank=True)
     # What grading needs: ``engine.spec.ProblemSpec.as_dict()`` (function, parameters and their kinds,
     # limits, tolerances, the time budget, probes). The engine owns its fields.

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from judge.leaderboard import views
+from judge.standings import views
 
 urlpatterns = [
     path("", views.standings, name="leaderboard"),

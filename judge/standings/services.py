@@ -17,7 +17,7 @@ order: the state row, the problem's totals, the user row, the student's
 totals, the solved levels in ascending order.
 
 Deleting a user or a problem goes through Django's cascade, also from the
-admin; ``judge.leaderboard.apps`` connects ``forget_user`` and
+admin; ``judge.standings.apps`` connects ``forget_user`` and
 ``forget_problem`` to ``pre_delete`` for that, the one place signals are used.
 """
 
@@ -33,15 +33,15 @@ from django.db.models.functions import Greatest, TruncMonth, TruncWeek
 from django.utils import timezone
 
 from engine.verdicts import Verdict
-from judge.leaderboard.models import (
+from judge.problems.models import Problem
+from judge.standings.models import (
+    Period,
     PeriodTotals,
     ProblemTotals,
     SolvedLevel,
     UserProblemState,
     UserTotals,
-    Window,
 )
-from judge.problems.models import Problem
 from judge.submissions.models import Kind, Status, Submission
 
 # Tests set it to check the ORM path (SQLite's) against the rebuild on PostgreSQL too.
@@ -49,7 +49,7 @@ ORM_ONLY = False
 # The best result of a student on a problem: the verdict closest to a solve.
 BEST_FIRST = (Verdict.ACCEPTED, Verdict.WRONG_ANSWER, Verdict.TIME_LIMIT_EXCEEDED, Verdict.MEMORY_LIMIT_EXCEEDED,
               Verdict.OUTPUT_LIMIT_EXCEEDED, Verdict.RUNTIME_ERROR, Verdict.COMPILE_ERROR, Verdict.INTERNAL_ERROR)
-TRUNC = {Window.MONTH: TruncMonth, Window.WEEK: TruncWeek}
+TRUNC = {Period.MONTH: TruncMonth, Period.WEEK: TruncWeek}
 
 STATE_COLUMNS = ["user", "problem", "attempts", "accepted", "first_accepted_at", "best_verdict"]
 TOTALS_COLUMNS = ["user", "solved", "reached_at"]
@@ -183,7 +183,7 @@ def in_statement(submission: str) -> tuple[str, list] | None:
 def period_start(window: str, at: datetime) -> datetime:
     """The start of the calendar month or week (Monday) holding ``at``, in the site's time zone, as Trunc* give."""
     day = timezone.localtime(at, timezone.get_default_timezone()).replace(hour=0, minute=0, second=0, microsecond=0)
-    return day.replace(day=1) if window == Window.MONTH else day - timedelta(days=day.weekday())
+    return day.replace(day=1) if window == Period.MONTH else day - timedelta(days=day.weekday())
 
 
 def _add_solve(user_id: int, at: datetime) -> None:

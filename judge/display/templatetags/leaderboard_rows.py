@@ -10,7 +10,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.timezone import localtime
 
-from judge.leaderboard.ranking import Standing
+from judge.standings.ranking import Standing
 
 register = template.Library()
 

@@ -13,9 +13,9 @@ from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
 from engine.verdicts import Verdict
-from judge.leaderboard.models import UserProblemState, Window
-from judge.leaderboard.ranking import board
 from judge.problems.models import Problem
+from judge.standings.models import Period, UserProblemState
+from judge.standings.ranking import board
 from judge.submissions.models import Kind, Submission
 
 CALENDAR_WEEKS = 53
@@ -95,7 +95,7 @@ def progress_of(user, today: date | None = None) -> Progress:
     solved = sorted((Solved(problems[s.problem_id], s.first_accepted_at) for s in states if s.solved),
                     key=lambda item: item.at)
     attempted = [Attempted(problems[s.problem_id], s.attempts, s.best_verdict) for s in states if not s.solved]
-    the_board = board(Window.ALL)
+    the_board = board(Period.ALL)
     # The kept total counts the same solves (published problems, accepted): no query of its own.
     progress = Progress(solved, sorted(attempted, key=lambda a: a.problem.title), tag_progress(problems, solved),
                         the_board.rank(len(solved)) if solved else None, the_board.total)

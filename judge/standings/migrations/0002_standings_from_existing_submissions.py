@@ -5,7 +5,7 @@ def build(apps, schema_editor) -> None:
     """A site that already has submissions gets its standings at once (as ``manage.py rebuild_standings``)."""
     if not apps.get_model("submissions", "Submission").objects.exists():
         return
-    from judge.leaderboard.services import rebuild_standings
+    from judge.standings.services import rebuild_standings
 
     rebuild_standings()
 

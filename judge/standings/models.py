@@ -1,7 +1,7 @@
 """Standings kept with the verdicts, so that no page aggregates over all submissions.
 
 Every row here can be rebuilt from submissions (``manage.py rebuild_standings``);
-the submissions stay the source of truth. ``judge.leaderboard.services`` keeps
+the submissions stay the source of truth. ``judge.standings.services`` keeps
 them current in the transaction that records a verdict.
 """
 
@@ -15,7 +15,7 @@ from engine.verdicts import choices as verdict_choices
 from judge.problems.models import Problem
 
 
-class Window(models.TextChoices):
+class Period(models.TextChoices):
     """Which solves a standings table counts: those first reached in this calendar period."""
 
     ALL = "all", "All time"
@@ -58,7 +58,7 @@ class PeriodTotals(models.Model):
     """The same for one calendar week or month: solves first reached in it."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    window = models.CharField(max_length=10, choices=Window.choices)
+    window = models.CharField(max_length=10, choices=Period.choices)
     starts_at = models.DateTimeField()
     solved = models.PositiveIntegerField()
     reached_at = models.DateTimeField()

@@ -3,7 +3,7 @@
 ``judge.submissions.services.recording.record_verdict`` stores the verdict (the submissions app alone changes a
 submission's status) and calls this function in the same statement (``v_refuse_rare``: a rare case raises
 SQLSTATE JR001, rolling the statement back, and is recorded the long way), or in the same transaction through
-``judge.leaderboard.services.apply_verdict``. It locks and recounts the student's state on the problem from their graded submits, carries
+``judge.standings.services.apply_verdict``. It locks and recounts the student's state on the problem from their graded submits, carries
 the change into the problem's totals and a first solve of a published problem into the student's totals, week,
 month and solved level. It returns what the rarer rest needs (a state left with no graded submit, a solve a
 rejudge moved or took away), which ``apply_verdict`` finishes in the same transaction. The rules are those of

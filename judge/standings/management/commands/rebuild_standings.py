@@ -4,7 +4,7 @@ import time
 
 from django.core.management.base import BaseCommand
 
-from judge.leaderboard.services import rebuild_standings
+from judge.standings.services import rebuild_standings
 
 
 class Command(BaseCommand):

@@ -1,4 +1,4 @@
-"""Who has solved the most problems, read from the kept totals (``judge.leaderboard.models``).
+"""Who has solved the most problems, read from the kept totals (``judge.standings.models``).
 
 A student's score is the number of published problems with an accepted Submit,
 counting, in a time window, only the solves first reached in it. The list is
@@ -16,9 +16,9 @@ from django.contrib.auth import get_user_model
 from django.db.models import Count, QuerySet
 from django.utils import timezone
 
-from judge.leaderboard.models import PeriodTotals, ProblemTotals, SolvedLevel, UserProblemState, UserTotals, Window
-from judge.leaderboard.services import period_start
 from judge.problems.models import Problem
+from judge.standings.models import Period, PeriodTotals, ProblemTotals, SolvedLevel, UserProblemState, UserTotals
+from judge.standings.services import period_start
 
 ANONYMOUS = "anonymous"
 ORDER = ("-solved", "reached_at", "user_id")
@@ -59,25 +59,25 @@ class Board:
 
 def window_start(window: str, now: datetime | None = None) -> datetime | None:
     """The start of this calendar month or week (Monday) in the site's time zone; None for all time."""
-    return None if window == Window.ALL else period_start(window, now or timezone.now())
+    return None if window == Period.ALL else period_start(window, now or timezone.now())
 
 
 def totals(window: str) -> QuerySet:
     """The ranked rows of a window, each with ``user_id``, ``solved`` and ``reached_at``."""
-    if window == Window.ALL:
+    if window == Period.ALL:
         return UserTotals.objects.all()
     return PeriodTotals.objects.filter(window=window, starts_at=window_start(window))
 
 
-def board(window: str = Window.ALL) -> Board:
-    if window == Window.ALL:
+def board(window: str = Period.ALL) -> Board:
+    if window == Period.ALL:
         levels = SolvedLevel.objects.filter(solved__gt=0, users__gt=0).values_list("solved", "users")
     else:
         levels = totals(window).order_by().values("solved").annotate(n=Count("user_id")).values_list("solved", "n")
     return Board(window, dict(levels))
 
 
-def standings(window: str = Window.ALL, offset: int = 0, limit: int = 50, the_board: Board | None = None,
+def standings(window: str = Period.ALL, offset: int = 0, limit: int = 50, the_board: Board | None = None,
               ) -> list[Standing]:
     the_board = the_board or board(window)
     return _standings(page_rows(window, offset, limit, the_board), the_board)
@@ -120,11 +120,11 @@ def names_of(user_ids: list[int]) -> dict[int, tuple[str, bool]]:
     return {pk: (name, bool(hidden)) for pk, name, hidden in rows}
 
 
-def leaderboard(limit: int = 100, window: str = Window.ALL) -> list[Standing]:
+def leaderboard(limit: int = 100, window: str = Period.ALL) -> list[Standing]:
     return standings(window, 0, limit)
 
 
-def standing_of(user, window: str = Window.ALL, the_board: Board | None = None) -> Standing | None:
+def standing_of(user, window: str = Period.ALL, the_board: Board | None = None) -> Standing | None:
     """The user's own row, or None while they have solved nothing (in the window)."""
     if not user.is_authenticated:
         return None

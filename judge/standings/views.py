@@ -2,15 +2,15 @@ from __future__ import annotations
 
 from django.shortcuts import render
 
-from judge.leaderboard import ranking
-from judge.leaderboard.models import Window
+from judge.standings import ranking
+from judge.standings.models import Period
 
 PAGE_SIZE = 50
 
 
 def standings(request):
-    window = request.GET.get("window", Window.ALL)
-    window = window if window in Window.values else Window.ALL
+    window = request.GET.get("window", Period.ALL)
+    window = window if window in Period.values else Period.ALL
     query = request.GET.get("q", "").strip()[:150]
     board = ranking.board(window)
     me = ranking.standing_of(request.user, window, board)
@@ -20,7 +20,7 @@ def standings(request):
             else ranking.page_rows(window, (page - 1) * PAGE_SIZE, PAGE_SIZE, board))
     rows, near = ranking.with_names([rows, ranking.neighbour_rows(me, window) if me else []], board)
     return render(request, "leaderboard/standings.html", {
-        "standings": rows, "window": window, "windows": Window.choices, "query": query, "board": board,
+        "standings": rows, "window": window, "windows": Period.choices, "query": query, "board": board,
         "me": me, "near": near,
         "page": page, "pages": pages, "page_links": page_links(page, pages), "offset": (page - 1) * PAGE_SIZE,
     })
@@ -49,4 +49,4 @@ def page_links(page: int, pages: int) -> list[int | None]:
 
 def problem_firsts(request):
     return render(request, "leaderboard/problems.html", {"firsts": ranking.problem_firsts(),
-                                                         "windows": Window.choices})
+                                                         "windows": Period.choices})
