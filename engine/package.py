@@ -443,7 +443,7 @@ TRACKS = "tracks.toml"
 
 
 def load_tracks(root: Path) -> list[dict]:
-    """The course's tracks in order ({"slug", "title", "summary"}), from ``problems/tracks.toml`` if it exists."""
+    """The catalogue's tracks in order ({"slug", "title", "summary"}), from ``problems/tracks.toml`` if it exists."""
     file = root / TRACKS
     if not file.is_file():
         return []

@@ -9,7 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import pytest
 
-from judge.submissions.services import grading
+from judge.grading import services as grading
 from judge.submissions.models import Submission
 from tests.conftest import read_solution
 
