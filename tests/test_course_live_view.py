@@ -17,7 +17,7 @@ from judge.courses import live
 from judge.submissions import push
 from judge.submissions.models import Status, Submission
 from tests.boards import recorded
-from tests.courses import DUE, make_world, world  # noqa: F401 (fixture)
+from tests.courses import DUE, make_world, unlinked, world  # noqa: F401 (fixture)
 
 HOUR = timedelta(hours=1)
 
@@ -28,7 +28,7 @@ def matrix(client, w, **params) -> str:
 
 
 def row_of(page: str, name: str) -> str:
-    return page[page.index(f'data-student="{name}"'):].split("</tr>")[0]
+    return unlinked(page[page.index(f'data-student="{name}"'):].split("</tr>")[0])
 
 
 def test_the_matrix_shows_solved_attempted_and_not_started_with_late_marks(client, world):

@@ -1,12 +1,15 @@
 """How a graded submission is shown: per-test rows, arrays, difference pictures.
 
-Only visible tests ever bring data to the page: their inputs and expected
+Only visible tests ever bring data to a student's page: their inputs and expected
 output from the test set, and the student's own output for a wrong value.
 Hidden tests name the check that failed and nothing more: no time, traceback or
 printed output of their own (the engine stores none; rows graded before it
 stopped are cleaned here too), and the submission's total time is rounded.  The student's
 output is stored as base64 ``.npy`` bytes that their code produced, so it is
 parsed with the same defensive reader the grader uses.
+
+A course's staff reading a student's work (``staff=True``, the grading desk) also see each hidden test's
+inputs, expected output and the figures its check stored (how many positions differ, the largest error).
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from engine.verdicts import CHECK_LABELS, CHECKS, TestStatus, Verdict
 from judge.display.curves import loss_curves
 from judge.display.pictures import output_picture
 from judge.display.token_picture import drawable, prompt_length, tokens_picture
-from judge.problems.queries import problem_spec, visible_case_data
+from judge.problems.queries import case_data, problem_spec, visible_case_data
 from judge.submissions.models import Submission
 
 MAX_ACTUAL_BYTES = 512 * 1024
@@ -72,6 +75,7 @@ class TestRow:
     misconception: str = ""  # the name of the known mistake it reproduces, if any
     # The later tests that failed the same way, folded into this row (``results.grouped``).
     same_on: list[str] = field(default_factory=list)
+    staff_view: bool = False  # a hidden test shown in full to the course's staff
 
     @property
     def passed(self) -> bool:
@@ -118,18 +122,21 @@ def decode_actual(detail: dict) -> np.ndarray | None:
         return None
 
 
-def result_rows(submission: Submission) -> list[TestRow]:
+def result_rows(submission: Submission, staff: bool = False) -> list[TestRow]:
+    """The stored tests as the page shows them; ``staff`` only for a course's staff reading a student's work."""
     if not submission.results:
         return []
     if submission.is_custom:
         cases = custom_case_data(submission)
+    elif staff:
+        cases = case_data(submission.test_set_id)
     elif any(not t.get("hidden", True) for t in submission.results):
         cases = visible_case_data(submission.test_set_id)
     else:
         cases = {}
     spec = submission.problem.spec or {}
     labels, picture = check_labels(spec), str(spec.get("picture") or "")
-    return [shown_row(test, cases, labels, picture) for test in submission.results if isinstance(test, dict)]
+    return [shown_row(test, cases, labels, picture, staff) for test in submission.results if isinstance(test, dict)]
 
 
 def check_labels(spec: dict) -> dict[str, str]:
@@ -146,9 +153,10 @@ def check_labels(spec: dict) -> dict[str, str]:
     return CHECK_LABELS | {"dtype": dtypes.pop() if len(dtypes) == 1 else "dtypes"}
 
 
-def shown_row(test: dict, cases: dict, labels: dict[str, str] = CHECK_LABELS, picture: str = "") -> TestRow:
-    """One stored test as the page shows it; ``cases`` holds the visible tests' inputs and expected output, and
-    ``picture`` is how the problem draws an output (``ProblemSpec.picture``)."""
+def shown_row(test: dict, cases: dict, labels: dict[str, str] = CHECK_LABELS, picture: str = "",
+              staff: bool = False) -> TestRow:
+    """One stored test as the page shows it; ``cases`` holds the visible tests' inputs and expected output (and
+    the hidden ones' for ``staff``), and ``picture`` is how the problem draws an output (``ProblemSpec.picture``)."""
     status = str(test.get("status", ""))
     marks = test.get("checks") or {}
     row = TestRow(
@@ -161,7 +169,9 @@ def shown_row(test: dict, cases: dict, labels: dict[str, str] = CHECK_LABELS, pi
     )
     if row.hidden:
         row.time_ms, row.traceback, row.message = 0.0, [], _hidden_message(row.message)
-        return row
+        if not staff:
+            return row
+        row.staff_view = True
     row.stdout, row.detail = str(test.get("stdout") or ""), dict(test.get("detail") or {})
     if row.name in cases:
         inputs, expected = cases[row.name]

@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import difflib
 import uuid
 
 from django.conf import settings
@@ -13,6 +12,7 @@ from django.views.decorators.http import require_POST
 from engine.verdicts import Verdict
 from judge.accounts.limits import client_address
 from judge.display import results
+from judge.display.diffs import code_diff
 from judge.display.custom_inputs import CUSTOM, custom_fields, posted_texts
 from judge.lib.validation import SubmissionRejected
 from judge.pages.problem_page import problem_page
@@ -167,14 +167,4 @@ def submission_diff(request):
     newer = get_submission_for_user(request.user, newer_pk)
     if older.created_at > newer.created_at:
         older, newer = newer, older
-    lines = difflib.unified_diff(older.code.splitlines(), newer.code.splitlines(),
-                                 f"#{older.pk}", f"#{newer.pk}", lineterm="", n=3)
-    return render(request, "submissions/diff.html", {
-        "older": older, "newer": newer, "lines": [(_diff_class(line), line) for line in lines],
-    })
-
-
-def _diff_class(line: str) -> str:
-    if line.startswith(("+++", "---")):
-        return "file"
-    return {"+": "added", "-": "removed", "@": "hunk"}.get(line[:1], "same")
+    return render(request, "submissions/diff.html", {"older": older, "newer": newer, "lines": code_diff(older, newer)})

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from judge.pages import problems, stream, submissions
+from judge.pages import desk, problems, stream, submissions
 
 urlpatterns = [
     path("", problems.problem_list, name="problem-list"),
@@ -14,4 +14,9 @@ urlpatterns = [
     # Under ASGI judge/asgi.py answers this path before Django; this view serves WSGI servers.
     path("submissions/<int:pk>/events/", stream.submission_events, name="submission-events"),
     path("submissions/diff/", submissions.submission_diff, name="submission-diff"),
+    # The grading desk: a course's staff reading its students' work (judge/pages/desk.py).
+    path("courses/<int:pk>/students/<int:student_pk>/problems/<slug:slug>/", desk.student_attempts,
+         name="desk-attempts"),
+    path("courses/<int:pk>/work/<int:submission_pk>/", desk.student_submission, name="desk-submission"),
+    path("courses/<int:pk>/work/diff/", desk.attempts_diff, name="desk-diff"),
 ]

@@ -53,8 +53,17 @@ def load_cases(test_set: TestSet, visible_only: bool = False, probes: bool = Tru
 @functools.lru_cache(maxsize=64)
 def visible_case_data(test_set_id: int) -> dict[str, tuple[dict[str, np.ndarray], np.ndarray]]:
     """Inputs and expected output of each visible test; a test set never changes once made."""
+    return case_data(test_set_id, hidden=False)
+
+
+def case_data(test_set_id: int, hidden: bool | None = None) -> dict[str, tuple[dict[str, np.ndarray], np.ndarray]]:
+    """Inputs and expected output of the test set's tests: the visible ones, the hidden ones (``hidden=True``,
+    for a course's staff only: ``judge.display.results``), or all (None)."""
+    cases = TestCase.objects.filter(test_set_id=test_set_id)
+    if hidden is not None:
+        cases = cases.filter(hidden=hidden)
     data = {}
-    for case in TestCase.objects.filter(test_set_id=test_set_id, hidden=False):
+    for case in cases:
         data[case.name] = (load_inputs(bytes(case.inputs)), members.load(bytes(case.expected)))
     return data
 

@@ -1,0 +1,64 @@
+"""The grading desk's pages: a course's instructor or TA reads a student's attempts on one of the course's
+problems, one submission in full (hidden tests included) and the change between two attempts.
+
+Access is the course's (``courses.access``: staff of that course only, the student a student of it, the
+problem one of its assignments'); each page writes an audit row before it answers (``courses.desk``).
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponseBadRequest
+from django.shortcuts import get_object_or_404, render
+
+from judge.courses import desk
+from judge.courses.access import course_problem_ids, get_student_for_staff, get_work_for_staff
+from judge.courses.timezones import activate_for
+from judge.display import results
+from judge.display.diffs import code_diff
+from judge.problems.models import Problem
+
+
+@login_required
+def student_attempts(request, pk: int, student_pk: int, slug: str):
+    course, member = get_student_for_staff(request.user, pk, student_pk)
+    problem = get_object_or_404(Problem, slug=slug)
+    if problem.pk not in course_problem_ids(course):
+        raise Http404("This problem is in none of the course's assignments.")
+    activate_for(request.user)
+    attempts = list(desk.attempts_of(member.user, problem))
+    desk.record_reading(course, request.user, member.user, f"attempts on {problem.slug}")
+    return render(request, "desk/attempts.html", {
+        "course": course, "student": member.user, "problem": problem, "attempts": attempts,
+        "newest_two": [a.pk for a in attempts[-2:]]})
+
+
+@login_required
+def student_submission(request, pk: int, submission_pk: int):
+    course, submission = get_work_for_staff(request.user, pk, submission_pk)
+    activate_for(request.user)
+    desk.record_reading(course, request.user, submission.user, f"submission #{submission.pk} "
+                                                                f"on {submission.problem.slug}")
+    final = submission.is_final
+    return render(request, "desk/submission.html", {
+        "course": course, "submission": submission,
+        "rows": results.result_rows(submission, staff=True) if final else [],
+        "error_line": results.error_line(submission) if final else None})
+
+
+@login_required
+def attempts_diff(request, pk: int):
+    try:
+        older_pk, newer_pk = int(request.GET["a"]), int(request.GET["b"])
+    except (KeyError, ValueError):
+        return HttpResponseBadRequest("choose two attempts to compare")
+    course, older = get_work_for_staff(request.user, pk, older_pk)
+    _, newer = get_work_for_staff(request.user, pk, newer_pk)
+    if (older.user_id, older.problem_id) != (newer.user_id, newer.problem_id):
+        return HttpResponseBadRequest("compare two attempts of one student on one problem")
+    if (older.created_at, older.pk) > (newer.created_at, newer.pk):
+        older, newer = newer, older
+    desk.record_reading(course, request.user, older.user, f"change from #{older.pk} to #{newer.pk} "
+                                                          f"on {older.problem.slug}")
+    return render(request, "desk/diff.html", {
+        "course": course, "older": older, "newer": newer, "lines": code_diff(older, newer)})
