@@ -87,6 +87,17 @@ def test_staff_see_what_the_hidden_test_held_and_the_student_does_not(client, wo
     assert "7.25" not in own and "9.875" not in own and "4.5</strong>" not in own and "staff only" not in own
 
 
+def test_staff_see_the_draw_of_the_hidden_test_that_submission_was_graded_on(client, work):
+    w, problem, _, second = work
+    TestCase.objects.create(test_set_id=problem.current_test_set_id, index=1, name="hidden_1", hidden=True,
+                            variant=1, inputs=pack_inputs({"x": to_npy(np.array([[6.5, 0.75]]))}),
+                            expected=to_npy(np.array([3.625, 2.375])))
+    Submission.objects.filter(pk=second.pk).update(draw=0)  # the pool's only draw, in place of the published case
+    client.force_login(w.instructor)
+    page = client.get(reverse("desk-submission", args=[w.course.pk, second.pk])).content.decode()
+    assert "6.5" in page and "3.625" in page and "7.25" not in page
+
+
 def test_the_timeline_lists_every_attempt_and_the_diff_shows_what_changed(client, work):
     w, problem, first, second = work
     run = Submission.objects.create(user=w.student, problem=problem, test_set_id=problem.current_test_set_id,

@@ -33,7 +33,7 @@ from engine.verdicts import CHECK_LABELS, CHECKS, TestStatus, Verdict
 from judge.display.curves import loss_curves
 from judge.display.pictures import output_picture
 from judge.display.token_picture import drawable, prompt_length, tokens_picture
-from judge.problems.queries import case_data, problem_spec, visible_case_data
+from judge.problems.queries import graded_case_data, problem_spec, visible_case_data
 from judge.submissions.models import Submission
 
 MAX_ACTUAL_BYTES = 512 * 1024
@@ -129,7 +129,7 @@ def result_rows(submission: Submission, staff: bool = False) -> list[TestRow]:
     if submission.is_custom:
         cases = custom_case_data(submission)
     elif staff:
-        cases = case_data(submission.test_set_id)
+        cases = graded_case_data(submission.test_set_id, submission.draw)
     elif any(not t.get("hidden", True) for t in submission.results):
         cases = visible_case_data(submission.test_set_id)
     else:

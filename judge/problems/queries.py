@@ -14,6 +14,7 @@ from django.utils import timezone
 from engine import members
 from engine.arrays import load_inputs, unpack_inputs
 from engine.checks import KnownWrong
+from engine.pool import draw_cases
 from engine.spec import Case, ProblemSpec
 from judge.problems.models import (
     STALLED_AFTER_S,
@@ -53,19 +54,19 @@ def load_cases(test_set: TestSet, visible_only: bool = False, probes: bool = Tru
 @functools.lru_cache(maxsize=64)
 def visible_case_data(test_set_id: int) -> dict[str, tuple[dict[str, np.ndarray], np.ndarray]]:
     """Inputs and expected output of each visible test; a test set never changes once made."""
-    return case_data(test_set_id, hidden=False)
-
-
-def case_data(test_set_id: int, hidden: bool | None = None) -> dict[str, tuple[dict[str, np.ndarray], np.ndarray]]:
-    """Inputs and expected output of the test set's tests: the visible ones, the hidden ones (``hidden=True``,
-    for a course's staff only: ``judge.display.results``), or all (None)."""
-    cases = TestCase.objects.filter(test_set_id=test_set_id)
-    if hidden is not None:
-        cases = cases.filter(hidden=hidden)
     data = {}
-    for case in cases:
+    for case in TestCase.objects.filter(test_set_id=test_set_id, hidden=False):
         data[case.name] = (load_inputs(bytes(case.inputs)), members.load(bytes(case.expected)))
     return data
+
+
+def graded_case_data(test_set_id: int, draw: int | None) -> dict[str, tuple[dict[str, np.ndarray], np.ndarray]]:
+    """Inputs and expected output of every test a submission was graded on, hidden ones included, from the
+    pool's draw its secret number picked (``engine.pool.draw_cases``): for a course's staff only
+    (``judge.display.results``)."""
+    rows = list(TestCase.objects.filter(test_set_id=test_set_id, probe=False))
+    return {case.name: (load_inputs(bytes(case.inputs)), members.load(bytes(case.expected)))
+            for case in draw_cases(rows, draw)}  # the rows carry the fields a draw reads
 
 
 def load_benchmark(test_set_id: int) -> list[Case]:
