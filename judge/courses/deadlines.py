@@ -68,6 +68,7 @@ class Credit:
     value: float
     counts: bool
     late: bool = False
+    adjusted: bool = False  # staff changed it by hand (``grades.adjusted``)
 
 
 NOT_COUNTING = Credit(0.0, counts=False)

@@ -37,10 +37,12 @@ class AssignmentForm(WindowForm):
     weight = forms.FloatField(initial=1.0, min_value=0)
     time_limit_minutes = forms.IntegerField(required=False, min_value=1, max_value=60 * 24 * 14,
                                             label="Timed: minutes per student (blank: not timed)")
+    problem_cap = forms.FloatField(required=False, min_value=0, initial=1.0,
+                                   label="Most points a problem can reach with points by hand (blank: 1)")
     problems = forms.ModelMultipleChoiceField(queryset=Problem.objects.filter(published=True),
                                               to_field_name="slug", widget=forms.CheckboxSelectMultiple)
     field_order = ["title", "problems", "opens_at", "due_at", "closes_at", "late_rule", "late_multiplier",
-                   "late_penalty_per_day", "weight", "time_limit_minutes"]
+                   "late_penalty_per_day", "weight", "time_limit_minutes", "problem_cap"]
 
 
 class OverrideForm(WindowForm):

@@ -1,5 +1,10 @@
 """Credit, read from the submissions when it is asked for: nothing is written when a verdict is recorded.
 
+The one rule every reader of grades goes through (the gradebook and its CSV, ``manage.py gradebook``, the course
+pages, the score sent to an LMS): ``grade_assignment`` takes the automatic credit by date, then applies the
+points staff gave by hand (``Adjustment``: an override of the credit, or a bonus or deduction added to it),
+and keeps the result between 0 and the assignment's ``problem_cap``.
+
 The Submit that counts for an assignment problem is the best one made inside the student's own window (their
 dates after overrides); a Submit is worth its date's credit (``deadlines.credit_at``) if accepted, nothing
 otherwise. Reading it from the submissions means a rejudge, an override or a changed due time is reflected on
@@ -17,7 +22,17 @@ from django.db.models import Count, Max, Min, Q
 
 from engine.verdicts import Verdict
 from judge.courses.deadlines import NOT_COUNTING, Credit, Window, credit_at, personal_window
-from judge.courses.models import Assignment, AssignmentProblem, Course, Membership, Override, Role, TimedStart
+from judge.courses.models import (
+    Adjustment,
+    AdjustmentKind,
+    Assignment,
+    AssignmentProblem,
+    Course,
+    Membership,
+    Override,
+    Role,
+    TimedStart,
+)
 from judge.submissions.models import Kind, Status, Submission
 
 
@@ -104,7 +119,18 @@ def grade_assignment(assignment: Assignment, students: list[Student]) -> Assignm
         best = grades.cells.get((user_id, problem_id))
         if credit.counts and (best is None or (credit.value, not credit.late) > (best.value, not best.late)):
             grades.cells[(user_id, problem_id)] = credit
+    for adjustment in Adjustment.objects.filter(assignment=assignment, user_id__in=list(windows)):
+        key = (adjustment.user_id, adjustment.problem_id)
+        grades.cells[key] = adjusted(grades.cells.get(key, NOT_COUNTING), adjustment.kind, adjustment.points,
+                                     assignment.problem_cap)
     return grades
+
+
+def adjusted(credit: Credit, kind: str, points: float, cap: float) -> Credit:
+    """The credit once staff's points by hand apply: set to ``points`` or moved by them, kept within [0, cap]."""
+    value = points if kind == AdjustmentKind.OVERRIDE else credit.value + points
+    value = min(max(value, 0.0), cap)
+    return Credit(value, counts=credit.counts or value > 0, late=credit.late, adjusted=True)
 
 
 def accepted_in_windows(problem_ids: list[int], windows: dict[int, Window], timed: bool

@@ -105,6 +105,8 @@ class Assignment(LateWindow):
     weight = models.FloatField(default=1.0)
     # Timed mode (an exam): each student has this many minutes from when they first open it, never past the close.
     time_limit_minutes = models.PositiveIntegerField(null=True, blank=True)
+    # The most points a problem can reach once staff adjusted it by hand (a bonus above 1 needs a cap above 1).
+    problem_cap = models.FloatField(default=1.0)
     problems = models.ManyToManyField(Problem, through="AssignmentProblem", related_name="assignments")
 
     class Meta:
@@ -153,6 +155,28 @@ class TimedStart(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["assignment", "user"], name="timed_start_once")]
+
+
+class AdjustmentKind(models.TextChoices):
+    OVERRIDE = "override", "points set to"
+    DELTA = "delta", "bonus or deduction of"
+
+
+class Adjustment(models.Model):
+    """Points staff gave a student on a problem of an assignment by hand, and why: applied after the automatic
+    credit (``grades.grade_assignment``), one per student and problem; each change is in the course's audit."""
+
+    assignment = models.ForeignKey(Assignment, on_delete=models.CASCADE, related_name="adjustments")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    problem = models.ForeignKey(Problem, on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(max_length=10, choices=AdjustmentKind.choices)
+    points = models.FloatField()
+    reason = models.CharField(max_length=500)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["assignment", "user", "problem"], name="one_adjustment")]
 
 
 class CourseAudit(models.Model):

@@ -187,7 +187,9 @@ def people(request, pk: int):
 
 def assignment_values(data: dict) -> dict:
     return {k: data.get(k) for k in ("title", "weight", "time_limit_minutes", "opens_at", "due_at", "closes_at",
-                                     "late_multiplier", "late_penalty_per_day")} | {"late_rule": data.get("late_rule") or ""}
+                                     "late_multiplier", "late_penalty_per_day")} | {
+        "late_rule": data.get("late_rule") or "",
+        "problem_cap": 1.0 if data.get("problem_cap") is None else data["problem_cap"]}
 
 
 @login_required
@@ -240,7 +242,9 @@ def assignment_detail(request, pk: int, assignment_pk: int):
     if role == Role.STUDENT:
         me = [s for s in students_of(assignment.course, user_id=request.user.pk)]
         grades, cells = progress_matrix(assignment, me)
-        context["mine"] = [(i, cells.get((request.user.pk, i.problem_id))) for i in context["items"]]
+        context["mine"] = [(i, cells.get((request.user.pk, i.problem_id)), grades.credit(request.user.pk, i.problem_id))
+                           for i in context["items"]]
+        context["my_points"] = points(grades.total(request.user.pk))
         context["override"] = Override.objects.filter(assignment=assignment, user=request.user).first()
     return render(request, "courses/assignment.html", context)
 
@@ -354,11 +358,12 @@ def points(total: float) -> str:
 
 
 def credit_cell(credit) -> tuple[str, str]:
-    """(css class, text) of one gradebook cell."""
-    if not credit.counts:
+    """(css class, text) of one gradebook cell; "L" late, "✎" points given by hand."""
+    if not credit.counts and not credit.adjusted:
         return "num", ""
-    text = f"{credit.value:.2f}".rstrip("0").rstrip(".")
-    return ("num late", text + " L") if credit.late else ("num", text)
+    text = (f"{credit.value:.2f}".rstrip("0").rstrip(".") or "0") + (" L" if credit.late else "")
+    css = "num" + (" late" if credit.late else "") + (" adjusted" if credit.adjusted else "")
+    return css, text + (" ✎" if credit.adjusted else "")
 
 
 @login_required

@@ -7,11 +7,16 @@ problem one of its assignments'); each page writes an audit row before it answer
 
 from __future__ import annotations
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponseBadRequest
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
 
 from judge.courses import desk
+from judge.courses.grades import grade_assignment, students_of
+from judge.courses.models import Assignment, AssignmentProblem
+from judge.courses.services import CourseError
 from judge.courses.access import course_problem_ids, get_student_for_staff, get_work_for_staff
 from judge.courses.timezones import activate_for
 from judge.display import results
@@ -19,18 +24,53 @@ from judge.display.diffs import code_diff
 from judge.problems.models import Problem
 
 
-@login_required
-def student_attempts(request, pk: int, student_pk: int, slug: str):
+def course_student_problem(request, pk: int, student_pk: int, slug: str):
     course, member = get_student_for_staff(request.user, pk, student_pk)
     problem = get_object_or_404(Problem, slug=slug)
     if problem.pk not in course_problem_ids(course):
         raise Http404("This problem is in none of the course's assignments.")
+    return course, member, problem
+
+
+@login_required
+def student_attempts(request, pk: int, student_pk: int, slug: str):
+    course, member, problem = course_student_problem(request, pk, student_pk, slug)
     activate_for(request.user)
     attempts = list(desk.attempts_of(member.user, problem))
     desk.record_reading(course, request.user, member.user, f"attempts on {problem.slug}")
     return render(request, "desk/attempts.html", {
         "course": course, "student": member.user, "problem": problem, "attempts": attempts,
-        "newest_two": [a.pk for a in attempts[-2:]]})
+        "newest_two": [a.pk for a in attempts[-2:]], "points": points_by_assignment(course, member, problem)})
+
+
+def points_by_assignment(course, member, problem) -> list[dict]:
+    """Per assignment holding the problem: the student's credit there (the one rule's), and any points by hand."""
+    student = students_of(course, user_id=member.user_id)
+    held = Assignment.objects.filter(pk__in=AssignmentProblem.objects.filter(
+        assignment__course=course, problem=problem).values("assignment_id"))
+    by_hand = desk.adjustments_of(member.user, problem)
+    return [{"assignment": a, "credit": grade_assignment(a, student).credit(member.user_id, problem.pk),
+             "adjustment": by_hand.get(a.pk)} for a in held]
+
+
+@login_required
+@require_POST
+def adjust_points(request, pk: int, student_pk: int, slug: str):
+    course, member, problem = course_student_problem(request, pk, student_pk, slug)
+    assignment = get_object_or_404(Assignment, course=course, pk=request.POST.get("assignment") or 0)
+    try:
+        points = None if request.POST.get("remove") else float(request.POST.get("points", ""))
+    except ValueError:
+        points = float("nan")  # refused below with the service's message
+    try:
+        desk.adjust_points(assignment, request.user, member.user, problem, request.POST.get("kind", ""), points,
+                           request.POST.get("reason", ""))
+    except CourseError as error:
+        for message in error.messages:
+            messages.error(request, message)
+    else:
+        messages.success(request, f"Points by hand saved for {member.user.username} in {assignment.title}.")
+    return redirect("desk-attempts", course.pk, member.user_id, problem.slug)
 
 
 @login_required

@@ -17,6 +17,8 @@ urlpatterns = [
     # The grading desk: a course's staff reading its students' work (judge/pages/desk.py).
     path("courses/<int:pk>/students/<int:student_pk>/problems/<slug:slug>/", desk.student_attempts,
          name="desk-attempts"),
+    path("courses/<int:pk>/students/<int:student_pk>/problems/<slug:slug>/points/", desk.adjust_points,
+         name="desk-adjust"),
     path("courses/<int:pk>/work/<int:submission_pk>/", desk.student_submission, name="desk-submission"),
     path("courses/<int:pk>/work/diff/", desk.attempts_diff, name="desk-diff"),
 ]
