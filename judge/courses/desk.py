@@ -8,11 +8,16 @@ their work.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, field
 
+from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import QuerySet
+from django.utils import timezone
+from django.utils.safestring import SafeString, mark_safe
 
-from judge.courses.models import Adjustment, AdjustmentKind, Assignment, Course, Membership, Role
+from judge.courses.models import Adjustment, AdjustmentKind, Assignment, Course, Feedback, Membership, Role
+from judge.problems.rendering import render_markdown
 from judge.courses.services import CourseError, announce_credit_rules, audit
 from judge.problems.models import Problem
 from judge.submissions.models import Submission
@@ -67,3 +72,106 @@ def adjust_points(assignment: Assignment, by, student, problem: Problem, kind: s
     audit(assignment.course, by, ADJUSTED, f"{where}: {AdjustmentKind(kind).label} {points:g}: {reason}")
     announce_credit_rules(assignment.pk)
     return adjustment
+
+
+# --- Feedback on code ------------------------------------------------------------------------------------------
+
+MAX_FEEDBACK = 5000
+
+
+def _body(text: str) -> str:
+    text = (text or "").strip()
+    if not text:
+        raise CourseError("Write something first.")
+    if len(text) > MAX_FEEDBACK:
+        raise CourseError(f"Keep it under {MAX_FEEDBACK} characters.")
+    return text
+
+
+def leave_feedback(course: Course, by, submission: Submission, body: str, line: int | None = None) -> Feedback:
+    """A comment of the course's staff on one line of the submission's code, or overall (``line`` None)."""
+    lines = len(submission.code.splitlines())
+    if line is not None and not 1 <= line <= lines:
+        raise CourseError(f"Choose a line between 1 and {lines}.")
+    return Feedback.objects.create(course=course, submission=submission, author=by, line=line, body_md=_body(body))
+
+
+def own_feedback(course: Course, by, pk: int) -> Feedback:
+    """A comment its author may change (in a course they are still staff of): nobody else's, not even another
+    member of staff's."""
+    feedback = Feedback.objects.filter(pk=pk, course=course).first()
+    if feedback is None or feedback.author_id != by.pk:
+        raise PermissionDenied("Only the comment's author may change it.")
+    return feedback
+
+
+def edit_feedback(course: Course, by, pk: int, body: str) -> Feedback:
+    feedback = own_feedback(course, by, pk)
+    feedback.body_md, feedback.edited_at = _body(body), timezone.now()
+    feedback.read_at = None  # changed words are unread again
+    feedback.save(update_fields=["body_md", "edited_at", "read_at"])
+    return feedback
+
+
+def delete_feedback(course: Course, by, pk: int) -> Feedback:
+    feedback = own_feedback(course, by, pk)
+    feedback.delete()
+    return feedback
+
+
+def reply_to_feedback(student, pk: int, body: str) -> Feedback:
+    """The student's one answer to a comment on their own submission; a second is refused."""
+    feedback = Feedback.objects.filter(pk=pk, submission__user=student).first()
+    if feedback is None:
+        raise PermissionDenied("You can only answer comments on your own work.")
+    if Feedback.objects.filter(pk=pk, replied_at__isnull=True).update(reply_md=_body(body),
+                                                                      replied_at=timezone.now()) != 1:
+        raise CourseError("You have already answered this comment.")
+    feedback.refresh_from_db()
+    return feedback
+
+
+def unread_feedback(student, course: Course) -> int:
+    return Feedback.objects.filter(course=course, submission__user=student, read_at__isnull=True).count()
+
+
+def feedback_for_student(student, course: Course) -> list[int]:
+    """The student's submissions in this course with unread comments, newest first (their pages open them)."""
+    return list(Feedback.objects.filter(course=course, submission__user=student, read_at__isnull=True)
+                .order_by("-submission_id").values_list("submission_id", flat=True).distinct())
+
+
+def mark_read(student, submission: Submission) -> None:
+    """The student opened the submission: every comment on it is read."""
+    Feedback.objects.filter(submission=submission, submission__user=student, read_at__isnull=True).update(
+        read_at=timezone.now())
+
+
+@dataclass
+class ShownFeedback:
+    item: Feedback
+    html: SafeString
+    reply_html: SafeString | None
+
+
+@dataclass
+class CodeLine:
+    number: int
+    text: str
+    feedback: list[ShownFeedback] = field(default_factory=list)
+
+
+def shown(item: Feedback) -> ShownFeedback:
+    # render_markdown sanitises with nh3 as it does authored Markdown: what it returns is safe to place.
+    return ShownFeedback(item, mark_safe(render_markdown(item.body_md)),
+                         mark_safe(render_markdown(item.reply_md)) if item.replied_at else None)
+
+
+def feedback_on(submission: Submission) -> tuple[list[ShownFeedback], list[CodeLine]]:
+    """The overall comments, and the code's lines each with its comments, as the submission pages draw them."""
+    items = [shown(f) for f in Feedback.objects.filter(submission=submission).select_related("author")]
+    lines = [CodeLine(n, text) for n, text in enumerate(submission.code.splitlines(), start=1)]
+    for f in items:
+        if f.item.line is not None and f.item.line <= len(lines):
+            lines[f.item.line - 1].feedback.append(f)
+    return [f for f in items if f.item.line is None], lines

@@ -12,6 +12,7 @@ from django.conf import settings
 from django.db import models
 
 from judge.problems.models import Problem
+from judge.submissions.models import Submission
 
 JOIN_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I: codes are read aloud and copied by hand
 
@@ -177,6 +178,26 @@ class Adjustment(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["assignment", "user", "problem"], name="one_adjustment")]
+
+
+class Feedback(models.Model):
+    """A comment of the course's staff on a student's submission: on one line of its code, or overall (``line``
+    None); Markdown, sanitised when shown. The student may answer each once (``reply_md``)."""
+
+    course = models.ForeignKey(Course, on_delete=models.CASCADE, related_name="feedback")
+    submission = models.ForeignKey(Submission, on_delete=models.CASCADE, related_name="+")
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    line = models.PositiveIntegerField(null=True, blank=True)
+    body_md = models.TextField(max_length=5000)
+    created_at = models.DateTimeField(auto_now_add=True)
+    edited_at = models.DateTimeField(null=True, blank=True)
+    read_at = models.DateTimeField(null=True, blank=True)  # when the student first saw it
+    reply_md = models.TextField(max_length=5000, blank=True)
+    replied_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["line", "created_at", "pk"]
+        indexes = [models.Index(fields=["submission"]), models.Index(fields=["course", "read_at"])]
 
 
 class CourseAudit(models.Model):

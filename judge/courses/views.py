@@ -21,7 +21,7 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
 from judge.accounts.limits import CountersUnavailable, Throttled, check_course_signup
-from judge.courses import live, services
+from judge.courses import desk, live, services
 from judge.courses.access import CHANGE, READ_ALL, get_assignment_for_user, get_course_for_user
 from judge.courses.deadlines import credit_at
 from judge.courses.export import gradebook_csv
@@ -136,8 +136,11 @@ def course_home(request, pk: int):
         window = window_for(assignment, request.user)
         rows.append({"assignment": assignment, "window": window,
                      "open_now": credit_at(window, now, bool(assignment.time_limit_minutes)).counts})
+    unread = desk.unread_feedback(request.user, course) if role == Role.STUDENT else 0
     return render(request, "courses/home.html", {"course": course, "role": role, "rows": rows, "tz": tz,
-                                                 "can_change": role in CHANGE, "can_read": role in READ_ALL})
+                                                 "can_change": role in CHANGE, "can_read": role in READ_ALL,
+                                                 "unread": unread, "feedback": desk.feedback_for_student(
+                                                     request.user, course) if unread else []})
 
 
 @login_required

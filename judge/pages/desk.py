@@ -17,7 +17,13 @@ from judge.courses import desk
 from judge.courses.grades import grade_assignment, students_of
 from judge.courses.models import Assignment, AssignmentProblem
 from judge.courses.services import CourseError
-from judge.courses.access import course_problem_ids, get_student_for_staff, get_work_for_staff
+from judge.courses.access import (
+    READ_ALL,
+    course_problem_ids,
+    get_course_for_user,
+    get_student_for_staff,
+    get_work_for_staff,
+)
 from judge.courses.timezones import activate_for
 from judge.display import results
 from judge.display.diffs import code_diff
@@ -80,8 +86,9 @@ def student_submission(request, pk: int, submission_pk: int):
     desk.record_reading(course, request.user, submission.user, f"submission #{submission.pk} "
                                                                 f"on {submission.problem.slug}")
     final = submission.is_final
+    overall, lines = desk.feedback_on(submission)
     return render(request, "desk/submission.html", {
-        "course": course, "submission": submission,
+        "course": course, "submission": submission, "overall": overall, "lines": lines, "staff": True,
         "rows": results.result_rows(submission, staff=True) if final else [],
         "error_line": results.error_line(submission) if final else None})
 
@@ -102,3 +109,32 @@ def attempts_diff(request, pk: int):
                                                           f"on {older.problem.slug}")
     return render(request, "desk/diff.html", {
         "course": course, "older": older, "newer": newer, "lines": code_diff(older, newer)})
+
+
+@login_required
+@require_POST
+def leave_feedback(request, pk: int, submission_pk: int):
+    course, submission = get_work_for_staff(request.user, pk, submission_pk)
+    line = request.POST.get("line", "").strip()
+    try:
+        desk.leave_feedback(course, request.user, submission, request.POST.get("body", ""),
+                            int(line) if line.isdigit() else None)
+    except CourseError as error:
+        messages.error(request, error.messages[0])
+    return redirect("desk-submission", course.pk, submission.pk)
+
+
+@login_required
+@require_POST
+def change_feedback(request, pk: int, feedback_pk: int):
+    """Its author edits or deletes a comment (another member of staff may not)."""
+    course, _ = get_course_for_user(request.user, pk, READ_ALL)
+    try:
+        if request.POST.get("action") == "delete":
+            feedback = desk.delete_feedback(course, request.user, feedback_pk)
+        else:
+            feedback = desk.edit_feedback(course, request.user, feedback_pk, request.POST.get("body", ""))
+    except CourseError as error:
+        messages.error(request, error.messages[0])
+        return redirect(request.META.get("HTTP_REFERER") or "course-home", course.pk)
+    return redirect("desk-submission", course.pk, feedback.submission_id)

@@ -6,11 +6,14 @@ from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponseBadRequest
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from engine.verdicts import Verdict
 from judge.accounts.limits import client_address
+from judge.courses import desk
+from judge.courses.services import CourseError
 from judge.display import results
 from judge.display.diffs import code_diff
 from judge.display.custom_inputs import CUSTOM, custom_fields, posted_texts
@@ -136,7 +139,23 @@ def speed_coming(submission: Submission) -> str | None:
 @login_required
 def submission_detail(request, pk: int):
     submission = get_submission_for_user(request.user, pk)
-    return render(request, "submissions/detail.html", status_context(submission))
+    overall, lines = desk.feedback_on(submission)
+    own = submission.user_id == request.user.pk
+    if own:
+        desk.mark_read(request.user, submission)  # read now; this page still marks which were new
+    return render(request, "submissions/detail.html", status_context(submission) | {
+        "overall": overall, "lines": lines, "can_reply": own})
+
+
+@login_required
+@require_POST
+def feedback_reply(request, pk: int):
+    """The student's one answer to a comment on their own submission."""
+    try:
+        feedback = desk.reply_to_feedback(request.user, pk, request.POST.get("body", ""))
+    except CourseError as error:
+        return HttpResponseBadRequest(error.messages[0])
+    return redirect(reverse("submission-detail", args=[feedback.submission_id]) + f"#feedback-{feedback.pk}")
 
 
 @login_required
