@@ -17,9 +17,9 @@ from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 
 from judge.courses.models import Adjustment, AdjustmentKind, Assignment, Course, Feedback, Membership, Role
-from judge.problems.rendering import render_markdown
 from judge.courses.services import CourseError, announce_credit_rules, audit
 from judge.problems.models import Problem
+from judge.problems.rendering import render_markdown
 from judge.submissions.models import Submission
 
 READ_WORK = "read work"
@@ -163,8 +163,9 @@ class CodeLine:
 
 def shown(item: Feedback) -> ShownFeedback:
     # render_markdown sanitises with nh3 as it does authored Markdown: what it returns is safe to place.
-    return ShownFeedback(item, mark_safe(render_markdown(item.body_md)),
-                         mark_safe(render_markdown(item.reply_md)) if item.replied_at else None)
+    body = mark_safe(render_markdown(item.body_md))  # noqa: S308 (nh3-cleaned)
+    reply = mark_safe(render_markdown(item.reply_md)) if item.replied_at else None  # noqa: S308 (nh3-cleaned)
+    return ShownFeedback(item, body, reply)
 
 
 def feedback_on(submission: Submission) -> tuple[list[ShownFeedback], list[CodeLine]]:

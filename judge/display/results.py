@@ -82,7 +82,7 @@ class TestRow:
         return self.status == TestStatus.PASSED
 
 
-def format_array(label: str, array: np.ndarray | int | float | bool) -> ShownArray:
+def format_array(label: str, array: np.ndarray | float | bool) -> ShownArray:
     if not isinstance(array, np.ndarray):  # a scalar parameter: shown as the student's code receives it
         return ShownArray(label, (), type(array).__name__, repr(array), scalar=True)
     with np.printoptions(precision=6, suppress=True, threshold=120, edgeitems=3, linewidth=96):

@@ -14,9 +14,6 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from judge.courses import desk
-from judge.courses.grades import grade_assignment, students_of
-from judge.courses.models import Assignment, AssignmentProblem
-from judge.courses.services import CourseError
 from judge.courses.access import (
     READ_ALL,
     course_problem_ids,
@@ -24,6 +21,9 @@ from judge.courses.access import (
     get_student_for_staff,
     get_work_for_staff,
 )
+from judge.courses.grades import grade_assignment, students_of
+from judge.courses.models import Assignment, AssignmentProblem
+from judge.courses.services import CourseError
 from judge.courses.timezones import activate_for
 from judge.display import results
 from judge.display.diffs import code_diff

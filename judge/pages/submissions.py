@@ -15,8 +15,8 @@ from judge.accounts.limits import client_address
 from judge.courses import desk
 from judge.courses.services import CourseError
 from judge.display import results
-from judge.display.diffs import code_diff
 from judge.display.custom_inputs import CUSTOM, custom_fields, posted_texts
+from judge.display.diffs import code_diff
 from judge.lib.validation import SubmissionRejected
 from judge.pages.problem_page import problem_page
 from judge.problems.queries import get_problem_for_user
