@@ -134,3 +134,16 @@ def test_the_long_poll_returns_the_same_matrix_when_nothing_changes(client, worl
     page = matrix(client, world, fragment=1, wait=shown)
     assert time.monotonic() - started >= 0.5
     assert f"wait={shown}" in page
+
+
+def test_a_passed_tests_empty_misconception_is_not_listed_as_a_nameless_mistake(client, world):
+    first, _ = world.problems
+    submission = recorded(world.student, first, verdict=Verdict.WRONG_ANSWER, at=DUE - HOUR)
+    passed = {"name": "t1", "hidden": False, "status": "passed", "misconception": {}}  # as the engine stores it
+    failed = {"name": "h1", "hidden": True, "status": "wrong_value", "misconception": {"name": "kept the mask"}}
+    Submission.objects.filter(pk=submission.pk).update(results=[passed, failed], properties=[{"name": ""}])
+    client.force_login(world.instructor)
+    page = client.get(reverse("assignment-insights", args=[world.course.pk, world.assignment.pk])).content.decode()
+    section = page.split('id="insight-first_step"')[1].split("</section>")[0]
+    assert "<li>kept the mask: 1</li>" in section
+    assert "<li>: 1</li>" not in section and "Properties broken" not in section

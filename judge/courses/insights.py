@@ -44,9 +44,10 @@ def insights(assignment: Assignment) -> list[ProblemInsight]:
 def summarise(problem, latest: list[tuple[list, list]]) -> ProblemInsight:
     names, properties = Counter(), Counter()
     for results, fired in latest:
-        names.update({t["misconception"].get("name", "") for t in results
-                      if isinstance(t, dict) and isinstance(t.get("misconception"), dict)})
-        properties.update({p.get("name", "") for p in fired if isinstance(p, dict)})
+        # A passed test carries an empty misconception: only a named one is a mistake the class makes.
+        names.update({t["misconception"].get("name") for t in results
+                      if isinstance(t, dict) and isinstance(t.get("misconception"), dict)} - {None, ""})
+        properties.update({p.get("name") for p in fired if isinstance(p, dict)} - {None, ""})
     grouped = group([(index, results) for index, (results, _) in enumerate(latest)])
     clusters = [(cluster_id(key), [name for name, _ in key], len(members))
                 for key, members in list(grouped.items())[:CLUSTERS_SHOWN]]
