@@ -6,7 +6,9 @@ and submissions by SQL: per course student and problem a few Submits spread over
 solved in the end, some late, some after the close; and as many again from outside the course. Then times,
 through Django's test client with DEBUG off, signed in as the instructor: the gradebook page (first page of
 100 students), the CSV download (all 1,000), the live progress matrix of one assignment, and
-``manage.py gradebook``.
+``manage.py gradebook``; then gives points by hand (the grading desk's adjustments: overrides, bonuses and
+deductions on ``--adjusted`` of the cells, 10% by default) and times them all again, side by side with the
+ratio, since every reader applies them through ``grades.grade_assignment``.
 
     .venv/bin/python bench/gradebook.py --database-url postgres://postgres@127.0.0.1:5432/judge_gradebook
 
@@ -42,6 +44,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--problems", type=int, default=30)
     parser.add_argument("--submits", type=int, default=4, help="Submits per course student and problem, on average")
     parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--adjusted", type=float, default=0.1, help="share of (student, problem) cells adjusted")
     parser.add_argument("--keep", action="store_true")
     return parser.parse_args()
 
@@ -109,6 +112,25 @@ def add_submissions(course_id: int, students: int, others: int, submits: int, st
                 """, params)
 
 
+def add_adjustments(course, share: float) -> int:
+    """Points by hand on ``share`` of the course's (student, problem) cells: overrides, bonuses and deductions."""
+    from judge.courses.models import Adjustment, AdjustmentKind, Membership, Role
+
+    students = list(Membership.objects.filter(course=course, role=Role.STUDENT).values_list("user_id", flat=True))
+    rows, n = [], 0
+    for assignment in course.assignments.all():
+        for problem_id in assignment.items.values_list("problem_id", flat=True):
+            for user_id in students:
+                n += 1
+                if (n * 7919) % 1000 < share * 1000:  # spread evenly, the same cells every run
+                    kind = AdjustmentKind.OVERRIDE if n % 3 == 0 else AdjustmentKind.DELTA
+                    rows.append(Adjustment(assignment=assignment, user_id=user_id, problem_id=problem_id, kind=kind,
+                                           points=0.5 if kind == AdjustmentKind.OVERRIDE else (-0.25, 0.1)[n % 2],
+                                           reason="bench"))
+    Adjustment.objects.bulk_create(rows, batch_size=2000)
+    return len(rows)
+
+
 def timed(runs: int, work) -> tuple[float, float]:
     work()
     timings = []
@@ -155,10 +177,14 @@ def main() -> None:
             "manage.py gradebook": lambda: timed(max(3, args.runs // 3),
                                                  lambda: call_command("gradebook", str(course.pk), stdout=io.StringIO())),
         }
-        print("p50 / p95 in ms")
-        for label, measure in rows.items():
-            p50, p95 = measure()
-            print(f"{label:42} {p50:8.0f} {p95:8.0f}", flush=True)
+        before = {label: measure() for label, measure in rows.items()}
+        count = add_adjustments(course, args.adjusted)
+        sql("VACUUM ANALYZE")
+        after = {label: measure() for label, measure in rows.items()}
+        print(f"p50 / p95 in ms, without and with {count:,} adjustments (points by hand); ratio of the p50s")
+        for label in rows:
+            (p50, p95), (q50, q95) = before[label], after[label]
+            print(f"{label:42} {p50:8.0f} {p95:8.0f}   {q50:8.0f} {q95:8.0f}   x{q50 / p50:.2f}", flush=True)
     finally:
         if not args.keep:
             drop_database(args.database_url)
