@@ -278,3 +278,20 @@ class TimeZoneMiddleware:
             return self.get_response(request)
         finally:
             timezone.deactivate()
+
+
+class MethodNotAllowedPageMiddleware:
+    """A GET on an address that only takes a form's submission (``require_POST``: ``/courses/new/``,
+    ``/accounts/tokens/``) answers Django's empty 405, which a browser shows as a blank page: the site's own page
+    says what the address is for instead, with the same status and ``Allow`` header. The API answers its own."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if response.status_code != 405 or response.content or request.path.startswith("/api/"):
+            return response
+        page = HttpResponse(render_to_string("405.html", {"request_path": request.path}, request=request), status=405)
+        page["Allow"] = response.get("Allow", "")
+        return page

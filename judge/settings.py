@@ -134,6 +134,7 @@ MIDDLEWARE = [
     "judge.middleware.FormInputMiddleware",  # reads forms before CSRF's process_view does
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "judge.middleware.MethodNotAllowedPageMiddleware",  # last: it sees the view's own empty 405
 ]
 
 ROOT_URLCONF = "judge.urls"
