@@ -10,6 +10,7 @@ and ``validate_problem`` publish what passes, as git is their review.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 import secrets
@@ -17,6 +18,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import ProtectedError
 from django.utils import timezone
 
 from engine.arrays import pack_inputs
@@ -153,6 +155,16 @@ def finish_gate_run(listed: Listed, sandbox: Sandbox | None = None) -> None:
         lifecycle.unpublish(run.problem)
     if outcome is not None:
         _record(run, package, outcome, publish=True)
+    if outcome is not None and outcome.passed:
+        drop_listing_test_sets(run.problem)
+
+
+def drop_listing_test_sets(problem: Problem) -> None:
+    """The problem's listing test sets no submission was graded on: a copy of the complete one's arrays."""
+    current = Problem.objects.filter(pk=problem.pk).values_list("current_test_set", flat=True).first()
+    for test_set in TestSet.objects.filter(problem=problem, version__startswith=LISTING_MARK).exclude(pk=current):
+        with contextlib.suppress(ProtectedError):  # a Submit graded on it keeps it (and a rejudge its inputs)
+            test_set.delete()
 
 
 LISTING_MARK = "listing-"  # a listing test set's version: the mark and the start of the content hash
