@@ -78,7 +78,7 @@ def describe_dtype(dtype: np.dtype) -> str:
 def _checks_up_to(status: str) -> dict[str, str]:
     failed = FAILED_CHECK.get(status)
     if failed is None:
-        return {check: "passed" for check in CHECKS} if status == TestStatus.PASSED else {}
+        return dict.fromkeys(CHECKS, "passed") if status == TestStatus.PASSED else {}
     marks, state = {}, "passed"
     for check in CHECKS:
         if check == failed:
@@ -449,7 +449,7 @@ def _maximum_axis(node: ast.AST) -> str | None:
                                                                 and node.func.value.id in ("np", "numpy"))
         position = 0 if method else 1
         axis = node.args[position] if len(node.args) > position else None
-    if axis is None or isinstance(axis, ast.Constant) and axis.value is None:
+    if axis is None or (isinstance(axis, ast.Constant) and axis.value is None):
         return "none"
     try:
         value = ast.literal_eval(axis)
@@ -564,7 +564,7 @@ def _members(event: TestEvent, returns: Returns, hidden: bool) -> dict[str, Test
 
 def type_signature(event: TestEvent, returns: Returns | None) -> str:
     """What a wrong_type result returned, as diagnosis compares it: the type, or how the tuple or dict was wrong."""
-    if returns is None or event.outcome == Outcome.WRONG_TYPE and not event.container:
+    if returns is None or (event.outcome == Outcome.WRONG_TYPE and not event.container):
         return event.type_description
     try:
         parts = _members(event, returns, hidden=True)

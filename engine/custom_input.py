@@ -54,7 +54,7 @@ class Expectation:
     non_finite: bool = False
 
     @classmethod
-    def of(cls, value: object) -> "Expectation":
+    def of(cls, value: object) -> Expectation:
         if isinstance(value, np.ndarray):
             return cls(value.ndim, bool(value.size) and not bool(np.isfinite(value).all()))
         return cls(None, isinstance(value, float) and not math.isfinite(value))

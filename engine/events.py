@@ -42,7 +42,7 @@ class ErrorInfo:
     module: str = ""  # a load error in the accepted solution of this earlier problem, not in the submission
 
     @classmethod
-    def parse(cls, raw: object) -> "ErrorInfo":
+    def parse(cls, raw: object) -> ErrorInfo:
         if not isinstance(raw, dict):
             raise Malformed("error is not an object")
         frames = []
@@ -80,7 +80,7 @@ class MemberEvent:
     type_description: str = ""
 
     @classmethod
-    def parse(cls, raw: object, container: str) -> "MemberEvent":
+    def parse(cls, raw: object, container: str) -> MemberEvent:
         if not isinstance(raw, dict):
             raise Malformed("a member is not an object")
         key = raw.get("key")
@@ -121,7 +121,7 @@ class TestEvent:
     truncated: bool = False  # it had more than MAX_MEMBERS members
 
     @classmethod
-    def parse(cls, event: dict) -> "TestEvent":
+    def parse(cls, event: dict) -> TestEvent:
         outcome = event.get("outcome")
         if outcome not in Outcome.ALL:
             raise Malformed(f"unknown outcome {outcome!r:.50}")
@@ -209,7 +209,7 @@ class CaseEvent:
     fd: bool = False  # also gets the finite-difference check
 
     @classmethod
-    def parse(cls, event: dict) -> "CaseEvent":
+    def parse(cls, event: dict) -> CaseEvent:
         name, hidden, args = event.get("name"), event.get("hidden"), event.get("args")
         if event.get("event") != "case" or not isinstance(name, str) or not 0 < len(name) <= 100:
             raise Malformed("has no valid name")

@@ -40,8 +40,8 @@ ARRAY_STATUSES = {TestStatus.WRONG_DTYPE, TestStatus.WRONG_SHAPE, TestStatus.WRO
 CHECKS = (
     ("generator", "The generator runs and yields valid cases"),
     ("reference", "The reference solution passes every test"),
-    ("float64", "Every expected output is an array of its declared dtype, float64 unless declared (and of the "
-                "declared shape, where declared)"),
+    ("float64", ("Every expected output is an array of its declared dtype, float64 unless declared (and of the "
+                 "declared shape, where declared)")),
     ("deterministic", "Two runs give identical inputs and expected outputs"),
     ("headroom", f"The time limit is more than {HEADROOM}x the reference's slowest test"),
     ("starter", "The starter code does not pass"),

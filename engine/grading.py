@@ -153,7 +153,7 @@ def interpret(events: list[dict], spec: ProblemSpec, cases: list[Case], facts: C
     if early is not None:
         return early_report(early, spec, graded)
     tests = [event for event in events if event.get("event") == "test"]
-    if len(tests) > len(cases) or len(tests) < len(cases) and not stopped_by_timeout(tests):
+    if len(tests) > len(cases) or (len(tests) < len(cases) and not stopped_by_timeout(tests)):
         raise SandboxError(f"sandbox reported {len(tests)} results for {len(cases)} tests")
     checked = [_check(event, case, spec, facts, signatures) for event, case in zip(tests, cases) if not case.probe]
     results = name_consistent_misconceptions(checked)

@@ -56,7 +56,7 @@ class Returns:
         return {"kind": self.kind, "names": list(self.names)}
 
     @classmethod
-    def from_dict(cls, data: dict | None) -> "Returns | None":
+    def from_dict(cls, data: dict | None) -> Returns | None:
         return None if not data else cls(data["kind"], tuple(data["names"]))
 
 

@@ -165,7 +165,7 @@ class _Fields:
             raise self.fail(key, f"must be between {low:g} and {high:g}, got {value:g}")
         return value
 
-    def table_of(self, key: str) -> "_Fields":
+    def table_of(self, key: str) -> _Fields:
         return _Fields(self.where, self.get(key, dict), f"{self.prefix}{key}.")
 
 
@@ -257,7 +257,7 @@ def _problem_spec(top: _Fields, probes: tuple[ProbeSpec, ...], finite_difference
     kinds = _kinds(function, params)
     returns, dtypes = _returns(function)
     for probe in probes:
-        if bool(probe.member) != (returns is not None) or returns and probe.member not in returns.names:
+        if bool(probe.member) != (returns is not None) or (returns and probe.member not in returns.names):
             raise PackageError(f"{top.where}: probe {probe.name!r}: 'member' must name one of the declared outputs"
                                if returns else f"{top.where}: probe {probe.name!r}: 'member' needs [function.returns]")
     return ProblemSpec(
@@ -402,7 +402,7 @@ def _probes(top: _Fields) -> tuple[ProbeSpec, ...]:
         if compare not in ("", "gram"):
             raise entry.fail("compare", f"must be 'gram' or absent, got {compare!r}")
         values = entry.get("values", list, [])
-        if check == "values_in" and not values or not all(isinstance(v, (int, float)) for v in values):
+        if (check == "values_in" and not values) or not all(isinstance(v, (int, float)) for v in values):
             raise entry.fail("values", "must be a non-empty list of numbers for values_in")
         probe = ProbeSpec(
             name=entry.text("name"), check=check, cases=tuple(cases), message=entry.text("message"),

@@ -130,4 +130,4 @@ def draw_cases(cases: list[Case], draw: int | None) -> list[Case]:
     chosen = variants[draw % len(variants)]
     replaced = {case.name for case in cases if case.variant == chosen}
     return [case for case in cases if case.variant == chosen
-            or case.variant == 0 and not (case.name in replaced and case.hidden and not case.probe)]
+            or (case.variant == 0 and not (case.name in replaced and case.hidden and not case.probe))]

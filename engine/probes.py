@@ -18,12 +18,11 @@ dtype (float64, or int64 where declared) and shape without NaN; otherwise the or
 from __future__ import annotations
 
 import ast
-import io
 
 import numpy as np
 
-from engine.arrays import UnreadableArray, read_npy
 from engine import members
+from engine.arrays import UnreadableArray, read_npy
 from engine.events import Malformed, TestEvent
 from engine.members import Mismatch, split
 from engine.spec import Case, ProbeSpec, ProblemSpec

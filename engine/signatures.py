@@ -101,7 +101,7 @@ def _scale(expected: np.ndarray, atol: float) -> float:
 
 def _rounded(value: float, scale: float, step: float) -> int | str:
     ratio = value / scale / step
-    return int(round(ratio)) if math.isfinite(ratio) else repr(ratio)
+    return round(ratio) if math.isfinite(ratio) else repr(ratio)
 
 
 def _statistics(values: np.ndarray, scale: float, step: float) -> tuple:
@@ -157,7 +157,7 @@ def _distance(values: np.ndarray, expected: np.ndarray, rtol: float, atol: float
 def _half_decade(ratio: float) -> int | str:
     if ratio <= 1.0:
         return 0
-    return int(math.floor(2 * math.log10(ratio))) if math.isfinite(ratio) else "inf"
+    return math.floor(2 * math.log10(ratio)) if math.isfinite(ratio) else "inf"
 
 
 ARRAY_STATUSES = {TestStatus.WRONG_DTYPE, TestStatus.WRONG_SHAPE, TestStatus.WRONG_VALUE, TestStatus.INPUT_MUTATED}

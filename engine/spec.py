@@ -84,7 +84,7 @@ class ProbeSpec:
         return data
 
     @classmethod
-    def from_dict(cls, data: dict) -> "ProbeSpec":
+    def from_dict(cls, data: dict) -> ProbeSpec:
         return cls(**{**data, "cases": tuple(data["cases"]), "values": tuple(float(v) for v in data["values"])})
 
 
@@ -142,7 +142,7 @@ class ProblemSpec:
         return data
 
     @classmethod
-    def from_dict(cls, data: dict, max_output_bytes: int = MAX_OUTPUT_BYTES) -> "ProblemSpec":
+    def from_dict(cls, data: dict, max_output_bytes: int = MAX_OUTPUT_BYTES) -> ProblemSpec:
         probes = tuple(ProbeSpec.from_dict(p) for p in data.get("probes", []))
         return cls(data["function"], list(data["params"]), data["time_limit_s"], data["memory_mb"], data["rtol"],
                    data["atol"], max_output_bytes, dict(data.get("kinds", {})), data.get("budget_s"), probes,

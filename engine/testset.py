@@ -15,8 +15,8 @@ import numpy as np
 from engine.arrays import UnreadableArray, npy_hash, read_npy, to_npy
 from engine.events import Malformed, TestEvent, parse_before_tests, parse_case, parse_generate_end
 from engine.grading import early_report, job_of, stopped_by_timeout
-from engine.package import Package, PackageError
 from engine.members import Mismatch, Returns, pack, split
+from engine.package import Package, PackageError
 from engine.spec import FLOAT64, BadArgument, Case, ParamKind, ProblemSpec, Value, array_inputs, check_scalar
 from sandbox.backends.base import GenerateJob, Sandbox, SandboxError
 from sandbox.protocol import MAX_OUTPUT_BYTES, Outcome
@@ -159,7 +159,7 @@ def reference_outputs(package: Package, generated: list[GeneratedCase], sandbox:
     if early is not None:
         raise ReferenceFailed(f"{where}: {early_report(early, spec, []).message}")
     tests = [event for event in events if event.get("event") == "test"]
-    if len(tests) > len(generated) or len(tests) < len(generated) and not stopped_by_timeout(tests):
+    if len(tests) > len(generated) or (len(tests) < len(generated) and not stopped_by_timeout(tests)):
         raise SandboxError(f"sandbox reported {len(tests)} results for {len(generated)} cases")
     outputs, times = [], []
     for raw, case in zip(tests, generated):

@@ -26,7 +26,6 @@ from judge.problems.drafts import files_from_folder, store_package_draft
 from judge.problems.models import GateRun, GateStatus, Problem, SyncRun
 from sandbox.backends.base import Sandbox
 
-
 TLE = TestStatus.TIME_LIMIT_EXCEEDED
 
 

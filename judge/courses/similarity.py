@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from django.utils.safestring import SafeString, mark_safe
 
-from judge.courses.grades import course_submits, windows_of, students_of
+from judge.courses.grades import course_submits, students_of, windows_of
 from judge.courses.models import Assignment
 
 if TYPE_CHECKING:

@@ -14,6 +14,7 @@ import select
 import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
+from typing import Self
 
 from sandbox import protocol as P
 
@@ -141,7 +142,7 @@ class Sandbox(ABC):
     @abstractmethod
     def close(self) -> None: ...
 
-    def __enter__(self) -> "Sandbox":
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -61,7 +61,7 @@ class ProcessSandbox(Sandbox):
 
     def start(self) -> None:
         env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(REPO_ROOT), "PYTHONDONTWRITEBYTECODE": "1"}
-        env |= {name: "1" for name in THREAD_VARIABLES}
+        env |= dict.fromkeys(THREAD_VARIABLES, "1")
         env |= {name: os.environ[name] for name in PASSED_THROUGH if name in os.environ}
         self.process = subprocess.Popen(
             self.command(),

@@ -8,6 +8,7 @@ generator runs here too (``generate_main``).
 from __future__ import annotations
 
 import builtins
+import collections  # noqa: F401
 import hashlib
 import io
 import re
@@ -22,10 +23,9 @@ import numpy as np
 
 # Imported here, before any isolation, so that student code finds them even
 # when the file system behind them has been masked.
-import numpy.fft  # noqa: F401
-import numpy.linalg  # noqa: F401
-import numpy.random  # noqa: F401
-import collections, dataclasses, functools, itertools, operator, typing  # noqa: E401,F401
+import numpy.fft
+import numpy.linalg
+import numpy.random
 
 from sandbox import protocol as P
 from sandbox.zygote.hardening import current_vm_bytes

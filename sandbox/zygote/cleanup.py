@@ -73,7 +73,7 @@ def kill_uid(uid: int, dying: set[int] = frozenset()) -> bool:
         finally:
             os._exit(found)
     _, status = os.waitpid(pid, 0)
-    return bool(live) or os.WIFEXITED(status) and os.WEXITSTATUS(status) == 1
+    return bool(live) or (os.WIFEXITED(status) and os.WEXITSTATUS(status) == 1)
 
 
 def remove_ipc_of(uid: int) -> bool:
