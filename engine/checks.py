@@ -20,8 +20,10 @@ import ast
 import builtins
 import re
 from dataclasses import asdict, dataclass, field
+from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from engine.arrays import UnreadableArray, read_npy
 from engine.events import TestEvent
@@ -54,18 +56,18 @@ class TestResult:
     message: str = ""
     time_ms: float = 0.0
     checks: dict[str, str] = field(default_factory=dict)  # check -> passed | failed | skipped
-    detail: dict = field(default_factory=dict)
+    detail: dict[str, Any] = field(default_factory=dict)
     stdout: str = ""
-    traceback: list[dict] = field(default_factory=list)
+    traceback: list[dict[str, Any]] = field(default_factory=list)
     # A known misconception this result matches: {"name", "explanation", "see"}.
-    misconception: dict = field(default_factory=dict)
+    misconception: dict[str, Any] = field(default_factory=dict)
     # How it failed, as an opaque digest that float noise does not change (``engine/signatures.py``).
     signature: str = ""
     # Its inputs were one of the pool's secret draws (``engine/pool.py``), which differ from one Submit to
     # the next: mining compares such tests by status, since their signatures differ with the inputs.
     drawn: bool = False
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return asdict(self)
 
 
@@ -88,7 +90,7 @@ def _checks_up_to(status: str) -> dict[str, str]:
     return marks
 
 
-def check_test(event: TestEvent, *, name: str, hidden: bool, expected: np.ndarray,
+def check_test(event: TestEvent, *, name: str, hidden: bool, expected: NDArray[Any],
                input_hashes: dict[str, str], tolerance: Tolerance, max_output_bytes: int,
                time_limit_s: float = 0.0, budget_s: float | None = None,
                inputs: dict[str, bytes] | None = None, facts: CodeFacts | None = None) -> TestResult:
@@ -151,7 +153,7 @@ def _judge(event, hidden, expected, input_hashes, tolerance, max_output_bytes, i
     return _judge_array(event, hidden, expected, input_hashes, tolerance, max_output_bytes, inputs, facts)
 
 
-def _where(frame: dict) -> str:
+def _where(frame: dict[str, Any]) -> str:
     """Where it raised: a line of the submission, or of the student's accepted solution it imported."""
     if frame.get("module"):
         return f" (line {frame['line']} of your accepted {frame['module']}, which this code imports)"
@@ -238,17 +240,17 @@ def _unchanged(event, input_hashes, detail):
     return TestStatus.PASSED, "", detail
 
 
-def wanted_dtype(expected: np.ndarray) -> np.dtype:
+def wanted_dtype(expected: NDArray[Any]) -> np.dtype:
     """The dtype a result must have: the expected output's, which the test build checked against the manifest's
     declaration (float64 unless ``[function.returns]`` declares int64)."""
     return INT64 if is_integer(expected) else FLOAT64
 
 
-def is_integer(expected: np.ndarray) -> bool:
+def is_integer(expected: NDArray[Any]) -> bool:
     return expected.dtype.kind in "iu"
 
 
-def _integer_message(actual: np.ndarray, expected: np.ndarray, hidden: bool, detail: dict) -> str:
+def _integer_message(actual: NDArray[Any], expected: NDArray[Any], hidden: bool, detail: dict[str, Any]) -> str:
     """Integers (token ids, indices) are right or wrong: compared exactly, no tolerance."""
     bad = actual != expected
     if not bad.any():
@@ -277,7 +279,7 @@ def _mutation_message(returned: dict[str, str], sent: dict[str, str]) -> str:
 NAMED_DTYPES = frozenset(np.dtype(code).name for code in np.typecodes["All"] if code not in "OVSUaMm") | {"object"}
 
 
-def _dtype_message(got: str, shape, expected: np.ndarray, hidden: bool) -> str:
+def _dtype_message(got: str, shape, expected: NDArray[Any], hidden: bool) -> str:
     wanted = "an int64" if is_integer(expected) else "a float64"
     # Ids and indices computed with float arithmetic come back float64: say how to make them integers.
     advice = "; ids and indices are integers: return them with .astype(np.int64)" if is_integer(expected) else ""
@@ -288,7 +290,7 @@ def _dtype_message(got: str, shape, expected: np.ndarray, hidden: bool) -> str:
     return f"expected {wanted} array of shape {expected.shape}, got {got}{shape_text}{advice}"
 
 
-def _shape_message(actual: tuple, expected: tuple, hidden: bool) -> str:
+def _shape_message(actual: tuple[Any, ...], expected: tuple[Any, ...], hidden: bool) -> str:
     if hidden:
         if len(actual) != len(expected):
             return f"expected a {len(expected)}-dimensional result, got another number of dimensions"
@@ -299,8 +301,8 @@ def _shape_message(actual: tuple, expected: tuple, hidden: bool) -> str:
     return message
 
 
-def _special_value_message(actual: np.ndarray, expected: np.ndarray, hidden: bool,
-                           inputs: dict[str, bytes] | None = None, detail: dict | None = None,
+def _special_value_message(actual: NDArray[Any], expected: NDArray[Any], hidden: bool,
+                           inputs: dict[str, bytes] | None = None, detail: dict[str, Any] | None = None,
                            facts: CodeFacts | None = None) -> str:
     """Where the NaN/inf pattern differs, said as what was expected and what the result holds there
     (a largest error over infinities says nothing: "-inf expected at 3 positions, you have -1e9")."""
@@ -332,7 +334,7 @@ def _positions(count: int) -> str:
     return f"{count} position{'' if count == 1 else 's'}"
 
 
-def _where_pattern(where: np.ndarray, other: np.ndarray) -> tuple[int, str, tuple]:
+def _where_pattern(where: NDArray[Any], other: NDArray[Any]) -> tuple[int, str, tuple[Any, ...]]:
     """How many positions, the values ``other`` holds there (up to three named), and the first index."""
     values = np.unique(other[where])  # NaNs sort last and each counts once
     named = [_number(float(v)) for v in values[:3]]
@@ -347,7 +349,7 @@ def _are(values: str) -> str:
     return "are" if " and " in values or "different values" in values else "is"
 
 
-def _keep_pattern(detail: dict | None, label: str, count: int, first: tuple, summary: str) -> None:
+def _keep_pattern(detail: dict[str, Any] | None, label: str, count: int, first: tuple[Any, ...], summary: str) -> None:
     if detail is not None:
         detail["pattern"] = {"label": label, "count": count, "first": list(first), "summary": summary}
 
@@ -473,7 +475,7 @@ def _mismatch_at(expected: float, actual: float) -> str:
     return f"expected {shown_expected}, got {shown_actual} (abs error {error:.1e}{relative})"
 
 
-def _value_message(actual, expected, tolerance: Tolerance, hidden: bool, detail: dict) -> str:
+def _value_message(actual, expected, tolerance: Tolerance, hidden: bool, detail: dict[str, Any]) -> str:
     finite = np.isfinite(expected)
     with np.errstate(all="ignore"):
         error = np.where(finite, np.abs(actual - expected), 0.0)
@@ -508,7 +510,7 @@ def _value_message(actual, expected, tolerance: Tolerance, hidden: bool, detail:
 # --------------------------------------------------------------------------
 
 
-def check_members(event: TestEvent, *, name: str, hidden: bool, expected: dict[str, np.ndarray], returns: Returns,
+def check_members(event: TestEvent, *, name: str, hidden: bool, expected: dict[str, NDArray[Any]], returns: Returns,
                   input_hashes: dict[str, str], tolerance: Tolerance, max_output_bytes: int,
                   time_limit_s: float = 0.0, budget_s: float | None = None,
                   inputs: dict[str, bytes] | None = None) -> tuple[TestResult, dict[str, TestEvent]]:
@@ -595,7 +597,7 @@ class KnownWrong:
     output: bytes | None = None  # its returned .npy, for array statuses
     signature: str = ""  # "Type: message" for runtime_error, the type description for wrong_type
 
-    def as_misconception(self) -> dict:
+    def as_misconception(self) -> dict[str, Any]:
         return {"name": self.name, "explanation": self.explanation, "see": self.see}
 
 
@@ -654,7 +656,7 @@ def _diagnose_members(event: TestEvent, status: str, known: tuple[KnownWrong, ..
     return found
 
 
-def same_result(actual: np.ndarray, other: np.ndarray, tolerance: Tolerance) -> bool:
+def same_result(actual: NDArray[Any], other: NDArray[Any], tolerance: Tolerance) -> bool:
     """Same dtype and shape, the same NaN/inf pattern, and values within the problem's tolerance."""
     if actual.dtype != other.dtype or actual.shape != other.shape:
         return False
@@ -669,7 +671,7 @@ def same_result(actual: np.ndarray, other: np.ndarray, tolerance: Tolerance) -> 
     return bool(np.all(close | ~finite))
 
 
-def finite_difference_disagreement(actual: np.ndarray, estimate: np.ndarray, tolerance: Tolerance,
+def finite_difference_disagreement(actual: NDArray[Any], estimate: NDArray[Any], tolerance: Tolerance,
                                    hidden: bool) -> str | None:
     """Where a gradient disagrees with the finite-difference estimate of the forward, or None."""
     if actual.shape != estimate.shape:

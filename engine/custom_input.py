@@ -14,8 +14,10 @@ import ast
 import io
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from engine.arrays import read_npy, to_npy
 from engine.grading import job_of
@@ -155,7 +157,7 @@ def _scalar_name(kind: str) -> str:
     return {ParamKind.INT: "integer", ParamKind.BOOL: "True or False"}.get(kind, "number")
 
 
-def _array(value: object) -> np.ndarray:
+def _array(value: object) -> NDArray[Any]:
     if not isinstance(value, list):
         raise BadLiteral(f"must be an array (a list of numbers in brackets), got the single value {value!r}")
     if _has_bool(value):
@@ -167,7 +169,7 @@ def _array(value: object) -> np.ndarray:
     return np.ascontiguousarray(array)
 
 
-def _int_array(value: object) -> np.ndarray:
+def _int_array(value: object) -> NDArray[Any]:
     """An int_array parameter's literal: whole numbers only (3, not 3.0), each within int64."""
     array = _array(value)
     if not _all_ints(value):

@@ -29,8 +29,10 @@ from __future__ import annotations
 import io
 import zipfile
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from engine.arrays import UnreadableArray, from_npy, read_npy, to_npy
 from engine.events import MAX_MEMBERS, MemberEvent, TestEvent
@@ -52,11 +54,11 @@ class Returns:
             return f"a tuple of {len(self.names)} arrays ({', '.join(self.names)})"
         return "a dict with the keys " + ", ".join(repr(n) for n in self.names)
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "names": list(self.names)}
 
     @classmethod
-    def from_dict(cls, data: dict | None) -> Returns | None:
+    def from_dict(cls, data: dict[str, Any] | None) -> Returns | None:
         return None if not data else cls(data["kind"], tuple(data["names"]))
 
 
@@ -85,7 +87,7 @@ def unpack(data: bytes) -> dict[str, bytes]:
         return {entry.removesuffix(".npy"): archive.read(entry) for entry in archive.namelist()}
 
 
-def load(data: bytes) -> np.ndarray | dict[str, np.ndarray]:
+def load(data: bytes) -> NDArray[Any] | dict[str, NDArray[Any]]:
     """A stored expected value: the array, or the arrays by member name."""
     if is_packed(data):
         return {name: from_npy(raw) for name, raw in unpack(data).items()}

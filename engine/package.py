@@ -30,6 +30,7 @@ import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from engine.members import DICT, MAX_MEMBERS, TUPLE, Returns
 from engine.probes import RegionError, parse_region
@@ -102,7 +103,7 @@ class Package:
     def spec(self, max_output_bytes: int = MAX_OUTPUT_BYTES) -> ProblemSpec:
         return dataclasses.replace(self.problem, max_output_bytes=max_output_bytes)
 
-    def record(self) -> dict:
+    def record(self) -> dict[str, Any]:
         """What the site stores of a published package: the one list of a problem's fields."""
         return {
             "title": self.title, "summary": self.summary, "difficulty": self.difficulty, "tags": self.tags,
@@ -124,7 +125,7 @@ class _Fields:
     def fail(self, key: str, problem: str) -> PackageError:
         return PackageError(f"{self.where}: {self.prefix}{key} {problem}")
 
-    def get(self, key: str, kind: type | tuple, default: object = ...) -> object:
+    def get(self, key: str, kind: type | tuple[Any, ...], default: object = ...) -> object:
         if key not in self.table:
             if default is ...:
                 raise self.fail(key, "is missing")
@@ -169,7 +170,7 @@ class _Fields:
         return _Fields(self.where, self.get(key, dict), f"{self.prefix}{key}.")
 
 
-def _kind_name(kind: type | tuple) -> str:
+def _kind_name(kind: type | tuple[Any, ...]) -> str:
     names = {str: "a string", int: "an integer", float: "a number", list: "a list", dict: "a table", bool: "a boolean"}
     if isinstance(kind, tuple):
         return " or ".join(names.get(k, k.__name__) for k in kind)
@@ -442,7 +443,7 @@ def _wrong_spec(path: Path, entry: _Fields, probe_names: set[str]) -> WrongSpec:
 TRACKS = "tracks.toml"
 
 
-def load_tracks(root: Path) -> list[dict]:
+def load_tracks(root: Path) -> list[dict[str, Any]]:
     """The course's tracks in order ({"slug", "title", "summary"}), from ``problems/tracks.toml`` if it exists."""
     file = root / TRACKS
     if not file.is_file():

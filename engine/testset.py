@@ -9,6 +9,7 @@ package's declared parameters here.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -53,7 +54,7 @@ def generate_cases(package: Package, sandbox: Sandbox, max_bytes: int = MAX_OUTP
     return parse_generated(sandbox.run(job).events, package, max_bytes)
 
 
-def parse_generated(events: list[dict], package: Package, max_bytes: int) -> list[GeneratedCase]:
+def parse_generated(events: list[dict[str, Any]], package: Package, max_bytes: int) -> list[GeneratedCase]:
     where = f"{package.slug}/{package.generator_file}"
     failure = parse_generate_end(events[-1] if events else {})
     if failure is not None:
@@ -79,7 +80,7 @@ def parse_generated(events: list[dict], package: Package, max_bytes: int) -> lis
     return graded + [case for case in cases if case.probe]
 
 
-def _validate_case(event: dict, index: int, spec: ProblemSpec, where: str, max_bytes: int) -> GeneratedCase:
+def _validate_case(event: dict[str, Any], index: int, spec: ProblemSpec, where: str, max_bytes: int) -> GeneratedCase:
     try:
         raw = parse_case(event)
     except Malformed as exc:
@@ -169,7 +170,7 @@ def reference_outputs(package: Package, generated: list[GeneratedCase], sandbox:
     return outputs, times
 
 
-def _reference_output(raw: dict, case: GeneratedCase, where: str, max_bytes: int,
+def _reference_output(raw: dict[str, Any], case: GeneratedCase, where: str, max_bytes: int,
                       returns: Returns | None = None, dtypes: dict[str, str] | None = None) -> tuple[bytes, float]:
     """The reference's output on one case as .npy bytes (packed members for several outputs), each array of its
     declared dtype (``dtypes``, ``ProblemSpec.dtypes``: float64 unless declared), and its time in ms."""
