@@ -71,7 +71,7 @@ class TestResult:
         return asdict(self)
 
 
-def describe_dtype(dtype: np.dtype) -> str:
+def describe_dtype(dtype: np.dtype[Any]) -> str:
     if dtype.byteorder == ">" or (dtype.byteorder == "=" and not dtype.isnative):
         return f"big-endian {dtype.name}"
     return dtype.name
@@ -115,7 +115,7 @@ def check_test(event: TestEvent, *, name: str, hidden: bool, expected: NDArray[A
     return result
 
 
-def _shows_actual(status: TestStatus, expected) -> bool:
+def _shows_actual(status: TestStatus, expected: object) -> bool:
     """Whether a visible test keeps the student's array: when it failed on its values, and when integers
     (token ids) passed, since they equal the expected ones exactly and the decoded-tokens picture draws them."""
     passed_ids = status == TestStatus.PASSED and isinstance(expected, np.ndarray) and is_integer(expected)
@@ -136,7 +136,8 @@ def _timeout_message(event: TestEvent, time_limit_s: float, budget_s: float | No
     return f"the function did not return within this test's time limit{given}; the tests after it were not run"
 
 
-def _judge(event, hidden, expected, input_hashes, tolerance, max_output_bytes, inputs=None, facts=None):
+def _judge(event: TestEvent, hidden: bool, expected: NDArray[Any], input_hashes: dict[str, str], tolerance: Tolerance,
+           max_output_bytes: int, inputs: dict[str, bytes] | None = None, facts: CodeFacts | None = None) -> tuple[TestStatus, str, dict[str, Any]]:
     outcome = event.outcome
     if outcome == Outcome.MEMORY:
         return TestStatus.MEMORY_LIMIT_EXCEEDED, "the function used more memory than the limit allows", {}
@@ -160,8 +161,9 @@ def _where(frame: dict[str, Any]) -> str:
     return f" (line {frame['line']})"
 
 
-def _runtime_error(event, hidden: bool):
+def _runtime_error(event: TestEvent, hidden: bool) -> tuple[TestStatus, str, dict[str, Any]]:
     error = event.error
+    assert error is not None  # an ERROR outcome carries its error (engine/events.py)
     if error.type == "MemoryError":
         return TestStatus.MEMORY_LIMIT_EXCEEDED, "MemoryError: the function needed more memory than the limit", {}
     if hidden:
@@ -203,7 +205,9 @@ def _wrong_type_message(description: str, hidden: bool = False) -> str:
     return message
 
 
-def _judge_array(event, hidden, expected, input_hashes, tolerance, max_output_bytes, inputs=None, facts=None):
+def _judge_array(event: TestEvent, hidden: bool, expected: NDArray[Any], input_hashes: dict[str, str],
+                 tolerance: Tolerance, max_output_bytes: int, inputs: dict[str, bytes] | None = None,
+                 facts: CodeFacts | None = None) -> tuple[TestStatus, str, dict[str, Any]]:
     claimed = event.dtype
     if event.output is None:
         if claimed and not claimed.startswith("|O"):
@@ -233,14 +237,14 @@ def _judge_array(event, hidden, expected, input_hashes, tolerance, max_output_by
     return _unchanged(event, input_hashes, detail)
 
 
-def _unchanged(event, input_hashes, detail):
+def _unchanged(event: TestEvent, input_hashes: dict[str, str], detail: dict[str, Any]) -> tuple[TestStatus, str, dict[str, Any]]:
     mutated = _mutation_message(event.input_hashes, input_hashes)
     if mutated:
         return TestStatus.INPUT_MUTATED, mutated, detail
     return TestStatus.PASSED, "", detail
 
 
-def wanted_dtype(expected: NDArray[Any]) -> np.dtype:
+def wanted_dtype(expected: NDArray[Any]) -> np.dtype[Any]:
     """The dtype a result must have: the expected output's, which the test build checked against the manifest's
     declaration (float64 unless ``[function.returns]`` declares int64)."""
     return INT64 if is_integer(expected) else FLOAT64
@@ -279,7 +283,7 @@ def _mutation_message(returned: dict[str, str], sent: dict[str, str]) -> str:
 NAMED_DTYPES = frozenset(np.dtype(code).name for code in np.typecodes["All"] if code not in "OVSUaMm") | {"object"}
 
 
-def _dtype_message(got: str, shape, expected: NDArray[Any], hidden: bool) -> str:
+def _dtype_message(got: str, shape: tuple[Any, ...] | None, expected: NDArray[Any], hidden: bool) -> str:
     wanted = "an int64" if is_integer(expected) else "a float64"
     # Ids and indices computed with float arithmetic come back float64: say how to make them integers.
     advice = "; ids and indices are integers: return them with .astype(np.int64)" if is_integer(expected) else ""
@@ -415,10 +419,10 @@ class CodeFacts:
             return cls()
         maxima: dict[str, str] = {}
         for node in ast.walk(tree):
-            if isinstance(node, ast.Assign) and _maximum_axis(node.value) is not None:
+            if isinstance(node, ast.Assign) and (axis := _maximum_axis(node.value)) is not None:
                 for target in node.targets:
                     if isinstance(target, ast.Name):
-                        maxima[target.id] = _maximum_axis(node.value)
+                        maxima[target.id] = axis
         axes = set()
         for node in ast.walk(tree):
             subtracted = None
@@ -475,7 +479,7 @@ def _mismatch_at(expected: float, actual: float) -> str:
     return f"expected {shown_expected}, got {shown_actual} (abs error {error:.1e}{relative})"
 
 
-def _value_message(actual, expected, tolerance: Tolerance, hidden: bool, detail: dict[str, Any]) -> str:
+def _value_message(actual: NDArray[Any], expected: NDArray[Any], tolerance: Tolerance, hidden: bool, detail: dict[str, Any]) -> str:
     finite = np.isfinite(expected)
     with np.errstate(all="ignore"):
         error = np.where(finite, np.abs(actual - expected), 0.0)
@@ -537,11 +541,11 @@ def check_members(event: TestEvent, *, name: str, hidden: bool, expected: dict[s
         if checked.status != TestStatus.PASSED:
             failed.append((member, checked))
     if failed:
-        member, first = failed[0]
+        member, first_failed = failed[0]
         also = [other for other, _ in failed[1:]]
-        result.status = first.status
-        result.message = f"{member}: {first.message}" + (f" (also wrong: {', '.join(also)})" if also else "")
-        result.detail = first.detail | {"member": member, "failing_members": [m for m, _ in failed]}
+        result.status = first_failed.status
+        result.message = f"{member}: {first_failed.message}" + (f" (also wrong: {', '.join(also)})" if also else "")
+        result.detail = first_failed.detail | {"member": member, "failing_members": [m for m, _ in failed]}
     else:
         mutated = _mutation_message(event.input_hashes, input_hashes)
         if mutated:

@@ -119,7 +119,7 @@ def _number(node: ast.expr) -> int | float | bool:
         node = node.operand
         if isinstance(node, ast.Constant) and type(node.value) is bool:
             raise BadLiteral(f"has a sign before {node.value}")
-    if isinstance(node, ast.Constant) and type(node.value) in (int, float, bool):
+    if isinstance(node, ast.Constant) and isinstance(node.value, int | float) and type(node.value) in (int, float, bool):
         value = node.value
         if type(value) is int and abs(value) > 2**53:
             raise BadLiteral(f"has the integer {value}, too large to be exact as a float")
@@ -154,7 +154,8 @@ def check_value(kind: str, value: object, expected: Expectation | None) -> Value
 
 
 def _scalar_name(kind: str) -> str:
-    return {ParamKind.INT: "integer", ParamKind.BOOL: "True or False"}.get(kind, "number")
+    names: dict[str, str] = {ParamKind.INT: "integer", ParamKind.BOOL: "True or False"}
+    return names.get(kind, "number")
 
 
 def _array(value: object) -> NDArray[Any]:
@@ -299,8 +300,8 @@ def _shapes(inputs: dict[str, Value], example: dict[str, object]) -> str:
     for name, value in inputs.items():
         if isinstance(value, bytes):
             yours.append(f"{name} {np.load(io.BytesIO(value), allow_pickle=False).shape}")
-            if isinstance(example.get(name), np.ndarray):
-                theirs.append(f"{name} {example[name].shape}")
+            if isinstance(shown := example.get(name), np.ndarray):
+                theirs.append(f"{name} {shown.shape}")
         else:
             yours.append(f"{name} = {value!r}")
             if name in example:

@@ -8,8 +8,9 @@ stay in this process; only the code and the inputs go to the sandbox.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from numpy.typing import NDArray
 
@@ -40,6 +41,9 @@ from engine.probes import evaluate_probes
 from engine.signatures import ARRAY_STATUSES, signature, signature_of
 from engine.spec import Case, ProblemSpec
 from engine.verdicts import VERDICT_OF_STATUS, TestStatus, Verdict
+
+if TYPE_CHECKING:
+    from engine.testset import GeneratedCase  # which imports this module
 from sandbox.backends.base import Job, JobTest, Sandbox, SandboxError
 from sandbox.protocol import Outcome
 
@@ -73,7 +77,7 @@ def run_order(cases: list[Case]) -> list[Case]:
     return sorted(cases, key=lambda case: (case.probe, case.hidden, case.input_bytes()))
 
 
-def job_of(code: str, spec: ProblemSpec, cases: list[Case], solved: dict[str, str] | None = None) -> Job:
+def job_of(code: str, spec: ProblemSpec, cases: Sequence[Case | GeneratedCase], solved: dict[str, str] | None = None) -> Job:
     return Job(code=code, function=spec.function, params=spec.params,
                tests=[JobTest(case.name, case.inputs) for case in cases], time_limit_s=spec.time_limit_s,
                memory_mb=spec.memory_mb, output_bytes=spec.max_output_bytes, budget_s=spec.budget_s,
@@ -174,7 +178,7 @@ def stopped_by_timeout(tests: list[dict[str, Any]]) -> bool:
 def overall_verdict(results: list[TestResult]) -> str:
     for result in results:
         if result.status != TestStatus.PASSED:
-            return VERDICT_OF_STATUS[TestStatus(result.status)]
+            return VERDICT_OF_STATUS[TestStatus(result.status)]  # type: ignore[call-arg]  # a lookup by value: the label is for defining members
     return Verdict.ACCEPTED
 
 
@@ -245,6 +249,7 @@ def _check_members(event: TestEvent, case: Case, spec: ProblemSpec, signatures: 
     """A test of a function with several outputs: each member checked, then the finite differences, the
     signature (every member's) and the misconception (every member must match) as for a single output."""
     expected = members.load(case.expected)
+    assert isinstance(expected, dict) and spec.returns is not None  # several outputs: declared, and stored packed
     tolerance = Tolerance(spec.rtol, spec.atol)
     hashes = case.input_hashes
     result, parts = check_members(event, name=case.name, hidden=case.hidden, expected=expected, returns=spec.returns,
@@ -282,6 +287,7 @@ def _check_finite_difference(result: TestResult, event: TestEvent, estimate: NDA
         actual = read_npy(event.output or b"", spec.max_output_bytes + 4096)
     except UnreadableArray:
         return
+    assert spec.fd_rtol is not None  # the callers check it
     disagreement = finite_difference_disagreement(actual, estimate, Tolerance(spec.fd_rtol, spec.fd_atol or 0.0),
                                                   hidden)
     if disagreement is None:

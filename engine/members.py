@@ -125,7 +125,7 @@ def split(event: TestEvent, returns: Returns, hidden: bool) -> dict[str, TestEve
                        + ", ".join(repr(n) for n in missing) + f" (expected exactly {_names(returns)})")
     extra = [key for key in keys if key not in returns.names]
     if extra:
-        shown = "" if hidden else " " + ", ".join(repr(k[:40]) for k in extra[:3])
+        shown = "" if hidden else " " + ", ".join(repr(k[:40]) for k in extra[:3])  # type: ignore[index]  # no key is None: checked above
         raise Mismatch(f"the returned dict has {'a key' if len(extra) == 1 else 'keys'} that is not expected{shown}"
                        f" (expected exactly {_names(returns)})")
     by_key = {member.key: member for member in event.members}

@@ -89,7 +89,7 @@ def _validate_case(event: dict[str, Any], index: int, spec: ProblemSpec, where: 
     unknown = set(raw.args) - set(spec.params)
     if unknown:
         raise PackageError(f"{label}: unknown argument(s) {sorted(unknown)}; the parameters are {spec.params}")
-    inputs = {}
+    inputs: dict[str, Value] = {}
     for param in spec.params:
         kind = spec.kind(param)
         if param not in raw.args:

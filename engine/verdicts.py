@@ -78,7 +78,7 @@ VERDICT_OF_STATUS = {
 CHECKS = ("type", "dtype", "shape", "values", "inputs")
 # The chip each check gets on the results page and in the npjudge client.
 CHECK_LABELS = {"type": "ndarray", "dtype": "float64", "shape": "shape", "values": "values", "inputs": "inputs unchanged"}
-FAILED_CHECK = {
+FAILED_CHECK: dict[str, str] = {  # by TestStatus, a str
     TestStatus.WRONG_TYPE: "type",
     TestStatus.WRONG_DTYPE: "dtype",
     TestStatus.WRONG_SHAPE: "shape",
