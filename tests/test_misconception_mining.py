@@ -9,8 +9,8 @@ from judge.authoring.gate_runs import execute_gate_run
 from judge.authoring.mining import coverage_of, mine_clusters
 from judge.authoring.models import PromotedCluster
 from judge.problems.models import GateRun, Problem
-from judge.submissions.services import grading, intake
 from judge.submissions.models import Submission
+from judge.submissions.services import grading, intake
 from tests.conftest import read_solution
 
 SYNCED_PROBLEMS = ["patch_embedding", "prepend_class_token"]

@@ -9,8 +9,8 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import pytest
 
-from judge.submissions.services import grading
 from judge.submissions.models import Submission
+from judge.submissions.services import grading
 from tests.conftest import read_solution
 
 SLUG = "prepend_class_token"
