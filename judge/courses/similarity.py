@@ -55,7 +55,8 @@ def final_codes(assignment: Assignment, problem) -> dict[str, str]:
     names = {s.user_id: s.username for s in students}
     rows = (course_submits(assignment.course, [problem.pk]).order_by("-created_at", "-pk")
             .values_list("user_id", "created_at", "code"))
-    inside, last = {}, {}
+    inside: dict[int, str] = {}
+    last: dict[int, str] = {}
     for user_id, at, code in rows.iterator():
         window = windows.get(user_id)
         if user_id not in names or window is None:
