@@ -178,7 +178,7 @@ def stopped_by_timeout(tests: list[dict[str, Any]]) -> bool:
 def overall_verdict(results: list[TestResult]) -> str:
     for result in results:
         if result.status != TestStatus.PASSED:
-            return VERDICT_OF_STATUS[TestStatus(result.status)]  # type: ignore[call-arg]  # a lookup by value: the label is for defining members
+            return VERDICT_OF_STATUS[TestStatus(result.status)]
     return Verdict.ACCEPTED
 
 

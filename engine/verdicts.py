@@ -15,7 +15,7 @@ class Labelled(StrEnum):
 
     label: str
 
-    def __new__(cls, value: str, label: str) -> Self:
+    def __new__(cls, value: str, label: str = "") -> Self:  # the default: mypy reads Enum(value) lookups as calls
         member = str.__new__(cls, value)
         member._value_ = value
         member.label = label
