@@ -8,7 +8,6 @@ generator runs here too (``generate_main``).
 from __future__ import annotations
 
 import builtins
-import collections  # noqa: F401
 import hashlib
 import io
 import re
@@ -22,13 +21,16 @@ from collections.abc import Callable
 from typing import Any, BinaryIO
 
 import numpy as np
+from numpy.typing import NDArray
 
 # Imported here, before any isolation, so that student code finds them even
-# when the file system behind them has been masked.
+# when the file system behind them has been masked.  Kept apart from the sorted imports above.
+# isort: off
 import numpy.fft
 import numpy.linalg
 import numpy.random
-from numpy.typing import NDArray
+import collections, dataclasses, functools, itertools, operator, typing  # noqa: E401, F401
+# isort: on
 
 from sandbox import protocol as P
 from sandbox.zygote.hardening import current_vm_bytes
