@@ -14,8 +14,10 @@ import ast
 import io
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from engine.arrays import read_npy, to_npy
 from engine.grading import job_of
@@ -54,7 +56,7 @@ class Expectation:
     non_finite: bool = False
 
     @classmethod
-    def of(cls, value: object) -> "Expectation":
+    def of(cls, value: object) -> Expectation:
         if isinstance(value, np.ndarray):
             return cls(value.ndim, bool(value.size) and not bool(np.isfinite(value).all()))
         return cls(None, isinstance(value, float) and not math.isfinite(value))
@@ -117,7 +119,7 @@ def _number(node: ast.expr) -> int | float | bool:
         node = node.operand
         if isinstance(node, ast.Constant) and type(node.value) is bool:
             raise BadLiteral(f"has a sign before {node.value}")
-    if isinstance(node, ast.Constant) and type(node.value) in (int, float, bool):
+    if isinstance(node, ast.Constant) and isinstance(node.value, int | float) and type(node.value) in (int, float, bool):
         value = node.value
         if type(value) is int and abs(value) > 2**53:
             raise BadLiteral(f"has the integer {value}, too large to be exact as a float")
@@ -152,10 +154,11 @@ def check_value(kind: str, value: object, expected: Expectation | None) -> Value
 
 
 def _scalar_name(kind: str) -> str:
-    return {ParamKind.INT: "integer", ParamKind.BOOL: "True or False"}.get(kind, "number")
+    names: dict[str, str] = {ParamKind.INT: "integer", ParamKind.BOOL: "True or False"}
+    return names.get(kind, "number")
 
 
-def _array(value: object) -> np.ndarray:
+def _array(value: object) -> NDArray[Any]:
     if not isinstance(value, list):
         raise BadLiteral(f"must be an array (a list of numbers in brackets), got the single value {value!r}")
     if _has_bool(value):
@@ -167,7 +170,7 @@ def _array(value: object) -> np.ndarray:
     return np.ascontiguousarray(array)
 
 
-def _int_array(value: object) -> np.ndarray:
+def _int_array(value: object) -> NDArray[Any]:
     """An int_array parameter's literal: whole numbers only (3, not 3.0), each within int64."""
     array = _array(value)
     if not _all_ints(value):
@@ -297,8 +300,8 @@ def _shapes(inputs: dict[str, Value], example: dict[str, object]) -> str:
     for name, value in inputs.items():
         if isinstance(value, bytes):
             yours.append(f"{name} {np.load(io.BytesIO(value), allow_pickle=False).shape}")
-            if isinstance(example.get(name), np.ndarray):
-                theirs.append(f"{name} {example[name].shape}")
+            if isinstance(shown := example.get(name), np.ndarray):
+                theirs.append(f"{name} {shown.shape}")
         else:
             yours.append(f"{name} = {value!r}")
             if name in example:

@@ -30,8 +30,10 @@ import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, overload
 
-from engine.members import DICT, MAX_MEMBERS, TUPLE, Returns
+from engine.events import MAX_MEMBERS
+from engine.members import DICT, TUPLE, Returns
 from engine.probes import RegionError, parse_region
 from engine.spec import FLOAT64, OUTPUT_DTYPES, ParamKind, ProbeSpec, ProblemSpec
 from engine.verdicts import TestStatus
@@ -102,7 +104,7 @@ class Package:
     def spec(self, max_output_bytes: int = MAX_OUTPUT_BYTES) -> ProblemSpec:
         return dataclasses.replace(self.problem, max_output_bytes=max_output_bytes)
 
-    def record(self) -> dict:
+    def record(self) -> dict[str, Any]:
         """What the site stores of a published package: the one list of a problem's fields."""
         return {
             "title": self.title, "summary": self.summary, "difficulty": self.difficulty, "tags": self.tags,
@@ -124,7 +126,8 @@ class _Fields:
     def fail(self, key: str, problem: str) -> PackageError:
         return PackageError(f"{self.where}: {self.prefix}{key} {problem}")
 
-    def get(self, key: str, kind: type | tuple, default: object = ...) -> object:
+    def get(self, key: str, kind: type | tuple[Any, ...], default: object = ...) -> Any:
+        """The value at ``key``, of type ``kind`` (checked here: typed Any for its callers), or ``default``."""
         if key not in self.table:
             if default is ...:
                 raise self.fail(key, "is missing")
@@ -136,8 +139,8 @@ class _Fields:
             raise self.fail(key, f"must be {_kind_name(kind)}, got {type(value).__name__}")
         return value
 
-    def text(self, key: str, default: object = ..., pattern: re.Pattern | None = None) -> str:
-        value = self.get(key, str, default)
+    def text(self, key: str, default: object = ..., pattern: re.Pattern[str] | None = None) -> str:
+        value: str = self.get(key, str, default)
         if pattern is not None and not pattern.match(value):
             raise self.fail(key, f"must match {pattern.pattern}, got {value!r}")
         return value
@@ -148,7 +151,12 @@ class _Fields:
             raise self.fail(key, "must be a list of strings")
         return list(value)
 
-    def positive(self, key: str, kind: type = float, default: object = ...) -> float:
+    @overload
+    def positive(self, key: str, kind: type, default: None) -> float | None: ...
+    @overload
+    def positive(self, key: str, kind: type = float) -> float: ...
+
+    def positive(self, key: str, kind: type = float, default: object = ...) -> float | None:
         value = self.get(key, (int, float) if kind is float else int, default)
         if value is None:
             return None
@@ -165,11 +173,11 @@ class _Fields:
             raise self.fail(key, f"must be between {low:g} and {high:g}, got {value:g}")
         return value
 
-    def table_of(self, key: str) -> "_Fields":
+    def table_of(self, key: str) -> _Fields:
         return _Fields(self.where, self.get(key, dict), f"{self.prefix}{key}.")
 
 
-def _kind_name(kind: type | tuple) -> str:
+def _kind_name(kind: type | tuple[Any, ...]) -> str:
     names = {str: "a string", int: "an integer", float: "a number", list: "a list", dict: "a table", bool: "a boolean"}
     if isinstance(kind, tuple):
         return " or ".join(names.get(k, k.__name__) for k in kind)
@@ -257,7 +265,7 @@ def _problem_spec(top: _Fields, probes: tuple[ProbeSpec, ...], finite_difference
     kinds = _kinds(function, params)
     returns, dtypes = _returns(function)
     for probe in probes:
-        if bool(probe.member) != (returns is not None) or returns and probe.member not in returns.names:
+        if bool(probe.member) != (returns is not None) or (returns and probe.member not in returns.names):
             raise PackageError(f"{top.where}: probe {probe.name!r}: 'member' must name one of the declared outputs"
                                if returns else f"{top.where}: probe {probe.name!r}: 'member' needs [function.returns]")
     return ProblemSpec(
@@ -324,7 +332,7 @@ def _returns(function: _Fields) -> tuple[Returns | None, dict[str, str]]:
 
 
 def _dtype(table: _Fields, key: str, value: object) -> str:
-    if value not in OUTPUT_DTYPES:
+    if not isinstance(value, str) or value not in OUTPUT_DTYPES:
         raise table.fail(key, f"must be one of {', '.join(OUTPUT_DTYPES)}, got {value!r}")
     return value
 
@@ -336,7 +344,7 @@ def _keys(function: _Fields, kinds: dict[str, str]) -> dict[str, dict[str, int]]
     for name in table.table:
         if name not in wanted:
             raise table.fail(name, "is not a parameter of kind params")
-    keys = {}
+    keys: dict[str, dict[str, int]] = {}
     for name in wanted:
         if name not in table.table:
             raise table.fail(name, "is missing: a params parameter declares its keys and their numbers of axes")
@@ -382,14 +390,14 @@ def _kinds(function: _Fields, params: list[str]) -> dict[str, str]:
 
 
 def _seed(tests: _Fields) -> int:
-    seed = tests.get("seed", int)
+    seed: int = tests.get("seed", int)
     if not 0 <= seed < 2**63:
         raise tests.fail("seed", f"must be between 0 and 2**63 - 1, got {seed}")
     return seed
 
 
 def _probes(top: _Fields) -> tuple[ProbeSpec, ...]:
-    probes = []
+    probes: list[ProbeSpec] = []
     for index, raw in enumerate(top.get("probes", list, [])):
         entry = _Fields(top.where, raw, f"probes[{index}].")
         check = entry.text("check")
@@ -402,7 +410,7 @@ def _probes(top: _Fields) -> tuple[ProbeSpec, ...]:
         if compare not in ("", "gram"):
             raise entry.fail("compare", f"must be 'gram' or absent, got {compare!r}")
         values = entry.get("values", list, [])
-        if check == "values_in" and not values or not all(isinstance(v, (int, float)) for v in values):
+        if (check == "values_in" and not values) or not all(isinstance(v, (int, float)) for v in values):
             raise entry.fail("values", "must be a non-empty list of numbers for values_in")
         probe = ProbeSpec(
             name=entry.text("name"), check=check, cases=tuple(cases), message=entry.text("message"),
@@ -442,7 +450,7 @@ def _wrong_spec(path: Path, entry: _Fields, probe_names: set[str]) -> WrongSpec:
 TRACKS = "tracks.toml"
 
 
-def load_tracks(root: Path) -> list[dict]:
+def load_tracks(root: Path) -> list[dict[str, Any]]:
     """The course's tracks in order ({"slug", "title", "summary"}), from ``problems/tracks.toml`` if it exists."""
     file = root / TRACKS
     if not file.is_file():

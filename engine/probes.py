@@ -18,18 +18,19 @@ dtype (float64, or int64 where declared) and shape without NaN; otherwise the or
 from __future__ import annotations
 
 import ast
-import io
+from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
-from engine.arrays import UnreadableArray, read_npy
 from engine import members
+from engine.arrays import UnreadableArray, read_npy
 from engine.events import Malformed, TestEvent
 from engine.members import Mismatch, split
 from engine.spec import Case, ProbeSpec, ProblemSpec
 from sandbox.protocol import Outcome
 
-Region = tuple  # of ints, slices and Ellipsis
+Region = tuple[Any, ...]  # of ints, slices and Ellipsis
 INDEX_NOT_SHOWN = "(not shown)"
 
 
@@ -51,7 +52,7 @@ def parse_region(text: str) -> Region:
     return tuple(_index(item, text) for item in items)
 
 
-def _index(node: ast.AST, text: str):
+def _index(node: ast.AST, text: str) -> Any:
     if isinstance(node, ast.Slice):
         return slice(*(None if part is None else _integer(part, text) for part in (node.lower, node.upper, node.step)))
     if isinstance(node, ast.Constant) and node.value is Ellipsis:
@@ -67,21 +68,22 @@ def _integer(node: ast.AST, text: str) -> int:
     raise RegionError(f"may hold only integers, slices and '...', got {text!r}")
 
 
-def evaluate_probes(spec: ProblemSpec, cases: list[Case], events: dict[str, dict]) -> list[dict]:
+def evaluate_probes(spec: ProblemSpec, cases: list[Case], events: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
     """The probes that the outputs in ``events`` (by probe case name) break, as shown to the student."""
     by_name = {case.name: case for case in cases}
     broken = []
     for probe in spec.probes:
         outputs = [_output(events.get(name), by_name.get(name), spec, probe.member) for name in probe.cases]
-        if any(output is None for output in outputs):
+        present = [output for output in outputs if output is not None]
+        if len(present) < len(outputs):
             continue
-        if breaks(probe, outputs, spec.rtol, spec.atol) is not None:
+        if breaks(probe, present, spec.rtol, spec.atol) is not None:
             broken.append({"name": probe.name, "message": probe.message.replace("{index}", INDEX_NOT_SHOWN),
                            "explanation": probe.explanation, "see": probe.see})
     return broken
 
 
-def _output(raw: dict | None, case: Case | None, spec: ProblemSpec, member: str = "") -> np.ndarray | None:
+def _output(raw: dict[str, Any] | None, case: Case | None, spec: ProblemSpec, member: str = "") -> NDArray[Any] | None:
     """The output a probe reads: the returned array, or the ``member`` of a returned tuple or dict."""
     if raw is None or case is None:
         return None
@@ -101,7 +103,7 @@ def _output(raw: dict | None, case: Case | None, spec: ProblemSpec, member: str 
     return actual
 
 
-def breaks(probe: ProbeSpec, outputs: list[np.ndarray], rtol: float, atol: float) -> str | None:
+def breaks(probe: ProbeSpec, outputs: list[NDArray[Any]], rtol: float, atol: float) -> str | None:
     """Where ``outputs`` break the probe (an index as text, or "" when there is none to name), or None."""
     try:
         views = [_view(output, probe) for output in outputs]
@@ -131,20 +133,21 @@ def breaks(probe: ProbeSpec, outputs: list[np.ndarray], rtol: float, atol: float
     return "" if same.all() else None
 
 
-def _view(output: np.ndarray, probe: ProbeSpec) -> np.ndarray:
+def _view(output: NDArray[Any], probe: ProbeSpec) -> NDArray[Any]:
     if probe.compare == "gram":
-        return output @ np.swapaxes(output, -1, -2)
+        gram: NDArray[Any] = output @ np.swapaxes(output, -1, -2)
+        return gram
     return output
 
 
-def _close(a: np.ndarray, b: np.ndarray, rtol: float, atol: float) -> np.ndarray:
+def _close(a: NDArray[Any], b: NDArray[Any], rtol: float, atol: float) -> NDArray[Any]:
     infinite = ~np.isfinite(a) | ~np.isfinite(b)
     with np.errstate(all="ignore"):
         close = np.abs(a - b) <= atol + rtol * np.abs(b)
     return np.where(infinite, a == b, close)
 
 
-def _first_false(ok: np.ndarray) -> str | None:
+def _first_false(ok: NDArray[Any]) -> str | None:
     if ok.all():
         return None
     index = tuple(int(i) for i in np.argwhere(~ok)[0])

@@ -12,6 +12,7 @@ import math
 from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 from functools import cached_property
+from typing import Any
 
 from engine.arrays import npy_hash
 from engine.checks import KnownWrong
@@ -57,7 +58,7 @@ def check_scalar(kind: str, value: object) -> Scalar:
         return value
     if type(value) not in (int, float):
         raise BadArgument(f"must be a number, got {type(value).__name__}")
-    return float(value)
+    return float(value)  # type: ignore[arg-type]  # an int or a float: its type was checked above
 
 
 @dataclass(frozen=True)
@@ -77,14 +78,14 @@ class ProbeSpec:
     values: tuple[float, ...] = ()
     member: str = ""  # for a function with several outputs: the one the probe reads
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         data = asdict(self)
         # JSON has no infinities: store them as text.
         data["values"] = [v if math.isfinite(v) else repr(v) for v in self.values]
         return data
 
     @classmethod
-    def from_dict(cls, data: dict) -> "ProbeSpec":
+    def from_dict(cls, data: dict[str, Any]) -> ProbeSpec:
         return cls(**{**data, "cases": tuple(data["cases"]), "values": tuple(float(v) for v in data["values"])})
 
 
@@ -127,7 +128,7 @@ class ProblemSpec:
         """The dtype the output (or the named member of several) must have: float64 unless declared."""
         return self.dtypes.get(member, FLOAT64)
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         data = {key: getattr(self, key) for key in ("function", "params", "time_limit_s", "memory_mb", "rtol",
                                                    "atol", "kinds", "budget_s", "fd_rtol", "fd_atol")}
         data |= {"probes": [probe.as_dict() for probe in self.probes], "builds_on": list(self.builds_on)}
@@ -142,7 +143,7 @@ class ProblemSpec:
         return data
 
     @classmethod
-    def from_dict(cls, data: dict, max_output_bytes: int = MAX_OUTPUT_BYTES) -> "ProblemSpec":
+    def from_dict(cls, data: dict[str, Any], max_output_bytes: int = MAX_OUTPUT_BYTES) -> ProblemSpec:
         probes = tuple(ProbeSpec.from_dict(p) for p in data.get("probes", []))
         return cls(data["function"], list(data["params"]), data["time_limit_s"], data["memory_mb"], data["rtol"],
                    data["atol"], max_output_bytes, dict(data.get("kinds", {})), data.get("budget_s"), probes,

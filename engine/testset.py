@@ -9,14 +9,15 @@ package's declared parameters here.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from engine.arrays import UnreadableArray, npy_hash, read_npy, to_npy
 from engine.events import Malformed, TestEvent, parse_before_tests, parse_case, parse_generate_end
 from engine.grading import early_report, job_of, stopped_by_timeout
-from engine.package import Package, PackageError
 from engine.members import Mismatch, Returns, pack, split
+from engine.package import Package, PackageError
 from engine.spec import FLOAT64, BadArgument, Case, ParamKind, ProblemSpec, Value, array_inputs, check_scalar
 from sandbox.backends.base import GenerateJob, Sandbox, SandboxError
 from sandbox.protocol import MAX_OUTPUT_BYTES, Outcome
@@ -53,7 +54,7 @@ def generate_cases(package: Package, sandbox: Sandbox, max_bytes: int = MAX_OUTP
     return parse_generated(sandbox.run(job).events, package, max_bytes)
 
 
-def parse_generated(events: list[dict], package: Package, max_bytes: int) -> list[GeneratedCase]:
+def parse_generated(events: list[dict[str, Any]], package: Package, max_bytes: int) -> list[GeneratedCase]:
     where = f"{package.slug}/{package.generator_file}"
     failure = parse_generate_end(events[-1] if events else {})
     if failure is not None:
@@ -79,7 +80,7 @@ def parse_generated(events: list[dict], package: Package, max_bytes: int) -> lis
     return graded + [case for case in cases if case.probe]
 
 
-def _validate_case(event: dict, index: int, spec: ProblemSpec, where: str, max_bytes: int) -> GeneratedCase:
+def _validate_case(event: dict[str, Any], index: int, spec: ProblemSpec, where: str, max_bytes: int) -> GeneratedCase:
     try:
         raw = parse_case(event)
     except Malformed as exc:
@@ -88,7 +89,7 @@ def _validate_case(event: dict, index: int, spec: ProblemSpec, where: str, max_b
     unknown = set(raw.args) - set(spec.params)
     if unknown:
         raise PackageError(f"{label}: unknown argument(s) {sorted(unknown)}; the parameters are {spec.params}")
-    inputs = {}
+    inputs: dict[str, Value] = {}
     for param in spec.params:
         kind = spec.kind(param)
         if param not in raw.args:
@@ -159,7 +160,7 @@ def reference_outputs(package: Package, generated: list[GeneratedCase], sandbox:
     if early is not None:
         raise ReferenceFailed(f"{where}: {early_report(early, spec, []).message}")
     tests = [event for event in events if event.get("event") == "test"]
-    if len(tests) > len(generated) or len(tests) < len(generated) and not stopped_by_timeout(tests):
+    if len(tests) > len(generated) or (len(tests) < len(generated) and not stopped_by_timeout(tests)):
         raise SandboxError(f"sandbox reported {len(tests)} results for {len(generated)} cases")
     outputs, times = [], []
     for raw, case in zip(tests, generated):
@@ -169,7 +170,7 @@ def reference_outputs(package: Package, generated: list[GeneratedCase], sandbox:
     return outputs, times
 
 
-def _reference_output(raw: dict, case: GeneratedCase, where: str, max_bytes: int,
+def _reference_output(raw: dict[str, Any], case: GeneratedCase, where: str, max_bytes: int,
                       returns: Returns | None = None, dtypes: dict[str, str] | None = None) -> tuple[bytes, float]:
     """The reference's output on one case as .npy bytes (packed members for several outputs), each array of its
     declared dtype (``dtypes``, ``ProblemSpec.dtypes``: float64 unless declared), and its time in ms."""

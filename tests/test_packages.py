@@ -41,7 +41,7 @@ def test_malformed_manifest_names_the_file_and_field(package_copy, old, new, err
 def test_missing_file_is_named(package_copy):
     _, path = package_copy
     (path / "solution.py").unlink()
-    with pytest.raises(PackageError, match="prepend_class_token/solution.py: file is missing"):
+    with pytest.raises(PackageError, match=r"prepend_class_token/solution.py: file is missing"):
         load_package(path)
 
 
@@ -59,7 +59,7 @@ def test_sync_is_idempotent_and_a_content_change_makes_a_new_test_set_version(db
 def test_sync_problems_command_reports_a_malformed_package_and_changes_nothing(db, package_copy):
     root, path = package_copy
     (path / "problem.toml").write_text((path / "problem.toml").read_text().replace("[function]", "[functio]"))
-    with pytest.raises(CommandError, match="prepend_class_token/problem.toml: function is missing") as raised:
+    with pytest.raises(CommandError, match=r"prepend_class_token/problem.toml: function is missing") as raised:
         call_command("sync_problems", "--root", str(root))
     assert raised.value.returncode == 2
     assert Problem.objects.count() == 0

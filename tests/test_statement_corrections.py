@@ -18,7 +18,7 @@ def test_logit_lens_worked_example_uses_the_variance_of_its_row():
     row, gamma, w_unembed = np.array([1.0, 2.0]), np.array([2.0, 2.0]), np.array([[1.0, -1.0, 0.0], [-1.0, 1.0, 0.0]])
     normed = gamma * (row - row.mean()) / np.sqrt(row.var() + 1e-5)
     logits = normed @ w_unembed
-    shown = re.search(r"# layer 1: .*?-> logits \[([^\]]+)\]", text("logit_lens", "statement.md"), re.S).group(1)
+    shown = re.search(r"# layer 1: .*?-> logits \[([^\]]+)\]", text("logit_lens", "statement.md"), re.DOTALL).group(1)
     assert [float(v) for v in shown.split(",")] == [round(float(v), 5) for v in logits]
 
 

@@ -25,15 +25,21 @@ from engine.arrays import pack_inputs
 from engine.gate import GateOutcome, check_reference, finish_gate, run_gate
 from engine.package import Package, PackageError
 from engine.pool import POOL_DRAWS, add_pool
-from engine.speed import BENCH_DRAWS, add_benchmark
 from engine.spec import Case
+from engine.speed import BENCH_DRAWS, add_benchmark
 from judge.authoring import lifecycle
 from judge.lib.binary_rows import binary_parameters
 from judge.lib.broker import enqueue_on_commit
 from judge.lib.sandbox_backend import lazy_sandbox
 from judge.problems.drafts import draft_package
 from judge.problems.models import (
-    BenchmarkCase, GateRun, GateStatus, KnownWrongOutcome, Problem, TestCase, TestSet,
+    BenchmarkCase,
+    GateRun,
+    GateStatus,
+    KnownWrongOutcome,
+    Problem,
+    TestCase,
+    TestSet,
 )
 from judge.submissions.composition import reference_code
 from sandbox.backends.base import Sandbox, SandboxError

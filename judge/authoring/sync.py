@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import queue
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,7 +25,6 @@ from judge.lib.sandbox_backend import lazy_sandbox
 from judge.problems.drafts import files_from_folder, store_package_draft
 from judge.problems.models import GateRun, GateStatus, Problem, SyncRun
 from sandbox.backends.base import Sandbox
-
 
 TLE = TestStatus.TIME_LIMIT_EXCEEDED
 
@@ -47,7 +46,7 @@ class Queued:
     listing: bool = False  # not listed yet: listed after the gate's first part (``gate_runs.list_gate_run``)
 
 
-def learning_path(packages: list[Package], known: set[str], tracks: list[str] = ()) -> list[str]:
+def learning_path(packages: list[Package], known: set[str], tracks: Sequence[str] = ()) -> list[str]:
     """Order slugs so that prerequisites come first (ties: the track's place in ``tracks``, difficulty, slug)."""
     by_slug = {p.slug: p for p in packages}
     for package in packages:
@@ -134,7 +133,8 @@ def import_package(package: Package, path_order: int, files: dict[str, str], for
     if gated and imported == package.content_hash and not (force and edited):
         if existing.path_order != path_order:
             Problem.objects.filter(pk=existing.pk).update(path_order=path_order)
-        return SyncOutcome(package.slug, "unchanged", existing.current_test_set.cases.filter(variant=0).count())
+        cases = existing.current_test_set.cases  # type: ignore[union-attr]  # current_test_set_id is checked above
+        return SyncOutcome(package.slug, "unchanged", cases.filter(variant=0).count())
     if edited and not force:
         return SyncOutcome(package.slug, "skipped", 0, "edited in the browser since the last import; "
                                                        "download it into problems/ or pass --force")
@@ -251,7 +251,8 @@ def gate_imported(item: Queued, sandbox: Sandbox, beat: Callable[[], None] = lam
     if not run.passed:
         return SyncOutcome(problem.slug, "draft", 0, _gate_summary(run))
     problem.refresh_from_db()
-    tests = problem.current_test_set.cases.filter(variant=0).count()  # not the pool's draws
+    # A problem whose gate passed has its test set.  Not the pool's draws:
+    tests = problem.current_test_set.cases.filter(variant=0).count()  # type: ignore[union-attr]
     return SyncOutcome(problem.slug, "created" if item.created else "updated", tests)
 
 

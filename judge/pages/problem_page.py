@@ -10,7 +10,6 @@ from django.shortcuts import render
 from django.utils import timezone
 
 from judge.courses.notes import due_notes
-
 from judge.learning.services import draft_code, revealed_hint_count
 from judge.problems.models import Problem
 from judge.problems.rendering import render_markdown

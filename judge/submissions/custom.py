@@ -14,7 +14,7 @@ from judge.submissions.services.intake import example_inputs
 
 CUSTOM = "custom"  # the kind field of the form for a Run on the student's own inputs
 FIELD_PREFIX = "input-"
-KIND_LABELS = {ParamKind.INT: "int", ParamKind.FLOAT: "float", ParamKind.BOOL: "bool (True or False)"}
+KIND_LABELS: dict[str, str] = {ParamKind.INT: "int", ParamKind.FLOAT: "float", ParamKind.BOOL: "bool (True or False)"}
 LIMITS = f"at most {MAX_ELEMENTS:,} numbers and {MAX_LITERAL_CHARS:,} characters per input"
 
 

@@ -80,7 +80,7 @@ class TestRow:
         return self.status == TestStatus.PASSED
 
 
-def format_array(label: str, array: np.ndarray | int | float | bool) -> ShownArray:
+def format_array(label: str, array: np.ndarray | float | bool) -> ShownArray:
     if not isinstance(array, np.ndarray):  # a scalar parameter: shown as the student's code receives it
         return ShownArray(label, (), type(array).__name__, repr(array), scalar=True)
     with np.printoptions(precision=6, suppress=True, threshold=120, edgeitems=3, linewidth=96):
@@ -313,7 +313,7 @@ def difference_picture(actual: np.ndarray, expected: np.ndarray, first_mismatch)
            f'height="{height}" viewBox="0 0 {max(x_offset - 16, 1)} {height}">'
            f"<title>|actual − expected| for each position; the outlined cell is the first mismatch</title>"
            + "".join(parts) + "</svg>")
-    return mark_safe(f'<div class="difference-picture">{svg}{legend}{note}</div>')
+    return mark_safe(f'<div class="difference-picture">{svg}{legend}{note}</div>')  # noqa: S308  (numbers and fixed text only)
 
 
 def _locate(first: tuple | None, shape: tuple) -> tuple[int | None, tuple[int, int] | None]:

@@ -44,7 +44,8 @@ def _rows(array: np.ndarray) -> np.ndarray:
 
 
 def _svg(css_class: str, title: str, width: int, height: int, body: str, note: str = "") -> SafeString:
-    return mark_safe(f'<div class="output-picture {css_class}"><svg role="img" xmlns="http://www.w3.org/2000/svg" '
+    # The title is escaped; the body and note are made here from numbers and escaped text.
+    return mark_safe(f'<div class="output-picture {css_class}"><svg role="img" xmlns="http://www.w3.org/2000/svg" '  # noqa: S308
                      f'width="{width}" height="{height}" viewBox="0 0 {width} {height}"><title>{escape(title)}</title>'
                      f'{body}</svg>{note}</div>')
 
@@ -109,11 +110,10 @@ def kept_tokens(logits: np.ndarray, expected: np.ndarray, actual: np.ndarray | N
                          f'fill="{fill}" class="bar {state.split(",")[0].replace(" ", "-")}">'
                          f'<title>token {c}: logit {float(value):.4g}, {state}</title></rect>')
         y += height + 24
-    legend = ('<p class="legend"><span class="swatch" style="background:%s"></span> kept '
-              '<span class="swatch" style="background:%s"></span> dropped '
-              '<span class="swatch" style="background:%s"></span> kept by you only '
-              '<span class="swatch" style="background:%s"></span> dropped by you only</p>'
-              % (KEPT, DROPPED, EXTRA, MISSING))
+    legend = (f'<p class="legend"><span class="swatch" style="background:{KEPT}"></span> kept '
+              f'<span class="swatch" style="background:{DROPPED}"></span> dropped '
+              f'<span class="swatch" style="background:{EXTRA}"></span> kept by you only '
+              f'<span class="swatch" style="background:{MISSING}"></span> dropped by you only</p>')
     width = min(rows.shape[1], MAX_TOKENS) * (bar + 2)
     return _svg("kept-tokens", "Logits per token; colours say which tokens were kept", max(width, 60), max(y, 1),
                 "".join(parts), legend + _note(len(rows), rows.shape[1], MAX_ROWS, MAX_TOKENS))
