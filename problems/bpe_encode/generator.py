@@ -84,4 +84,4 @@ def generate(rng: np.random.Generator) -> Iterator[dict]:
     yield _case("bytes_0_1_254_255", True, rng.choice(alphabet, size=80), _train(rng.choice(alphabet, size=200), 12))
     text = _shuffled_words(rng, int(rng.integers(5, 60)))
     yield _case("random_any_size", True, text, _train(_shuffled_words(rng, 200), int(rng.integers(1, 80))))
-    yield _case("long_text_many_merges", True, _shuffled_words(rng, 500), _train(_shuffled_words(rng, 300), 120))
+    yield _case("long_text_many_merges", True, _shuffled_words(rng, 300), _train(_shuffled_words(rng, 200), 80))

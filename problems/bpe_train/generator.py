@@ -52,7 +52,7 @@ def generate(rng: np.random.Generator) -> Iterator[dict]:
 
     length, merges = int(rng.integers(50, 400)), int(rng.integers(1, 60))
     yield _case("random_any_size", True, rng.integers(0, 256, size=length) % int(rng.integers(2, 40)), merges)
-    # A longer text: the paragraph with shuffled words, 120 merges.
+    # A longer text: the paragraph with shuffled words, 80 merges.
     words = PARAGRAPH.split(" ")
-    text = " ".join(words[i] for i in rng.integers(0, len(words), size=600))
-    yield _case("long_text_many_merges", True, _bytes(text), 120)
+    text = " ".join(words[i] for i in rng.integers(0, len(words), size=250))
+    yield _case("long_text_many_merges", True, _bytes(text), 80)
