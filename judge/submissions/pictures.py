@@ -62,7 +62,7 @@ def _note(rows: int, columns: int, shown_rows: int, shown_columns: int) -> str:
 def token_strip(expected: np.ndarray, actual: np.ndarray | None, as_bytes: bool = False) -> SafeString:
     """Each row's expected ids over yours, one cell per position; your cells that differ are red. With
     ``as_bytes`` a cell shows its byte's character (``_byte``) and the tooltip its value too."""
-    label = _byte if as_bytes else _id
+    shown = _byte if as_bytes else _id
     want = _rows(expected)
     got = _rows(actual) if actual is not None else None
     cell, label_width, parts, y = 34, 70, [], 0
@@ -74,12 +74,12 @@ def token_strip(expected: np.ndarray, actual: np.ndarray | None, as_bytes: bool 
                 wrong = reference is not None and value != reference[c]
                 fill = EXTRA if wrong else "#f7f7f7"
                 tip = f"position {c}: {_id(value)}" + (f", expected {_id(reference[c])}" if wrong else "")
-                tip += f" ({label(value)}" + (f", expected {label(reference[c])})" if wrong else ")") if as_bytes else ""
+                tip += f" ({shown(value)}" + (f", expected {shown(reference[c])})" if wrong else ")") if as_bytes else ""
                 parts.append(f'<g class="token{" wrong" if wrong else ""}"><title>{escape(tip)}</title>'
                              f'<rect x="{label_width + c * cell}" y="{y}" width="{cell - 2}" height="20" fill="{fill}" '
                              f'stroke="#999"/><text x="{label_width + c * cell + (cell - 2) / 2}" y="{y + 14}" '
                              f'font-size="10" text-anchor="middle" fill="{"#fff" if wrong else "#111"}">'
-                             f'{escape(label(value))}</text></g>')
+                             f'{escape(shown(value))}</text></g>')
             y += 24
         y += 8
     width = label_width + min(want.shape[1], MAX_TOKENS) * cell
