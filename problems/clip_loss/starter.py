@@ -1,5 +1,8 @@
 import numpy as np
 
+# Your own accepted solution of softmax_cross_entropy can be imported here:
+# from solved import softmax_cross_entropy
+
 
 def clip_loss(image_embeds: np.ndarray, text_embeds: np.ndarray, logit_scale: float) -> np.ndarray:
     """CLIP's contrastive loss on a batch of matching image and text embeddings.

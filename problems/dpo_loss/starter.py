@@ -1,5 +1,8 @@
 import numpy as np
 
+# Your own accepted solution of reward_model_loss can be imported here:
+# from solved import reward_model_loss
+
 
 def dpo_loss(
     policy_chosen_logps: np.ndarray,
