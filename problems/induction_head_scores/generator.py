@@ -74,8 +74,8 @@ def generate(rng: np.random.Generator) -> Iterator[dict]:
     layers[1, 5] = _head(rng, 20, "induction")
     layers[0, 3] = _head(rng, 20, "previous")
     yield _case("two_layers_with_an_induction_head", True, layers, 20)
-    # GPT-2 small's 12 layers of 12 heads on a sequence of 2 x 50 tokens.
-    yield _case("gpt2_small_12_layers_12_heads", True, _random(rng, 12, 12, 50), 50)
+    # Two layers of GPT-2 small's 12 heads on a sequence of 2 x 50 tokens.
+    yield _case("gpt2_small_12_heads_2_x_50_tokens", True, _random(rng, 2, 12, 50), 50)
 
     # Probe inputs: only the rows of the first half's queries differ.
     attention = _random(rng, 2, 3, 6)

@@ -62,11 +62,13 @@ def generate(rng: np.random.Generator) -> Iterator[dict]:
     yield _case("random_any_size", True, *_random(rng, int(rng.integers(1, 6)), int(rng.integers(2, 33)),
                                                   int(rng.integers(2, 80)), float(rng.uniform(0.5, 10.0))))
     yield _case("long_response", True, *_random(rng, 4, 256, 64))
-    # GPT-2's vocabulary: 2 sequences of 8 tokens, 50257 logits each (0.8M entries).
-    yield _case("gpt2_vocabulary", True, *_random(rng, 2, 8, 50257, 4.0))
+    # GPT-2's vocabulary: 2 sequences of 4 tokens, 50257 logits each (0.4M entries).
+    yield _case("gpt2_vocabulary", True, *_random(rng, 2, 4, 50257, 4.0))
 
-    # Probe inputs: only the last position's logits differ, and they score no token.
-    logits, ids, mask = _random(rng, 3, 6, 8)
+    # Probe inputs: only the last position's logits differ, and they score no token. Every token is
+    # scored, so code that reads the last logits at the last token cannot hide behind the mask.
+    logits, ids, _ = _random(rng, 3, 6, 8)
+    mask = np.ones((3, 6))
     yield _case("last_logits_a", True, logits, ids, mask, probe=True)
     changed = logits.copy()
     changed[:, -1] = 5.0 * rng.standard_normal((3, 8))
