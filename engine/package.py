@@ -35,7 +35,7 @@ from typing import Any, overload
 from engine.events import MAX_MEMBERS
 from engine.members import DICT, TUPLE, Returns
 from engine.probes import RegionError, parse_region
-from engine.spec import FLOAT64, OUTPUT_DTYPES, ParamKind, ProbeSpec, ProblemSpec
+from engine.spec import FLOAT64, INT64, OUTPUT_DTYPES, ParamKind, ProbeSpec, ProblemSpec
 from engine.verdicts import TestStatus
 from sandbox.protocol import MAX_OUTPUT_BYTES
 
@@ -276,7 +276,7 @@ def _problem_spec(top: _Fields, probes: tuple[ProbeSpec, ...], finite_difference
         fd_rtol=checking.number("fd_rtol") if finite_difference else None,
         fd_atol=checking.number("fd_atol") if finite_difference else None,
         builds_on=_builds_on(function, top.text("slug")), returns=returns, keys=_keys(function, kinds),
-        dtypes=dtypes, picture=_picture(top, returns),
+        dtypes=dtypes, picture=_picture(top, returns), shown_as_bytes=_shown_as_bytes(top, kinds, returns, dtypes),
     )
 
 
@@ -292,6 +292,24 @@ def _picture(top: _Fields, returns: Returns | None) -> str:
     if picture == "curve" and returns is not None:
         raise display.fail("picture", "a curve draws one returned array, not several outputs")
     return picture
+
+
+def _shown_as_bytes(top: _Fields, kinds: dict[str, str], returns: Returns | None, dtypes: dict[str, str]
+                    ) -> tuple[str, ...]:
+    """``[display] bytes``: the integer arrays that hold bytes (text), which the pages show as text as well:
+    parameters of kind ``int_array``, and ``"output"`` (a one-array function's) or the names of outputs, declared
+    int64."""
+    if "display" not in top.table:
+        return ()
+    display = top.table_of("display")
+    names = display.strings("bytes", [])
+    outputs = {("output" if name == "" else name) for name, dtype in dtypes.items() if dtype == INT64}
+    allowed = {p for p, kind in kinds.items() if kind == ParamKind.INT_ARRAY} | outputs
+    for name in names:
+        if name not in allowed:
+            raise display.fail("bytes", f"{name!r} is not an int_array parameter or an int64 output; bytes can be "
+                                        f"shown for {', '.join(sorted(allowed)) or 'none of this function'}")
+    return tuple(names)
 
 
 MEMBER_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,39}$")

@@ -116,6 +116,9 @@ class ProblemSpec:
     # manifest): "kept_tokens", "heatmap" or "curve" (a 1-D series, a loss per step: a visible test keeps its
     # output even when it passed); "" draws integer outputs as tokens and nothing else. Not graded.
     picture: str = ""
+    # Integer arrays that hold bytes ([display] bytes): int_array parameters, and "output" or output names. The
+    # problem and result pages show them as text too (b'...'). Not graded.
+    shown_as_bytes: tuple[str, ...] = ()
 
     @property
     def signature(self) -> str:
@@ -140,6 +143,8 @@ class ProblemSpec:
             data["dtypes"] = dict(self.dtypes)
         if self.picture:
             data["picture"] = self.picture
+        if self.shown_as_bytes:
+            data["bytes"] = list(self.shown_as_bytes)
         return data
 
     @classmethod
@@ -149,7 +154,8 @@ class ProblemSpec:
                    data["atol"], max_output_bytes, dict(data.get("kinds", {})), data.get("budget_s"), probes,
                    data.get("fd_rtol"), data.get("fd_atol"), tuple(data.get("builds_on", ())),
                    Returns.from_dict(data.get("returns")), {p: dict(k) for p, k in data.get("keys", {}).items()},
-                   dict(data.get("dtypes", {})), str(data.get("picture", "")))
+                   dict(data.get("dtypes", {})), str(data.get("picture", "")),
+                   tuple(str(name) for name in data.get("bytes", ())))
 
 
 @dataclass(frozen=True)
