@@ -2,7 +2,7 @@
 
 The checks run in a fixed order and the first failure decides the status:
 type (a plain ``numpy.ndarray``), dtype (float64, or the int64 a problem declares
-for ids and indices), shape (exact, before any comparison that could broadcast),
+for ids and indices, or the int8 of quantised weights), shape (exact, before any comparison that could broadcast),
 the NaN/inf pattern, the values within the problem's rtol/atol (integers: exactly),
 and finally that the inputs were not modified.
 
@@ -240,8 +240,8 @@ def _unchanged(event, input_hashes, detail):
 
 def wanted_dtype(expected: np.ndarray) -> np.dtype:
     """The dtype a result must have: the expected output's, which the test build checked against the manifest's
-    declaration (float64 unless ``[function.returns]`` declares int64)."""
-    return INT64 if is_integer(expected) else FLOAT64
+    declaration (float64 unless ``[function.returns]`` declares int64 or int8)."""
+    return expected.dtype.newbyteorder("<") if is_integer(expected) else FLOAT64
 
 
 def is_integer(expected: np.ndarray) -> bool:
@@ -278,14 +278,21 @@ NAMED_DTYPES = frozenset(np.dtype(code).name for code in np.typecodes["All"] if 
 
 
 def _dtype_message(got: str, shape, expected: np.ndarray, hidden: bool) -> str:
-    wanted = "an int64" if is_integer(expected) else "a float64"
-    # Ids and indices computed with float arithmetic come back float64: say how to make them integers.
-    advice = "; ids and indices are integers: return them with .astype(np.int64)" if is_integer(expected) else ""
+    wanted = f"an {expected.dtype.name}" if is_integer(expected) else "a float64"
+    advice = _integer_advice(expected.dtype) if is_integer(expected) else ""
     if hidden:
         named = got.removeprefix("big-endian ") in NAMED_DTYPES
         return f"expected {wanted} array, got {got if named else 'an array of another dtype'}{advice}"
     shape_text = f" of shape {tuple(shape)}" if shape is not None else ""
     return f"expected {wanted} array of shape {expected.shape}, got {got}{shape_text}{advice}"
+
+
+def _integer_advice(dtype: np.dtype) -> str:
+    """How to give integers the declared dtype: ids computed with float arithmetic come back float64, and
+    quantised values rounded with np.round are still floats."""
+    if dtype == INT64:
+        return "; ids and indices are integers: return them with .astype(np.int64)"
+    return f"; the values are {dtype.name} integers: convert them with .astype(np.{dtype.name}) once they fit its range"
 
 
 def _shape_message(actual: tuple, expected: tuple, hidden: bool) -> str:

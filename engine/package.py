@@ -443,7 +443,8 @@ TRACKS = "tracks.toml"
 
 
 def load_tracks(root: Path) -> list[dict]:
-    """The course's tracks in order ({"slug", "title", "summary"}), from ``problems/tracks.toml`` if it exists."""
+    """The course's tracks in order ({"slug", "title", "summary", "problems"}), from ``problems/tracks.toml`` if it
+    exists; ``problems`` is the order the track's author chose for its problems (prerequisites still come first)."""
     file = root / TRACKS
     if not file.is_file():
         return []
@@ -454,7 +455,11 @@ def load_tracks(root: Path) -> list[dict]:
     tracks = []
     for index, raw in enumerate(entries):
         entry = _Fields(TRACKS, raw, f"track[{index}].")
-        tracks.append({"slug": entry.text("slug"), "title": entry.text("title"), "summary": entry.text("summary", "")})
+        listed = raw.get("problems", [])
+        if not isinstance(listed, list) or not all(isinstance(slug, str) for slug in listed):
+            raise PackageError(f"{TRACKS}: track[{index}].problems must be a list of problem slugs")
+        tracks.append({"slug": entry.text("slug"), "title": entry.text("title"), "summary": entry.text("summary", ""),
+                       "problems": listed})
     return tracks
 
 

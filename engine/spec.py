@@ -29,11 +29,12 @@ class ParamKind(StrEnum):
     BOOL = "bool"
     PARAMS = "params"  # a dict from declared names to float64 ndarrays (the weights of a block), always passed
     INT_ARRAY = "int_array"  # an int64 ndarray (token ids, indices), always passed
+    INT8_ARRAY = "int8_array"  # an int8 ndarray (quantised weights), always passed
 
 
 # The dtypes an output may be declared with (``[function.returns] dtype``/``dtypes``); float64 is the default.
-FLOAT64, INT64 = "float64", "int64"
-OUTPUT_DTYPES = (FLOAT64, INT64)
+FLOAT64, INT64, INT8 = "float64", "int64", "int8"
+OUTPUT_DTYPES = (FLOAT64, INT64, INT8)
 
 
 Scalar = int | float | bool
