@@ -7,6 +7,8 @@ here, by trusted code, on what came back: "changing a later key changed an
 earlier query's output" says more than "wrong value at index (0, 2, 1)".
 "falls" reads one output: along ``axis`` every entry is below the one before it
 (a loss per training step, with a step small enough that each one helps).
+"distribution" reads many: each probe case whose name starts with its prefix is one draw of a sampler
+(the id at ``region``), and every id's share of the draws must be within ``within`` of its probability.
 Probe inputs are hidden inputs, so a message names the property, never where
 the output broke it: that index is the code's to choose, and it could spell out
 the inputs.  A message written with ``{index}`` (an older package) reads
@@ -72,7 +74,10 @@ def evaluate_probes(spec: ProblemSpec, cases: list[Case], events: dict[str, dict
     by_name = {case.name: case for case in cases}
     broken = []
     for probe in spec.probes:
-        outputs = [_output(events.get(name), by_name.get(name), spec, probe.member) for name in probe.cases]
+        names = probe.reads([case.name for case in cases])
+        # A draw's output may be as long as the sampler's choices make it: only its dtype must be the reference's.
+        outputs = [_output(events.get(name), by_name.get(name), spec, probe.member, probe.check != "distribution")
+                   for name in names]
         if any(output is None for output in outputs):
             continue
         if breaks(probe, outputs, spec.rtol, spec.atol) is not None:
@@ -81,7 +86,8 @@ def evaluate_probes(spec: ProblemSpec, cases: list[Case], events: dict[str, dict
     return broken
 
 
-def _output(raw: dict | None, case: Case | None, spec: ProblemSpec, member: str = "") -> np.ndarray | None:
+def _output(raw: dict | None, case: Case | None, spec: ProblemSpec, member: str = "",
+            same_shape: bool = True) -> np.ndarray | None:
     """The output a probe reads: the returned array, or the ``member`` of a returned tuple or dict."""
     if raw is None or case is None:
         return None
@@ -96,13 +102,15 @@ def _output(raw: dict | None, case: Case | None, spec: ProblemSpec, member: str 
         return None
     reference = members.load(case.expected)
     reference = reference[member] if isinstance(reference, dict) else reference
-    if actual.dtype != reference.dtype or actual.shape != reference.shape or np.isnan(actual).any():
+    if actual.dtype != reference.dtype or same_shape and actual.shape != reference.shape or np.isnan(actual).any():
         return None
     return actual
 
 
 def breaks(probe: ProbeSpec, outputs: list[np.ndarray], rtol: float, atol: float) -> str | None:
     """Where ``outputs`` break the probe (an index as text, or "" when there is none to name), or None."""
+    if probe.check == "distribution":
+        return _unlike_distribution(probe, outputs)
     try:
         views = [_view(output, probe) for output in outputs]
         first = views[0][parse_region(probe.region)]
@@ -129,6 +137,24 @@ def breaks(probe: ProbeSpec, outputs: list[np.ndarray], rtol: float, atol: float
     if probe.check == "unchanged":
         return _first_false(same)
     return "" if same.all() else None
+
+
+def _unlike_distribution(probe: ProbeSpec, outputs: list[np.ndarray]) -> str | None:
+    """Each output is one draw: the id at ``region``. "" when some id's share of the draws is further than
+    ``within`` from its probability in ``values`` (or a draw is no such id), None when the shares fit."""
+    if not outputs:
+        return None
+    try:
+        draws = [output[parse_region(probe.region)] for output in outputs]
+    except (IndexError, ValueError):
+        return None
+    if any(np.ndim(draw) != 0 or np.asarray(draw).dtype.kind not in "iu" for draw in draws):
+        return None  # not one id per draw: the other checks say why
+    ids = np.array(draws, dtype=np.int64)
+    if ids.min() < 0 or ids.max() >= len(probe.values):
+        return ""
+    shares = np.bincount(ids, minlength=len(probe.values)) / len(ids)
+    return "" if np.abs(shares - np.array(probe.values)).max() > probe.within else None
 
 
 def _view(output: np.ndarray, probe: ProbeSpec) -> np.ndarray:

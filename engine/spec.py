@@ -66,7 +66,9 @@ class ProbeSpec:
     """A relation a correct output satisfies, checked on the student's outputs (``engine/probes.py``)."""
 
     name: str
-    check: str  # unchanged | changed | sums_to_one | values_in | falls
+    check: str  # unchanged | changed | sums_to_one | values_in | falls | distribution
+    # The probe cases it reads; for distribution one prefix ending in "*": every probe case whose name starts
+    # with it is one draw.
     cases: tuple[str, ...]
     message: str
     explanation: str = ""
@@ -77,6 +79,15 @@ class ProbeSpec:
     axis: int = -1
     values: tuple[float, ...] = ()
     member: str = ""  # for a function with several outputs: the one the probe reads
+    # distribution: how far each id's share of the draws may be from its probability in ``values``.
+    within: float = 0.0
+
+    def reads(self, names: list[str]) -> list[str]:
+        """The probe cases among ``names`` that this probe reads, in order."""
+        if self.check != "distribution":
+            return list(self.cases)
+        prefix = self.cases[0].removesuffix("*")
+        return [name for name in names if name.startswith(prefix)]
 
     def as_dict(self) -> dict:
         data = asdict(self)

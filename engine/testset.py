@@ -15,7 +15,7 @@ import numpy as np
 from engine.arrays import UnreadableArray, npy_hash, read_npy, to_npy
 from engine.events import Malformed, TestEvent, parse_before_tests, parse_case, parse_generate_end
 from engine.grading import early_report, job_of, stopped_by_timeout
-from engine.package import Package, PackageError
+from engine.package import MIN_DRAWS, Package, PackageError
 from engine.members import Mismatch, Returns, pack, split
 from engine.spec import FLOAT64, BadArgument, Case, ParamKind, ProblemSpec, Value, array_inputs, check_scalar
 from sandbox.backends.base import GenerateJob, Sandbox, SandboxError
@@ -76,8 +76,14 @@ def parse_generated(events: list[dict], package: Package, max_bytes: int) -> lis
         raise PackageError(f"{where}: at least one case must be visible (hidden = False)")
     if package.finite_difference and not any(case.fd for case in graded):
         raise PackageError(f"{where}: finite_difference.py needs cases marked \"fd\": True to check against")
-    probe_cases = {case.name for case in cases if case.probe}
+    probe_cases = [case.name for case in cases if case.probe]
     for probe in package.problem.probes:
+        if probe.check == "distribution":
+            draws = len(probe.reads(probe_cases))
+            if draws < MIN_DRAWS:
+                raise PackageError(f"{where}: the probe {probe.name!r} reads {draws} probe cases named "
+                                   f"{probe.cases[0]!r}; a distribution needs at least {MIN_DRAWS} draws")
+            continue
         missing = [name for name in probe.cases if name not in probe_cases]
         if missing:
             raise PackageError(f"{where}: the probe {probe.name!r} names cases it did not yield as probes: {missing}")
