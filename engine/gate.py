@@ -220,9 +220,14 @@ def _check_wrong(wrong: WrongSpec, report: GradeReport, events: dict[str, dict],
 
 
 def known_outcome(wrong: WrongSpec, status: str, raw: dict, returns: Returns | None = None) -> KnownWrong | None:
-    """What ``wrong`` did on one test, as misconception diagnosis compares it; None if there is nothing to keep."""
-    if status == TestStatus.PASSED or status == TestStatus.NOT_RUN:
+    """What ``wrong`` did on one test, as misconception diagnosis compares it; None if there is nothing to keep.
+
+    A pass is kept too (status only): code that fails where the known-wrong solution passed is not making that
+    mistake. So is running out of time or memory (status only), which is all such a run leaves to compare."""
+    if status == TestStatus.NOT_RUN:
         return None
+    if status in (TestStatus.PASSED, TestStatus.TIME_LIMIT_EXCEEDED, TestStatus.MEMORY_LIMIT_EXCEEDED):
+        return KnownWrong(wrong.name, wrong.explanation, wrong.see, status)
     try:
         event = TestEvent.parse(raw)
     except Malformed:
