@@ -206,7 +206,7 @@ def _check_wrong(wrong: WrongSpec, report: GradeReport, events: dict[str, dict],
     for result in report.tests:
         entry = known_outcome(wrong, result.status, events.get(result.name, {}), returns)
         if entry is not None:
-            known[result.name].append(entry)
+            known.setdefault(result.name, []).append(entry)
     # Any failing hidden test's status will do: the order the tests run in is the judge's, not the author's.
     counts: dict[str, int] = {}
     for test in report.tests:

@@ -23,8 +23,8 @@ pytestmark = pytest.mark.course
 SLUGS = sorted(p.name for p in PROBLEMS.iterdir() if (p / "problem.toml").exists())
 WRONG = [(slug, wrong) for slug in SLUGS for wrong in package(slug).wrong]
 PROBED = [(slug, wrong) for slug, wrong in WRONG if wrong.probes]
-# A run killed by the memory or time limit returns no output to compare with the known-wrong one
-# (engine/checks.py DIAGNOSABLE), so such a mistake is told by its status and the statement, not by name.
+# Every declared status is diagnosable (engine/checks.py DIAGNOSABLE): a run killed by the memory or time limit
+# matches a known-wrong solution killed the same way on the same test.
 DIAGNOSED = [(slug, wrong) for slug, wrong in WRONG if wrong.fails_with in DIAGNOSABLE]
 
 
