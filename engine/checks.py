@@ -430,7 +430,8 @@ class CodeFacts:
                 for target in node.targets:
                     if isinstance(target, ast.Name):
                         maxima[target.id] = _maximum_axis(node.value)
-        exponentiates = any(isinstance(node, ast.Call) and _called(node) in EXPONENTIAL_CALLS for node in ast.walk(tree))
+        exponentiates = any(isinstance(node, ast.Call) and _called(node) in EXPONENTIAL_CALLS
+                            for node in ast.walk(tree))
         axes = set()
         for node in ast.walk(tree):
             subtracted = None

@@ -405,7 +405,8 @@ def _probes(top: _Fields) -> tuple[ProbeSpec, ...]:
         if compare not in ("", "gram"):
             raise entry.fail("compare", f"must be 'gram' or absent, got {compare!r}")
         values = entry.get("values", list, [])
-        if check in ("values_in", "distribution") and not values or not all(isinstance(v, (int, float)) for v in values):
+        numbers = all(isinstance(v, (int, float)) for v in values)
+        if check in ("values_in", "distribution") and not values or not numbers:
             raise entry.fail("values", f"must be a non-empty list of numbers for {check}")
         within = entry.get("within", (int, float), 0.0)
         if check == "distribution":
@@ -429,7 +430,8 @@ def _distribution(entry: _Fields, prefix: str, values: list, within: float) -> N
     if not prefix.endswith("*") or len(prefix) < 2:
         raise entry.fail("cases", f"must name its draws by one prefix ending in '*' for distribution, got {prefix!r}")
     if any(v < 0 for v in values) or not math.isclose(sum(values), 1.0, abs_tol=1e-9):
-        raise entry.fail("values", "must be the probabilities of the ids 0, 1, ... for distribution (>= 0, summing to 1)")
+        raise entry.fail("values", "must be the probabilities of the ids 0, 1, ... for distribution "
+                                   "(>= 0, summing to 1)")
     if not 0 < within < 1:
         raise entry.fail("within", f"must be between 0 and 1 (exclusive) for distribution, got {within!r}")
 
