@@ -57,5 +57,5 @@ def generate(rng: np.random.Generator) -> Iterator[dict]:
     yield _case("tiny_magnitudes", True, 1e-8 * rng.standard_normal((8, 8)), 1)
     # Experts' weights (E, D, F), one scale per expert.
     yield _case("experts_per_expert", True, rng.standard_normal((4, 16, 24)), 0)
-    # GPT-2's attention projection c_attn (768, 2304), one scale per output channel.
-    yield _case("gpt2_c_attn", True, 0.02 * rng.standard_normal((768, 2304)), 1)
+    # GPT-2's attention output projection c_proj (768, 768), one scale per output channel.
+    yield _case("gpt2_c_proj", True, 0.02 * rng.standard_normal((768, 768)), 1)
