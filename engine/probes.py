@@ -14,7 +14,8 @@ the output broke it: that index is the code's to choose, and it could spell out
 the inputs.  A message written with ``{index}`` (an older package) reads
 ``(not shown)`` there.
 A probe only speaks when every output it needs is an array of the reference's
-dtype (float64, or int64 where declared) and shape without NaN; otherwise the ordinary checks explain more.
+dtype (float64, or the integer dtype declared) and shape without NaN (a distribution's draws may differ in
+length: a sampler's output can be as long as its choices make it); otherwise the ordinary checks explain more.
 """
 
 from __future__ import annotations
