@@ -31,8 +31,10 @@ from judge.lib.sandbox_backend import open_sandbox  # noqa: E402
 def course(only: list[str]) -> tuple[dict, list[str]]:
     """The packages of problems/ by slug, and their slugs in learning-path order (only ``only``, if given)."""
     packages = {p.slug: p for p in (load_package(path) for path in discover(ROOT / "problems"))}
-    tracks = [track["slug"] for track in load_tracks(ROOT / "problems")]
-    order = [slug for slug in learning_path(list(packages.values()), set(), tracks) if not only or slug in only]
+    tracks = load_tracks(ROOT / "problems")
+    listed = [slug for track in tracks for slug in track["problems"]]
+    order = [slug for slug in learning_path(list(packages.values()), set(), [track["slug"] for track in tracks], listed)
+             if not only or slug in only]
     return packages, order
 
 

@@ -2,7 +2,7 @@
 
 The checks run in a fixed order and the first failure decides the status:
 type (a plain ``numpy.ndarray``), dtype (float64, or the int64 a problem declares
-for ids and indices), shape (exact, before any comparison that could broadcast),
+for ids and indices, or the int8 of quantised weights), shape (exact, before any comparison that could broadcast),
 the NaN/inf pattern, the values within the problem's rtol/atol (integers: exactly),
 and finally that the inputs were not modified.
 
@@ -246,8 +246,8 @@ def _unchanged(event: TestEvent, input_hashes: dict[str, str], detail: dict[str,
 
 def wanted_dtype(expected: NDArray[Any]) -> np.dtype[Any]:
     """The dtype a result must have: the expected output's, which the test build checked against the manifest's
-    declaration (float64 unless ``[function.returns]`` declares int64)."""
-    return INT64 if is_integer(expected) else FLOAT64
+    declaration (float64 unless ``[function.returns]`` declares int64 or int8)."""
+    return expected.dtype.newbyteorder("<") if is_integer(expected) else FLOAT64
 
 
 def is_integer(expected: NDArray[Any]) -> bool:
@@ -284,14 +284,21 @@ NAMED_DTYPES = frozenset(np.dtype(code).name for code in np.typecodes["All"] if 
 
 
 def _dtype_message(got: str, shape: tuple[Any, ...] | None, expected: NDArray[Any], hidden: bool) -> str:
-    wanted = "an int64" if is_integer(expected) else "a float64"
-    # Ids and indices computed with float arithmetic come back float64: say how to make them integers.
-    advice = "; ids and indices are integers: return them with .astype(np.int64)" if is_integer(expected) else ""
+    wanted = f"an {expected.dtype.name}" if is_integer(expected) else "a float64"
+    advice = _integer_advice(expected.dtype) if is_integer(expected) else ""
     if hidden:
         named = got.removeprefix("big-endian ") in NAMED_DTYPES
         return f"expected {wanted} array, got {got if named else 'an array of another dtype'}{advice}"
     shape_text = f" of shape {tuple(shape)}" if shape is not None else ""
     return f"expected {wanted} array of shape {expected.shape}, got {got}{shape_text}{advice}"
+
+
+def _integer_advice(dtype: np.dtype[Any]) -> str:
+    """How to give integers the declared dtype: ids computed with float arithmetic come back float64, and
+    quantised values rounded with np.round are still floats."""
+    if dtype == INT64:
+        return "; ids and indices are integers: return them with .astype(np.int64)"
+    return f"; the values are {dtype.name} integers: convert them with .astype(np.{dtype.name}) once they fit its range"
 
 
 def _shape_message(actual: tuple[Any, ...], expected: tuple[Any, ...], hidden: bool) -> str:
@@ -369,9 +376,10 @@ def _number(value: float) -> str:
 
 
 def _nan_advice(inputs: dict[str, bytes], hidden: bool = False, facts: CodeFacts | None = None) -> str:
-    """Advice only where the inputs point to a cause (large magnitudes: overflow; a -inf mask) and the code
-    does not already do what the advice says (``facts``: it subtracts each row's maximum, over the last
-    axis); when unsure, nothing.  On a hidden test without the magnitude, which is the hidden input's."""
+    """Advice only where the inputs point to a cause (large magnitudes: overflow; a -inf mask), the code can
+    have that cause (``facts``: overflow needs an exponential; a learning-rate schedule's NaN is 0/0) and does
+    not already do what the advice says (it subtracts each row's maximum, over the last axis); when unsure,
+    nothing.  On a hidden test without the magnitude, which is the hidden input's."""
     largest, masked = 0.0, []
     for name, data in inputs.items():
         try:
@@ -387,7 +395,8 @@ def _nan_advice(inputs: dict[str, bytes], hidden: bool = False, facts: CodeFacts
     subtracts = facts.max_axes if facts is not None else frozenset()
     if LAST_AXIS in subtracts:
         return ""  # both causes below are what subtracting the row maximum prevents: the NaN comes from elsewhere
-    if largest >= LARGE_INPUT and not subtracts:
+    exponentiates = facts is None or facts.exponentiates
+    if largest >= LARGE_INPUT and not subtracts and exponentiates:
         reach = "are large" if hidden else f"reach {largest:.3g}"
         return (f"; the inputs {reach} in magnitude, so exp() overflows to inf and inf/inf is NaN: "
                 "subtract the maximum before exponentiating")
@@ -399,6 +408,8 @@ def _nan_advice(inputs: dict[str, bytes], hidden: bool = False, facts: CodeFacts
 
 LAST_AXIS = "-1"
 MAXIMUM_CALLS = frozenset({"max", "amax", "nanmax"})
+# The exponentials whose overflow the NaN advice names (np.exp, math.exp, np.expm1, np.exp2).
+EXPONENTIAL_CALLS = frozenset({"exp", "expm1", "exp2"})
 
 
 @dataclass(frozen=True)
@@ -407,9 +418,11 @@ class CodeFacts:
     names a cause can be checked against it first: "subtract the maximum" is wrong for code that does.
 
     ``max_axes``: the axis of each maximum the code subtracts ("-1"; "none" for the whole array; "other"
-    where it is not a constant), also through a name the maximum was assigned to."""
+    where it is not a constant), also through a name the maximum was assigned to.  ``exponentiates``: it calls
+    an exponential, whose overflow on large inputs is the cause the NaN advice names."""
 
     max_axes: frozenset[str] = frozenset()
+    exponentiates: bool = True
 
     @classmethod
     def of(cls, code: str) -> CodeFacts:
@@ -423,6 +436,8 @@ class CodeFacts:
                 for target in node.targets:
                     if isinstance(target, ast.Name):
                         maxima[target.id] = axis
+        exponentiates = any(isinstance(node, ast.Call) and _called(node) in EXPONENTIAL_CALLS
+                            for node in ast.walk(tree))
         axes = set()
         for node in ast.walk(tree):
             subtracted = None
@@ -435,7 +450,7 @@ class CodeFacts:
             axis = maxima.get(subtracted.id) if isinstance(subtracted, ast.Name) else _maximum_axis(subtracted)
             if axis is not None:
                 axes.add(axis)
-        return cls(frozenset(axes))
+        return cls(frozenset(axes), exponentiates)
 
 
 def _called(node: ast.Call) -> str:
@@ -586,8 +601,11 @@ def type_signature(event: TestEvent, returns: Returns | None) -> str:
 # so this works on hidden tests without revealing their data.
 # --------------------------------------------------------------------------
 
+# A run stopped by the time or memory limit returns nothing to compare: it matches a known-wrong solution that
+# was stopped the same way on the same test (the test built to separate that mistake by its cost).
+BY_STATUS_ALONE = {TestStatus.TIME_LIMIT_EXCEEDED, TestStatus.MEMORY_LIMIT_EXCEEDED}
 DIAGNOSABLE = {TestStatus.WRONG_TYPE, TestStatus.WRONG_DTYPE, TestStatus.WRONG_SHAPE, TestStatus.WRONG_VALUE,
-               TestStatus.INPUT_MUTATED, TestStatus.RUNTIME_ERROR}
+               TestStatus.INPUT_MUTATED, TestStatus.RUNTIME_ERROR} | BY_STATUS_ALONE
 
 
 @dataclass(frozen=True)
@@ -597,7 +615,7 @@ class KnownWrong:
     name: str
     explanation: str
     see: str
-    status: str  # the status its result got on this test
+    status: str  # the status its result got on this test ("passed" too: where it is not a mistake)
     output: bytes | None = None  # its returned .npy, for array statuses
     signature: str = ""  # "Type: message" for runtime_error, the type description for wrong_type
 
@@ -615,6 +633,8 @@ def diagnose(event: TestEvent, status: str, known: tuple[KnownWrong, ...], toler
     outputs, those whose every member matches."""
     if status not in DIAGNOSABLE:
         return []
+    if status in BY_STATUS_ALONE:
+        return [candidate for candidate in known if candidate.status == status]
     if returns is not None and status != TestStatus.RUNTIME_ERROR:
         return _diagnose_members(event, status, known, tolerance, max_output_bytes, returns)
     actual, found = None, []

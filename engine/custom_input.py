@@ -144,7 +144,12 @@ def check_value(kind: str, value: object, expected: Expectation | None) -> Value
         if isinstance(scalar, float) and not math.isfinite(scalar) and not (expected and expected.non_finite):
             raise BadLiteral(f"must be a finite number, got {scalar}")
         return scalar
-    array = _int_array(value) if kind == ParamKind.INT_ARRAY else _array(value)
+    if kind == ParamKind.INT_ARRAY:
+        array = _int_array(value)
+    elif kind == ParamKind.INT8_ARRAY:
+        array = _int8_array(value)
+    else:
+        array = _array(value)
     if expected is not None and expected.ndim is not None and array.ndim != expected.ndim:
         raise BadLiteral(f"must have {expected.ndim} {'axis' if expected.ndim == 1 else 'axes'} "
                          f"(like the example), got shape {array.shape} with {array.ndim}")
@@ -178,6 +183,16 @@ def _int_array(value: object) -> NDArray[Any]:
     if array.size and np.abs(array).max() >= 2**53:
         raise BadLiteral("has an integer too large for this input")
     return np.ascontiguousarray(np.array(value, dtype=np.int64))
+
+
+def _int8_array(value: object) -> np.ndarray:
+    """An int8_array parameter's literal (quantised weights): whole numbers from -128 to 127."""
+    array = _array(value)
+    if not _all_ints(value):
+        raise BadLiteral("must hold whole numbers (quantised weights), written without a decimal point")
+    if array.size and (array.min() < -128 or array.max() > 127):
+        raise BadLiteral("must hold int8 values, from -128 to 127")
+    return np.ascontiguousarray(np.array(value, dtype=np.int8))
 
 
 def _all_ints(value: object) -> bool:

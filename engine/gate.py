@@ -245,7 +245,7 @@ def _check_wrong(wrong: WrongSpec, report: GradeReport, events: dict[str, dict[s
     for result in report.tests:
         entry = known_outcome(wrong, result.status, events.get(result.name, {}), returns)
         if entry is not None:
-            known[result.name].append(entry)
+            known.setdefault(result.name, []).append(entry)
     # Any failing hidden test's status will do: the order the tests run in is the judge's, not the author's.
     counts: dict[str, int] = {}
     for test in report.tests:
@@ -259,9 +259,14 @@ def _check_wrong(wrong: WrongSpec, report: GradeReport, events: dict[str, dict[s
 
 
 def known_outcome(wrong: WrongSpec, status: str, raw: dict[str, Any], returns: Returns | None = None) -> KnownWrong | None:
-    """What ``wrong`` did on one test, as misconception diagnosis compares it; None if there is nothing to keep."""
-    if status == TestStatus.PASSED or status == TestStatus.NOT_RUN:
+    """What ``wrong`` did on one test, as misconception diagnosis compares it; None if there is nothing to keep.
+
+    A pass is kept too (status only): code that fails where the known-wrong solution passed is not making that
+    mistake. So is running out of time or memory (status only), which is all such a run leaves to compare."""
+    if status == TestStatus.NOT_RUN:
         return None
+    if status in (TestStatus.PASSED, TestStatus.TIME_LIMIT_EXCEEDED, TestStatus.MEMORY_LIMIT_EXCEEDED):
+        return KnownWrong(wrong.name, wrong.explanation, wrong.see, status)
     try:
         event = TestEvent.parse(raw)
     except Malformed:

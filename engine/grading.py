@@ -226,15 +226,22 @@ def name_consistent_misconceptions(checked: list[Checked]) -> list[TestResult]:
     A test can be degenerate for a mistake: with rows of width one, a softmax over any axis of the same
     length gives the same output, so a wrong axis "matches" a known-wrong solution that took another one.
     A misconception is therefore named only if the code reproduced that solution's result on every test
-    where the solution's result is known (it failed there) and the code ran: one test that tells the two
-    apart, by the code passing it or failing it differently, and the name is not shown anywhere.
+    where the solution's result is known and the code ran: where the solution failed, the code failed the same
+    way; where it passed, the code passed.  One test that tells the two apart (the code passing where the
+    solution failed, failing where it passed, or failing differently) and the name is not shown anywhere.
     """
     contradicted = set()
     for item in checked:
         if item.result.status == TestStatus.NOT_RUN:
             continue
+        passed = item.result.status == TestStatus.PASSED
         matched = {known.name for known in item.matches}
-        contradicted |= {known.name for known in item.case.known_wrong if known.name not in matched}
+        for known in item.case.known_wrong:
+            if known.status == TestStatus.PASSED:
+                if not passed:
+                    contradicted.add(known.name)
+            elif known.name not in matched:
+                contradicted.add(known.name)
     for item in checked:
         named = next((known for known in item.matches if known.name not in contradicted), None)
         if named is not None:

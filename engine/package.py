@@ -45,7 +45,10 @@ DIFFICULTIES = ("easy", "medium", "hard")
 WRONG_CHECKS = {s.value for s in TestStatus} - {TestStatus.PASSED, TestStatus.NOT_RUN}
 # [display] picture: how the result page draws an output ("curve" also keeps a passed visible test's output)
 PICTURES = ("kept_tokens", "heatmap", "curve")
-PROBE_CHECKS = {"unchanged": 2, "changed": 2, "sums_to_one": 1, "values_in": 1, "falls": 1}  # check -> number of cases
+# check -> number of cases (a distribution's one is a prefix of its draws' names)
+PROBE_CHECKS = {"unchanged": 2, "changed": 2, "sums_to_one": 1, "values_in": 1, "falls": 1, "distribution": 1}
+# The fewest draws a distribution probe reads: with fewer, a share says little about a probability.
+MIN_DRAWS = 20
 # What a manifest may ask for; beyond these a package is refused with the bound in the message.
 BOUNDS = {
     "time_limit_s": (0.05, 30.0),
@@ -428,19 +431,35 @@ def _probes(top: _Fields) -> tuple[ProbeSpec, ...]:
         if compare not in ("", "gram"):
             raise entry.fail("compare", f"must be 'gram' or absent, got {compare!r}")
         values = entry.get("values", list, [])
-        if (check == "values_in" and not values) or not all(isinstance(v, (int, float)) for v in values):
-            raise entry.fail("values", "must be a non-empty list of numbers for values_in")
+        numbers = all(isinstance(v, (int, float)) for v in values)
+        if check in ("values_in", "distribution") and not values or not numbers:
+            raise entry.fail("values", f"must be a non-empty list of numbers for {check}")
+        within = entry.get("within", (int, float), 0.0)
+        if check == "distribution":
+            _distribution(entry, cases[0], values, within)
         probe = ProbeSpec(
             name=entry.text("name"), check=check, cases=tuple(cases), message=entry.text("message"),
             explanation=entry.text("explanation", ""), see=entry.text("see", ""),
             region=_region(entry, "region"), region_b=_region(entry, "region_b"), compare=compare,
             axis=entry.get("axis", int, -1), values=tuple(float(v) for v in values if not math.isnan(v)),
-            member=entry.text("member", ""),
+            member=entry.text("member", ""), within=float(within),
         )
         if probe.name in {p.name for p in probes}:
             raise entry.fail("name", f"repeats the probe name {probe.name!r}")
         probes.append(probe)
     return tuple(probes)
+
+
+def _distribution(entry: _Fields, prefix: str, values: list, within: float) -> None:
+    """A distribution probe: one prefix of its draws' names, the probability of each id 0, 1, ..., and how far
+    a share may be from it."""
+    if not prefix.endswith("*") or len(prefix) < 2:
+        raise entry.fail("cases", f"must name its draws by one prefix ending in '*' for distribution, got {prefix!r}")
+    if any(v < 0 for v in values) or not math.isclose(sum(values), 1.0, abs_tol=1e-9):
+        raise entry.fail("values", "must be the probabilities of the ids 0, 1, ... for distribution "
+                                   "(>= 0, summing to 1)")
+    if not 0 < within < 1:
+        raise entry.fail("within", f"must be between 0 and 1 (exclusive) for distribution, got {within!r}")
 
 
 def _region(entry: _Fields, key: str) -> str:
@@ -469,7 +488,8 @@ TRACKS = "tracks.toml"
 
 
 def load_tracks(root: Path) -> list[dict[str, Any]]:
-    """The course's tracks in order ({"slug", "title", "summary"}), from ``problems/tracks.toml`` if it exists."""
+    """The course's tracks in order ({"slug", "title", "summary", "problems"}), from ``problems/tracks.toml`` if it
+    exists; ``problems`` is the order the track's author chose for its problems (prerequisites still come first)."""
     file = root / TRACKS
     if not file.is_file():
         return []
@@ -480,7 +500,11 @@ def load_tracks(root: Path) -> list[dict[str, Any]]:
     tracks = []
     for index, raw in enumerate(entries):
         entry = _Fields(TRACKS, raw, f"track[{index}].")
-        tracks.append({"slug": entry.text("slug"), "title": entry.text("title"), "summary": entry.text("summary", "")})
+        listed = raw.get("problems", [])
+        if not isinstance(listed, list) or not all(isinstance(slug, str) for slug in listed):
+            raise PackageError(f"{TRACKS}: track[{index}].problems must be a list of problem slugs")
+        tracks.append({"slug": entry.text("slug"), "title": entry.text("title"), "summary": entry.text("summary", ""),
+                       "problems": listed})
     return tracks
 
 

@@ -7,12 +7,15 @@ here, by trusted code, on what came back: "changing a later key changed an
 earlier query's output" says more than "wrong value at index (0, 2, 1)".
 "falls" reads one output: along ``axis`` every entry is below the one before it
 (a loss per training step, with a step small enough that each one helps).
+"distribution" reads many: each probe case whose name starts with its prefix is one draw of a sampler
+(the id at ``region``), and every id's share of the draws must be within ``within`` of its probability.
 Probe inputs are hidden inputs, so a message names the property, never where
 the output broke it: that index is the code's to choose, and it could spell out
 the inputs.  A message written with ``{index}`` (an older package) reads
 ``(not shown)`` there.
 A probe only speaks when every output it needs is an array of the reference's
-dtype (float64, or int64 where declared) and shape without NaN; otherwise the ordinary checks explain more.
+dtype (float64, or the integer dtype declared) and shape without NaN (a distribution's draws may differ in
+length: a sampler's output can be as long as its choices make it); otherwise the ordinary checks explain more.
 """
 
 from __future__ import annotations
@@ -73,17 +76,21 @@ def evaluate_probes(spec: ProblemSpec, cases: list[Case], events: dict[str, dict
     by_name = {case.name: case for case in cases}
     broken = []
     for probe in spec.probes:
-        outputs = [_output(events.get(name), by_name.get(name), spec, probe.member) for name in probe.cases]
-        present = [output for output in outputs if output is not None]
-        if len(present) < len(outputs):
+        names = probe.reads([case.name for case in cases])
+        # A draw's output may be as long as the sampler's choices make it: only its dtype must be the reference's.
+        outputs = [_output(events.get(name), by_name.get(name), spec, probe.member, probe.check != "distribution")
+                   for name in names]
+        if any(output is None for output in outputs):
             continue
+        present = [output for output in outputs if output is not None]
         if breaks(probe, present, spec.rtol, spec.atol) is not None:
             broken.append({"name": probe.name, "message": probe.message.replace("{index}", INDEX_NOT_SHOWN),
                            "explanation": probe.explanation, "see": probe.see})
     return broken
 
 
-def _output(raw: dict[str, Any] | None, case: Case | None, spec: ProblemSpec, member: str = "") -> NDArray[Any] | None:
+def _output(raw: dict[str, Any] | None, case: Case | None, spec: ProblemSpec, member: str = "",
+            same_shape: bool = True) -> NDArray[Any] | None:
     """The output a probe reads: the returned array, or the ``member`` of a returned tuple or dict."""
     if raw is None or case is None:
         return None
@@ -98,13 +105,15 @@ def _output(raw: dict[str, Any] | None, case: Case | None, spec: ProblemSpec, me
         return None
     reference = members.load(case.expected)
     reference = reference[member] if isinstance(reference, dict) else reference
-    if actual.dtype != reference.dtype or actual.shape != reference.shape or np.isnan(actual).any():
+    if actual.dtype != reference.dtype or same_shape and actual.shape != reference.shape or np.isnan(actual).any():
         return None
     return actual
 
 
 def breaks(probe: ProbeSpec, outputs: list[NDArray[Any]], rtol: float, atol: float) -> str | None:
     """Where ``outputs`` break the probe (an index as text, or "" when there is none to name), or None."""
+    if probe.check == "distribution":
+        return _unlike_distribution(probe, outputs)
     try:
         views = [_view(output, probe) for output in outputs]
         first = views[0][parse_region(probe.region)]
@@ -131,6 +140,24 @@ def breaks(probe: ProbeSpec, outputs: list[NDArray[Any]], rtol: float, atol: flo
     if probe.check == "unchanged":
         return _first_false(same)
     return "" if same.all() else None
+
+
+def _unlike_distribution(probe: ProbeSpec, outputs: list[NDArray[Any]]) -> str | None:
+    """Each output is one draw: the id at ``region``. "" when some id's share of the draws is further than
+    ``within`` from its probability in ``values`` (or a draw is no such id), None when the shares fit."""
+    if not outputs:
+        return None
+    try:
+        draws = [output[parse_region(probe.region)] for output in outputs]
+    except (IndexError, ValueError):
+        return None
+    if any(np.ndim(draw) != 0 or np.asarray(draw).dtype.kind not in "iu" for draw in draws):
+        return None  # not one id per draw: the other checks say why
+    ids = np.array(draws, dtype=np.int64)
+    if ids.min() < 0 or ids.max() >= len(probe.values):
+        return ""
+    shares = np.bincount(ids, minlength=len(probe.values)) / len(ids)
+    return "" if np.abs(shares - np.array(probe.values)).max() > probe.within else None
 
 
 def _view(output: NDArray[Any], probe: ProbeSpec) -> NDArray[Any]:

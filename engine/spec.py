@@ -30,11 +30,12 @@ class ParamKind(StrEnum):
     BOOL = "bool"
     PARAMS = "params"  # a dict from declared names to float64 ndarrays (the weights of a block), always passed
     INT_ARRAY = "int_array"  # an int64 ndarray (token ids, indices), always passed
+    INT8_ARRAY = "int8_array"  # an int8 ndarray (quantised weights), always passed
 
 
 # The dtypes an output may be declared with (``[function.returns] dtype``/``dtypes``); float64 is the default.
-FLOAT64, INT64 = "float64", "int64"
-OUTPUT_DTYPES = (FLOAT64, INT64)
+FLOAT64, INT64, INT8 = "float64", "int64", "int8"
+OUTPUT_DTYPES = (FLOAT64, INT64, INT8)
 
 
 Scalar = int | float | bool
@@ -66,7 +67,9 @@ class ProbeSpec:
     """A relation a correct output satisfies, checked on the student's outputs (``engine/probes.py``)."""
 
     name: str
-    check: str  # unchanged | changed | sums_to_one | values_in | falls
+    check: str  # unchanged | changed | sums_to_one | values_in | falls | distribution
+    # The probe cases it reads; for distribution one prefix ending in "*": every probe case whose name starts
+    # with it is one draw.
     cases: tuple[str, ...]
     message: str
     explanation: str = ""
@@ -77,6 +80,15 @@ class ProbeSpec:
     axis: int = -1
     values: tuple[float, ...] = ()
     member: str = ""  # for a function with several outputs: the one the probe reads
+    # distribution: how far each id's share of the draws may be from its probability in ``values``.
+    within: float = 0.0
+
+    def reads(self, names: list[str]) -> list[str]:
+        """The probe cases among ``names`` that this probe reads, in order."""
+        if self.check != "distribution":
+            return list(self.cases)
+        prefix = self.cases[0].removesuffix("*")
+        return [name for name in names if name.startswith(prefix)]
 
     def as_dict(self) -> dict[str, Any]:
         data = asdict(self)

@@ -17,14 +17,19 @@ from engine.arrays import UnreadableArray, npy_hash, read_npy, to_npy
 from engine.events import Malformed, TestEvent, parse_before_tests, parse_case, parse_generate_end
 from engine.grading import early_report, job_of, stopped_by_timeout
 from engine.members import Mismatch, Returns, pack, split
-from engine.package import Package, PackageError
+from engine.package import MIN_DRAWS, Package, PackageError
 from engine.spec import FLOAT64, BadArgument, Case, ParamKind, ProblemSpec, Value, array_inputs, check_scalar
 from sandbox.backends.base import GenerateJob, Sandbox, SandboxError
 from sandbox.protocol import MAX_OUTPUT_BYTES, Outcome
 
 MAX_CASE_ELEMENTS = 2_000_000
-ARRAY_KINDS = (ParamKind.ARRAY, ParamKind.OPTIONAL_ARRAY, ParamKind.INT_ARRAY)
+ARRAY_KINDS = (ParamKind.ARRAY, ParamKind.OPTIONAL_ARRAY, ParamKind.INT_ARRAY, ParamKind.INT8_ARRAY)
 INT64 = np.dtype("<i8")
+# The integer kinds' exact dtypes: a generator must give exactly these.
+INTEGER_KINDS = {ParamKind.INT_ARRAY: INT64, ParamKind.INT8_ARRAY: np.dtype("i1")}
+# An array argument's size is bounded in bytes: MAX_CASE_ELEMENTS float64 values, or eight times as many int8
+# ones (a quantised weight whose float copy would not fit in a test's memory limit).
+MAX_CASE_BYTES = MAX_CASE_ELEMENTS * 8
 
 
 class ReferenceFailed(PackageError):
@@ -72,8 +77,14 @@ def parse_generated(events: list[dict[str, Any]], package: Package, max_bytes: i
         raise PackageError(f"{where}: at least one case must be visible (hidden = False)")
     if package.finite_difference and not any(case.fd for case in graded):
         raise PackageError(f"{where}: finite_difference.py needs cases marked \"fd\": True to check against")
-    probe_cases = {case.name for case in cases if case.probe}
+    probe_cases = [case.name for case in cases if case.probe]
     for probe in package.problem.probes:
+        if probe.check == "distribution":
+            draws = len(probe.reads(probe_cases))
+            if draws < MIN_DRAWS:
+                raise PackageError(f"{where}: the probe {probe.name!r} reads {draws} probe cases named "
+                                   f"{probe.cases[0]!r}; a distribution needs at least {MIN_DRAWS} draws")
+            continue
         missing = [name for name in probe.cases if name not in probe_cases]
         if missing:
             raise PackageError(f"{where}: the probe {probe.name!r} names cases it did not yield as probes: {missing}")
@@ -113,10 +124,12 @@ def _argument(value: object, kind: str, label: str, max_bytes: int) -> Value:
         array = read_npy(value if isinstance(value, bytes) else b"", max_bytes + 4096)
     except UnreadableArray as exc:
         raise PackageError(f"{label} is not an array: {exc}") from None
-    if array.dtype.kind not in "biuf" or array.size > MAX_CASE_ELEMENTS:
-        raise PackageError(f"{label} must be a numeric ndarray of at most {MAX_CASE_ELEMENTS:,} elements")
-    if kind == ParamKind.INT_ARRAY and array.dtype != INT64:
-        raise PackageError(f"{label} is of kind int_array: it must be an int64 ndarray, got {array.dtype}")
+    if array.dtype.kind not in "biuf" or array.size > MAX_CASE_ELEMENTS and array.nbytes > MAX_CASE_BYTES:
+        raise PackageError(f"{label} must be a numeric ndarray of at most {MAX_CASE_ELEMENTS:,} elements "
+                           f"({MAX_CASE_BYTES // 2**20} MiB for a smaller dtype)")
+    wanted = INTEGER_KINDS.get(ParamKind(kind))
+    if wanted is not None and array.dtype != wanted:
+        raise PackageError(f"{label} is of kind {kind}: it must be an {wanted.name} ndarray, got {array.dtype}")
     return to_npy(np.ascontiguousarray(array))
 
 

@@ -79,3 +79,19 @@ def test_every_problem_joins_a_listed_track_and_the_path_finishes_each_track_bef
     assert tracks.index("modern-blocks") == tracks.index("train-it") + 1
     ranks = [tracks.index(packages[slug].track) for slug in learning_path(list(packages.values()), set(), tracks)]
     assert ranks == sorted(ranks)
+
+
+def test_track_five_follows_track_four_and_keeps_its_listed_order():
+    packages = {p.slug: p for p in (load_package(path) for path in discover(PROBLEMS))}
+    tracks = load_tracks(PROBLEMS)
+    slugs = [track["slug"] for track in tracks]
+    assert slugs.index("llm-and-serving") == slugs.index("modern-blocks") + 1
+    listed = [slug for track in tracks for slug in track["problems"]]
+    order = learning_path(list(packages.values()), set(), slugs, listed)
+    track_five = [slug for slug in order if packages[slug].track == "llm-and-serving"]
+    assert [slug for slug in track_five if slug in listed] == [slug for slug in listed if slug in packages]
+    # Without the list the same problems come by difficulty and name: min_p_logits (easy) before paged_attention.
+    unlisted = [slug for slug in learning_path(list(packages.values()), set(), slugs)
+                if packages[slug].track == "llm-and-serving"]
+    assert unlisted.index("min_p_logits") < unlisted.index("paged_attention")
+    assert track_five.index("paged_attention") < track_five.index("min_p_logits")

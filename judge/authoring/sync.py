@@ -46,8 +46,10 @@ class Queued:
     listing: bool = False  # not listed yet: listed after the gate's first part (``gate_runs.list_gate_run``)
 
 
-def learning_path(packages: list[Package], known: set[str], tracks: Sequence[str] = ()) -> list[str]:
-    """Order slugs so that prerequisites come first (ties: the track's place in ``tracks``, difficulty, slug)."""
+def learning_path(packages: list[Package], known: set[str], tracks: Sequence[str] = (), listed: Sequence[str] = ()
+                  ) -> list[str]:
+    """Order slugs so that prerequisites come first (ties: the track's place in ``tracks``, the problem's place in
+    ``listed``, the order tracks.toml lists its track's problems in, then difficulty and slug)."""
     by_slug = {p.slug: p for p in packages}
     for package in packages:
         missing = [s for s in package.prerequisites if s not in by_slug and s not in known]
@@ -56,7 +58,9 @@ def learning_path(packages: list[Package], known: set[str], tracks: Sequence[str
     rank = {"easy": 0, "medium": 1, "hard": 2}
     ordered, placed = [], set(known) - set(by_slug)
     track_rank = {slug: index for index, slug in enumerate(tracks)}
-    pending = sorted(packages, key=lambda p: (track_rank.get(p.track, len(track_rank)), rank[p.difficulty], p.slug))
+    listed_rank = {slug: index for index, slug in enumerate(listed)}
+    pending = sorted(packages, key=lambda p: (track_rank.get(p.track, len(track_rank)),
+                                              listed_rank.get(p.slug, len(listed_rank)), rank[p.difficulty], p.slug))
     while pending:
         ready = [p for p in pending if all(s in placed for s in p.prerequisites)]
         if not ready:
@@ -95,8 +99,9 @@ def import_packages(root: Path, paths: list[Path], only: list[str] | None, force
         unknown = set(only) - {p.slug for p in packages}
         if unknown:
             raise PackageError(f"no package named {', '.join(sorted(unknown))} under {root}")
+    tracks = load_tracks(root)
     order = learning_path(packages, set(Problem.objects.values_list("slug", flat=True)),
-                          [track["slug"] for track in load_tracks(root)])
+                          [track["slug"] for track in tracks], [slug for track in tracks for slug in track["problems"]])
     files = {path.name: files_from_folder(path) for path in paths}
     chosen = sorted((p for p in packages if not only or p.slug in only), key=lambda p: order.index(p.slug))
     return chosen, [import_package(p, order.index(p.slug), files[p.slug], force) for p in chosen]

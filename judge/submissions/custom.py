@@ -55,7 +55,7 @@ def _label(kind: str, value: object) -> str:
     if kind in KIND_LABELS:
         return KIND_LABELS[kind]
     optional = ", optional" if kind == ParamKind.OPTIONAL_ARRAY else ""
-    dtype = "int64" if kind == ParamKind.INT_ARRAY else "float64"
+    dtype = {ParamKind.INT_ARRAY: "int64", ParamKind.INT8_ARRAY: "int8"}.get(ParamKind(kind), "float64")
     if isinstance(value, np.ndarray):
         return f"{value.ndim}-D {dtype}{optional}; the example's shape is {value.shape}"
     return f"{dtype} array{optional}"
