@@ -2,6 +2,7 @@ import numpy as np
 
 # Your own accepted solutions of the earlier problems can be imported here:
 # from solved import llama_decode_with_kv_cache, top_p_logits, sample_next_token
+# from solved import rms_norm, apply_rope, grouped_query_attention, swiglu
 
 
 def llama_generate(prompt_ids: np.ndarray, params: dict, n_heads: int, n_kv_heads: int, eps: float, n_new: int,
