@@ -59,7 +59,8 @@ def generate(rng: np.random.Generator) -> Iterator[dict]:
     yield _case("deepseek_proportions", True, *_random(rng, 2, 32, 64, 16, 4, 16))
     yield _case("long_sequence", True, *_random(rng, 1, 96, 32, 8, 4, 8))
     batch, length, n_heads = int(rng.integers(1, 4)), int(rng.integers(1, 20)), int(rng.integers(1, 5))
-    width, rank, d = int(rng.integers(2, 20)), int(rng.integers(1, 12)), int(rng.integers(1, 8))
+    width, d = int(rng.integers(2, 20)), int(rng.integers(1, 8))
+    rank = int(rng.integers(1, width + 1))  # r <= D
     yield _case("random_any_size", True, *_random(rng, batch, length, width, rank, n_heads, d))
 
     # Probe inputs (never graded). Keys and values: token 0 moved by a vector the down-projection maps to 0,
