@@ -185,7 +185,7 @@ def _int_array(value: object) -> NDArray[Any]:
     return np.ascontiguousarray(np.array(value, dtype=np.int64))
 
 
-def _int8_array(value: object) -> np.ndarray:
+def _int8_array(value: object) -> NDArray[Any]:
     """An int8_array parameter's literal (quantised weights): whole numbers from -128 to 127."""
     array = _array(value)
     if not _all_ints(value):

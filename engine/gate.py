@@ -64,7 +64,7 @@ LISTING_CHECKS = ("generator", "reference", "float64", "headroom", "fd")
 class ReferenceRun(NamedTuple):
     generated: list[GeneratedCase]
     expected: list[bytes]
-    events: dict[str, dict]  # the reference's raw test event by case name
+    events: dict[str, dict[str, Any]]  # the reference's raw test event by case name
 
 
 @dataclass
@@ -175,7 +175,7 @@ def finish_gate(outcome: GateOutcome, package: Package, sandbox: Sandbox,
                 solved: dict[str, str] | None = None) -> GateOutcome:
     """The gate's second part, after ``check_reference`` passed: the tests are deterministic and catch the
     starter and every known-wrong solution (recorded on ``outcome.cases``), and the probes hold."""
-    if not outcome.listable:
+    if not outcome.listable or outcome.reference is None:
         return outcome
     spec, cases, (generated, expected, events) = package.spec(outcome.max_output_bytes), outcome.cases, outcome.reference
     _set(outcome, "deterministic", *_determinism(package, sandbox, generated, expected, events))

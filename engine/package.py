@@ -432,7 +432,7 @@ def _probes(top: _Fields) -> tuple[ProbeSpec, ...]:
             raise entry.fail("compare", f"must be 'gram' or absent, got {compare!r}")
         values = entry.get("values", list, [])
         numbers = all(isinstance(v, (int, float)) for v in values)
-        if check in ("values_in", "distribution") and not values or not numbers:
+        if (check in ("values_in", "distribution") and not values) or not numbers:
             raise entry.fail("values", f"must be a non-empty list of numbers for {check}")
         within = entry.get("within", (int, float), 0.0)
         if check == "distribution":
@@ -450,7 +450,7 @@ def _probes(top: _Fields) -> tuple[ProbeSpec, ...]:
     return tuple(probes)
 
 
-def _distribution(entry: _Fields, prefix: str, values: list, within: float) -> None:
+def _distribution(entry: _Fields, prefix: str, values: list[Any], within: float) -> None:
     """A distribution probe: one prefix of its draws' names, the probability of each id 0, 1, ..., and how far
     a share may be from it."""
     if not prefix.endswith("*") or len(prefix) < 2:

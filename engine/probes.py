@@ -105,7 +105,7 @@ def _output(raw: dict[str, Any] | None, case: Case | None, spec: ProblemSpec, me
         return None
     reference = members.load(case.expected)
     reference = reference[member] if isinstance(reference, dict) else reference
-    if actual.dtype != reference.dtype or same_shape and actual.shape != reference.shape or np.isnan(actual).any():
+    if actual.dtype != reference.dtype or (same_shape and actual.shape != reference.shape) or np.isnan(actual).any():
         return None
     return actual
 

@@ -26,7 +26,7 @@ MAX_CASE_ELEMENTS = 2_000_000
 ARRAY_KINDS = (ParamKind.ARRAY, ParamKind.OPTIONAL_ARRAY, ParamKind.INT_ARRAY, ParamKind.INT8_ARRAY)
 INT64 = np.dtype("<i8")
 # The integer kinds' exact dtypes: a generator must give exactly these.
-INTEGER_KINDS = {ParamKind.INT_ARRAY: INT64, ParamKind.INT8_ARRAY: np.dtype("i1")}
+INTEGER_KINDS: dict[ParamKind, np.dtype[Any]] = {ParamKind.INT_ARRAY: INT64, ParamKind.INT8_ARRAY: np.dtype("i1")}
 # An array argument's size is bounded in bytes: MAX_CASE_ELEMENTS float64 values, or eight times as many int8
 # ones (a quantised weight whose float copy would not fit in a test's memory limit).
 MAX_CASE_BYTES = MAX_CASE_ELEMENTS * 8
@@ -124,7 +124,7 @@ def _argument(value: object, kind: str, label: str, max_bytes: int) -> Value:
         array = read_npy(value if isinstance(value, bytes) else b"", max_bytes + 4096)
     except UnreadableArray as exc:
         raise PackageError(f"{label} is not an array: {exc}") from None
-    if array.dtype.kind not in "biuf" or array.size > MAX_CASE_ELEMENTS and array.nbytes > MAX_CASE_BYTES:
+    if array.dtype.kind not in "biuf" or (array.size > MAX_CASE_ELEMENTS and array.nbytes > MAX_CASE_BYTES):
         raise PackageError(f"{label} must be a numeric ndarray of at most {MAX_CASE_ELEMENTS:,} elements "
                            f"({MAX_CASE_BYTES // 2**20} MiB for a smaller dtype)")
     wanted = INTEGER_KINDS.get(ParamKind(kind))

@@ -119,8 +119,8 @@ def list_gate_run(run_id: int, sandbox: Sandbox | None = None) -> Listed | None:
     (``finish_gate_run``), so a fresh start lists every problem in a fraction of the whole gates' time.
     None when the run ended here: it failed, or a passed gate of this version was known and it is done."""
     run = _claim(run_id)
-    loaded = run and _load(run)
-    if not loaded:
+    loaded = _load(run) if run is not None else None
+    if run is None or loaded is None:
         return None
     package, solved = loaded
     known = _passed_gates.get(_gate_key(package, solved))
@@ -168,7 +168,8 @@ def finish_gate_run(listed: Listed, sandbox: Sandbox | None = None) -> None:
 def drop_listing_test_sets(problem: Problem) -> None:
     """The problem's listing test sets no submission was graded on: a copy of the complete one's arrays."""
     current = Problem.objects.filter(pk=problem.pk).values_list("current_test_set", flat=True).first()
-    for test_set in TestSet.objects.filter(problem=problem, version__startswith=LISTING_MARK).exclude(pk=current):
+    listing = TestSet.objects.filter(problem=problem, version__startswith=LISTING_MARK)
+    for test_set in listing.exclude(pk=current) if current is not None else listing:
         with contextlib.suppress(ProtectedError):  # a Submit graded on it keeps it (and a rejudge its inputs)
             test_set.delete()
 

@@ -134,12 +134,12 @@ def import_package(package: Package, path_order: int, files: dict[str, str], for
     existing = Problem.objects.filter(slug=package.slug).first()
     imported = existing and (existing.imported_hash or existing.package_hash)
     edited = existing and existing.draft_hash not in ("", imported)  # in the browser, since the import
-    gated = existing and existing.current_test_set_id and not existing.current_test_set.version.startswith(LISTING_MARK)
-    if gated and imported == package.content_hash and not (force and edited):
+    current = existing.current_test_set if existing else None
+    if existing and current and not current.version.startswith(LISTING_MARK) and imported == package.content_hash \
+            and not (force and edited):
         if existing.path_order != path_order:
             Problem.objects.filter(pk=existing.pk).update(path_order=path_order)
-        cases = existing.current_test_set.cases  # type: ignore[union-attr]  # current_test_set_id is checked above
-        return SyncOutcome(package.slug, "unchanged", cases.filter(variant=0).count())
+        return SyncOutcome(package.slug, "unchanged", current.cases.filter(variant=0).count())
     if edited and not force:
         return SyncOutcome(package.slug, "skipped", 0, "edited in the browser since the last import; "
                                                        "download it into problems/ or pass --force")

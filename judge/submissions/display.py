@@ -81,7 +81,7 @@ class TestRow:
         return self.status == TestStatus.PASSED
 
 
-def format_array(label: str, array: np.ndarray | int | float | bool, as_bytes: bool = False) -> ShownArray:
+def format_array(label: str, array: np.ndarray | float | bool, as_bytes: bool = False) -> ShownArray:
     """An array as the page prints it; ``as_bytes`` (the problem's ``[display] bytes`` names it) adds the text
     the bytes spell, when they are bytes."""
     if not isinstance(array, np.ndarray):  # a scalar parameter: shown as the student's code receives it

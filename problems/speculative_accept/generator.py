@@ -34,8 +34,8 @@ def _clear(tokens, q, p, u) -> None:
         residual = np.maximum(p[i] - q[i], 0.0)
         if residual.sum() > 0:
             sums.append(np.cumsum(residual / residual.sum()))
-    for c in sums:
-        c = c[c > 0]  # leading ids of probability 0 sum to exactly 0 in every way of summing
+    for cumulative in sums:
+        c = cumulative[cumulative > 0]  # leading ids of probability 0 sum to exactly 0 in every way of summing
         if np.min(np.abs(c - u[k])) <= MARGIN or u[k] >= c[-1] - MARGIN:
             raise ValueError("uniforms[K] lies within 1e-9 of a cumulative probability")
 
