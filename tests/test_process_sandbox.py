@@ -75,7 +75,7 @@ def test_a_detached_daemon_does_not_survive_the_job(process_sandbox):
 
 def test_student_code_cannot_read_the_project_or_its_solutions(process_sandbox):
     if os.geteuid() != 0:
-        pytest.skip("without root the process backend cannot hide files (documented in README)")
+        pytest.skip("without root the process backend cannot hide files (docs/operators/security.md#the-process-sandbox)")
     body = f"open({str(REPO / 'problems/prepend_class_token/solution.py')!r}).read()\nreturn x * 2"
     report = run(body, process_sandbox)
     assert report.verdict == "runtime_error"
@@ -84,7 +84,7 @@ def test_student_code_cannot_read_the_project_or_its_solutions(process_sandbox):
 
 def test_student_code_has_no_network(process_sandbox):
     if os.geteuid() != 0:
-        pytest.skip("without root the process backend has no network namespace (documented in README)")
+        pytest.skip("without root the process backend has no network namespace (docs/operators/security.md#the-process-sandbox)")
     report = run("import socket\nsocket.create_connection(('127.0.0.1', 6379), timeout=2)\nreturn x * 2",
                  process_sandbox)
     assert report.verdict == "runtime_error"

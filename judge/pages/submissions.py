@@ -50,7 +50,7 @@ def submit(request, slug: str):
         return accepted(request, earlier)
     try:
         check_rate_limit(request, kind)
-        address = client_address(request)  # as the sign-in limits see it; fair share counts it (README)
+        address = client_address(request)  # as the sign-in limits see it; fair share counts it (docs/contributors/architecture.md#fairness-fair-share-across-accounts-and-addresses)
         if custom:
             submission = submit_custom_run(request.user, problem, code, posted_texts(request.POST), client_key=key,
                                            client_address=address)

@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from judge.courses.models import Assignment
 from judge.submissions.models import Submission
-from tests.browser.conftest import PASSWORD, log_in, open_problem, replace_code, submit_and_wait
+from tests.browser.conftest import PASSWORD, log_in, open_problem, replace_code, screenshot, submit_and_wait
 from tests.conftest import read_solution
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -131,6 +131,7 @@ def test_an_instructor_runs_a_course_from_creation_to_similarity(site, page, chr
     assert "(practice)" in page.inner_text('tr[data-student="third"]'), (
         Assignment.objects.filter(pk=assignment_pk).values("opens_at", "due_at", "closes_at").first(),
         list(Submission.objects.values_list("user__username", "created_at")), timezone.now())
+    screenshot(page, "course-progress")  # docs/instructors/courses.md
 
     # The gradebook before and after grace's extension.
     page.goto(f"{course_url}gradebook/")
@@ -145,6 +146,7 @@ def test_an_instructor_runs_a_course_from_creation_to_similarity(site, page, chr
     page.wait_for_selector("text=Override saved.")
     page.goto(f"{course_url}gradebook/")
     assert page.inner_text('#gradebook tr:has(td:text-is("grace")) td:nth-child(3)') == "1"
+    screenshot(page, "course-gradebook")  # docs/instructors/courses.md
     with page.expect_download() as download:
         page.click("#csv")
     rows = list(csv.reader(io.StringIO(open(download.value.path(), encoding="utf-8").read())))
@@ -155,5 +157,6 @@ def test_an_instructor_runs_a_course_from_creation_to_similarity(site, page, chr
     page.goto(f"{assignment_url}similarity/?problem={SLUG}&run=1")
     first = page.inner_text("#pairs li:first-child h2")
     assert first.startswith("ada and grace"), first
+    screenshot(page, "course-similarity")
     for student in students.values():
         student.context.close()
