@@ -1,4 +1,4 @@
-"""The course at a glance: every packaged problem through its publish gate, in learning-path order.
+"""The catalogue at a glance: every packaged problem through its publish gate, in learning-path order.
 
 Prints, per problem: its track, graded tests (visible), probe inputs, tests also checked against a
 finite difference, named misconceptions, probes, and the gate's wall time and result.
@@ -30,7 +30,7 @@ from judge.authoring.sync import learning_path  # noqa: E402
 from judge.lib.sandbox_backend import open_sandbox  # noqa: E402
 
 
-def course(only: list[str], track: str = "") -> tuple[dict, list[str]]:
+def catalogue(only: list[str], track: str = "") -> tuple[dict, list[str]]:
     """The packages of problems/ by slug, and their slugs in learning-path order (only ``only``, and only the
     track ``track``, if given)."""
     packages = {p.slug: p for p in (load_package(path) for path in discover(ROOT / "problems"))}
@@ -50,7 +50,7 @@ def main() -> None:
     parser.add_argument("--only", nargs="*", default=[])
     parser.add_argument("--track", default="", help="only this track's problems (a slug of problems/tracks.toml)")
     options = parser.parse_args()
-    packages, order = course(options.only, options.track)
+    packages, order = catalogue(options.only, options.track)
     references = {slug: package.solution for slug, package in packages.items()}
     header = f"| {'problem':<32} | track | tests (visible) | probe inputs | fd-checked | misconceptions | probes | gate s | gate |"
     print(header)

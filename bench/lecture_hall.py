@@ -168,7 +168,8 @@ import json, time
 from engine.grading import GradeReport
 from engine.verdicts import Verdict
 from judge.submissions import push
-from judge.submissions.services import claims, recording
+from judge.grading import recording
+from judge.submissions.services import claims
 from judge.submissions.models import Status
 for pk in {pks!r}:
     token = claims.claim_submission(pk)

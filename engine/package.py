@@ -488,7 +488,7 @@ TRACKS = "tracks.toml"
 
 
 def load_tracks(root: Path) -> list[dict[str, Any]]:
-    """The course's tracks in order ({"slug", "title", "summary", "problems"}), from ``problems/tracks.toml`` if it
+    """The catalogue's tracks in order ({"slug", "title", "summary", "problems"}), from ``problems/tracks.toml`` if it
     exists; ``problems`` is the order the track's author chose for its problems (prerequisites still come first)."""
     file = root / TRACKS
     if not file.is_file():

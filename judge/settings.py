@@ -119,11 +119,13 @@ INSTALLED_APPS = [
     "judge.submissions",
     "judge.authoring",
     "judge.learning",
-    "judge.leaderboard",
+    "judge.standings",
+    "judge.grading",  # the worker's side: grade, record, measure speed (tasks, manage.py grade)
     "judge.tokens",
     "ninja",  # the API's docs page (Swagger UI, served as static files)
     "judge.courses",
     "judge.lti",
+    "judge.display",  # its template tags
 ]
 
 MIDDLEWARE = [

@@ -84,9 +84,9 @@ def fresh_cache():
     """
     from django.core.cache import cache
 
+    from judge.grading.services import cached_cases
     from judge.pages.problem_page import _examples
-    from judge.submissions.display import visible_case_data
-    from judge.submissions.services.grading import cached_cases
+    from judge.problems.queries import visible_case_data
 
     cache.clear()
     for keyed_by_test_set in (_examples, visible_case_data, cached_cases):

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from judge.authoring.models import AuditEntry
+from judge.grading import services as grading
 from judge.problems.models import Problem
-from judge.submissions.services import grading, intake
+from judge.submissions.services import intake
 from tests.conftest import PROBLEMS
 
 SLUG = "prepend_class_token"

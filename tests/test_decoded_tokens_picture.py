@@ -16,7 +16,7 @@ from django.template.loader import render_to_string
 from engine.arrays import to_npy
 from engine.checks import Tolerance, check_test
 from engine.events import TestEvent
-from judge.submissions.display import shown_row
+from judge.display.results import shown_row
 from sandbox.protocol import Outcome
 
 PROMPT = np.array([[2, 6, 2, 1, 2], [6, 4, 5, 5, 6]])

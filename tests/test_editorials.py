@@ -6,6 +6,7 @@ from __future__ import annotations
 import shutil
 
 import pytest
+from django.urls import reverse
 
 from engine.package import PackageError, load_package
 from engine.verdicts import Verdict
@@ -25,7 +26,7 @@ def graded(user, problem, verdict: str, kind: str = Kind.SUBMIT) -> Submission:
 
 
 def page(client, problem) -> str:
-    return client.get(problem.get_absolute_url()).content.decode()
+    return client.get(reverse("problem-detail", args=[problem.slug])).content.decode()
 
 
 def api_editorial(client, problem, user) -> dict:

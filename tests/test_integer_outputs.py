@@ -316,7 +316,7 @@ def test_custom_input_takes_whole_numbers_for_an_int_array(append):
 
 
 def test_result_page_shows_integer_arrays_a_difference_picture_and_an_int64_chip(append, process_sandbox):
-    from judge.submissions.display import check_labels, shown_row
+    from judge.display.results import check_labels, shown_row
 
     package, outcome = append
     report = graded(append, APPEND["wrong/argmin.py"], process_sandbox)

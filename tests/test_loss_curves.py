@@ -147,7 +147,7 @@ def test_the_manifest_refuses_a_malformed_falls_probe_or_picture(tmp_path, chang
 
 
 def rows_of(gated, code: str, sandbox):
-    from judge.submissions.display import shown_row
+    from judge.display.results import shown_row
 
     package, outcome = gated
     report = grade(code, package.spec(), outcome.cases, sandbox)

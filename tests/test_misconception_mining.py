@@ -8,9 +8,10 @@ from django.core.management import call_command
 from judge.authoring.gate_runs import execute_gate_run
 from judge.authoring.mining import coverage_of, mine_clusters
 from judge.authoring.models import PromotedCluster
+from judge.grading import services as grading
 from judge.problems.models import GateRun, Problem
 from judge.submissions.models import Submission
-from judge.submissions.services import grading, intake
+from judge.submissions.services import intake
 from tests.conftest import read_solution
 
 SYNCED_PROBLEMS = ["patch_embedding", "prepend_class_token"]

@@ -14,7 +14,7 @@ from engine.grading import grade
 from tests.conftest import read_solution
 from tests.helpers import package
 
-pytestmark = pytest.mark.course  # gates a packaged problem
+pytestmark = pytest.mark.catalogue  # gates a packaged problem
 
 SLUG = "logit_lens"
 OVER_LAYERS = read_solution(SLUG).replace("logits.max(axis=-1, keepdims=True)", "logits.max(axis=0, keepdims=True)") \

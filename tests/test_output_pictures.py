@@ -1,6 +1,6 @@
 """The result page draws a failing visible test's output beside the expected one: token ids as a strip with the
 differing ids marked, top-k/top-p filtered logits as bars with the kept tokens marked, attention-like outputs
-(ALiBi biases, window masks, rollouts) as heatmaps (``judge/submissions/pictures.py``)."""
+(ALiBi biases, window masks, rollouts) as heatmaps (``judge/display/pictures.py``)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from django.template.loader import render_to_string
 
 from engine.arrays import to_npy
 from engine.package import PackageError, load_package
-from judge.submissions.display import shown_row
-from judge.submissions.pictures import MASKED_FILL, heatmaps, kept_tokens, token_strip
+from judge.display.pictures import MASKED_FILL, heatmaps, kept_tokens, token_strip
+from judge.display.results import shown_row
 from sandbox.protocol import b64
 from tests.conftest import PROBLEMS
 

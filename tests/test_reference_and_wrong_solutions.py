@@ -18,7 +18,7 @@ from tests.conftest import PROBLEMS
 from tests.helpers import first_failure, package
 from tests.recording import GatedProblem
 
-pytestmark = pytest.mark.course
+pytestmark = pytest.mark.catalogue
 
 SLUGS = sorted(p.name for p in PROBLEMS.iterdir() if (p / "problem.toml").exists())
 WRONG = [(slug, wrong) for slug in SLUGS for wrong in package(slug).wrong]

@@ -335,7 +335,7 @@ def test_manifest_refuses_params_without_keys(tmp_path):
 
 
 def test_result_page_names_the_member_and_shows_its_arrays(outer, process_sandbox):
-    from judge.submissions.display import shown_row
+    from judge.display.results import shown_row
 
     _package, outcome = outer
     report = graded(outer, "def outer_grads(x, w, g):\n    return g @ w.T, x.T @ g + 1.0\n", process_sandbox)

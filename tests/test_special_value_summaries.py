@@ -13,7 +13,7 @@ from django.template.loader import render_to_string
 
 from engine.grading import grade
 from engine.spec import Case
-from judge.submissions.display import difference_picture, shown_row
+from judge.display.results import difference_picture, shown_row
 from tests.conftest import read_solution
 from tests.helpers import npy, one_case, spec
 

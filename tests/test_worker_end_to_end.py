@@ -143,7 +143,7 @@ def test_a_submission_accepted_while_the_broker_is_down_is_graded_later(problems
                                                                        monkeypatch):
     from kombu.exceptions import OperationalError
 
-    from judge.submissions import tasks
+    from judge.grading import tasks
     from judge.submissions.services.intake import submit_solution
 
     def broker_down(*args, **kwargs):

@@ -11,7 +11,7 @@ from django.views.decorators.http import require_POST
 from judge.accounts.devices import remember_device
 from judge.accounts.limits import CountersUnavailable, Throttled, check_sign_in, check_signup, record_failed_sign_in
 from judge.accounts.services import set_hidden_from_standings
-from judge.leaderboard.progress import progress_of
+from judge.standings.progress import progress_of
 from judge.tokens.models import Scope
 from judge.tokens.services import TokenRejected, create_token, live_tokens, revoke_token
 

@@ -26,9 +26,9 @@ from django.utils import timezone
 
 from engine.package import Package, PackageError
 from judge.authoring.models import Action, AuditEntry
-from judge.leaderboard.services import refresh_problem_standings
 from judge.problems.drafts import draft_package, record_fields
 from judge.problems.models import STALLED_AFTER_S, GateRun, GateStatus, Problem, SyncRun, TestSet, WrongSolution
+from judge.standings.services import refresh_problem_standings
 
 
 class Stage(StrEnum):

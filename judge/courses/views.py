@@ -27,10 +27,10 @@ from judge.courses.export import gradebook_csv
 from judge.courses.forms import AssignmentForm, CourseForm, OverrideForm, RosterForm, SettingsForm, TimeZoneForm
 from judge.courses.grades import gradebook, progress_matrix, stuck_students, students_of, window_for
 from judge.courses.insights import insights
+from judge.courses.leaderboard import course_standings
 from judge.courses.models import Assignment, Course, Membership, Override, Role, Section
 from judge.courses.pictures import score_histogram, solves_over_time
 from judge.courses.similarity import final_codes, similar_pairs
-from judge.courses.standings import course_standings
 from judge.courses.timezones import activate_for, choose_time_zone
 
 GRADEBOOK_PAGE = 100

@@ -10,12 +10,13 @@ from django.shortcuts import render
 from django.utils import timezone
 
 from judge.courses.notes import due_notes
+from judge.display.custom_inputs import custom_fields, takes_params
+from judge.display.results import expected_arrays, format_array, shown_as_bytes
 from judge.learning.services import draft_code, revealed_hint_count
 from judge.problems.models import Problem
+from judge.problems.queries import visible_case_data
 from judge.problems.rendering import render_markdown
 from judge.submissions.composition import builds_on, chain_of, locked_reason, prerequisites_of
-from judge.submissions.custom import custom_fields, takes_params
-from judge.submissions.display import expected_arrays, format_array, shown_as_bytes, visible_case_data
 from judge.submissions.queries import editorial_access, history
 
 
@@ -45,7 +46,7 @@ def problem_page(request, problem: Problem, code: str | None = None, error: str 
         "locked": locked,
         # Locked: everything still to solve before it opens, what the prerequisites build on included.
         "chain": chain_of(user, problem) if locked else [],
-        # The custom-input form (``judge/submissions/custom.py``): prefilled from the first visible example.
+        # The custom-input form (``judge/display/custom_inputs.py``): prefilled from the first visible example.
         "custom_fields": custom_fields(problem, custom_texts, custom_errors) if user.is_authenticated else [],
         "custom_whole_form": (custom_errors or {}).get("", ""),
         "custom_open": custom_errors is not None,

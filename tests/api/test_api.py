@@ -9,6 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import pytest
 
+from judge.grading import services as grading
 from judge.submissions.models import Submission
 from judge.submissions.services import grading
 from tests.conftest import read_solution

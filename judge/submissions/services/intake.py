@@ -14,16 +14,15 @@ from engine.custom_input import BadInputs, expectations, validate_inputs
 from judge.lib.broker import Lane, send_task
 from judge.lib.validation import SubmissionRejected, validate_code
 from judge.problems.models import Problem
-from judge.problems.queries import problem_spec
+from judge.problems.queries import problem_spec, visible_case_data
 from judge.submissions import fairshare
 from judge.submissions.composition import locked_reason
-from judge.submissions.display import visible_case_data
 from judge.submissions.models import Kind, Status, Submission
 
 log = logging.getLogger(__name__)
 
 
-# The grading Celery task (judge.submissions.tasks) takes this name; it is sent by name.
+# The grading Celery task (judge.grading.tasks) takes this name (its old module's); it is sent by name.
 GRADE_TASK = "judge.submissions.tasks.grade_submission"
 
 
