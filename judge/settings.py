@@ -12,6 +12,7 @@ import os
 import re
 import secrets
 from pathlib import Path
+from typing import overload
 
 import dj_database_url
 from csp.constants import NONE, SELF, UNSAFE_INLINE
@@ -33,6 +34,12 @@ def env_bool(name: str, default: bool) -> bool:
     if value.lower() in ("0", "false", "no", "off", ""):
         return False
     raise ImproperlyConfigured(f"{name} must be a boolean (1/0, true/false), got {value!r}")
+
+
+@overload
+def env_number(name: str, default: int) -> int: ...
+@overload
+def env_number(name: str, default: float, kind: type[float]) -> float: ...
 
 
 def env_number(name: str, default: float, kind: type = int) -> float:

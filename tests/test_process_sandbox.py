@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -245,7 +246,7 @@ with ProcessSandbox() as sandbox:
 
 
 @pytest.mark.skipif(not os.path.exists("/proc/self/autogroup") or
-                    open("/proc/sys/kernel/sched_autogroup_enabled").read().strip() != "1",
+                    Path("/proc/sys/kernel/sched_autogroup_enabled").read_text().strip() != "1",
                     reason="no autogroups on this kernel")
 def test_a_child_of_a_niced_worker_keeps_its_nice_in_its_own_session():
     """Each child is a session, so an autogroup, of its own; there the CPU is shared between groups first and

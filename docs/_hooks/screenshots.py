@@ -60,8 +60,8 @@ def on_page_markdown(markdown: str, page, config, files: Files) -> str:
         name, alt = match["name"], match["alt"]
         test = taker(name)
         if test is None:
-            log.warning(f"{page.file.src_uri}: no browser test takes the screenshot '{name}' "
-                        f"(screenshot(page, \"{name}\") in tests/browser/)")
+            log.warning("%s: no browser test takes the screenshot '%s' (screenshot(page, \"%s\") in tests/browser/)",
+                        page.file.src_uri, name, name)
             return match.group(0)
         if files.get_file_from_path(f"{FOLDER}{name}.png") is not None:
             return match.group(0)

@@ -108,7 +108,8 @@ class Assignment(LateWindow):
     time_limit_minutes = models.PositiveIntegerField(null=True, blank=True)
     # The most points a problem can reach once staff adjusted it by hand (a bonus above 1 needs a cap above 1).
     problem_cap = models.FloatField(default=1.0)
-    problems = models.ManyToManyField(Problem, through="AssignmentProblem", related_name="assignments")
+    problems: models.ManyToManyField[Problem, AssignmentProblem] = models.ManyToManyField(
+        Problem, through="AssignmentProblem", related_name="assignments")
 
     class Meta:
         ordering = ["due_at", "pk"]

@@ -98,8 +98,8 @@ def join_sign_up(request, code: str):
     form = UserCreationForm(request.POST)
     course = services.course_for_code(code)
     if course is None or not form.is_valid():
-        return join_page(request, code, form, [] if course else ["This join link is not valid any more. "
-                                                                 "Ask your instructor for the current one."], 400)
+        return join_page(request, code, form, [] if course else [("This join link is not valid any more. "
+                                                                  "Ask your instructor for the current one.")], 400)
     try:
         check_course_signup(request, course.pk)
     except (Throttled, CountersUnavailable) as exc:
@@ -243,7 +243,7 @@ def assignment_detail(request, pk: int, assignment_pk: int):
                "items": assignment.items.select_related("problem"), "can_read": role in READ_ALL,
                "can_change": role in CHANGE}
     if role == Role.STUDENT:
-        me = [s for s in students_of(assignment.course, user_id=request.user.pk)]
+        me = list(students_of(assignment.course, user_id=request.user.pk))
         grades, cells = progress_matrix(assignment, me)
         context["mine"] = [(i, cells.get((request.user.pk, i.problem_id)), grades.credit(request.user.pk, i.problem_id))
                            for i in context["items"]]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import functools
 from datetime import timedelta
+from typing import Any
 
-import numpy as np
 from django.conf import settings
 from django.db.models import Q
 from django.shortcuts import get_object_or_404
@@ -52,7 +52,7 @@ def load_cases(test_set: TestSet, visible_only: bool = False, probes: bool = Tru
 
 
 @functools.lru_cache(maxsize=64)
-def visible_case_data(test_set_id: int) -> dict[str, tuple[dict[str, np.ndarray], np.ndarray]]:
+def visible_case_data(test_set_id: int) -> dict[str, tuple[dict[str, Any], Any]]:  # inputs, expected: arrays or members
     """Inputs and expected output of each visible test; a test set never changes once made."""
     data = {}
     for case in TestCase.objects.filter(test_set_id=test_set_id, hidden=False):

@@ -9,6 +9,7 @@ import csv
 import io
 import re
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -149,7 +150,7 @@ def test_an_instructor_runs_a_course_from_creation_to_similarity(site, page, chr
     screenshot(page, "course-gradebook")  # docs/instructors/courses.md
     with page.expect_download() as download:
         page.click("#csv")
-    rows = list(csv.reader(io.StringIO(open(download.value.path(), encoding="utf-8").read())))
+    rows = list(csv.reader(io.StringIO(Path(download.value.path()).read_text(encoding="utf-8"))))
     marks = {row[0]: row[5] for row in rows[1:]}
     assert rows[0][5] == "Week 1" and marks == {"ada": "1", "grace": "1", "third": "0"}
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import uuid
+from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -111,6 +112,7 @@ def enqueue(submission_id: int, lane: str | None = None, priority: int | None = 
     fair share gives (or ``priority``); sent by the judge to the Run lane (recovered after a fault) it goes
     ahead of everyone, to the rejudge lane after everyone.  If the broker is down it stays queued and the sweep
     sends it later.  A fair-share message carries its band, which the claim checks again (``stepped_back``)."""
+    fair: dict[str, Any]  # the task's keyword arguments
     if lane is None:
         kind = Submission.objects.filter(pk=submission_id).values_list("kind", flat=True).first()
         lane = Lane.RUN if kind == Kind.RUN else Lane.SUBMIT
