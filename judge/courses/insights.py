@@ -47,9 +47,10 @@ def summarise(problem, latest: list[tuple[list, list]]) -> ProblemInsight:
     properties: Counter[str] = Counter()
     for results, fired in latest:
         # A passed test carries an empty misconception: only a named one is a mistake the class makes.
-        names.update({t["misconception"].get("name") for t in results
-                      if isinstance(t, dict) and isinstance(t.get("misconception"), dict)} - {None, ""})
-        properties.update({p.get("name") for p in fired if isinstance(p, dict)} - {None, ""})
+        named = {t["misconception"].get("name") for t in results
+                 if isinstance(t, dict) and isinstance(t.get("misconception"), dict)}
+        names.update(str(name) for name in named if name)
+        properties.update({str(p["name"]) for p in fired if isinstance(p, dict) and p.get("name")})
     grouped = group([(index, results) for index, (results, _) in enumerate(latest)])
     clusters = [(cluster_id(key), [name for name, _ in key], len(members))
                 for key, members in list(grouped.items())[:CLUSTERS_SHOWN]]

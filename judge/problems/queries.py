@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 from datetime import timedelta
-from typing import Any
+from typing import Any, cast
 
 from django.conf import settings
 from django.db.models import Q
@@ -60,13 +60,14 @@ def visible_case_data(test_set_id: int) -> dict[str, tuple[dict[str, Any], Any]]
     return data
 
 
-def graded_case_data(test_set_id: int, draw: int | None) -> dict[str, tuple[dict[str, np.ndarray], np.ndarray]]:
+def graded_case_data(test_set_id: int, draw: int | None) -> dict[str, tuple[dict[str, Any], Any]]:
     """Inputs and expected output of every test a submission was graded on, hidden ones included, from the
     pool's draw its secret number picked (``engine.pool.draw_cases``): for a course's staff only
     (``judge.display.results``)."""
     rows = list(TestCase.objects.filter(test_set_id=test_set_id, probe=False))
-    return {case.name: (load_inputs(bytes(case.inputs)), members.load(bytes(case.expected)))
-            for case in draw_cases(rows, draw)}  # the rows carry the fields a draw reads
+    # A draw reads only name, hidden, probe and variant, which the rows carry as the engine's cases do.
+    chosen = cast("list[TestCase]", draw_cases(cast("list[Case]", rows), draw))
+    return {case.name: (load_inputs(bytes(case.inputs)), members.load(bytes(case.expected))) for case in chosen}
 
 
 def load_benchmark(test_set_id: int) -> list[Case]:
