@@ -16,7 +16,6 @@ import secrets
 
 from django.conf import settings
 from django.db import transaction
-from django.utils import timezone
 
 from engine.arrays import pack_inputs
 from engine.gate import GateOutcome, run_gate
@@ -30,7 +29,7 @@ from judge.lib.broker import enqueue_on_commit
 from judge.lib.sandbox_backend import lazy_sandbox
 from judge.problems.drafts import draft_package
 from judge.problems.models import (
-    BenchmarkCase, GateRun, GateStatus, KnownWrongOutcome, Problem, TestCase, TestSet,
+    BenchmarkCase, GateRun, KnownWrongOutcome, Problem, TestCase, TestSet,
 )
 from judge.submissions.composition import reference_code
 from sandbox.backends.base import Sandbox, SandboxError
@@ -53,20 +52,18 @@ def secret_seeds(count: int = POOL_DRAWS) -> list[int]:
 def request_gate_run(problem: Problem, user=None) -> GateRun:
     """Queue a gate run on the current draft; a Celery worker runs it."""
     with transaction.atomic():
-        run = GateRun.objects.create(problem=problem, package_hash=problem.draft_hash, requested_by=user)
+        run = lifecycle.queue_gate_run(problem, user)
         enqueue_on_commit(GATE_TASK, run.pk, on_failure=lambda: _gate_unreachable(run.pk))
     return run
 
 
 def _gate_unreachable(run_id: int) -> None:
-    GateRun.objects.filter(pk=run_id, status=GateStatus.QUEUED).update(
-        status=GateStatus.DONE, passed=False, error="the task queue is unreachable; try again",
-        finished_at=timezone.now())
+    lifecycle.fail_gate_run(run_id, "the task queue is unreachable; try again")
 
 
 def run_gate_now(problem: Problem, user=None, trigger: str = "command", sandbox: Sandbox | None = None,
                  publish: bool = True) -> GateRun:
-    run = GateRun.objects.create(problem=problem, package_hash=problem.draft_hash, requested_by=user, trigger=trigger)
+    run = lifecycle.queue_gate_run(problem, user, trigger)
     execute_gate_run(run.pk, sandbox, publish=publish)
     run.refresh_from_db()
     return run
@@ -77,7 +74,7 @@ def execute_gate_run(run_id: int, sandbox: Sandbox | None = None, publish: bool 
 
     A pass stores the version's test set; ``publish`` also makes it live in the same transaction.
     """
-    if GateRun.objects.filter(pk=run_id, status=GateStatus.QUEUED).update(status=GateStatus.RUNNING) != 1:
+    if not lifecycle.start_gate_run(run_id):
         return False
     run = GateRun.objects.select_related("problem").get(pk=run_id)
     problem = run.problem
@@ -102,23 +99,19 @@ def execute_gate_run(run_id: int, sandbox: Sandbox | None = None, publish: bool 
                 while len(_passed_gates) > PASSED_GATES_KEPT:
                     del _passed_gates[next(iter(_passed_gates))]
     except (PackageError, SandboxError) as exc:
-        GateRun.objects.filter(pk=run_id).update(status=GateStatus.DONE, passed=False, error=str(exc),
-                                                 finished_at=timezone.now())
+        lifecycle.finish_gate_run(run_id, passed=False, error=str(exc))
         return True
     except Exception as exc:
         log.exception("gate run %s failed", run_id)
-        GateRun.objects.filter(pk=run_id).update(status=GateStatus.DONE, passed=False,
-                                                 error=f"the judge failed while checking ({type(exc).__name__})",
-                                                 finished_at=timezone.now())
+        lifecycle.finish_gate_run(run_id, passed=False,
+                                  error=f"the judge failed while checking ({type(exc).__name__})")
         raise
     with transaction.atomic():
         if outcome.passed:
             test_set = store_test_set(problem, package, outcome)
             if publish:
                 lifecycle.publish(problem, package, outcome.budget_s, test_set, run.requested_by)
-        GateRun.objects.filter(pk=run_id).update(status=GateStatus.DONE, passed=outcome.passed,
-                                                 checks=outcome.as_list(), test_order=outcome.order,
-                                                 finished_at=timezone.now())
+        lifecycle.finish_gate_run(run_id, outcome.passed, checks=outcome.as_list(), test_order=outcome.order)
     return True
 
 
