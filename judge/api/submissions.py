@@ -1,8 +1,7 @@
 """Submissions: create (Run, Submit, Run on your own inputs), one as its page shows it, yours, and a live stream.
 
-Creating goes through the pages' own path: the same rate limits (``check_rate_limit``), the same services
-(``submit_solution``, ``submit_custom_run``, which refuse locked problems and bad code), the same click key
-for a retried request (``Idempotency-Key``). What a submission shows is the page's: ``display.result_rows``
+Creating goes through the pages' own path, ``intake.take_submission``: the same rate limits, the same
+refusals of locked problems and bad code, the same click key for a retried request (``Idempotency-Key``). What a submission shows is the page's: ``display.result_rows``
 (a hidden test names its failed check in the fixed vocabulary, nothing more), the named misconceptions and
 broken properties."""
 
@@ -28,9 +27,8 @@ from judge.api.errors import REFUSALS, Problem
 from judge.api.problems import Slug, get_published
 from judge.authoring.templatetags.misconceptions import misconceptions_of, properties_of
 from judge.submissions import display, push, speed
-from judge.submissions.limits import check_rate_limit
-from judge.submissions.models import Kind, Status, Submission
-from judge.submissions.services.intake import earlier_click, queue_position, submit_custom_run, submit_solution
+from judge.submissions.models import Status, Submission
+from judge.submissions.services.intake import queue_position, take_submission
 
 router = Router(tags=["submissions"])
 
@@ -180,17 +178,7 @@ def create_submission(request, body: NewSubmission):
     submission the first made: the same key, problem, code and kind; a key that is not a UUID is refused (400)."""
     key = idempotency_key(request)
     problem = get_published(body.problem)
-    earlier = earlier_click(request.user, problem, key, body.code, body.kind, body.inputs)
-    if earlier:
-        return Answer(202, shown(request, earlier))
-    check_rate_limit(request, Kind.RUN if body.inputs is not None else body.kind)
-    address = client_address(request)
-    if body.inputs is not None:
-        submission = submit_custom_run(request.user, problem, body.code, body.inputs, client_key=key,
-                                       client_address=address)
-    else:
-        submission = submit_solution(request.user, problem, body.code, body.kind, client_key=key,
-                                     client_address=address)
+    submission = take_submission(request, problem, body.code, body.kind, body.inputs, key, client_address(request))
     return Answer(202, shown(request, submission))
 
 
