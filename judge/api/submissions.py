@@ -1,9 +1,9 @@
 """Submissions: create (Run, Submit, Run on your own inputs), one as its page shows it, yours, and a live stream.
 
 Creating goes through the pages' own path, ``intake.take_submission``: the same rate limits, the same
-refusals of locked problems and bad code, the same click key for a retried request (``Idempotency-Key``). What a submission shows is the page's: ``display.result_rows``
-(a hidden test names its failed check in the fixed vocabulary, nothing more), the named misconceptions and
-broken properties."""
+refusals of locked problems and bad code, the same click key for a retried request (``Idempotency-Key``).
+What a submission shows is the page's: ``display.result_rows`` (a hidden test names its failed check in the
+fixed vocabulary, nothing more), the named misconceptions and broken properties."""
 
 from __future__ import annotations
 

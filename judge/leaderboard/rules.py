@@ -79,8 +79,9 @@ def standings_of(graded: Iterable[Graded], published: set[int], zone: tzinfo) ->
     """The standings from every graded Submit, given the ids of the published problems."""
     per_pair: dict[tuple[int, int], dict[str, tuple[int, datetime | None]]] = defaultdict(dict)
     for g in graded:
-        n, first = per_pair[g.user_id, g.problem_id].get(g.verdict, (0, None))
-        per_pair[g.user_id, g.problem_id][g.verdict] = (n + 1, g.created_at if first is None else min(first, g.created_at))
+        counts = per_pair[g.user_id, g.problem_id]
+        n, first = counts.get(g.verdict, (0, g.created_at))
+        counts[g.verdict] = (n + 1, min(first, g.created_at))
     states = {pair: state for pair, counts in per_pair.items() if (state := state_of(counts)) is not None}
     counted = [(user, s.first_accepted_at) for (user, problem), s in states.items()
                if s.first_accepted_at is not None and problem in published]
@@ -112,8 +113,9 @@ def _problems(states: dict[tuple[int, int], State]) -> dict:
     problems: dict = {}
     for (user, problem), s in sorted(states.items()):
         submissions, accepted, solvers, first_user, first_at = problems.get(problem, (0, 0, 0, None, None))
-        if s.first_accepted_at is not None and (first_at is None or (s.first_accepted_at, user) < (first_at, first_user)):
+        solved = s.first_accepted_at is not None
+        if solved and (first_at is None or (s.first_accepted_at, user) < (first_at, first_user)):
             first_user, first_at = user, s.first_accepted_at
         problems[problem] = (submissions + s.attempts, accepted + s.accepted,
-                             solvers + (s.first_accepted_at is not None), first_user, first_at)
+                             solvers + solved, first_user, first_at)
     return problems
