@@ -228,9 +228,9 @@ def submission_events(request, pk: int):
 
 
 def events(request, pk: int, user_id: int):
-    """The stream's events.  Under ASGI an async iterator (``push.next_status``: a waiting client is an asyncio
-    task, and Django sends each event as it comes; a synchronous one would be read to its end first); under
-    WSGI a generator that waits like the page's long poll (``push.wait_for_change``).  Both wake on the
+    """The stream's events.  Under ASGI an async iterator (``push.next_event_async``: a waiting client is an
+    asyncio task, and Django sends each event as it comes; a synchronous one would be read to its end first);
+    under WSGI a generator that waits like the page's long poll (``push.next_event``).  Both wake on the
     worker's Redis message and read the database for what to say."""
     if isinstance(request, ASGIRequest):
         return _async_events(request, pk, user_id)
@@ -245,7 +245,7 @@ def _sync_events(request, pk: int, user_id: int):
         yield chunk
         if wait is None:
             return
-        push.wait_for_change(pk, last, wait)
+        push.next_event(pk, last, wait)
 
 
 async def _async_events(request, pk: int, user_id: int):
@@ -257,18 +257,20 @@ async def _async_events(request, pk: int, user_id: int):
         yield chunk
         if wait is None:
             return
-        await push.next_status(pk, last, wait)
+        await push.next_event_async(pk, last, wait)
 
 
 def _next_event(request, pk: int, user_id: int, last: str | None, left: float):
     """(what to send, the status now, how long to wait for a change; None: the stream ends)."""
     try:
         submission = Submission.objects.select_related("problem").get(pk=pk, user_id=user_id)
-        if submission.is_final:
+        news = push.StatusEvent(submission.status, last)
+        if news.final:
             return sse("verdict", shown(request, submission)), submission.status, None
         if left <= 0:
-            return sse("timeout", {"id": pk, "status": last, "detail": "still grading; open the stream again"}), last, None
-        if submission.status != last:
+            detail = "still grading; open the stream again"
+            return sse("timeout", {"id": pk, "status": last, "detail": detail}), last, None
+        if news.moved:
             chunk = sse("status", {"id": pk, "status": submission.status,
                                    "queue_position": queue_position(submission)})
         else:

@@ -135,7 +135,7 @@ def submission_status(request, pk: int):
     shown = request.GET.get("wait")
     if shown in (Status.QUEUED, Status.RUNNING) and submission.status == shown:
         timeout = settings.PUSH_QUEUED_WAIT_S if shown == Status.QUEUED else settings.PUSH_WAIT_S
-        if push.wait_for_change(pk, shown, timeout) != shown:
+        if push.next_event(pk, shown, timeout).moved:
             submission = Submission.objects.select_related("problem", "user").get(pk=pk)
     return render(request, "submissions/_status.html", status_context(submission))
 
