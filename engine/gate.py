@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import asdict, dataclass, field
+from typing import NamedTuple
 
 from engine.arrays import UnreadableArray, read_npy
 from engine.checks import KnownWrong, error_signature, type_signature
@@ -56,6 +57,16 @@ BUDGET_FACTOR = 20
 BUDGET_FLOOR_S = 1.0
 
 
+# What ``check_reference`` proves: once these pass, the expected outputs are right and a Submit can be graded.
+LISTING_CHECKS = ("generator", "reference", "float64", "headroom", "fd")
+
+
+class ReferenceRun(NamedTuple):
+    generated: list[GeneratedCase]
+    expected: list[bytes]
+    events: dict[str, dict]  # the reference's raw test event by case name
+
+
 @dataclass
 class GateCheck:
     key: str
@@ -73,10 +84,18 @@ class GateOutcome:
     budget_s: float | None = None  # the submission's time budget the gate settled on
     order: list[dict] = field(default_factory=list)  # [{"name", "hidden"}]: the tests in the order they run
     benchmark: list[Case] = field(default_factory=list)  # secret draws speed is measured on (engine/speed.py)
+    max_output_bytes: int = MAX_OUTPUT_BYTES
+    # Between ``check_reference`` and ``finish_gate``: what the second part compares a second run with.
+    reference: ReferenceRun | None = field(default=None, repr=False, compare=False)
 
     @property
     def passed(self) -> bool:
         return all(check.passed for check in self.checks)
+
+    @property
+    def listable(self) -> bool:
+        """The first part passed: the expected outputs are right, so the tests can grade."""
+        return all(self.check(key).passed for key in LISTING_CHECKS)
 
     def check(self, key: str) -> GateCheck:
         return next(c for c in self.checks if c.key == key)
@@ -92,7 +111,15 @@ def run_gate(package: Package, sandbox: Sandbox, max_output_bytes: int = MAX_OUT
              solved: dict[str, str] | None = None) -> GateOutcome:
     """Check ``package``; ``solved`` (slug -> code) are the references of the problems it builds on, which the
     reference, the starter and the known-wrong solutions may import (``from solved import <slug>``)."""
-    outcome = GateOutcome([GateCheck(key, title) for key, title in CHECKS])
+    return finish_gate(check_reference(package, sandbox, max_output_bytes, solved), package, sandbox, solved)
+
+
+def check_reference(package: Package, sandbox: Sandbox, max_output_bytes: int = MAX_OUTPUT_BYTES,
+                    solved: dict[str, str] | None = None) -> GateOutcome:
+    """The gate's first part: what makes the expected outputs right (the generator, the reference and its
+    outputs, the finite-difference estimate, the time limit's headroom).  Once it passes, the tests can grade;
+    ``finish_gate`` checks that they catch what they should (``outcome.listable``)."""
+    outcome = GateOutcome([GateCheck(key, title) for key, title in CHECKS], max_output_bytes=max_output_bytes)
     spec = package.spec(max_output_bytes)
     _not_applicable(outcome, package, spec)
     try:
@@ -128,7 +155,6 @@ def run_gate(package: Package, sandbox: Sandbox, max_output_bytes: int = MAX_OUT
     _set(outcome, "fd", failure is None or "finite-difference" not in failure.message,
          f"{len(estimates)} tests also checked against a finite-difference estimate" if estimates
          else "no finite-difference estimate (not a backward problem)")
-    _set(outcome, "deterministic", *_determinism(package, sandbox, generated, expected, events))
     limit_ms = spec.time_limit_s * 1000
     slowest, runs = max(times + [t.time_ms for t in report.tests]), 1
     while slowest * HEADROOM >= limit_ms and runs <= HEADROOM_RETRIES:
@@ -140,7 +166,19 @@ def run_gate(package: Package, sandbox: Sandbox, max_output_bytes: int = MAX_OUT
          f"slowest reference test {slowest:.1f} ms{best}, limit {limit_ms:.0f} ms "
          f"({limit_ms / max(slowest, 0.001):.0f}x)")
     outcome.budget_s = spec.budget_s or default_budget(spec, sum(times) / 1000, len(report.tests))
+    outcome.cases = cases
+    outcome.reference = ReferenceRun(generated, expected, events)
+    return outcome
 
+
+def finish_gate(outcome: GateOutcome, package: Package, sandbox: Sandbox,
+                solved: dict[str, str] | None = None) -> GateOutcome:
+    """The gate's second part, after ``check_reference`` passed: the tests are deterministic and catch the
+    starter and every known-wrong solution (recorded on ``outcome.cases``), and the probes hold."""
+    if not outcome.listable:
+        return outcome
+    spec, cases, (generated, expected, events) = package.spec(outcome.max_output_bytes), outcome.cases, outcome.reference
+    _set(outcome, "deterministic", *_determinism(package, sandbox, generated, expected, events))
     starter, _ = execute(sandbox, package.starter, spec, cases, solved)
     _set(outcome, "starter", starter.verdict != Verdict.ACCEPTED, f"starter code: {starter.verdict}")
     known: dict[str, list[KnownWrong]] = {case.name: [] for case in cases}
@@ -153,6 +191,7 @@ def run_gate(package: Package, sandbox: Sandbox, max_output_bytes: int = MAX_OUT
     _set(outcome, "probes", all(d.startswith("ok") for d in probe_details),
          "\n".join(probe_details) if spec.probes else "no probes declared")
     outcome.cases = [dataclasses.replace(case, known_wrong=tuple(known[case.name])) for case in cases]
+    outcome.reference = None
     _pass(outcome, "pool", "no secret draws asked for: every submission gets the seed's hidden cases")
     return outcome
 

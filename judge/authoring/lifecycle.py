@@ -14,11 +14,12 @@ published, whose record is the draft.
 
 A gate run is a state machine too, and its transitions are all here as well:
 
-    queue_gate_run --> queued --start_gate_run (compare-and-set)--> running --finish_gate_run--> done
-    queued --fail_gate_run (the queue is unreachable; a newer import replaces it)--> done, failed
+    queue_gate_run --> queued --start_gate_run (compare-and-set)--> running --end_gate_run--> done
+    queued --fail_gate_run (the queue is unreachable)--> done, failed
+    queued or running --replace_gate_runs (a newer import of the same problem)--> done, failed
     queued or running --finish_dead_gate_runs (the sweep: its worker died)--> done, failed
 
-``judge.authoring.gate_runs`` runs the gate between ``start_gate_run`` and ``finish_gate_run``; sync queues
+``judge.authoring.gate_runs`` runs the gate between ``start_gate_run`` and ``end_gate_run``; sync queues
 one per imported draft. tests/test_state_owners.py fails if another module writes a gate run's status.
 """
 
@@ -34,7 +35,7 @@ from engine.package import Package, PackageError
 from judge.authoring.models import Action, AuditEntry
 from judge.leaderboard.services import refresh_problem_standings
 from judge.problems.drafts import draft_package, record_fields
-from judge.problems.models import STALLED_AFTER_S, GateRun, GateStatus, Problem, TestSet, WrongSolution
+from judge.problems.models import STALLED_AFTER_S, GateRun, GateStatus, Problem, SyncRun, TestSet, WrongSolution
 
 
 class Stage(StrEnum):
@@ -135,7 +136,7 @@ def start_gate_run(run_id: int) -> bool:
     return GateRun.objects.filter(pk=run_id, status=GateStatus.QUEUED).update(status=GateStatus.RUNNING) == 1
 
 
-def finish_gate_run(run_id: int, passed: bool, error: str = "", checks: list | None = None,
+def end_gate_run(run_id: int, passed: bool, error: str = "", checks: list | None = None,
                     test_order: list | None = None) -> None:
     """The claimed run's result; call it in the transaction that stores (and publishes) what passed. Not a
     compare-and-set: the caller holds the claim, and its result wins over a sweep that took it for dead."""
@@ -163,7 +164,13 @@ def finish_dead_gate_runs(now=None) -> list[int]:
     A compare-and-set on the status, so a run that finishes meanwhile keeps its result.
     """
     cutoff = (now or timezone.now()) - timedelta(seconds=STALLED_AFTER_S)
-    dead = list(GateRun.objects.filter(status__in=UNFINISHED, created_at__lt=cutoff).values_list("pk", flat=True))
+    unfinished = GateRun.objects.filter(status__in=UNFINISHED, created_at__lt=cutoff)
+    # A sync queues every gate at once and runs them for longer than that on a slow machine: its runs are
+    # alive while it beats (``SyncRun.heartbeat_at``, renewed as each of its gates ends).
+    sync = SyncRun.objects.filter(finished_at__isnull=True, heartbeat_at__gte=cutoff).first()
+    if sync is not None:
+        unfinished = unfinished.exclude(trigger="sync", created_at__gte=sync.started_at)
+    dead = list(unfinished.values_list("pk", flat=True))
     failed = []
     for pk in dead:
         if GateRun.objects.filter(pk=pk, status__in=UNFINISHED).update(

@@ -20,7 +20,7 @@ from django.utils import timezone
 from engine.package import Package, PackageError, discover, load_package, load_tracks
 from engine.verdicts import TestStatus
 from judge.authoring import lifecycle
-from judge.authoring.gate_runs import execute_gate_run
+from judge.authoring.gate_runs import LISTING_MARK, Listed, execute_gate_run, finish_gate_run, list_gate_run
 from judge.lib.sandbox_backend import lazy_sandbox
 from judge.problems.drafts import files_from_folder, store_package_draft
 from judge.problems.models import GateRun, Problem, SyncRun
@@ -44,6 +44,7 @@ class Queued:
 
     run: GateRun
     created: bool
+    listing: bool = False  # not listed yet: listed after the gate's first part (``gate_runs.list_gate_run``)
 
 
 def learning_path(packages: list[Package], known: set[str], tracks: list[str] = ()) -> list[str]:
@@ -129,7 +130,8 @@ def import_package(package: Package, path_order: int, files: dict[str, str], for
     existing = Problem.objects.filter(slug=package.slug).first()
     imported = existing and (existing.imported_hash or existing.package_hash)
     edited = existing and existing.draft_hash not in ("", imported)  # in the browser, since the import
-    if existing and imported == package.content_hash and existing.current_test_set_id and not (force and edited):
+    gated = existing and existing.current_test_set_id and not existing.current_test_set.version.startswith(LISTING_MARK)
+    if gated and imported == package.content_hash and not (force and edited):
         if existing.path_order != path_order:
             Problem.objects.filter(pk=existing.pk).update(path_order=path_order)
         return SyncOutcome(package.slug, "unchanged", existing.current_test_set.cases.filter(variant=0).count())
@@ -142,35 +144,72 @@ def import_package(package: Package, path_order: int, files: dict[str, str], for
         # A sync stopped midway (Ctrl-C on bin/run) left its queued runs: this import replaces them.
         lifecycle.replace_gate_runs(problem, "sync", "replaced by a newer import")
         run = lifecycle.queue_gate_run(problem, trigger="sync")
-    return Queued(run, created=existing is None)
+    return Queued(run, created=existing is None, listing=not (existing and existing.published))
 
 
 def gate_in_order(gates: list[tuple[Package, Queued]], sandbox: Sandbox | None, jobs: int,
                   beat: Callable[[], None] = lambda: None) -> dict[int, SyncOutcome]:
     """Run the queued gates (in learning-path order), ``jobs`` at once; ``beat`` is called as each ends.
 
-    Whenever a job is free it takes the first gate whose problems it builds on are through theirs (it runs
-    with their published references): a gate that must wait never holds a job another one could use.
+    A problem not listed yet is listed as soon as the first part of its gate proves its expected outputs right;
+    the rest of those gates (known-wrong solutions, secret draws, speed benchmark: most of the work) runs once
+    every problem is listed, so a fresh start lists the catalogue in a fraction of the gates' time.
     """
-    if jobs <= 1 or len(gates) <= 1:
-        with lazy_sandbox(sandbox) as box:
-            return {item.run.pk: gate_imported(item, box, beat) for _package, item in gates}
-    boxes: queue.SimpleQueue[Sandbox] = queue.SimpleQueue()  # one per job, each warm after its first gate
+    listed: dict[int, Listed] = {}
 
-    def gate(item: Queued) -> SyncOutcome:
+    def first(item: Queued, box: Sandbox) -> SyncOutcome | None:
+        if item.listing and (done := list_gate_run(item.run.pk, box)) is not None:
+            listed[item.run.pk] = done
+            beat()
+            return None
+        return gate_imported(item, box, beat)
+
+    def rest(item: Queued, box: Sandbox) -> SyncOutcome:
+        finish_gate_run(listed[item.run.pk], box)
+        return gate_imported(item, box, beat, ran=True)
+
+    with sandboxes(sandbox, min(jobs, len(gates))) as boxes:
+        outcomes = scheduled(gates, boxes, first)
+        outcomes.update(scheduled([gate for gate in gates if gate[1].run.pk in listed], boxes, rest))
+    return {pk: outcome for pk, outcome in outcomes.items() if outcome is not None}
+
+
+@contextlib.contextmanager
+def sandboxes(sandbox: Sandbox | None, jobs: int) -> Iterator[queue.SimpleQueue[Sandbox]]:
+    """``jobs`` sandboxes (``sandbox`` itself when one is given: it is not shared by threads), each warm after
+    its first gate."""
+    boxes: queue.SimpleQueue[Sandbox] = queue.SimpleQueue()
+    with contextlib.ExitStack() as stack:
+        if sandbox is not None or jobs <= 1:
+            boxes.put(stack.enter_context(lazy_sandbox(sandbox)))
+        else:
+            for _ in range(jobs):
+                boxes.put(stack.enter_context(lazy_sandbox(None)))
+        yield boxes
+
+
+def scheduled(gates: list[tuple[Package, Queued]], boxes: queue.SimpleQueue[Sandbox],
+              work: Callable[[Queued, Sandbox], SyncOutcome | None]) -> dict[int, SyncOutcome | None]:
+    """``work`` on each gate, one per sandbox in ``boxes`` at once.  Whenever a sandbox is free it takes the
+    first gate whose problems it builds on are through theirs (it runs with their published references): a
+    gate that must wait never holds a job another one could use."""
+    jobs = boxes.qsize()
+
+    def gate(item: Queued) -> SyncOutcome | None:
         box = boxes.get()  # a sandbox runs one job at a time
         try:
-            return gate_imported(item, box, beat)
+            return work(item, box)
         finally:
             boxes.put(box)
-            connection.close()  # this thread's
+            if jobs > 1:
+                connection.close()  # this thread's
 
+    if jobs <= 1 or len(gates) <= 1:
+        return {item.run.pk: gate(item) for _package, item in gates}
     waiting, unfinished = list(gates), {package.slug for package, _item in gates}
     running: dict[Future, tuple[Package, Queued]] = {}
-    outcomes: dict[int, SyncOutcome] = {}
-    with contextlib.ExitStack() as stack, ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="gate") as pool:
-        for _ in range(jobs):
-            boxes.put(stack.enter_context(lazy_sandbox(None)))  # a sandbox given is one: not shared by threads
+    outcomes: dict[int, SyncOutcome | None] = {}
+    with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="gate") as pool:
         while waiting or running:
             while len(running) < jobs and (ready := next_ready(waiting, unfinished, idle=not running)):
                 waiting.remove(ready)
@@ -200,9 +239,12 @@ def unhurried_s(package: Package) -> float:
     return sum(package.problem.time_limit_s for wrong in package.wrong if wrong.fails_with == TLE)
 
 
-def gate_imported(item: Queued, sandbox: Sandbox, beat: Callable[[], None] = lambda: None) -> SyncOutcome:
+def gate_imported(item: Queued, sandbox: Sandbox, beat: Callable[[], None] = lambda: None,
+                  ran: bool = False) -> SyncOutcome:
+    """Gate an imported package (unless it ``ran``) and say what became of it."""
     run, problem = item.run, item.run.problem
-    execute_gate_run(run.pk, sandbox, publish=True)  # git is where a synced package is reviewed
+    if not ran:
+        execute_gate_run(run.pk, sandbox, publish=True)  # git is where a synced package is reviewed
     beat()
     run.refresh_from_db()
     if not run.passed:
