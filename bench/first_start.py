@@ -15,6 +15,7 @@ from the start and never going up.  Stops by itself: the sync is bounded by --ti
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import subprocess
 import sys
@@ -108,7 +109,7 @@ def report(t0, runs, timeline: list[tuple[float, int, int]], loads: list[float],
     for seconds, count, published in timeline:
         print(f"{seconds:7.1f}  {count:6d}  {published}")
     counts = [count for _s, count, _p in timeline]
-    went_up = [(a, b) for a, b in zip(counts, counts[1:]) if b > a]
+    went_up = [(a, b) for a, b in itertools.pairwise(counts) if b > a]
     first_count = next((s for s, count, _p in timeline if count), None)
     last = listed[-1][0] if listed else 0.0
     print(f"\nproblems gated: {len(listed)}, failed: {sum(not p for _s, _slug, p in listed)}; "

@@ -29,13 +29,12 @@ import os
 import signal
 import statistics
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from classroom import codes_for, pct  # noqa: E402
-from embedded_latency import Embedded  # noqa: E402
+from classroom import codes_for, pct
+from embedded_latency import Embedded
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGET_RATIO = 1.10

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import asdict, dataclass, field
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from engine.arrays import UnreadableArray, read_npy
-from engine.checks import KnownWrong, error_signature, type_signature
+from engine.checks import KnownWrong, TestResult, error_signature, type_signature
 from engine.events import Malformed, TestEvent
 from engine.grading import GradeReport, interpret, job_of, run_order
 from engine.members import Returns, packed_output
@@ -41,8 +41,8 @@ ARRAY_STATUSES = {TestStatus.WRONG_DTYPE, TestStatus.WRONG_SHAPE, TestStatus.WRO
 CHECKS = (
     ("generator", "The generator runs and yields valid cases"),
     ("reference", "The reference solution passes every test"),
-    ("float64", "Every expected output is an array of its declared dtype, float64 unless declared (and of the "
-                "declared shape, where declared)"),
+    ("float64", ("Every expected output is an array of its declared dtype, float64 unless declared (and of the "
+                 "declared shape, where declared)")),
     ("deterministic", "Two runs give identical inputs and expected outputs"),
     ("headroom", f"The time limit is more than {HEADROOM}x the reference's slowest test"),
     ("starter", "The starter code does not pass"),
@@ -64,7 +64,7 @@ LISTING_CHECKS = ("generator", "reference", "float64", "headroom", "fd")
 class ReferenceRun(NamedTuple):
     generated: list[GeneratedCase]
     expected: list[bytes]
-    events: dict[str, dict]  # the reference's raw test event by case name
+    events: dict[str, dict[str, Any]]  # the reference's raw test event by case name
 
 
 @dataclass
@@ -82,7 +82,7 @@ class GateOutcome:
     cases: list[Case] = field(default_factory=list)  # with what each known-wrong solution did
     pool: list[Case] = field(default_factory=list)  # hidden cases drawn with secret seeds (engine/pool.py)
     budget_s: float | None = None  # the submission's time budget the gate settled on
-    order: list[dict] = field(default_factory=list)  # [{"name", "hidden"}]: the tests in the order they run
+    order: list[dict[str, Any]] = field(default_factory=list)  # [{"name", "hidden"}]: the tests in the order they run
     benchmark: list[Case] = field(default_factory=list)  # secret draws speed is measured on (engine/speed.py)
     max_output_bytes: int = MAX_OUTPUT_BYTES
     # Between ``check_reference`` and ``finish_gate``: what the second part compares a second run with.
@@ -100,7 +100,7 @@ class GateOutcome:
     def check(self, key: str) -> GateCheck:
         return next(c for c in self.checks if c.key == key)
 
-    def as_list(self) -> list[dict]:
+    def as_list(self) -> list[dict[str, Any]]:
         return [asdict(check) for check in self.checks]
 
     def first_failure(self) -> GateCheck | None:
@@ -175,7 +175,7 @@ def finish_gate(outcome: GateOutcome, package: Package, sandbox: Sandbox,
                 solved: dict[str, str] | None = None) -> GateOutcome:
     """The gate's second part, after ``check_reference`` passed: the tests are deterministic and catch the
     starter and every known-wrong solution (recorded on ``outcome.cases``), and the probes hold."""
-    if not outcome.listable:
+    if not outcome.listable or outcome.reference is None:
         return outcome
     spec, cases, (generated, expected, events) = package.spec(outcome.max_output_bytes), outcome.cases, outcome.reference
     _set(outcome, "deterministic", *_determinism(package, sandbox, generated, expected, events))
@@ -202,7 +202,7 @@ def default_budget(spec: ProblemSpec, reference_total_s: float, tests: int) -> f
 
 
 def execute(sandbox: Sandbox, code: str, spec: ProblemSpec, cases: list[Case],
-            solved: dict[str, str] | None = None) -> tuple[GradeReport, dict[str, dict]]:
+            solved: dict[str, str] | None = None) -> tuple[GradeReport, dict[str, dict[str, Any]]]:
     """Grade ``code`` as a submission is (in run order, but without a budget); keep each case's raw event by name."""
     spec, cases = dataclasses.replace(spec, budget_s=None), run_order(cases)
     events = sandbox.run(job_of(code, spec, cases, solved)).events
@@ -211,7 +211,7 @@ def execute(sandbox: Sandbox, code: str, spec: ProblemSpec, cases: list[Case],
     return report, {case.name: raw for case, raw in zip(cases, tests)}
 
 
-def _reference_probes(spec: ProblemSpec, cases: list[Case], events: dict[str, dict]) -> list[str]:
+def _reference_probes(spec: ProblemSpec, cases: list[Case], events: dict[str, dict[str, Any]]) -> list[str]:
     probe_cases = [case for case in cases if case.probe]
     broken = {p["name"] for p in evaluate_probes(spec, probe_cases, events)}
     return [("FAIL " if probe.name in broken else "ok   ") + f"the reference {'breaks' if probe.name in broken else 'satisfies'}"
@@ -225,7 +225,7 @@ def _wrong_probes(wrong: WrongSpec, report: GradeReport) -> list[str]:
 
 
 def _determinism(package: Package, sandbox: Sandbox, generated: list[GeneratedCase], expected: list[bytes],
-                 events: dict[str, dict]) -> tuple[bool, str]:
+                 events: dict[str, dict[str, Any]]) -> tuple[bool, str]:
     try:
         again = generate_cases(package, sandbox)
     except PackageError as exc:
@@ -240,12 +240,12 @@ def _determinism(package: Package, sandbox: Sandbox, generated: list[GeneratedCa
     return True, f"{len(generated)} cases: identical inputs and expected outputs"
 
 
-def _check_wrong(wrong: WrongSpec, report: GradeReport, events: dict[str, dict],
+def _check_wrong(wrong: WrongSpec, report: GradeReport, events: dict[str, dict[str, Any]],
                  known: dict[str, list[KnownWrong]], returns: Returns | None = None) -> str:
     for result in report.tests:
         entry = known_outcome(wrong, result.status, events.get(result.name, {}), returns)
         if entry is not None:
-            known[result.name].append(entry)
+            known.setdefault(result.name, []).append(entry)
     # Any failing hidden test's status will do: the order the tests run in is the judge's, not the author's.
     counts: dict[str, int] = {}
     for test in report.tests:
@@ -258,10 +258,15 @@ def _check_wrong(wrong: WrongSpec, report: GradeReport, events: dict[str, dict],
     return f"{verdict}{wrong.file}: declares {wrong.fails_with}, its failing hidden tests give {got}"
 
 
-def known_outcome(wrong: WrongSpec, status: str, raw: dict, returns: Returns | None = None) -> KnownWrong | None:
-    """What ``wrong`` did on one test, as misconception diagnosis compares it; None if there is nothing to keep."""
-    if status == TestStatus.PASSED or status == TestStatus.NOT_RUN:
+def known_outcome(wrong: WrongSpec, status: str, raw: dict[str, Any], returns: Returns | None = None) -> KnownWrong | None:
+    """What ``wrong`` did on one test, as misconception diagnosis compares it; None if there is nothing to keep.
+
+    A pass is kept too (status only): code that fails where the known-wrong solution passed is not making that
+    mistake. So is running out of time or memory (status only), which is all such a run leaves to compare."""
+    if status == TestStatus.NOT_RUN:
         return None
+    if status in (TestStatus.PASSED, TestStatus.TIME_LIMIT_EXCEEDED, TestStatus.MEMORY_LIMIT_EXCEEDED):
+        return KnownWrong(wrong.name, wrong.explanation, wrong.see, status)
     try:
         event = TestEvent.parse(raw)
     except Malformed:
@@ -280,7 +285,7 @@ def known_outcome(wrong: WrongSpec, status: str, raw: dict, returns: Returns | N
     return KnownWrong(wrong.name, wrong.explanation, wrong.see, status, output, signature)
 
 
-def _output_of(raw: dict, returns: Returns | None = None) -> bytes | None:
+def _output_of(raw: dict[str, Any], returns: Returns | None = None) -> bytes | None:
     """The returned .npy (a single output) or packed members (several), if it could be read."""
     try:
         event = TestEvent.parse(raw)
@@ -294,7 +299,7 @@ def _output_of(raw: dict, returns: Returns | None = None) -> bytes | None:
     return event.output
 
 
-def _first_failure(report: GradeReport):
+def _first_failure(report: GradeReport) -> TestResult | _Named | None:
     if report.verdict == Verdict.ACCEPTED:
         return None
     return next((t for t in report.tests if t.status != TestStatus.PASSED), None) or _Named(report)

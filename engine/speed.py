@@ -36,6 +36,7 @@ import math
 import statistics
 from dataclasses import dataclass
 from statistics import NormalDist
+from typing import Any
 
 from engine.gate import GateOutcome
 from engine.grading import _check, job_of
@@ -75,7 +76,7 @@ class SpeedReport:
     def vectorised(self) -> bool:
         return self.ratio is not None and self.ratio <= VECTORISED_WITHIN
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         """What the site stores: the figure a student sees, and the means of checking it (staff only)."""
         return {"ratio": self.ratio, "vectorised": self.vectorised, "repeats": self.repeats,
                 "student_ms": self.student_ms, "reference_ms": self.reference_ms, "message": self.message,
@@ -116,9 +117,9 @@ def build_benchmark(package: Package, sandbox: Sandbox, seeds: list[int], base: 
             for (variant, case), output in zip(draws, expected)]
 
 
-def _batches(cases: list, max_bytes: int = MAX_OUTPUT_BYTES) -> list[list]:
+def _batches(cases: list[Any], max_bytes: int = MAX_OUTPUT_BYTES) -> list[list[Any]]:
     """Consecutive runs of ``cases`` whose inputs stay under ``max_bytes`` together (a single case always fits)."""
-    batches: list[list] = [[]]
+    batches: list[list[Any]] = [[]]
     for case in cases:
         size = sum(len(v) for v in case.array_inputs().values())
         if batches[-1] and sum(len(v) for c in batches[-1] for v in c.array_inputs().values()) + size > max_bytes:
@@ -142,7 +143,7 @@ def add_benchmark(outcome: GateOutcome, package: Package, sandbox: Sandbox, seed
 @dataclass(frozen=True)
 class Timed:
     cpu_ms: float | None  # the child's CPU time for every call together
-    events: list[dict]  # the test events, one per case
+    events: list[dict[str, Any]]  # the test events, one per case
 
 
 def time_calls(sandbox: Sandbox, code: str, spec: ProblemSpec, cases: list[Case],
@@ -234,7 +235,7 @@ def round_figure(ratio: float) -> float:
     return float(f"{ratio:.2g}")
 
 
-def _correct(raw: dict, case: Case, spec: ProblemSpec) -> bool:
+def _correct(raw: dict[str, Any], case: Case, spec: ProblemSpec) -> bool:
     """The student's result on a benchmark draw passes the same checks as a test's."""
     if raw.get("outcome") != Outcome.RETURNED or raw.get("name") != case.name:
         return False

@@ -5,9 +5,9 @@ import os
 
 os.environ.setdefault("JUDGE_TEST", "1")
 
-from pathlib import Path  # noqa: E402
+from pathlib import Path
 
-import pytest  # noqa: E402
+import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 PROBLEMS = REPO / "problems"

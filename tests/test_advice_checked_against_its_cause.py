@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 
 from engine.checks import CodeFacts
-from judge.submissions.services import grading, intake
 from judge.submissions.models import Submission
+from judge.submissions.services import grading, intake
 from tests.conftest import read_solution
 
 SLUG = "scaled_dot_product_attention"

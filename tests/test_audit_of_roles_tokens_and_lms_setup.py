@@ -33,8 +33,8 @@ def test_a_role_the_lms_changes_at_launch_is_on_record(client, lms):
     launch(client, lms, lms.person("t", "Iris", "Ng", [INSTRUCTOR]))
     launch(Client(), lms, lms.person("s", "Sam", "Stone", [LEARNER]))
     course = Membership.objects.get(user__lti_identities__sub="s").course
-    assert [summary for _, summary in role_rows(course)] == [f"{course.created_by} added as instructor "
-                                                             "(created the course)"]
+    created = f"{course.created_by} added as instructor (created the course)"
+    assert [summary for _, summary in role_rows(course)] == [created]
     launch(Client(), lms, lms.person("s", "Sam", "Stone", [TA]))  # the LMS made Sam a TA
     sam = Membership.objects.get(user__lti_identities__sub="s")
     assert sam.role == Role.TA
@@ -106,8 +106,8 @@ def test_a_platform_registered_and_changed_on_the_lti_pages_is_on_record(client,
     client.post(f"/lti/platforms/{platform.pk}/", fields | {"client_id": "another-client"})
     client.post(f"/lti/platforms/{platform.pk}/", fields | {"client_id": "another-client"})  # no change
     rows = [row for row in setup_rows() if row[1].startswith("platform")]
-    assert rows == [("author", "platform-added", f"{platform.name} registered: issuer {platform.issuer}, "
-                                                 f"client id judge-tool-client"),
+    added = f"{platform.name} registered: issuer {platform.issuer}, client id judge-tool-client"
+    assert rows == [("author", "platform-added", added),
                     ("author", "platform-changed", f"{platform.name}: client_id changed")]
 
 

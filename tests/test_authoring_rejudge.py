@@ -9,8 +9,8 @@ from judge.authoring.models import RejudgeBatch
 from judge.authoring.services import request_rejudge, run_rejudge_batch
 from judge.problems.drafts import store_package_draft
 from judge.problems.models import Problem
-from judge.submissions.services import grading, intake
 from judge.submissions.models import Status, Submission
+from judge.submissions.services import grading, intake
 from tests.helpers import standalone_files
 from tests.test_worker_end_to_end import start_worker, worker_env  # noqa: F401  (fixtures)
 

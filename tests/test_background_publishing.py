@@ -19,7 +19,7 @@ from django.db import connection
 from django.utils import timezone
 
 from judge.authoring import gate_runs, sync
-from judge.problems.models import STALLED_AFTER_S, GateRun, GateStatus, KnownWrongOutcome, Problem, SyncRun
+from judge.problems.models import STALLED_AFTER_S, GateRun, GateStatus, KnownWrongOutcome, Problem, SyncRun, TestSet
 from sandbox.backends.base import GenerateJob, Sandbox
 from tests.conftest import FIRST_THREE
 from tests.recording import RecordingSandbox
@@ -294,6 +294,7 @@ def test_a_fresh_start_lists_every_problem_once_its_expected_outputs_are_proven_
         problem = Problem.objects.get(slug=slug)
         assert problem.published and problem.current_test_set.version == problem.package_hash
         assert KnownWrongOutcome.objects.filter(case__test_set=problem.current_test_set).exists()
+        assert list(TestSet.objects.filter(problem=problem)) == [problem.current_test_set]  # no Submit kept a copy
     assert set(GateRun.objects.values_list("status", "passed")) == {(GateStatus.DONE, True)}
 
 

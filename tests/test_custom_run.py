@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from judge.submissions.services import grading, intake
 from judge.submissions.display import result_rows
 from judge.submissions.models import Kind, Submission
+from judge.submissions.services import grading, intake
 from tests.conftest import read_solution
 
 SLUG = "prepend_class_token"

@@ -39,7 +39,7 @@ def cells(html: str, row: str) -> list[tuple[str, str, str]]:
 
 
 def test_a_passed_decoding_test_draws_the_students_ids_beside_the_expected_ones():
-    result, row, html = graded_row(EXPECTED.copy())
+    result, _row, html = graded_row(EXPECTED.copy())
     assert result.status == "passed" and "actual_npy" in result.detail
     assert html.count('<svg class="decoded-tokens"') == 1 and "Decoded tokens: expected and yours" in html
     yours, expected = cells(html, "yours"), cells(html, "expected")
@@ -63,7 +63,7 @@ def test_a_decode_that_leaves_the_pattern_is_outlined_at_its_first_different_tok
 
 
 def test_float_ids_are_drawn_as_the_whole_numbers_they_hold():
-    result, row, html = graded_row(EXPECTED.astype(np.float64))
+    result, _row, html = graded_row(EXPECTED.astype(np.float64))
     assert result.status == "wrong_dtype"
     assert [int(i) for _, _, i in cells(html, "yours")[:12]] == EXPECTED[0].tolist()
 

@@ -48,7 +48,7 @@ def test_a_bad_after_failed_is_refused_by_name(tmp_path, value):
     shutil.copytree(PROBLEMS / "causal_mask", package)
     manifest = package / "problem.toml"
     manifest.write_text(manifest.read_text().replace("after_failed = 3", f"after_failed = {value}"))
-    with pytest.raises(PackageError, match="editorial.after_failed"):
+    with pytest.raises(PackageError, match=r"editorial.after_failed"):
         load_package(package)
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 
-
 from engine.arrays import load_inputs
 from judge.problems.models import TestCase
 from judge.submissions.services import grading, intake

@@ -11,8 +11,8 @@ from django.db import connection
 from engine.grading import GradeReport
 from engine.verdicts import Verdict
 from judge.submissions import push
-from judge.submissions.services import claims, grading, intake, recording
 from judge.submissions.models import Status
+from judge.submissions.services import claims, grading, intake, recording
 from tests.conftest import read_solution
 
 SLUG = "prepend_class_token"

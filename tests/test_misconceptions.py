@@ -7,8 +7,8 @@ import sys
 
 import pytest
 
-from judge.submissions.services import grading, intake
 from judge.submissions.models import Submission
+from judge.submissions.services import grading, intake
 from tests.conftest import PROBLEMS, REPO
 from tests.helpers import package
 

@@ -29,7 +29,7 @@ def cases(process_sandbox):
 
 
 def test_the_width_one_test_alone_does_not_name_a_misconception(cases, process_sandbox):
-    assert OVER_LAYERS != read_solution(SLUG)
+    assert read_solution(SLUG) != OVER_LAYERS
     report = grade(OVER_LAYERS, package(SLUG).spec(), cases, process_sandbox)
     width_one = next(t for t in report.tests if t.name == "width_one")
     assert width_one.status == "wrong_value"  # it fails there, with the same output as the positions mistake

@@ -11,8 +11,8 @@ from django.conf import settings
 from django.utils import timezone
 
 from judge.lib.broker import held_submissions
-from judge.submissions.services import claims, grading, intake
 from judge.submissions.models import Status, Submission
+from judge.submissions.services import claims, grading, intake
 
 pytestmark = pytest.mark.django_db(transaction=True)  # committed, so each submission's message is really sent
 

@@ -11,8 +11,8 @@ from judge.authoring import services as authoring
 from judge.authoring.models import RejudgeBatch
 from judge.authoring.services import resume_stalled_rejudges, run_rejudge_batch
 from judge.problems.models import Problem
-from judge.submissions.services import grading, intake
 from judge.submissions.models import Status, Submission
+from judge.submissions.services import grading, intake
 from tests.conftest import read_solution
 
 SLUG = "prepend_class_token"

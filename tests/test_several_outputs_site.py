@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from judge.submissions.services import grading, intake
 from judge.submissions.models import Kind
+from judge.submissions.services import grading, intake
 
 SYNCED_PROBLEMS = ("linear_backward", "clip_by_global_norm")
 

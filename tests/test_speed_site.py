@@ -8,12 +8,12 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from engine.speed import BENCH_DRAWS, percentile
 from engine.verdicts import Verdict
 from judge.accounts.models import Profile
 from judge.problems.models import BenchmarkCase
-from judge.submissions.services import grading, intake
 from judge.submissions.models import Kind, Status, Submission
-from engine.speed import BENCH_DRAWS, percentile
+from judge.submissions.services import grading, intake
 from judge.submissions.speed import ranking, standing
 from judge.tokens.services import create_token
 from tests.conftest import read_solution

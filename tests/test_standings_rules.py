@@ -91,4 +91,4 @@ def test_a_rule_changed_in_python_alone_is_caught(db, student, monkeypatch):
 
 
 def test_the_rules_name_the_windows_as_the_tables_do():
-    assert (rules.MONTH, rules.WEEK) == (Window.MONTH.value, Window.WEEK.value)
+    assert (Window.MONTH.value, Window.WEEK.value) == (rules.MONTH, rules.WEEK)

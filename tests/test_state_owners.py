@@ -154,7 +154,7 @@ def test_the_scanner_catches_a_state_written_outside_its_owner(example):
     caught = scan.trespasses(BAD[example], "judge/somewhere/else.py")
     assert caught, f"not caught: {example}"
     written = (caught[0].model, caught[0].field)
-    owner = sorted(next(g.owners for g in scan.guarded if (g.model, g.field) == written))[0]
+    owner = min(next(g.owners for g in scan.guarded if (g.model, g.field) == written))
     assert written not in {(w.model, w.field) for w in scan.trespasses(BAD[example], owner)}  # the owner may
 
 

@@ -19,8 +19,8 @@ from engine.grading import GradeReport
 from engine.verdicts import Verdict
 from judge.asgi import application
 from judge.submissions import push
-from judge.submissions.services import claims, intake, recording
 from judge.submissions.models import Status
+from judge.submissions.services import claims, intake, recording
 from tests.conftest import read_solution
 
 SLUG = "prepend_class_token"

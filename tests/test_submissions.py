@@ -8,8 +8,8 @@ import pytest
 from django.utils import timezone
 
 from engine.grading import GradeReport
-from judge.submissions.services import claims, grading, intake, recording
 from judge.submissions.models import Kind, Status, Submission
+from judge.submissions.services import claims, grading, intake, recording
 from tests.conftest import read_solution
 
 

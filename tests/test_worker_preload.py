@@ -10,8 +10,8 @@ from django.test.utils import CaptureQueriesContext
 
 from judge.problems.models import TestCase
 from judge.submissions import tasks
-from judge.submissions.services import grading, intake
 from judge.submissions.models import Status, Submission
+from judge.submissions.services import grading, intake
 from tests.conftest import FIRST_THREE, read_solution
 
 

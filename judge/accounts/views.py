@@ -42,7 +42,7 @@ def refused(request, template: str, form, what: str, exc: Exception):
     throttled = isinstance(exc, Throttled)
     response = render(request, template, {"form": form, "next": request.POST.get("next", ""),
                                           "refused": f"{what}: {exc}"}, status=429 if throttled else 503)
-    response["Retry-After"] = str(exc.retry_after_s if throttled else 60)
+    response["Retry-After"] = str(exc.retry_after_s if isinstance(exc, Throttled) else 60)
     return response
 
 

@@ -10,6 +10,7 @@ and ``validate_problem`` publish what passes, as git is their review.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 import secrets
@@ -17,20 +18,26 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import ProtectedError
 
 from engine.arrays import pack_inputs
 from engine.gate import GateOutcome, check_reference, finish_gate, run_gate
 from engine.package import Package, PackageError
 from engine.pool import POOL_DRAWS, add_pool
-from engine.speed import BENCH_DRAWS, add_benchmark
 from engine.spec import Case
+from engine.speed import BENCH_DRAWS, add_benchmark
 from judge.authoring import lifecycle
 from judge.lib.binary_rows import binary_parameters
 from judge.lib.broker import enqueue_on_commit
 from judge.lib.sandbox_backend import lazy_sandbox
 from judge.problems.drafts import draft_package
 from judge.problems.models import (
-    BenchmarkCase, GateRun, KnownWrongOutcome, Problem, TestCase, TestSet,
+    BenchmarkCase,
+    GateRun,
+    KnownWrongOutcome,
+    Problem,
+    TestCase,
+    TestSet,
 )
 from judge.submissions.composition import reference_code
 from sandbox.backends.base import Sandbox, SandboxError
@@ -108,8 +115,8 @@ def list_gate_run(run_id: int, sandbox: Sandbox | None = None) -> Listed | None:
     (``finish_gate_run``), so a fresh start lists every problem in a fraction of the whole gates' time.
     None when the run ended here: it failed, or a passed gate of this version was known and it is done."""
     run = _claim(run_id)
-    loaded = run and _load(run)
-    if not loaded:
+    loaded = _load(run) if run is not None else None
+    if run is None or loaded is None:
         return None
     package, solved = loaded
     known = _passed_gates.get(_gate_key(package, solved))
@@ -150,6 +157,17 @@ def finish_gate_run(listed: Listed, sandbox: Sandbox | None = None) -> None:
         lifecycle.unpublish(run.problem)
     if outcome is not None:
         _record(run, package, outcome, publish=True)
+    if outcome is not None and outcome.passed:
+        drop_listing_test_sets(run.problem)
+
+
+def drop_listing_test_sets(problem: Problem) -> None:
+    """The problem's listing test sets no submission was graded on: a copy of the complete one's arrays."""
+    current = Problem.objects.filter(pk=problem.pk).values_list("current_test_set", flat=True).first()
+    listing = TestSet.objects.filter(problem=problem, version__startswith=LISTING_MARK)
+    for test_set in listing.exclude(pk=current) if current is not None else listing:
+        with contextlib.suppress(ProtectedError):  # a Submit graded on it keeps it (and a rejudge its inputs)
+            test_set.delete()
 
 
 LISTING_MARK = "listing-"  # a listing test set's version: the mark and the start of the content hash

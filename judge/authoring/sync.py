@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import queue
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,7 +25,6 @@ from judge.lib.sandbox_backend import lazy_sandbox
 from judge.problems.drafts import files_from_folder, store_package_draft
 from judge.problems.models import GateRun, Problem, SyncRun
 from sandbox.backends.base import Sandbox
-
 
 TLE = TestStatus.TIME_LIMIT_EXCEEDED
 
@@ -47,8 +46,10 @@ class Queued:
     listing: bool = False  # not listed yet: listed after the gate's first part (``gate_runs.list_gate_run``)
 
 
-def learning_path(packages: list[Package], known: set[str], tracks: list[str] = ()) -> list[str]:
-    """Order slugs so that prerequisites come first (ties: the track's place in ``tracks``, difficulty, slug)."""
+def learning_path(packages: list[Package], known: set[str], tracks: Sequence[str] = (), listed: Sequence[str] = ()
+                  ) -> list[str]:
+    """Order slugs so that prerequisites come first (ties: the track's place in ``tracks``, the problem's place in
+    ``listed``, the order tracks.toml lists its track's problems in, then difficulty and slug)."""
     by_slug = {p.slug: p for p in packages}
     for package in packages:
         missing = [s for s in package.prerequisites if s not in by_slug and s not in known]
@@ -57,7 +58,9 @@ def learning_path(packages: list[Package], known: set[str], tracks: list[str] = 
     rank = {"easy": 0, "medium": 1, "hard": 2}
     ordered, placed = [], set(known) - set(by_slug)
     track_rank = {slug: index for index, slug in enumerate(tracks)}
-    pending = sorted(packages, key=lambda p: (track_rank.get(p.track, len(track_rank)), rank[p.difficulty], p.slug))
+    listed_rank = {slug: index for index, slug in enumerate(listed)}
+    pending = sorted(packages, key=lambda p: (track_rank.get(p.track, len(track_rank)),
+                                              listed_rank.get(p.slug, len(listed_rank)), rank[p.difficulty], p.slug))
     while pending:
         ready = [p for p in pending if all(s in placed for s in p.prerequisites)]
         if not ready:
@@ -96,8 +99,9 @@ def import_packages(root: Path, paths: list[Path], only: list[str] | None, force
         unknown = set(only) - {p.slug for p in packages}
         if unknown:
             raise PackageError(f"no package named {', '.join(sorted(unknown))} under {root}")
+    tracks = load_tracks(root)
     order = learning_path(packages, set(Problem.objects.values_list("slug", flat=True)),
-                          [track["slug"] for track in load_tracks(root)])
+                          [track["slug"] for track in tracks], [slug for track in tracks for slug in track["problems"]])
     files = {path.name: files_from_folder(path) for path in paths}
     chosen = sorted((p for p in packages if not only or p.slug in only), key=lambda p: order.index(p.slug))
     return chosen, [import_package(p, order.index(p.slug), files[p.slug], force) for p in chosen]
@@ -130,11 +134,12 @@ def import_package(package: Package, path_order: int, files: dict[str, str], for
     existing = Problem.objects.filter(slug=package.slug).first()
     imported = existing and (existing.imported_hash or existing.package_hash)
     edited = existing and existing.draft_hash not in ("", imported)  # in the browser, since the import
-    gated = existing and existing.current_test_set_id and not existing.current_test_set.version.startswith(LISTING_MARK)
-    if gated and imported == package.content_hash and not (force and edited):
+    current = existing.current_test_set if existing else None
+    if existing and current and not current.version.startswith(LISTING_MARK) and imported == package.content_hash \
+            and not (force and edited):
         if existing.path_order != path_order:
             Problem.objects.filter(pk=existing.pk).update(path_order=path_order)
-        return SyncOutcome(package.slug, "unchanged", existing.current_test_set.cases.filter(variant=0).count())
+        return SyncOutcome(package.slug, "unchanged", current.cases.filter(variant=0).count())
     if edited and not force:
         return SyncOutcome(package.slug, "skipped", 0, "edited in the browser since the last import; "
                                                        "download it into problems/ or pass --force")
@@ -250,7 +255,8 @@ def gate_imported(item: Queued, sandbox: Sandbox, beat: Callable[[], None] = lam
     if not run.passed:
         return SyncOutcome(problem.slug, "draft", 0, _gate_summary(run))
     problem.refresh_from_db()
-    tests = problem.current_test_set.cases.filter(variant=0).count()  # not the pool's draws
+    # A problem whose gate passed has its test set.  Not the pool's draws:
+    tests = problem.current_test_set.cases.filter(variant=0).count()  # type: ignore[union-attr]
     return SyncOutcome(problem.slug, "created" if item.created else "updated", tests)
 
 

@@ -10,13 +10,12 @@ from django.shortcuts import render
 from django.utils import timezone
 
 from judge.courses.notes import due_notes
-
 from judge.learning.services import draft_code, revealed_hint_count
 from judge.problems.models import Problem
 from judge.problems.rendering import render_markdown
 from judge.submissions.composition import builds_on, chain_of, locked_reason, prerequisites_of
 from judge.submissions.custom import custom_fields, takes_params
-from judge.submissions.display import expected_arrays, format_array, visible_case_data
+from judge.submissions.display import expected_arrays, format_array, shown_as_bytes, visible_case_data
 from judge.submissions.queries import editorial_access, history
 
 
@@ -58,12 +57,15 @@ def problem_page(request, problem: Problem, code: str | None = None, error: str 
 
 
 def visible_examples(problem: Problem) -> list[dict]:
-    return [] if problem.current_test_set_id is None else _examples(problem.current_test_set_id)
+    if problem.current_test_set_id is None:
+        return []
+    return _examples(problem.current_test_set_id, shown_as_bytes(problem.spec or {}))
 
 
 @functools.lru_cache(maxsize=256)
-def _examples(test_set_id: int) -> list[dict]:
-    """The visible tests, formatted once: a test set never changes after it is made."""
+def _examples(test_set_id: int, as_bytes: frozenset[str]) -> list[dict]:
+    """The visible tests, formatted once: a test set never changes after it is made. The arrays ``as_bytes``
+    names (``[display] bytes``) are shown as text as well."""
     cases = visible_case_data(test_set_id)
-    return [{"name": name, "inputs": [format_array(k, v) for k, v in inputs.items()],
-             "outputs": expected_arrays(expected)} for name, (inputs, expected) in cases.items()]
+    return [{"name": name, "inputs": [format_array(k, v, k in as_bytes) for k, v in inputs.items()],
+             "outputs": expected_arrays(expected, as_bytes)} for name, (inputs, expected) in cases.items()]

@@ -8,15 +8,14 @@ from django.shortcuts import render
 from django.urls import reverse
 
 from engine.speed import VECTORISED_WITHIN
-
 from judge.leaderboard.models import ProblemTotals
 from judge.leaderboard.ranking import marks_of, problem_totals
 from judge.pages.problem_page import problem_page
 from judge.problems.models import Difficulty, Problem
 from judge.problems.queries import get_problem_for_user, problems_being_prepared
 from judge.problems.tracks import course_tracks
-from judge.submissions.composition import chain_to_solve
 from judge.submissions import speed
+from judge.submissions.composition import chain_to_solve
 from judge.submissions.queries import history
 
 # The "still being prepared" notice asks for its count this often, until it is 0 (``problems_preparing``).

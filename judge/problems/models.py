@@ -50,7 +50,7 @@ class Problem(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
 
     # The working copy of the package, {relative path: text}: the source of truth
-    # for authoring (see README, "Authoring a problem").  The fields above show the
+    # for authoring (docs/authors/gate.md#source-of-truth-the-database).  The fields above show the
     # last version that passed the gate, or the draft while never published.
     draft_files = models.JSONField(default=dict, blank=True)
     draft_hash = models.CharField(max_length=64, blank=True)

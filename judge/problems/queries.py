@@ -13,7 +13,14 @@ from engine.arrays import unpack_inputs
 from engine.checks import KnownWrong
 from engine.spec import Case, ProblemSpec
 from judge.problems.models import (
-    STALLED_AFTER_S, BenchmarkCase, GateRun, GateStatus, Problem, SyncRun, TestCase, TestSet,
+    STALLED_AFTER_S,
+    BenchmarkCase,
+    GateRun,
+    GateStatus,
+    Problem,
+    SyncRun,
+    TestCase,
+    TestSet,
 )
 
 

@@ -14,7 +14,7 @@ from judge.submissions.services.intake import example_inputs
 
 CUSTOM = "custom"  # the kind field of the form for a Run on the student's own inputs
 FIELD_PREFIX = "input-"
-KIND_LABELS = {ParamKind.INT: "int", ParamKind.FLOAT: "float", ParamKind.BOOL: "bool (True or False)"}
+KIND_LABELS: dict[str, str] = {ParamKind.INT: "int", ParamKind.FLOAT: "float", ParamKind.BOOL: "bool (True or False)"}
 LIMITS = f"at most {MAX_ELEMENTS:,} numbers and {MAX_LITERAL_CHARS:,} characters per input"
 
 
@@ -55,7 +55,7 @@ def _label(kind: str, value: object) -> str:
     if kind in KIND_LABELS:
         return KIND_LABELS[kind]
     optional = ", optional" if kind == ParamKind.OPTIONAL_ARRAY else ""
-    dtype = "int64" if kind == ParamKind.INT_ARRAY else "float64"
+    dtype = {ParamKind.INT_ARRAY: "int64", ParamKind.INT8_ARRAY: "int8"}.get(ParamKind(kind), "float64")
     if isinstance(value, np.ndarray):
         return f"{value.ndim}-D {dtype}{optional}; the example's shape is {value.shape}"
     return f"{dtype} array{optional}"

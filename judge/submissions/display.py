@@ -47,6 +47,7 @@ class ShownArray:
     dtype: str
     text: str
     scalar: bool = False  # a plain int, float or bool parameter, not an array
+    as_text: str = ""  # an array of bytes ([display] bytes) written as Python bytes literals, one per row
 
 
 @dataclass
@@ -80,12 +81,28 @@ class TestRow:
         return self.status == TestStatus.PASSED
 
 
-def format_array(label: str, array: np.ndarray | int | float | bool) -> ShownArray:
+def format_array(label: str, array: np.ndarray | float | bool, as_bytes: bool = False) -> ShownArray:
+    """An array as the page prints it; ``as_bytes`` (the problem's ``[display] bytes`` names it) adds the text
+    the bytes spell, when they are bytes."""
     if not isinstance(array, np.ndarray):  # a scalar parameter: shown as the student's code receives it
         return ShownArray(label, (), type(array).__name__, repr(array), scalar=True)
     with np.printoptions(precision=6, suppress=True, threshold=120, edgeitems=3, linewidth=96):
         text = np.array2string(array, separator=", ")
-    return ShownArray(label, tuple(array.shape), str(array.dtype), text)
+    return ShownArray(label, tuple(array.shape), str(array.dtype), text, as_text=bytes_text(array) if as_bytes else "")
+
+
+MAX_TEXT_BYTES = 2000  # of one row written as text; longer rows end in "..."
+
+
+def bytes_text(array: np.ndarray) -> str:
+    """Each row of an integer array of values 0-255 as a Python bytes literal (``b'caf\\xc3\\xa9'``: printable
+    ASCII as itself, anything else escaped), or "" when the array does not hold bytes."""
+    if array.dtype.kind not in "iu" or array.ndim > 2 or (array.size and (array.min() < 0 or array.max() > 255)):
+        return ""
+    rows = array.reshape(1, -1) if array.ndim < 2 else array
+    lines = [repr(bytes(row[:MAX_TEXT_BYTES].astype(np.uint8).tolist())) + ("..." if row.size > MAX_TEXT_BYTES else "")
+             for row in rows[:MAX_PANELS]]
+    return "\n".join(lines) + ("\n..." if len(rows) > MAX_PANELS else "")
 
 
 @functools.lru_cache(maxsize=64)
@@ -97,11 +114,13 @@ def visible_case_data(test_set_id: int) -> dict[str, tuple[dict[str, np.ndarray]
     return data
 
 
-def expected_arrays(expected: np.ndarray | dict[str, np.ndarray]) -> list[ShownArray]:
-    """The expected output as the page shows it: one array, or each named output of a tuple or dict."""
+def expected_arrays(expected: np.ndarray | dict[str, np.ndarray], as_bytes: frozenset[str] = frozenset()
+                    ) -> list[ShownArray]:
+    """The expected output as the page shows it: one array, or each named output of a tuple or dict; the outputs
+    named in ``as_bytes`` ("output" for one array) also as text."""
     if isinstance(expected, dict):
-        return [format_array(name, array) for name, array in expected.items()]
-    return [format_array("expected", expected)]
+        return [format_array(name, array, name in as_bytes) for name, array in expected.items()]
+    return [format_array("expected", expected, "output" in as_bytes)]
 
 
 def custom_case_data(submission: Submission) -> dict[str, tuple[dict, np.ndarray]]:
@@ -139,8 +158,13 @@ def result_rows(submission: Submission) -> list[TestRow]:
     else:
         cases = {}
     spec = submission.problem.spec or {}
-    labels, picture = check_labels(spec), str(spec.get("picture") or "")
-    return [shown_row(test, cases, labels, picture) for test in submission.results if isinstance(test, dict)]
+    labels, picture, as_bytes = check_labels(spec), str(spec.get("picture") or ""), shown_as_bytes(spec)
+    return [shown_row(test, cases, labels, picture, as_bytes) for test in submission.results if isinstance(test, dict)]
+
+
+def shown_as_bytes(spec: dict) -> frozenset[str]:
+    """The arrays a problem's pages also show as text (``ProblemSpec.shown_as_bytes``)."""
+    return frozenset(str(name) for name in spec.get("bytes") or ())
 
 
 def check_labels(spec: dict) -> dict[str, str]:
@@ -157,9 +181,11 @@ def check_labels(spec: dict) -> dict[str, str]:
     return CHECK_LABELS | {"dtype": dtypes.pop() if len(dtypes) == 1 else "dtypes"}
 
 
-def shown_row(test: dict, cases: dict, labels: dict[str, str] = CHECK_LABELS, picture: str = "") -> TestRow:
-    """One stored test as the page shows it; ``cases`` holds the visible tests' inputs and expected output, and
-    ``picture`` is how the problem draws an output (``ProblemSpec.picture``)."""
+def shown_row(test: dict, cases: dict, labels: dict[str, str] = CHECK_LABELS, picture: str = "",
+              as_bytes: frozenset[str] = frozenset()) -> TestRow:
+    """One stored test as the page shows it; ``cases`` holds the visible tests' inputs and expected output,
+    ``picture`` is how the problem draws an output (``ProblemSpec.picture``) and ``as_bytes`` names the inputs and
+    outputs that hold bytes ("output" for a one-array function's)."""
     status = str(test.get("status", ""))
     marks = test.get("checks") or {}
     row = TestRow(
@@ -176,17 +202,19 @@ def shown_row(test: dict, cases: dict, labels: dict[str, str] = CHECK_LABELS, pi
     row.stdout, row.detail = str(test.get("stdout") or ""), dict(test.get("detail") or {})
     if row.name in cases:
         inputs, expected = cases[row.name]
-        row.inputs = [format_array(name, value) for name, value in inputs.items()]
-        row.expected = format_array("expected", expected) if not isinstance(expected, dict) else None
+        row.inputs = [format_array(name, value, name in as_bytes) for name, value in inputs.items()]
+        output_bytes = "output" in as_bytes
+        row.expected = format_array("expected", expected, output_bytes) if not isinstance(expected, dict) else None
         if isinstance(expected, dict):  # several outputs: the failing one (``member``), else the first
             member = row.detail.get("member")
             member = member if member in expected else next(iter(expected))
             expected = expected[member]
-            row.expected = format_array(f"expected {member}", expected)
+            output_bytes = member in as_bytes
+            row.expected = format_array(f"expected {member}", expected, output_bytes)
             row.member = member
         actual = decode_actual(row.detail)
         if actual is not None:
-            row.actual = format_array(f"your {row.member}" if row.member else "your result", actual)
+            row.actual = format_array(f"your {row.member}" if row.member else "your result", actual, output_bytes)
             if status == TestStatus.WRONG_VALUE and actual.shape == expected.shape:
                 first = row.detail.get("first_mismatch") or (row.detail.get("pattern") or {}).get("first")
                 row.picture = difference_picture(actual, expected, first)
@@ -197,7 +225,7 @@ def shown_row(test: dict, cases: dict, labels: dict[str, str] = CHECK_LABELS, pi
                 row.curve = loss_curves(actual, expected)
         # A decoded sequence has its own picture (token_picture.py), which replaces the generic token strip.
         if not row.passed and row.tokens is None:
-            view = output_picture(picture, inputs, expected, actual)
+            view = output_picture(picture, inputs, expected, actual, output_bytes)
             if view is not None:
                 row.view_title, row.view = view
     return row
@@ -313,7 +341,7 @@ def difference_picture(actual: np.ndarray, expected: np.ndarray, first_mismatch)
            f'height="{height}" viewBox="0 0 {max(x_offset - 16, 1)} {height}">'
            f"<title>|actual − expected| for each position; the outlined cell is the first mismatch</title>"
            + "".join(parts) + "</svg>")
-    return mark_safe(f'<div class="difference-picture">{svg}{legend}{note}</div>')
+    return mark_safe(f'<div class="difference-picture">{svg}{legend}{note}</div>')  # noqa: S308  (numbers and fixed text only)
 
 
 def _locate(first: tuple | None, shape: tuple) -> tuple[int | None, tuple[int, int] | None]:

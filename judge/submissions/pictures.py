@@ -22,11 +22,14 @@ SPECIAL_FILL = "#c51b7d"  # NaN or +inf
 KEPT, DROPPED, EXTRA, MISSING = "#2166ac", "#d9d9d9", "#d7301f", "#f4a582"
 
 
-def output_picture(kind: str, inputs: dict, expected: np.ndarray, actual: np.ndarray | None
+def output_picture(kind: str, inputs: dict, expected: np.ndarray, actual: np.ndarray | None, as_bytes: bool = False
                    ) -> tuple[str, SafeString] | None:
-    """(heading, SVG) for one visible test, or None when the problem has no picture or the arrays do not fit."""
+    """(heading, SVG) for one visible test, or None when the problem has no picture or the arrays do not fit;
+    ``as_bytes``: the output holds bytes, whose cells show their characters."""
     readable = actual is not None and actual.dtype.kind in "biuf" and actual.shape == expected.shape
     comparable = actual if readable else None
+    if expected.dtype.kind in "iu" and as_bytes:
+        return "Bytes: expected and yours", token_strip(expected, comparable, as_bytes=True)
     if expected.dtype.kind in "iu":
         return "Tokens: expected and yours", token_strip(expected, comparable)
     if kind == "kept_tokens":
@@ -44,7 +47,8 @@ def _rows(array: np.ndarray) -> np.ndarray:
 
 
 def _svg(css_class: str, title: str, width: int, height: int, body: str, note: str = "") -> SafeString:
-    return mark_safe(f'<div class="output-picture {css_class}"><svg role="img" xmlns="http://www.w3.org/2000/svg" '
+    # The title is escaped; the body and note are made here from numbers and escaped text.
+    return mark_safe(f'<div class="output-picture {css_class}"><svg role="img" xmlns="http://www.w3.org/2000/svg" '  # noqa: S308
                      f'width="{width}" height="{height}" viewBox="0 0 {width} {height}"><title>{escape(title)}</title>'
                      f'{body}</svg>{note}</div>')
 
@@ -56,8 +60,10 @@ def _note(rows: int, columns: int, shown_rows: int, shown_columns: int) -> str:
             f'{min(columns, shown_columns)} of {columns} positions.</p>')
 
 
-def token_strip(expected: np.ndarray, actual: np.ndarray | None) -> SafeString:
-    """Each row's expected ids over yours, one cell per position; your cells that differ are red."""
+def token_strip(expected: np.ndarray, actual: np.ndarray | None, as_bytes: bool = False) -> SafeString:
+    """Each row's expected ids over yours, one cell per position; your cells that differ are red. With
+    ``as_bytes`` a cell shows its byte's character (``_byte``) and the tooltip its value too."""
+    shown = _byte if as_bytes else _id
     want = _rows(expected)
     got = _rows(actual) if actual is not None else None
     cell, label_width, parts, y = 34, 70, [], 0
@@ -69,16 +75,26 @@ def token_strip(expected: np.ndarray, actual: np.ndarray | None) -> SafeString:
                 wrong = reference is not None and value != reference[c]
                 fill = EXTRA if wrong else "#f7f7f7"
                 tip = f"position {c}: {_id(value)}" + (f", expected {_id(reference[c])}" if wrong else "")
-                parts.append(f'<g class="token{" wrong" if wrong else ""}"><title>{tip}</title>'
+                tip += f" ({shown(value)}" + (f", expected {shown(reference[c])})" if wrong else ")") if as_bytes else ""
+                parts.append(f'<g class="token{" wrong" if wrong else ""}"><title>{escape(tip)}</title>'
                              f'<rect x="{label_width + c * cell}" y="{y}" width="{cell - 2}" height="20" fill="{fill}" '
                              f'stroke="#999"/><text x="{label_width + c * cell + (cell - 2) / 2}" y="{y + 14}" '
                              f'font-size="10" text-anchor="middle" fill="{"#fff" if wrong else "#111"}">'
-                             f'{_id(value)}</text></g>')
+                             f'{escape(shown(value))}</text></g>')
             y += 24
         y += 8
     width = label_width + min(want.shape[1], MAX_TOKENS) * cell
     return _svg("token-strip", "Token ids: expected, and yours with differing ids in red", width, max(y, 1),
                 "".join(parts), _note(len(want), want.shape[1], MAX_ROWS, MAX_TOKENS))
+
+
+def _byte(value) -> str:
+    """A byte's character as a bytes literal writes it: ``a``, ``\\xff``, ``\\n``; a value that is not a byte as
+    its number."""
+    number = float(value)
+    if not (number.is_integer() and 0 <= number <= 255):
+        return _id(value)
+    return repr(bytes([int(number)]))[2:-1]
 
 
 def _id(value) -> str:
@@ -109,11 +125,10 @@ def kept_tokens(logits: np.ndarray, expected: np.ndarray, actual: np.ndarray | N
                          f'fill="{fill}" class="bar {state.split(",")[0].replace(" ", "-")}">'
                          f'<title>token {c}: logit {float(value):.4g}, {state}</title></rect>')
         y += height + 24
-    legend = ('<p class="legend"><span class="swatch" style="background:%s"></span> kept '
-              '<span class="swatch" style="background:%s"></span> dropped '
-              '<span class="swatch" style="background:%s"></span> kept by you only '
-              '<span class="swatch" style="background:%s"></span> dropped by you only</p>'
-              % (KEPT, DROPPED, EXTRA, MISSING))
+    legend = (f'<p class="legend"><span class="swatch" style="background:{KEPT}"></span> kept '
+              f'<span class="swatch" style="background:{DROPPED}"></span> dropped '
+              f'<span class="swatch" style="background:{EXTRA}"></span> kept by you only '
+              f'<span class="swatch" style="background:{MISSING}"></span> dropped by you only</p>')
     width = min(rows.shape[1], MAX_TOKENS) * (bar + 2)
     return _svg("kept-tokens", "Logits per token; colours say which tokens were kept", max(width, 60), max(y, 1),
                 "".join(parts), legend + _note(len(rows), rows.shape[1], MAX_ROWS, MAX_TOKENS))

@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-
 from dataclasses import dataclass
 
 from asgiref.sync import sync_to_async

@@ -48,14 +48,14 @@ def update_with_standings(update: str, params: list) -> bool | None:
     if found is None:
         return None
     function, arguments = found
-    statement = (f"WITH recorded AS ({update} RETURNING id) "
+    statement = (f"WITH recorded AS ({update} RETURNING id) "  # noqa: S608  (our own UPDATE and function; values are parameters)
                  f"SELECT recorded.id FROM recorded LEFT JOIN LATERAL {function} AS standings ON true")
     try:
         # Inside a transaction (a test's, or a caller's), a savepoint keeps a refusal from aborting it.
-        with transaction.atomic() if connection.in_atomic_block else contextlib.nullcontext():
-            with connection.cursor() as cursor:
-                cursor.execute(statement, [*params, *arguments])
-                return cursor.fetchone() is not None
+        with (transaction.atomic() if connection.in_atomic_block else contextlib.nullcontext(),
+              connection.cursor() as cursor):
+            cursor.execute(statement, [*params, *arguments])
+            return cursor.fetchone() is not None
     except DatabaseError as exc:
         if getattr(exc.__cause__, "sqlstate", None) == LONG_WAY:
             return None

@@ -48,7 +48,7 @@ def tokens_picture(actual: np.ndarray, expected: np.ndarray, prompt: int) -> Saf
            f'height="{height}" viewBox="0 0 {width} {height}"><title>The expected token ids and yours, sequence by '
            "sequence: the prompt in grey, generated ids green where they match and red where they differ</title>"
            + "".join(parts) + "</svg>")
-    return mark_safe(f'<div class="tokens-picture">{svg}{_note(actual, expected, rows, columns)}</div>')
+    return mark_safe(f'<div class="tokens-picture">{svg}{_note(actual, expected, rows, columns)}</div>')  # noqa: S308  (ids and escaped text)
 
 
 def _sequence(b: int, actual: np.ndarray, expected: np.ndarray, prompt: int, columns: int, y0: int) -> str:
@@ -56,8 +56,8 @@ def _sequence(b: int, actual: np.ndarray, expected: np.ndarray, prompt: int, col
                if t >= len(actual) or t >= len(expected) or actual[t] != expected[t]]
     first = differs[0] if differs else None
     verdict = f"first differs at token {first}" if first is not None else "all generated ids match"
-    parts = [f'<text x="0" y="{y0 + 12}" font-size="11" fill="#333" class="sequence-label">sequence {b}: '
-             f"{escape(verdict)}</text>"]
+    parts = [(f'<text x="0" y="{y0 + 12}" font-size="11" fill="#333" class="sequence-label">sequence {b}: '
+              f"{escape(verdict)}</text>")]
     for k, (label, ids) in enumerate((("expected", expected), ("yours", actual))):
         y = y0 + 16 + k * HEIGHT
         parts.append(f'<text x="0" y="{y + 15}" font-size="12" fill="#333">{label}</text>')

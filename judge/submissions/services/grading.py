@@ -145,7 +145,7 @@ def custom_cases(submission: Submission) -> tuple[list[Case], GradeReport | None
         if not problem.solution_code.strip():
             raise ReferenceFailed(CUSTOM_UNAVAILABLE)
         example = example_inputs(problem)
-        inputs = validate_inputs(spec, submission.custom_inputs, expectations(example))
+        inputs = validate_inputs(spec, submission.custom_inputs, expectations(example))  # type: ignore[arg-type]  # a Run always has its inputs
         expected = _reference_with_retries(problem, spec, inputs, example)
     except InvalidInput as exc:  # said in terms of the input: nothing of the reference's error or code
         Submission.objects.filter(pk=submission.pk).update(custom_error=str(exc))
@@ -170,6 +170,7 @@ def _reference_with_retries(problem: Problem, spec, inputs: dict, example: dict 
         except SandboxError as exc:
             failure = exc
             discard_worker_sandbox()
+    assert failure is not None  # SANDBOX_TRIES is at least 1
     raise failure
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 import uuid
+from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -19,8 +20,8 @@ from judge.problems.models import Problem
 from judge.problems.queries import problem_spec
 from judge.submissions import fairshare
 from judge.submissions.composition import locked_reason
-from judge.submissions.limits import check_rate_limit
 from judge.submissions.display import visible_case_data
+from judge.submissions.limits import check_rate_limit
 from judge.submissions.models import Kind, Status, Submission
 
 log = logging.getLogger(__name__)
@@ -37,7 +38,8 @@ def take_submission(request, problem: Problem, code: str | bytes, kind: str, inp
     The same click again (a retry whose first answer was lost) gets the submission it made, not counted again;
     otherwise the rate limit counts it (``RateLimited``), then the code is accepted or refused
     (``SubmissionRejected``; ``CustomInputRejected`` names each refused input). ``client_address``: as the
-    sign-in limits see it (``judge.accounts.limits.client_address``), which fair share counts."""
+    sign-in limits see it (``judge.accounts.limits.client_address``), which fair share counts
+    (docs/contributors/architecture.md#fairness-fair-share-across-accounts-and-addresses)."""
     kind = Kind.RUN if inputs is not None else kind
     earlier = earlier_click(request.user, problem, client_key, code, kind, inputs)
     if earlier:
@@ -135,6 +137,7 @@ def enqueue(submission_id: int, lane: str | None = None, priority: int | None = 
     fair share gives (or ``priority``); sent by the judge to the Run lane (recovered after a fault) it goes
     ahead of everyone, to the rejudge lane after everyone.  If the broker is down it stays queued and the sweep
     sends it later.  A fair-share message carries its band, which the claim checks again (``stepped_back``)."""
+    fair: dict[str, Any]  # the task's keyword arguments
     if lane is None:
         kind = Submission.objects.filter(pk=submission_id).values_list("kind", flat=True).first()
         lane = Lane.RUN if kind == Kind.RUN else Lane.SUBMIT

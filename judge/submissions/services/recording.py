@@ -13,7 +13,6 @@ from engine.grading import GradeReport
 from judge.submissions import standings
 from judge.submissions.models import Status, Submission
 
-
 # ``record_verdict``'s compare-and-set in SQL, for the statement that also keeps the standings: the same
 # changes as its ORM update (written in SQL because compiling that update costs as much as the statement).
 RECORD_VERDICT = ("UPDATE submissions_submission SET status = %s, verdict = %s, message = %s, results = %s::jsonb, "

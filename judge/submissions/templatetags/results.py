@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from django import template
 
@@ -24,7 +25,7 @@ class ResultGroups:
 def grouped(rows: list) -> ResultGroups:
     """The rows by outcome; failing rows that failed the same way fold into the first of them (``same_on``),
     so the same traceback on eleven tests is one entry naming them, led by the first failing case."""
-    groups, first_of = ResultGroups(), {}
+    groups, first_of = ResultGroups(), dict[tuple[Any, ...], Any]()
     for row in rows:
         if row.status == TestStatus.PASSED:
             groups.passed.append(row)
