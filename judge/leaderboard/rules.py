@@ -18,7 +18,7 @@ compares what they kept with ``standings_of``, so a rule changed in one place an
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta, tzinfo
 
@@ -77,19 +77,20 @@ class Standings:
 
 def standings_of(graded: Iterable[Graded], published: set[int], zone: tzinfo) -> Standings:
     """The standings from every graded Submit, given the ids of the published problems."""
-    per_pair: dict[tuple[int, int], dict[str, tuple[int, datetime | None]]] = defaultdict(dict)
+    per_pair: dict[tuple[int, int], dict[str, tuple[int, datetime]]] = defaultdict(dict)
     for g in graded:
         counts = per_pair[g.user_id, g.problem_id]
         n, first = counts.get(g.verdict, (0, g.created_at))
         counts[g.verdict] = (n + 1, min(first, g.created_at))
     states = {pair: state for pair, counts in per_pair.items() if (state := state_of(counts)) is not None}
-    counted = [(user, s.first_accepted_at) for (user, problem), s in states.items()
-               if s.first_accepted_at is not None and problem in published]
+    counted: list[tuple[Hashable, datetime]] = [(user, s.first_accepted_at) for (user, problem), s in states.items()
+                                                 if s.first_accepted_at is not None and problem in published]
     return Standings(states, _ranked(counted), _periods(counted, zone), _levels(_ranked(counted)),
                      _problems(states))
 
 
-def _ranked(solves: list[tuple[int, datetime]]) -> dict:
+def _ranked(solves: list[tuple[Hashable, datetime]]) -> dict:
+    """Per key: how many solves, and the latest of them (when that count was reached)."""
     totals: dict = {}
     for key, at in solves:
         n, reached = totals.get(key, (0, at))
@@ -97,7 +98,7 @@ def _ranked(solves: list[tuple[int, datetime]]) -> dict:
     return totals
 
 
-def _periods(solves: list[tuple[int, datetime]], zone: tzinfo) -> dict:
+def _periods(solves: list[tuple[Hashable, datetime]], zone: tzinfo) -> dict:
     return _ranked([((user, window, period_start(window, at, zone)), at) for user, at in solves
                     for window in (MONTH, WEEK)])
 
