@@ -17,7 +17,7 @@ SCANNED = ("judge",)
 OWNERS = {
     ("submissions", "Submission", "status"): ({"judge/submissions/services/intake.py",
                                                "judge/submissions/services/claims.py",
-                                               "judge/submissions/services/recording.py"}, True),
+                                               "judge/grading/recording.py"}, True),
     ("problems", "Problem", "published"): ({"judge/authoring/lifecycle.py"}, False),
     ("problems", "GateRun", "status"): ({"judge/authoring/lifecycle.py"}, True),
     ("courses", "Membership", "role"): ({"judge/courses/services.py"}, True),
