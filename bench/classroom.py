@@ -343,7 +343,7 @@ def run_victim(stack: Stack, args, codes: dict[str, str], flooders: list[str], l
 import json
 from django.contrib.auth import get_user_model
 from judge.problems.models import Problem
-from judge.submissions.services import submit_solution
+from judge.submissions.services.intake import submit_solution
 user = get_user_model().objects.get(username={flooder!r})
 for _ in range({refused_here}):
     submit_solution(user, Problem.objects.get(slug={args.problem!r}), {codes["loop"]!r},

@@ -167,11 +167,12 @@ async def play_the_worker(stack: Stack, pks: list[int]) -> dict[int, float]:
 import json, time
 from engine.grading import GradeReport
 from engine.verdicts import Verdict
-from judge.submissions import push, services
+from judge.submissions import push
+from judge.submissions.services import claims, recording
 from judge.submissions.models import Status
 for pk in {pks!r}:
-    token = services.claim_submission(pk)
-    services.record_verdict(pk, token, GradeReport(Verdict.ACCEPTED))
+    token = claims.claim_submission(pk)
+    recording.record_verdict(pk, token, GradeReport(Verdict.ACCEPTED))
     recorded = time.time()
     push.publish_status(pk, Status.DONE)
     print(json.dumps([pk, recorded]), flush=True)

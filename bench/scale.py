@@ -196,7 +196,7 @@ def time_verdicts(count: int) -> tuple[tuple[float, float], tuple[float, float]]
     from engine.verdicts import Verdict
     from judge.problems.models import Problem
     from judge.submissions.models import Status, Submission
-    from judge.submissions.services import record_verdict
+    from judge.submissions.services.recording import record_verdict
 
     problems = list(Problem.objects.filter(published=True).values_list("pk", "current_test_set_id"))
     user_ids = list(Submission.objects.order_by("?").values_list("user_id", flat=True)[:2 * count])

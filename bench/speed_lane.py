@@ -46,7 +46,8 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 from judge.problems.models import Problem
 from judge.submissions.models import Kind, Status, Submission
-from judge.submissions.services import enqueue_speed, submit_solution
+from judge.submissions.services.grading import enqueue_speed
+from judge.submissions.services.intake import submit_solution
 problem = Problem.objects.get(slug={slug!r})
 users = [get_user_model().objects.get_or_create(username=f"student{{i:03}}")[0] for i in range({students})]
 for _ in range({queued}):  # the speed worker busy from the start: finished Submits waiting for their figure

@@ -314,7 +314,7 @@ MAX_GRADING_ATTEMPTS = env_number("MAX_GRADING_ATTEMPTS", 3)
 SANDBOX_TRIES = env_number("SANDBOX_TRIES", 3)
 # An accepted Submit's speed against the reference (engine/speed.py): 26 sandbox jobs (13 repeats), in a task
 # of its own sent when the verdict is stored, on the speed lane: one worker of its own takes it, one at a
-# time, at the lowest CPU priority (services.enqueue_speed; bin/run, docker-compose.yml).
+# time, at the lowest CPU priority (services.grading.enqueue_speed; bin/run, docker-compose.yml).
 # The test profile leaves it out, but for the tests of speed, which turn it on.
 MEASURE_SPEED = env_bool("MEASURE_SPEED", not TESTING)
 # A figure still missing this long after the verdict will not come (its message was lost): the page says so.
@@ -432,7 +432,7 @@ CELERY_TASK_ROUTES = {
     "judge.authoring.tasks.recover_stalled_authoring": {"queue": "maintenance", "priority": 0},
     "judge.authoring.tasks.run_gate": {"queue": "submit", "priority": 4},
     "judge.authoring.tasks.rejudge_batch": {"queue": "rejudge", "priority": 9},
-    # An accepted Submit's speed: on a worker of its own, never in a grading slot (services.enqueue_speed).
+    # An accepted Submit's speed: on a worker of its own, never in a grading slot (services.grading.enqueue_speed).
     "judge.submissions.tasks.measure_speed": {"queue": "speed"},
     # Grades to an LMS: short HTTP calls, on the worker that needs no sandbox, never behind a grading backlog.
     "judge.lti.tasks.post_score": {"queue": "maintenance", "priority": 5},

@@ -86,7 +86,7 @@ def fresh_cache():
 
     from judge.pages.problem_page import _examples
     from judge.submissions.display import visible_case_data
-    from judge.submissions.services import cached_cases
+    from judge.submissions.services.grading import cached_cases
 
     cache.clear()
     for keyed_by_test_set in (_examples, visible_case_data, cached_cases):
@@ -321,9 +321,9 @@ def author(django_user_model):
 @pytest.fixture
 def no_enqueue(monkeypatch):
     """Submissions stay queued: the test grades them itself by calling the service."""
-    from judge.submissions import services
+    from judge.submissions.services import intake
 
-    monkeypatch.setattr(services, "enqueue", lambda pk, lane=None: None)
+    monkeypatch.setattr(intake, "enqueue", lambda pk, lane=None: None)
 
 
 @pytest.fixture

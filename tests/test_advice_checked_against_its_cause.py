@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from engine.checks import CodeFacts
-from judge.submissions import services
+from judge.submissions.services import grading, intake
 from judge.submissions.models import Submission
 from tests.conftest import read_solution
 
@@ -28,12 +28,12 @@ def scaled_dot_product_attention(Q, K, V, mask=None):
 
 @pytest.fixture
 def no_enqueue(monkeypatch):
-    monkeypatch.setattr(services, "enqueue", lambda pk: None)
+    monkeypatch.setattr(intake, "enqueue", lambda pk: None)
 
 
 def graded(student, problem, code: str) -> Submission:
-    submission = services.submit_solution(student, problem, code)
-    assert services.grade_submission(submission.pk)
+    submission = intake.submit_solution(student, problem, code)
+    assert grading.grade_submission(submission.pk)
     return Submission.objects.get(pk=submission.pk)
 
 

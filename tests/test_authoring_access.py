@@ -6,7 +6,7 @@ import pytest
 
 from judge.authoring.models import AuditEntry
 from judge.problems.models import Problem
-from judge.submissions import services
+from judge.submissions.services import grading, intake
 from tests.conftest import PROBLEMS
 
 SLUG = "prepend_class_token"
@@ -25,7 +25,7 @@ def author(django_user_model):
 
 @pytest.fixture
 def no_enqueue(monkeypatch):
-    monkeypatch.setattr(services, "enqueue", lambda pk: None)
+    monkeypatch.setattr(intake, "enqueue", lambda pk: None)
 
 
 @pytest.mark.parametrize("url", STAFF_PAGES)
@@ -59,8 +59,8 @@ def test_student_pages_never_show_solutions_wrong_solutions_or_the_generator(cli
           for name in ("appended.py", "batch_axis.py", "overwrite_first_patch.py")],
     ]
     wrong = (package / "wrong/appended.py").read_text()
-    submission = services.submit_solution(student, problems[SLUG], wrong)
-    services.grade_submission(submission.pk)
+    submission = intake.submit_solution(student, problems[SLUG], wrong)
+    grading.grade_submission(submission.pk)
     client.force_login(student)
     pages = ["/", f"/problems/{SLUG}/", f"/problems/{SLUG}/history/", f"/submissions/{submission.pk}/",
              f"/submissions/{submission.pk}/status/", "/leaderboard/", f"/accounts/users/{student.username}/"]

@@ -9,7 +9,7 @@ from judge.authoring.models import RejudgeBatch
 from judge.authoring.services import request_rejudge, run_rejudge_batch
 from judge.problems.drafts import store_package_draft
 from judge.problems.models import Problem
-from judge.submissions import services
+from judge.submissions.services import grading, intake
 from judge.submissions.models import Status, Submission
 from tests.helpers import standalone_files
 from tests.test_worker_end_to_end import start_worker, worker_env  # noqa: F401  (fixtures)
@@ -28,7 +28,7 @@ def prepend_class_token(patches, cls_token):
 
 @pytest.fixture
 def no_enqueue(monkeypatch):
-    monkeypatch.setattr(services, "enqueue", lambda pk, lane=None: None)
+    monkeypatch.setattr(intake, "enqueue", lambda pk, lane=None: None)
 
 
 @pytest.fixture
@@ -47,8 +47,8 @@ def old_tests(db):
 
 
 def graded(student, code: str) -> Submission:
-    submission = services.submit_solution(student, Problem.objects.get(slug=SLUG), code)
-    services.grade_submission(submission.pk)
+    submission = intake.submit_solution(student, Problem.objects.get(slug=SLUG), code)
+    grading.grade_submission(submission.pk)
     return Submission.objects.get(pk=submission.pk)
 
 
@@ -70,8 +70,8 @@ def test_rejudging_a_problem_grades_old_submissions_against_the_new_tests(old_te
     assert run_rejudge_batch(batch.pk) == 1
     queued = Submission.objects.get(pk=before.pk)
     assert (queued.status, queued.test_set_id, queued.verdict) == (Status.QUEUED, problem.current_test_set_id, "")
-    assert services.grade_submission(before.pk)
-    assert not services.grade_submission(before.pk)  # the claim makes the second delivery a no-op
+    assert grading.grade_submission(before.pk)
+    assert not grading.grade_submission(before.pk)  # the claim makes the second delivery a no-op
     after = Submission.objects.get(pk=before.pk)
     assert after.verdict == "wrong_answer"
     assert any(t["name"] == "width_one" and t["status"] == "wrong_value" for t in after.results)
@@ -99,7 +99,7 @@ def test_the_rejudge_page_shows_progress(client, old_tests, student, author, no_
     assert response["Location"] == f"/authoring/rejudge/{batch.pk}/"
     assert 'data-done="0" data-total="1"' in client.get(response["Location"]).content.decode()
     run_rejudge_batch(batch.pk)
-    services.grade_submission(submission.pk)
+    grading.grade_submission(submission.pk)
     page = client.get(response["Location"]).content.decode()
     assert 'data-done="1" data-total="1"' in page and "Finished." in page
 
@@ -117,7 +117,7 @@ def test_a_problem_rejudge_runs_as_celery_work_and_the_verdict_follows_the_new_t
         "int(rng.integers(1, 65)))", "int(rng.integers(2, 65)))")})
     assert run_gate_now(store_package_draft(SLUG, trimmed, imported=True)).passed
     start_worker()
-    submission = services.submit_solution(student, Problem.objects.get(slug=SLUG), WRONG_FOR_WIDTH_ONE)
+    submission = intake.submit_solution(student, Problem.objects.get(slug=SLUG), WRONG_FOR_WIDTH_ONE)
     assert wait_for(lambda: final(submission.pk), 60, "the first verdict", tmp_path / "worker.log").verdict == "accepted"
 
     assert run_gate_now(store_package_draft(SLUG, files, imported=True)).passed

@@ -8,7 +8,7 @@ from django.urls import reverse
 from judge.authoring.gate_runs import run_gate_now
 from judge.authoring.sync import sync_problems
 from judge.problems.models import Problem
-from judge.submissions import services
+from judge.submissions.services import grading, intake
 from judge.submissions.composition import solved_solutions
 from judge.submissions.display import error_line
 from judge.submissions.models import Submission
@@ -20,7 +20,7 @@ TRIPLE = "def double_it(x):\n    return 3.0 * x\n"  # accepted here only because
 
 @pytest.fixture
 def no_enqueue(monkeypatch):
-    monkeypatch.setattr(services, "enqueue", lambda pk, lane=None: None)
+    monkeypatch.setattr(intake, "enqueue", lambda pk, lane=None: None)
 
 
 @pytest.fixture
@@ -32,8 +32,8 @@ def pair(db, tmp_path, process_sandbox):
 
 
 def submit_quadruple(user, pair) -> Submission:
-    submission = services.submit_solution(user, pair["quadruple_it"], QUADRUPLE_WITH_SOLVED)
-    services.grade_submission(submission.pk)
+    submission = intake.submit_solution(user, pair["quadruple_it"], QUADRUPLE_WITH_SOLVED)
+    grading.grade_submission(submission.pk)
     submission.refresh_from_db()
     return submission
 
@@ -65,9 +65,9 @@ def test_another_students_accepted_code_is_never_used(pair, student, second_stud
 
 def test_the_problem_is_locked_until_what_it_builds_on_is_solved(pair, student, client, no_enqueue):
     client.force_login(student)
-    with pytest.raises(services.SubmissionRejected,
+    with pytest.raises(intake.SubmissionRejected,
                        match="quadruple_it builds on your own accepted solution of double_it: solve it first"):
-        services.submit_solution(student, pair["quadruple_it"], QUADRUPLE_WITH_SOLVED)
+        intake.submit_solution(student, pair["quadruple_it"], QUADRUPLE_WITH_SOLVED)
     page = client.get("/problems/quadruple_it/").content.decode()
     assert "Locked: solve what it builds on first" in page
     assert '<a href="/problems/double_it/">double_it</a> (Double it): not solved yet' in page
@@ -85,7 +85,7 @@ def test_the_problem_is_locked_until_what_it_builds_on_is_solved(pair, student, 
 
 def test_staff_can_always_open_and_try_it(pair, django_user_model, no_enqueue):
     staff = django_user_model.objects.create_user("teacher", password="x" * 20, is_staff=True)
-    assert services.submit_solution(staff, pair["quadruple_it"], QUADRUPLE_WITH_SOLVED).pk
+    assert intake.submit_solution(staff, pair["quadruple_it"], QUADRUPLE_WITH_SOLVED).pk
 
 
 def test_the_gate_fails_clearly_when_what_it_builds_on_is_not_published(pair):

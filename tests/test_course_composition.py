@@ -15,7 +15,7 @@ from judge.courses import services as courses
 from judge.courses.grades import gradebook
 from judge.courses.models import LateRule
 from judge.problems.models import Problem
-from judge.submissions import services
+from judge.submissions.services import grading, intake
 from judge.submissions.models import Submission
 from tests.composition import DOUBLE, QUADRUPLE_WITH_SOLVED, write_packages
 from tests.courses import world  # noqa: F401 (fixture)
@@ -25,7 +25,7 @@ from tests.students import graded
 @pytest.fixture
 def composed(world, tmp_path, process_sandbox, monkeypatch):
     """The course's assignment, open now, holding only quadruple_it (which builds on double_it)."""
-    monkeypatch.setattr(services, "enqueue", lambda pk, lane=None: None)
+    monkeypatch.setattr(intake, "enqueue", lambda pk, lane=None: None)
     write_packages(tmp_path)
     sync_problems(tmp_path, sandbox=process_sandbox)
     problems = {p.slug: p for p in Problem.objects.filter(slug__in=["double_it", "quadruple_it"])}
@@ -43,8 +43,8 @@ def test_a_prerequisite_solved_outside_the_course_opens_the_assigned_problem(cli
     page = client.get("/problems/quadruple_it/").content.decode()
     assert "Locked:" not in page and "Built from your own code" in page and '"primary" disabled' not in page
     assert "Due in 23 h" in page or "Due in 1 d" in page
-    submission = services.submit_solution(world.student, problems["quadruple_it"], QUADRUPLE_WITH_SOLVED)
-    services.grade_submission(submission.pk)
+    submission = intake.submit_solution(world.student, problems["quadruple_it"], QUADRUPLE_WITH_SOLVED)
+    grading.grade_submission(submission.pk)
     submission.refresh_from_db()
     assert submission.verdict == "accepted", submission.message
     book = gradebook(world.course)

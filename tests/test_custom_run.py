@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from judge.submissions import services
+from judge.submissions.services import grading, intake
 from judge.submissions.display import result_rows
 from judge.submissions.models import Kind, Submission
 from tests.conftest import read_solution
@@ -22,8 +22,8 @@ INPUTS = {"patches": "[[[1.0, 2.0], [3.0, 4.0]]]", "cls_token": "np.array([[[9, 
 
 
 def custom_run(student, problem, code: str, inputs: dict) -> Submission:
-    submission = services.submit_custom_run(student, problem, code, inputs)
-    assert services.grade_submission(submission.pk) is True
+    submission = intake.submit_custom_run(student, problem, code, inputs)
+    assert grading.grade_submission(submission.pk) is True
     submission.refresh_from_db()
     return submission
 
@@ -65,8 +65,8 @@ def test_inputs_that_do_not_fit_together_are_not_valid_for_the_problem(problems,
 
 
 def test_a_bad_literal_creates_no_submission(problems, student, no_enqueue):
-    with pytest.raises(services.CustomInputRejected) as caught:
-        services.submit_custom_run(student, problems[SLUG], read_solution(SLUG), INPUTS | {"patches": "[[1, 2]"})
+    with pytest.raises(intake.CustomInputRejected) as caught:
+        intake.submit_custom_run(student, problems[SLUG], read_solution(SLUG), INPUTS | {"patches": "[[1, 2]"})
     assert "patches" in caught.value.errors
     assert not Submission.objects.exists()
 
@@ -75,8 +75,8 @@ def test_without_a_reference_the_custom_run_is_refused_clearly(problems, student
     problem = problems[SLUG]
     problem.solution_code = ""
     problem.save()
-    with pytest.raises(services.SubmissionRejected, match="no reference solution"):
-        services.submit_custom_run(student, problem, read_solution(SLUG), INPUTS)
+    with pytest.raises(intake.SubmissionRejected, match="no reference solution"):
+        intake.submit_custom_run(student, problem, read_solution(SLUG), INPUTS)
 
 
 def test_the_problem_page_prefills_the_first_example_and_a_bad_post_marks_the_field(client, problems, student):

@@ -8,7 +8,8 @@ import pytest
 import redis
 
 from judge.lib.broker import Lane
-from judge.submissions import fairshare, services
+from judge.submissions import fairshare
+from judge.submissions.services import grading, intake
 from judge.submissions.models import Status, Submission
 from judge.submissions.push import redis_client
 from tests.conftest import read_solution
@@ -30,7 +31,7 @@ def fresh_counters():
 def sent(monkeypatch):
     """What would go to the broker as each submission is accepted: (id, lane, priority)."""
     messages = []
-    monkeypatch.setattr(services, "send_task", lambda task, pk, queue, capped, priority, band=None: messages.append(
+    monkeypatch.setattr(intake, "send_task", lambda task, pk, queue, capped, priority, band=None: messages.append(
         (pk, queue, priority)))
     return messages
 
@@ -84,8 +85,8 @@ def test_an_ipv6_home_counts_as_one_address_across_its_64():
 
 
 def test_a_flood_of_submissions_is_charged_as_it_is_queued(problems, student, second_student, sent):
-    flood = [services.submit_solution(student, problems[SLUG], "x = 1", client_address=HOME) for _ in range(10)]
-    victim = services.submit_solution(second_student, problems[SLUG], "x = 1", client_address=ELSEWHERE)
+    flood = [intake.submit_solution(student, problems[SLUG], "x = 1", client_address=HOME) for _ in range(10)]
+    victim = intake.submit_solution(second_student, problems[SLUG], "x = 1", client_address=ELSEWHERE)
     priorities = {pk: priority for pk, _, priority in sent}
     assert priorities[flood[0].pk] == priorities[victim.pk] == fairshare.FIRST_BAND
     assert all(priorities[s.pk] > fairshare.FIRST_BAND for s in flood[2:])
@@ -94,9 +95,9 @@ def test_a_flood_of_submissions_is_charged_as_it_is_queued(problems, student, se
 def test_ten_fresh_accounts_from_one_address_flooding_go_after_a_student_elsewhere(problems, django_user_model,
                                                                                  second_student, sent):
     accounts = [django_user_model.objects.create_user(f"sock{i}") for i in range(10)]
-    flood = [services.submit_solution(user, problems[SLUG], "x = 1", client_address=HOME)
+    flood = [intake.submit_solution(user, problems[SLUG], "x = 1", client_address=HOME)
              for user in accounts for _ in range(10)]
-    victim = services.submit_solution(second_student, problems[SLUG], "x = 1", client_address=ELSEWHERE)
+    victim = intake.submit_solution(second_student, problems[SLUG], "x = 1", client_address=ELSEWHERE)
     priorities = {pk: priority for pk, _, priority in sent}
     ahead = [s for s in flood if priorities[s.pk] <= priorities[victim.pk]]
     assert len(ahead) <= 2  # only the very first account's first submissions: it was no flood yet
@@ -107,33 +108,33 @@ def test_a_flood_sent_in_parallel_steps_back_at_its_claim_and_a_victim_elsewhere
     """Ten accounts posting loops at once each got messages into the first band before any was counted (each
     send saw the others not yet written): the claim checks the band again with everything now queued."""
     accounts = [django_user_model.objects.create_user(f"sock{i}") for i in range(10)]
-    monkeypatch.setattr(services, "fair_priority", lambda pk: fairshare.FIRST_BAND)  # the race, as it was sent
-    flood = [services.submit_solution(user, problems[SLUG], "x = 1", client_address=HOME)
+    monkeypatch.setattr(intake, "fair_priority", lambda pk: fairshare.FIRST_BAND)  # the race, as it was sent
+    flood = [intake.submit_solution(user, problems[SLUG], "x = 1", client_address=HOME)
              for user in accounts for _ in range(3)]
-    victim = services.submit_solution(second_student, problems[SLUG], read_solution(SLUG), client_address=ELSEWHERE)
+    victim = intake.submit_solution(second_student, problems[SLUG], read_solution(SLUG), client_address=ELSEWHERE)
     monkeypatch.undo()
-    monkeypatch.setattr(services, "send_task", lambda task, pk, queue, capped, priority, band=None: not sent.append(
+    monkeypatch.setattr(intake, "send_task", lambda task, pk, queue, capped, priority, band=None: not sent.append(
         (pk, queue, priority)))  # sent: True
     sent.clear()
-    assert services.grade_submission(flood[-1].pk, band=fairshare.FIRST_BAND) is False
+    assert grading.grade_submission(flood[-1].pk, band=fairshare.FIRST_BAND) is False
     assert sent == [(flood[-1].pk, Lane.SUBMIT, sent[0][2])] and sent[0][2] > fairshare.FIRST_BAND
     assert Submission.objects.get(pk=flood[-1].pk).status == Status.QUEUED  # not claimed, not parked
-    assert services.grade_submission(flood[-1].pk, band=sent[0][2]) is True  # sent with its band now: graded
-    assert services.grade_submission(victim.pk, band=fairshare.FIRST_BAND) is True
+    assert grading.grade_submission(flood[-1].pk, band=sent[0][2]) is True  # sent with its band now: graded
+    assert grading.grade_submission(victim.pk, band=fairshare.FIRST_BAND) is True
     assert Submission.objects.get(pk=victim.pk).verdict == "accepted"
 
 
 def test_a_recovered_submission_goes_ahead_of_everyone_and_a_rejudge_after_everyone(problems, student, sent):
-    submission = services.submit_solution(student, problems[SLUG], read_solution(SLUG), client_address=HOME)
-    services.enqueue(submission.pk, Lane.RUN)
-    services.enqueue(submission.pk, Lane.REJUDGE)
+    submission = intake.submit_solution(student, problems[SLUG], read_solution(SLUG), client_address=HOME)
+    intake.enqueue(submission.pk, Lane.RUN)
+    intake.enqueue(submission.pk, Lane.REJUDGE)
     assert sent[1:] == [(submission.pk, Lane.RUN, fairshare.URGENT), (submission.pk, Lane.REJUDGE, fairshare.LAST)]
 
 
 def test_the_worker_seconds_a_graded_submission_held_are_charged_to_its_account_and_address(problems, student,
                                                                                             second_student, sent):
-    submission = services.submit_solution(student, problems[SLUG], read_solution(SLUG), client_address=HOME)
-    assert services.grade_submission(submission.pk) is True
+    submission = intake.submit_solution(student, problems[SLUG], read_solution(SLUG), client_address=HOME)
+    assert grading.grade_submission(submission.pk) is True
     assert fairshare.standing(student.pk, HOME) > 0  # its own seconds, and the address's (its only account)
     assert fairshare.standing(second_student.pk, HOME) > 0  # a fresh account there carries a share
     assert fairshare.standing(second_student.pk, ELSEWHERE) == 0
@@ -148,8 +149,8 @@ def test_the_web_request_records_the_client_address(client, problems, student, s
 def test_without_redis_nothing_is_counted_and_submissions_are_sent_in_arrival_order(problems, student, sent,
                                                                                   settings):
     settings.REDIS_URL = None  # the embedded default
-    submission = services.submit_solution(student, problems[SLUG], read_solution(SLUG), client_address=HOME)
+    submission = intake.submit_solution(student, problems[SLUG], read_solution(SLUG), client_address=HOME)
     assert sent == [(submission.pk, Lane.SUBMIT, None)]
-    assert services.grade_submission(submission.pk) is True
+    assert grading.grade_submission(submission.pk) is True
     assert Submission.objects.get(pk=submission.pk).status == Status.DONE
     assert redis.Redis.from_url(settings.CELERY_BROKER_URL).keys("judge:fair:*") == []

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from judge.problems.models import Problem
-from judge.submissions import services
+from judge.submissions.services import intake
 from judge.submissions.models import Submission
 from tests.conftest import REPO, read_solution
 from tests.test_worker_end_to_end import final, start_worker, wait_for, worker_env  # noqa: F401  (fixtures)
@@ -27,9 +27,9 @@ def test_a_victims_submission_is_graded_before_a_flood_of_loops_from_six_account
     Problem.objects.filter(pk=problem.pk).update(spec=problem.spec | {"time_limit_s": 0.5})  # a shorter flood
     accounts = [django_user_model.objects.create_user(f"sock{i}") for i in range(6)]
     # All queued before the worker starts, so the order is the broker's alone, not a race with the sending.
-    flood = [services.submit_solution(user, problem, LOOP, client_address=FLOOD_ADDRESS)
+    flood = [intake.submit_solution(user, problem, LOOP, client_address=FLOOD_ADDRESS)
              for user in accounts for _ in range(6)]
-    victim = services.submit_solution(second_student, problem, read_solution(SLUG), client_address=VICTIM_ADDRESS)
+    victim = intake.submit_solution(second_student, problem, read_solution(SLUG), client_address=VICTIM_ADDRESS)
     start_worker("-Q", "run,submit,rejudge", "--concurrency=2")
     log = tmp_path / "worker.log"
     victim = wait_for(lambda: final(victim.pk), 120, "the victim's verdict", log)
@@ -52,11 +52,11 @@ def test_a_flood_sent_all_at_once_in_the_first_band_steps_back_and_the_victim_go
     problem = problems[SLUG]
     Problem.objects.filter(pk=problem.pk).update(spec=problem.spec | {"time_limit_s": 0.5})
     accounts = [django_user_model.objects.create_user(f"wave{i}") for i in range(10)]
-    monkeypatch.setattr(services, "fair_priority", lambda pk: 1)
-    flood = [services.submit_solution(user, problem, LOOP, client_address=FLOOD_ADDRESS)
+    monkeypatch.setattr(intake, "fair_priority", lambda pk: 1)
+    flood = [intake.submit_solution(user, problem, LOOP, client_address=FLOOD_ADDRESS)
              for user in accounts for _ in range(3)]
     monkeypatch.undo()
-    victim = services.submit_solution(second_student, problem, read_solution(SLUG), client_address=VICTIM_ADDRESS)
+    victim = intake.submit_solution(second_student, problem, read_solution(SLUG), client_address=VICTIM_ADDRESS)
     start_worker("-Q", "run,submit,rejudge", "--concurrency=2")
     log = tmp_path / "worker.log"
     victim = wait_for(lambda: final(victim.pk), 120, "the victim's verdict", log)
@@ -70,7 +70,7 @@ SUBMIT = """
 import json
 from django.contrib.auth import get_user_model
 from judge.problems.models import Problem
-from judge.submissions.services import submit_solution
+from judge.submissions.services.intake import submit_solution
 user = get_user_model().objects.get(pk={user})
 print(json.dumps(submit_solution(user, Problem.objects.get(slug={slug!r}), {code!r}, client_address="192.0.2.1").pk))
 """

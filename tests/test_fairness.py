@@ -7,7 +7,7 @@ import itertools
 import pytest
 
 from engine.grading import GradeReport
-from judge.submissions import services
+from judge.submissions.services import claims, grading, intake, recording
 from judge.submissions.models import Kind, Status, Submission
 from tests.conftest import read_solution
 from tests.test_worker_end_to_end import final, start_worker, wait_for, worker_env  # noqa: F401  (fixtures)
@@ -33,58 +33,58 @@ def prepend_class_token(patches, cls_token):
 def sent(monkeypatch):
     """What would go to the broker: (submission id, lane)."""
     messages = []
-    monkeypatch.setattr(services, "enqueue", lambda pk, lane=None: messages.append(pk))
+    monkeypatch.setattr(intake, "enqueue", lambda pk, lane=None: messages.append(pk))
     return messages
 
 
 def test_a_busy_students_next_submission_waits_in_the_database_not_in_a_worker(problems, student, sent):
-    first = services.submit_solution(student, problems[SLUG], read_solution(SLUG))
-    second = services.submit_solution(student, problems[SLUG], read_solution(SLUG))
-    token = services.claim_submission(first.pk, capped=True)
+    first = intake.submit_solution(student, problems[SLUG], read_solution(SLUG))
+    second = intake.submit_solution(student, problems[SLUG], read_solution(SLUG))
+    token = claims.claim_submission(first.pk, capped=True)
     assert token is not None
     sent.clear()
 
-    assert services.grade_submission(second.pk) is False  # the worker slot is free again at once
+    assert grading.grade_submission(second.pk) is False  # the worker slot is free again at once
     parked = Submission.objects.get(pk=second.pk)
     assert (parked.status, parked.enqueued_at, parked.attempts) == (Status.QUEUED, None, 0)
     assert sent == []
 
-    assert services.record_verdict(first.pk, token, GradeReport("accepted"))
-    assert services.release_parked(student.pk) == [second.pk]
+    assert recording.record_verdict(first.pk, token, GradeReport("accepted"))
+    assert claims.release_parked(student.pk) == [second.pk]
     assert sent == [second.pk]  # sent again, to the back of its queue
-    assert services.grade_submission(second.pk) is True
+    assert grading.grade_submission(second.pk) is True
 
 
 def test_another_students_submission_is_graded_while_the_first_student_is_at_the_cap(problems, student,
                                                                                    second_student, sent):
-    busy = services.submit_solution(student, problems[SLUG], read_solution(SLUG))
-    waiting = services.submit_solution(student, problems[SLUG], read_solution(SLUG))
-    other = services.submit_solution(second_student, problems[SLUG], read_solution(SLUG))
-    assert services.claim_submission(busy.pk, capped=True)
-    assert services.grade_submission(waiting.pk) is False
-    assert services.grade_submission(other.pk) is True
+    busy = intake.submit_solution(student, problems[SLUG], read_solution(SLUG))
+    waiting = intake.submit_solution(student, problems[SLUG], read_solution(SLUG))
+    other = intake.submit_solution(second_student, problems[SLUG], read_solution(SLUG))
+    assert claims.claim_submission(busy.pk, capped=True)
+    assert grading.grade_submission(waiting.pk) is False
+    assert grading.grade_submission(other.pk) is True
     assert Submission.objects.get(pk=other.pk).verdict == "accepted"
 
 
 def test_the_cap_is_a_setting(problems, student, sent, settings):
     settings.MAX_RUNNING_PER_USER = 2
-    first, second, third = (services.submit_solution(student, problems[SLUG], "x = 1") for _ in range(3))
-    assert services.claim_submission(first.pk, capped=True)
-    assert services.claim_submission(second.pk, capped=True)
-    assert services.claim_submission(third.pk, capped=True) is None
+    first, second, third = (intake.submit_solution(student, problems[SLUG], "x = 1") for _ in range(3))
+    assert claims.claim_submission(first.pk, capped=True)
+    assert claims.claim_submission(second.pk, capped=True)
+    assert claims.claim_submission(third.pk, capped=True) is None
 
 
 def test_a_staff_rejudge_is_not_held_by_the_cap(problems, student, sent):
-    busy = services.submit_solution(student, problems[SLUG], read_solution(SLUG))
-    rejudged = services.submit_solution(student, problems[SLUG], read_solution(SLUG))
-    assert services.claim_submission(busy.pk, capped=True)
-    assert services.grade_submission(rejudged.pk, capped=False) is True
+    busy = intake.submit_solution(student, problems[SLUG], read_solution(SLUG))
+    rejudged = intake.submit_solution(student, problems[SLUG], read_solution(SLUG))
+    assert claims.claim_submission(busy.pk, capped=True)
+    assert grading.grade_submission(rejudged.pk, capped=False) is True
 
 
 def test_the_sweep_releases_a_parked_submission_whose_release_was_missed(problems, student, sent):
-    parked = services.submit_solution(student, problems[SLUG], read_solution(SLUG))
+    parked = intake.submit_solution(student, problems[SLUG], read_solution(SLUG))
     Submission.objects.filter(pk=parked.pk).update(enqueued_at=None)  # parked; its student has nothing running
-    services.recover_stalled_submissions()
+    claims.recover_stalled_submissions()
     assert sent == [parked.pk]
     assert Submission.objects.get(pk=parked.pk).enqueued_at is not None
 
@@ -99,8 +99,8 @@ def test_with_two_worker_slots_a_flood_takes_one_and_another_student_gets_the_ot
         problems, student, second_student, start_worker, tmp_path):
     start_worker("-Q", "maintenance,run,submit,rejudge", "--beat", "--concurrency=2")
     wait_for(lambda: b"ready" in (tmp_path / "worker.log").read_bytes(), 60, "the worker", tmp_path / "worker.log")
-    flood = [services.submit_solution(student, problems[SLUG], SLOW_ONCE) for _ in range(4)]
-    victim = services.submit_solution(second_student, problems[SLUG], read_solution(SLUG))
+    flood = [intake.submit_solution(student, problems[SLUG], SLOW_ONCE) for _ in range(4)]
+    victim = intake.submit_solution(second_student, problems[SLUG], read_solution(SLUG))
     wait_for(lambda: all(final(s.pk) for s in [*flood, victim]), 90, "every verdict", tmp_path / "worker.log")
     flood = sorted(Submission.objects.filter(pk__in=[s.pk for s in flood]), key=lambda s: s.started_at)
     victim = Submission.objects.get(pk=victim.pk)
@@ -117,9 +117,9 @@ def test_a_run_is_graded_before_submits_that_were_queued_earlier(problems, stude
     classmates = [django_user_model.objects.create_user(f"classmate{i}") for i in range(4)]
     start_worker("-Q", "maintenance,run,submit,rejudge", "--beat", "--concurrency=1")
     wait_for(lambda: b"ready" in (tmp_path / "worker.log").read_bytes(), 60, "the worker", tmp_path / "worker.log")
-    submits = [services.submit_solution(user, problems[SLUG], SLOW_ONCE) for user in classmates]
+    submits = [intake.submit_solution(user, problems[SLUG], SLOW_ONCE) for user in classmates]
     wait_for(lambda: Submission.objects.filter(status=Status.RUNNING).exists(), 30, "the first submit to start")
-    run = services.submit_solution(second_student, problems[SLUG], read_solution(SLUG), kind=Kind.RUN)
+    run = intake.submit_solution(second_student, problems[SLUG], read_solution(SLUG), kind=Kind.RUN)
     wait_for(lambda: all(final(s.pk) for s in [*submits, run]), 90, "every verdict", tmp_path / "worker.log")
     run = Submission.objects.get(pk=run.pk)
     started = sorted(Submission.objects.filter(pk__in=[s.pk for s in submits]).values_list("started_at", flat=True))
@@ -128,14 +128,14 @@ def test_a_run_is_graded_before_submits_that_were_queued_earlier(problems, stude
 
 
 def test_a_students_parked_submission_is_not_overtaken_by_their_own_later_one(problems, student, sent):
-    busy = services.submit_solution(student, problems[SLUG], read_solution(SLUG))
-    older = services.submit_solution(student, problems[SLUG], read_solution(SLUG))
-    assert services.claim_submission(busy.pk, capped=True)
-    assert services.grade_submission(older.pk) is False  # parked: its student is at the cap
+    busy = intake.submit_solution(student, problems[SLUG], read_solution(SLUG))
+    older = intake.submit_solution(student, problems[SLUG], read_solution(SLUG))
+    assert claims.claim_submission(busy.pk, capped=True)
+    assert grading.grade_submission(older.pk) is False  # parked: its student is at the cap
     Submission.objects.filter(pk=busy.pk).update(status=Status.DONE)  # its slot frees, the release not yet sent
-    newer = services.submit_solution(student, problems[SLUG], read_solution(SLUG))
+    newer = intake.submit_solution(student, problems[SLUG], read_solution(SLUG))
     sent.clear()
-    assert services.grade_submission(newer.pk) is False  # its message came first, but the older one goes first
+    assert grading.grade_submission(newer.pk) is False  # its message came first, but the older one goes first
     assert sent == [older.pk]
     assert Submission.objects.get(pk=newer.pk).enqueued_at is None  # parked behind it
-    assert services.grade_submission(older.pk) is True
+    assert grading.grade_submission(older.pk) is True

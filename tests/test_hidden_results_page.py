@@ -7,7 +7,7 @@ import re
 
 from engine.arrays import load_inputs
 from judge.problems.models import TestCase
-from judge.submissions import services
+from judge.submissions.services import grading, intake
 
 SLUG = "prepend_class_token"
 # On a hidden test (more than two patches), name a class after the input, print it, and sleep on it.
@@ -36,8 +36,8 @@ def hidden_tags(problem) -> list[str]:
 
 def test_a_hidden_runtime_error_page_shows_only_the_fixed_vocabulary(client, problems, student, no_enqueue):
     problem = problems[SLUG]
-    submission = services.submit_solution(student, problem, LEAKY)
-    assert services.grade_submission(submission.pk)
+    submission = intake.submit_solution(student, problem, LEAKY)
+    assert grading.grade_submission(submission.pk)
     client.force_login(student)
     for url in (f"/submissions/{submission.pk}/status/", f"/submissions/{submission.pk}/"):
         page = client.get(url).content.decode()

@@ -10,7 +10,7 @@ from engine.grading import grade
 from engine.pool import draw_cases
 from judge.problems.models import TestCase
 from judge.problems.queries import load_cases, problem_spec
-from judge.submissions import services
+from judge.submissions.services import grading, intake
 from judge.submissions.models import Submission
 from tests.conftest import read_solution
 
@@ -65,8 +65,8 @@ def hard_coded(case) -> str:
 def test_answers_read_back_from_one_draw_fail_on_the_draw_a_submit_gets(problems, student, no_enqueue):
     problem = problems[SLUG]
     leaked = next(c for c in published_cases(problem) if c.name == "random_small" and c.variant == 0)
-    submission = services.submit_solution(student, problem, hard_coded(leaked))
-    assert services.grade_submission(submission.pk)
+    submission = intake.submit_solution(student, problem, hard_coded(leaked))
+    assert grading.grade_submission(submission.pk)
     submission.refresh_from_db()
     row = next(t for t in submission.results if t["name"] == "random_small")
     assert submission.verdict == "wrong_answer" and row["status"] == "wrong_value"
@@ -74,11 +74,11 @@ def test_answers_read_back_from_one_draw_fail_on_the_draw_a_submit_gets(problems
 
 def test_a_rejudge_grades_the_same_draw_again(problems, student, no_enqueue):
     problem = problems[SLUG]
-    submission = services.submit_solution(student, problem, read_solution(SLUG, "wrong/appended.py"))
-    assert services.grade_submission(submission.pk)
+    submission = intake.submit_solution(student, problem, read_solution(SLUG, "wrong/appended.py"))
+    assert grading.grade_submission(submission.pk)
     first = Submission.objects.get(pk=submission.pk)
-    assert services.requeue([submission.pk], {problem.pk: problem.current_test_set_id}) == 1
-    assert services.grade_submission(submission.pk, capped=False)
+    assert intake.requeue([submission.pk], {problem.pk: problem.current_test_set_id}) == 1
+    assert grading.grade_submission(submission.pk, capped=False)
     again = Submission.objects.get(pk=submission.pk)
     assert again.draw == first.draw
     assert [t["signature"] for t in again.results] == [t["signature"] for t in first.results]
@@ -87,9 +87,9 @@ def test_a_rejudge_grades_the_same_draw_again(problems, student, no_enqueue):
 def test_a_misconception_is_named_on_every_draw(problems, student, no_enqueue):
     problem = problems[SLUG]
     for draw in range(4):
-        submission = services.submit_solution(student, problem, read_solution(SLUG, "wrong/appended.py"))
+        submission = intake.submit_solution(student, problem, read_solution(SLUG, "wrong/appended.py"))
         Submission.objects.filter(pk=submission.pk).update(draw=draw)
-        assert services.grade_submission(submission.pk)
+        assert grading.grade_submission(submission.pk)
         submission.refresh_from_db()
         failing = [t for t in submission.results if t["hidden"] and t["status"] != "passed"]
         assert failing and all(t["misconception"].get("name") == "Class token appended instead of prepended"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.core.cache.backends.base import BaseCache
 
-from judge.submissions import services
+from judge.submissions.services import intake
 from judge.submissions.models import Submission
 
 
@@ -46,7 +46,7 @@ def test_signing_up_is_refused_with_a_message_while_the_counters_are_down(client
 
 def test_a_signed_in_student_still_submits_while_the_counters_are_down(client, problems, student, cache_down,
                                                                        monkeypatch):
-    monkeypatch.setattr(services, "enqueue", lambda pk, lane=None: None)
+    monkeypatch.setattr(intake, "enqueue", lambda pk, lane=None: None)
     client.force_login(student)
     code = "import numpy as np\n\ndef prepend_class_token(x, cls):\n    return x\n"
     for kind in ("run", "submit"):

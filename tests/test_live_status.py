@@ -10,7 +10,8 @@ from django.db import connection
 
 from engine.grading import GradeReport
 from engine.verdicts import Verdict
-from judge.submissions import push, services
+from judge.submissions import push
+from judge.submissions.services import claims, grading, intake, recording
 from judge.submissions.models import Status
 from tests.conftest import read_solution
 
@@ -19,12 +20,12 @@ SLUG = "prepend_class_token"
 
 @pytest.fixture
 def no_enqueue(monkeypatch, grading_worker):
-    monkeypatch.setattr(services, "enqueue", lambda pk, lane=None: None)
+    monkeypatch.setattr(intake, "enqueue", lambda pk, lane=None: None)
 
 
 def test_a_queued_submission_shows_its_position_and_waits_for_a_change(client, problems, student, no_enqueue):
-    services.submit_solution(student, problems[SLUG], "x = 1")
-    mine = services.submit_solution(student, problems[SLUG], "x = 2")
+    intake.submit_solution(student, problems[SLUG], "x = 1")
+    mine = intake.submit_solution(student, problems[SLUG], "x = 2")
     client.force_login(student)
     page = client.get(f"/submissions/{mine.pk}/status/").content.decode()
     assert "Queued, position 2 in the queue" in page
@@ -33,8 +34,8 @@ def test_a_queued_submission_shows_its_position_and_waits_for_a_change(client, p
 
 
 def test_a_graded_submission_shows_its_verdict_and_stops_polling(client, problems, student, no_enqueue):
-    submission = services.submit_solution(student, problems[SLUG], read_solution(SLUG))
-    services.grade_submission(submission.pk)
+    submission = intake.submit_solution(student, problems[SLUG], read_solution(SLUG))
+    grading.grade_submission(submission.pk)
     client.force_login(student)
     page = client.get(f"/submissions/{submission.pk}/status/").content.decode()
     assert 'data-verdict="accepted"' in page and "hx-get" not in page
@@ -54,7 +55,7 @@ def test_a_refused_submission_from_the_page_says_why(client, problems, student, 
 
 
 def test_another_student_cannot_poll_a_submission(client, problems, student, second_student, no_enqueue):
-    submission = services.submit_solution(student, problems[SLUG], "x = 1")
+    submission = intake.submit_solution(student, problems[SLUG], "x = 1")
     client.force_login(second_student)
     assert client.get(f"/submissions/{submission.pk}/status/").status_code == 404
 
@@ -86,11 +87,11 @@ def test_the_long_poll_answers_as_soon_as_a_worker_takes_the_submission(client, 
     settings.PUSH_QUEUED_WAIT_S = settings.PUSH_WAIT_S = 10.0
     if backend == "database":
         settings.REDIS_URL = None  # the embedded default: the view re-reads the row every PUSH_DB_POLL_S
-    submission = services.submit_solution(student, problems[SLUG], read_solution(SLUG))
+    submission = intake.submit_solution(student, problems[SLUG], read_solution(SLUG))
     client.force_login(student)
 
     def worker_claims() -> None:
-        assert services.claim_submission(submission.pk)
+        assert claims.claim_submission(submission.pk)
         push.publish_status(submission.pk, Status.RUNNING)
 
     page, took = answer_while(client, f"/submissions/{submission.pk}/status/?wait=queued", worker_claims)
@@ -101,12 +102,12 @@ def test_the_long_poll_answers_as_soon_as_a_worker_takes_the_submission(client, 
 @pytest.mark.django_db(transaction=True)
 def test_the_long_poll_brings_the_verdict_the_moment_it_is_recorded(client, problems, student, no_enqueue, settings):
     settings.PUSH_WAIT_S = 10.0
-    submission = services.submit_solution(student, problems[SLUG], read_solution(SLUG))
-    token = services.claim_submission(submission.pk)
+    submission = intake.submit_solution(student, problems[SLUG], read_solution(SLUG))
+    token = claims.claim_submission(submission.pk)
     client.force_login(student)
 
     def worker_records() -> None:
-        assert services.record_verdict(submission.pk, token, GradeReport(Verdict.ACCEPTED))
+        assert recording.record_verdict(submission.pk, token, GradeReport(Verdict.ACCEPTED))
         push.publish_status(submission.pk, Status.DONE)
 
     page, took = answer_while(client, f"/submissions/{submission.pk}/status/?wait=running", worker_records)
@@ -117,7 +118,7 @@ def test_the_long_poll_brings_the_verdict_the_moment_it_is_recorded(client, prob
 def test_a_long_poll_with_nothing_new_answers_with_the_same_status_after_its_limit(client, problems, student,
                                                                                      no_enqueue, settings):
     settings.PUSH_QUEUED_WAIT_S = 0.3
-    submission = services.submit_solution(student, problems[SLUG], "x = 1")
+    submission = intake.submit_solution(student, problems[SLUG], "x = 1")
     client.force_login(student)
     started = time.monotonic()
     page = client.get(f"/submissions/{submission.pk}/status/?wait=queued").content.decode()

@@ -9,7 +9,7 @@ from judge.authoring.gate_runs import execute_gate_run
 from judge.authoring.mining import coverage_of, mine_clusters
 from judge.authoring.models import PromotedCluster
 from judge.problems.models import GateRun, Problem
-from judge.submissions import services
+from judge.submissions.services import grading, intake
 from judge.submissions.models import Submission
 from tests.conftest import read_solution
 
@@ -28,8 +28,8 @@ EXPLANATION = "Adding broadcasts the token over the patches; prepending makes a 
 
 
 def graded(user, problem: Problem, code: str) -> Submission:
-    submission = services.submit_solution(user, problem, code)
-    assert services.grade_submission(submission.pk)
+    submission = intake.submit_solution(user, problem, code)
+    assert grading.grade_submission(submission.pk)
     return Submission.objects.get(pk=submission.pk)
 
 
@@ -131,8 +131,8 @@ def test_a_promoted_cluster_is_told_to_new_and_rejudged_submissions(client, clas
     assert EXPLANATION in client.get(f"/submissions/{fresh.pk}/").content.decode()
 
     old = Submission.objects.filter(user=student).latest("created_at")
-    services.requeue([old.pk], {old.problem_id: Problem.objects.get(slug=SLUG).current_test_set_id})
-    assert services.grade_submission(old.pk, capped=False)
+    intake.requeue([old.pk], {old.problem_id: Problem.objects.get(slug=SLUG).current_test_set_id})
+    assert grading.grade_submission(old.pk, capped=False)
     assert NAME in {t["misconception"].get("name") for t in Submission.objects.get(pk=old.pk).results}
     assert [c.students for c in mine_clusters(classroom)] == [1, 1]  # grace's waits for her rejudge
 

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from judge.submissions import services
+from judge.submissions.services import grading, intake
 from judge.submissions.models import Submission
 from tests.conftest import PROBLEMS, REPO
 from tests.helpers import package
@@ -18,12 +18,12 @@ WRONG = [(slug, wrong) for slug in SLUGS for wrong in package(slug).wrong]
 
 @pytest.fixture
 def no_enqueue(monkeypatch):
-    monkeypatch.setattr(services, "enqueue", lambda pk: None)
+    monkeypatch.setattr(intake, "enqueue", lambda pk: None)
 
 
 def graded(student, problem, code: str) -> Submission:
-    submission = services.submit_solution(student, problem, code)
-    assert services.grade_submission(submission.pk)
+    submission = intake.submit_solution(student, problem, code)
+    assert grading.grade_submission(submission.pk)
     return Submission.objects.get(pk=submission.pk)
 
 

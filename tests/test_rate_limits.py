@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from judge.submissions import services
+from judge.submissions.services import intake
 from judge.submissions.models import Submission
 
 SLUG = "prepend_class_token"
@@ -15,7 +15,7 @@ URL = f"/submissions/new/{SLUG}/"
 
 @pytest.fixture
 def no_enqueue(monkeypatch):
-    monkeypatch.setattr(services, "enqueue", lambda pk, lane=None: None)
+    monkeypatch.setattr(intake, "enqueue", lambda pk, lane=None: None)
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from judge.lib.broker import held_submissions
-from judge.submissions import services
+from judge.submissions.services import claims, grading, intake
 from judge.submissions.models import Status, Submission
 
 pytestmark = pytest.mark.django_db(transaction=True)  # committed, so each submission's message is really sent
@@ -44,30 +44,30 @@ def made_old(*submissions: Submission) -> None:
 
 
 def test_the_broker_says_which_submissions_it_holds(problems, student, broker):
-    waiting = [services.submit_solution(student, problems[SLUG], "x = 1") for _ in range(3)]
-    assert held_submissions(services.GRADE_TASK) == {s.pk for s in waiting}
+    waiting = [intake.submit_solution(student, problems[SLUG], "x = 1") for _ in range(3)]
+    assert held_submissions(intake.GRADE_TASK) == {s.pk for s in waiting}
     drop_message(broker, waiting[1].pk)
-    assert held_submissions(services.GRADE_TASK) == {waiting[0].pk, waiting[2].pk}
+    assert held_submissions(intake.GRADE_TASK) == {waiting[0].pk, waiting[2].pk}
 
 
 def test_only_submissions_whose_message_the_broker_lost_are_sent_again(problems, student, broker):
-    waiting, lost, also_waiting = (services.submit_solution(student, problems[SLUG], "x = 1") for _ in range(3))
+    waiting, lost, also_waiting = (intake.submit_solution(student, problems[SLUG], "x = 1") for _ in range(3))
     made_old(waiting, lost, also_waiting)
     drop_message(broker, lost.pk)
-    assert services.recover_stalled_submissions() == [lost.pk]
-    assert held_submissions(services.GRADE_TASK) == {waiting.pk, lost.pk, also_waiting.pk}
-    assert services.recover_stalled_submissions() == []  # the next sweep sends nothing: all are held
+    assert claims.recover_stalled_submissions() == [lost.pk]
+    assert held_submissions(intake.GRADE_TASK) == {waiting.pk, lost.pk, also_waiting.pk}
+    assert claims.recover_stalled_submissions() == []  # the next sweep sends nothing: all are held
 
 
 def test_a_dead_workers_submission_is_queued_again_and_sent_once(problems, student, broker):
-    orphan = services.submit_solution(student, problems[SLUG], "x = 1")
+    orphan = intake.submit_solution(student, problems[SLUG], "x = 1")
     drop_message(broker, orphan.pk)  # the dead worker had taken it
-    assert services.claim_submission(orphan.pk)
+    assert claims.claim_submission(orphan.pk)
     Submission.objects.filter(pk=orphan.pk).update(heartbeat_at=timezone.now() - timedelta(minutes=1))
-    assert services.recover_stalled_submissions() == [orphan.pk]
+    assert claims.recover_stalled_submissions() == [orphan.pk]
     orphan.refresh_from_db()
     assert orphan.status == Status.QUEUED and orphan.claim is None and orphan.attempts == 1
-    assert services.recover_stalled_submissions() == []  # not sent again at every sweep
-    assert services.grade_submission(orphan.pk) is True  # and graded once it is taken
+    assert claims.recover_stalled_submissions() == []  # not sent again at every sweep
+    assert grading.grade_submission(orphan.pk) is True  # and graded once it is taken
     orphan.refresh_from_db()
     assert orphan.status == Status.DONE and orphan.attempts == 2

@@ -18,7 +18,7 @@ import pytest
 import redis
 from django.conf import settings
 
-from judge.submissions import services
+from judge.submissions.services import intake
 from judge.submissions.models import Kind, Status, Submission
 from tests.conftest import REPO
 from tests.test_worker_end_to_end import final, start_worker, wait_for, worker_env  # noqa: F401  (fixtures)
@@ -88,10 +88,10 @@ def test_a_submission_whose_worker_is_killed_is_final_within_20_s_with_100_queue
     start_worker(*MAINTENANCE, env=PRODUCTION_TIMINGS)
     graders = [start_worker(*GRADING, env=PRODUCTION_TIMINGS) for _ in range(2)]
     wait_for(lambda: started(tmp_path, 3), 60, "the workers", tmp_path / "worker.log")
-    backlog = [services.submit_solution(user, problems[SLUG], slow_once(1.0))
+    backlog = [intake.submit_solution(user, problems[SLUG], slow_once(1.0))
                for user in classmates(django_user_model, BACKLOG)]
     # A Run jumps the backlog, so the next free worker takes it; 1.8 s on its first test keeps it running.
-    doomed = services.submit_solution(student, problems[SLUG], slow_once(1.8), kind=Kind.RUN)
+    doomed = intake.submit_solution(student, problems[SLUG], slow_once(1.8), kind=Kind.RUN)
     wait_for(lambda: Submission.objects.filter(pk=doomed.pk, status=Status.RUNNING).exists(), 30,
              "a worker to take it", tmp_path / "worker.log")
     holder = worker_grading(graders, doomed.pk)
@@ -149,7 +149,7 @@ def submit_through(broker_url: str, users: list, code: str) -> list[int]:
 import django; django.setup()
 from django.contrib.auth import get_user_model
 from judge.problems.models import Problem
-from judge.submissions.services import submit_solution
+from judge.submissions.services.intake import submit_solution
 problem = Problem.objects.get(slug={SLUG!r})
 for user in get_user_model().objects.filter(pk__in={[u.pk for u in users]!r}).order_by("pk"):
     print(submit_solution(user, problem, {code!r}).pk)

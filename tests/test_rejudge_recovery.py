@@ -11,7 +11,7 @@ from judge.authoring import services as authoring
 from judge.authoring.models import RejudgeBatch
 from judge.authoring.services import resume_stalled_rejudges, run_rejudge_batch
 from judge.problems.models import Problem
-from judge.submissions import services
+from judge.submissions.services import grading, intake
 from judge.submissions.models import Status, Submission
 from tests.conftest import read_solution
 
@@ -19,8 +19,8 @@ SLUG = "prepend_class_token"
 
 
 def graded(student) -> Submission:
-    submission = services.submit_solution(student, Problem.objects.get(slug=SLUG), read_solution(SLUG))
-    services.grade_submission(submission.pk)
+    submission = intake.submit_solution(student, Problem.objects.get(slug=SLUG), read_solution(SLUG))
+    grading.grade_submission(submission.pk)
     return Submission.objects.get(pk=submission.pk)
 
 
@@ -50,7 +50,7 @@ def test_a_rejudge_sent_twice_grades_each_submission_once(problems, student, aut
     batch = batch_of(author, submission)
 
     assert run_rejudge_batch(batch.pk) == 1
-    assert services.grade_submission(submission.pk)
+    assert grading.grade_submission(submission.pk)
     regraded = Submission.objects.get(pk=submission.pk)
 
     assert run_rejudge_batch(batch.pk) == 0  # the sweep's second delivery

@@ -7,7 +7,7 @@ import re
 import numpy as np
 import pytest
 
-from judge.submissions import services
+from judge.submissions.services import grading, intake
 from judge.submissions.display import difference_picture
 from judge.submissions.models import Kind
 from tests.conftest import read_solution
@@ -17,12 +17,12 @@ SLUG = "prepend_class_token"
 
 @pytest.fixture
 def no_enqueue(monkeypatch):
-    monkeypatch.setattr(services, "enqueue", lambda pk: None)
+    monkeypatch.setattr(intake, "enqueue", lambda pk: None)
 
 
 def graded_page(client, student, problem, code: str, kind: str = Kind.SUBMIT) -> str:
-    submission = services.submit_solution(student, problem, code, kind)
-    assert services.grade_submission(submission.pk)
+    submission = intake.submit_solution(student, problem, code, kind)
+    assert grading.grade_submission(submission.pk)
     client.force_login(student)
     return client.get(f"/submissions/{submission.pk}/status/").content.decode()
 

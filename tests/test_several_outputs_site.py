@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from judge.submissions import services
+from judge.submissions.services import grading, intake
 from judge.submissions.models import Kind
 
 SYNCED_PROBLEMS = ("linear_backward", "clip_by_global_norm")
@@ -14,12 +14,12 @@ SYNCED_PROBLEMS = ("linear_backward", "clip_by_global_norm")
 
 @pytest.fixture
 def no_enqueue(monkeypatch):
-    monkeypatch.setattr(services, "enqueue", lambda pk: None)
+    monkeypatch.setattr(intake, "enqueue", lambda pk: None)
 
 
 def graded_page(client, student, problem, code: str) -> str:
-    submission = services.submit_solution(student, problem, code, Kind.SUBMIT)
-    assert services.grade_submission(submission.pk)
+    submission = intake.submit_solution(student, problem, code, Kind.SUBMIT)
+    assert grading.grade_submission(submission.pk)
     client.force_login(student)
     return client.get(f"/submissions/{submission.pk}/status/").content.decode()
 
@@ -66,8 +66,8 @@ def test_a_custom_run_checks_each_output_by_name(problems, student, no_enqueue):
     inputs = {"x": "[[1.0, 2.0, 0.0]]", "weight": "[[1, 0], [0, 1], [1, 1]]", "grad_out": "[[1.0, -1.0]]"}
     code = ("def linear_backward(x, weight, grad_out):\n"
             "    return grad_out @ weight.T, x.T @ grad_out, grad_out.sum(axis=0) * 2\n")
-    submission = services.submit_custom_run(student, problems["linear_backward"], code, inputs)
-    assert services.grade_submission(submission.pk) is True
+    submission = intake.submit_custom_run(student, problems["linear_backward"], code, inputs)
+    assert grading.grade_submission(submission.pk) is True
     submission.refresh_from_db()
     row = result_rows(submission)[0]
     assert row.status == "wrong_value" and row.message.startswith("grad_bias: values differ at 2 of 2 positions")

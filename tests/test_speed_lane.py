@@ -14,7 +14,7 @@ from django.conf import settings
 from judge.celery import app
 from judge.lib import broker
 from judge.lib.broker import GRADING_LANES, Lane
-from judge.submissions import services
+from judge.submissions.services import grading
 from tests.conftest import REPO
 
 DEFAULT_QUEUES = tuple(q.name for q in settings.CELERY_TASK_QUEUES)  # what a worker without -Q consumes
@@ -103,7 +103,7 @@ def test_the_compose_speed_worker_runs_sandboxes_as_the_grading_worker_does_at_t
 
 
 def test_a_speed_measurement_is_routed_to_the_speed_lane(monkeypatch):
-    assert app.amqp.router.route({}, services.SPEED_TASK)["queue"].name == Lane.SPEED
+    assert app.amqp.router.route({}, grading.SPEED_TASK)["queue"].name == Lane.SPEED
     sent = []
 
     class Recorder:
@@ -111,5 +111,5 @@ def test_a_speed_measurement_is_routed_to_the_speed_lane(monkeypatch):
             sent.append((name, args, queue))
 
     monkeypatch.setattr(broker, "current_app", Recorder())
-    assert services.enqueue_speed(42)
-    assert sent == [(services.SPEED_TASK, (42,), Lane.SPEED)]
+    assert grading.enqueue_speed(42)
+    assert sent == [(grading.SPEED_TASK, (42,), Lane.SPEED)]

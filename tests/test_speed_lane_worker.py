@@ -10,7 +10,7 @@ import redis
 from django.conf import settings
 
 from judge.problems.models import BenchmarkCase
-from judge.submissions import services
+from judge.submissions.services import grading, intake
 from judge.submissions.models import Submission
 from tests.conftest import read_solution
 from tests.test_speed_lane import bin_run_workers
@@ -34,7 +34,7 @@ def prepend_class_token(patches, cls_token):
 def measurements_held() -> int:
     """How many speed measurements a worker has taken and not finished (unacknowledged in Redis)."""
     held = redis.Redis.from_url(settings.CELERY_BROKER_URL).hvals("unacked")
-    return sum(json.loads(message)[0]["headers"]["task"] == services.SPEED_TASK for message in held)
+    return sum(json.loads(message)[0]["headers"]["task"] == grading.SPEED_TASK for message in held)
 
 
 def test_a_verdict_is_recorded_while_speed_measurements_hold_the_speed_worker(problems, student, second_student,
@@ -49,10 +49,10 @@ def test_a_verdict_is_recorded_while_speed_measurements_hold_the_speed_worker(pr
                                       code=SLOW_CORRECT, kind="submit", status="done", verdict="accepted")
             for _ in range(2)]
     for submission in slow:
-        services.enqueue_speed(submission.pk)
+        grading.enqueue_speed(submission.pk)
     wait_for(measurements_held, 60, "a worker to take a speed measurement", log)
 
-    submission = services.submit_solution(second_student, problem, read_solution(SLUG))
+    submission = intake.submit_solution(second_student, problem, read_solution(SLUG))
     done = wait_for(lambda: final(submission.pk), 20, "the verdict", log)
     assert done.verdict == "accepted"
     assert measurements_held() == 1  # the speed worker's one, still going: the other waits for it

@@ -11,7 +11,7 @@ from django.utils import timezone
 from engine.verdicts import Verdict
 from judge.accounts.models import Profile
 from judge.problems.models import BenchmarkCase
-from judge.submissions import services
+from judge.submissions.services import grading, intake
 from judge.submissions.models import Kind, Status, Submission
 from engine.speed import BENCH_DRAWS, percentile
 from judge.submissions.speed import ranking, standing
@@ -124,23 +124,23 @@ def test_an_accepted_submit_is_measured_after_its_verdict(client, problems, stud
     sent as a task of its own, which the worker takes after the waiting verdicts; the page says it is coming."""
     settings.MEASURE_SPEED = True
     sent = []
-    monkeypatch.setattr(services, "enqueue_speed", sent.append)
+    monkeypatch.setattr(grading, "enqueue_speed", sent.append)
     problem = problems["layer_norm"]
     assert 5 <= BenchmarkCase.objects.filter(test_set=problem.current_test_set).count() <= BENCH_DRAWS
-    submission = services.submit_solution(student, problem, read_solution("layer_norm"))
-    assert services.grade_submission(submission.pk)
+    submission = intake.submit_solution(student, problem, read_solution("layer_norm"))
+    assert grading.grade_submission(submission.pk)
     submission.refresh_from_db()
     assert submission.verdict == Verdict.ACCEPTED and submission.speed is None and sent == [submission.pk]
     client.force_login(student)
     assert "Speed: being measured" in client.get(submission.get_absolute_url()).content.decode()
-    services.measure_submission_speed(submission.pk)  # the worker's task
+    grading.measure_submission_speed(submission.pk)  # the worker's task
     submission.refresh_from_db()
     assert submission.speed["ratio"] is not None and submission.speed["vectorised"]
     # The figure is rounded to two significant figures: one number, nothing more precise about the inputs.
     assert float(f"{submission.speed['ratio']:.2g}") == submission.speed["ratio"]
     assert "the reference's CPU time" in client.get(submission.get_absolute_url()).content.decode()
-    wrong = services.submit_solution(student, problem, read_solution("layer_norm", "wrong/unbiased_variance.py"))
-    services.grade_submission(wrong.pk)
+    wrong = intake.submit_solution(student, problem, read_solution("layer_norm", "wrong/unbiased_variance.py"))
+    grading.grade_submission(wrong.pk)
     wrong.refresh_from_db()
     assert wrong.verdict != Verdict.ACCEPTED and wrong.speed is None and sent == [submission.pk]
 
@@ -150,13 +150,13 @@ def test_a_speed_task_times_only_an_accepted_submit_still_without_a_figure(probl
     """A rejudge may refuse the Submit before its turn comes, and a repeated message finds it measured."""
     settings.MEASURE_SPEED = True
     timed = []
-    monkeypatch.setattr(services, "record_speed", lambda submission, solved: timed.append(submission.pk))
+    monkeypatch.setattr(grading, "record_speed", lambda submission, solved: timed.append(submission.pk))
     refused = accepted(student, problems["layer_norm"], None)
     Submission.objects.filter(pk=refused.pk).update(verdict=Verdict.WRONG_ANSWER)
     measured = accepted(student, problems["layer_norm"], 1.5)
     waiting = accepted(student, problems["layer_norm"], None)
     for submission in (refused, measured, waiting):
-        services.measure_submission_speed(submission.pk)
+        grading.measure_submission_speed(submission.pk)
     assert timed == [waiting.pk]
 
 

@@ -36,7 +36,7 @@ from django.contrib.auth.models import User
 from judge.learning.services import save_code_draft
 from judge.problems.models import Problem
 from judge.submissions.models import Kind
-from judge.submissions.services import submit_solution
+from judge.submissions.services.intake import submit_solution
 
 user, problem = User.objects.get(username=f"student{{sys.argv[1]}}"), Problem.objects.get(slug="p")
 failures = []

@@ -17,7 +17,7 @@ from engine.grading import GradeReport
 from engine.verdicts import Verdict
 from judge.leaderboard import services
 from judge.submissions.models import Kind, Status, Submission
-from judge.submissions.services import record_verdict
+from judge.submissions.services.recording import record_verdict
 from tests.boards import quick_problem
 from tests.test_standings_rebuild import snapshot
 

@@ -17,7 +17,7 @@ from judge.leaderboard.models import PeriodTotals, ProblemTotals, SolvedLevel, U
 from judge.leaderboard.services import refresh_problem_standings
 from judge.problems.models import Problem
 from judge.submissions.models import Kind, Status, Submission
-from judge.submissions.services import record_verdict
+from judge.submissions.services.recording import record_verdict
 from tests.boards import days_ago, quick_problem, recorded, regraded
 
 VERDICTS = [Verdict.ACCEPTED, Verdict.ACCEPTED, Verdict.WRONG_ANSWER, Verdict.RUNTIME_ERROR,

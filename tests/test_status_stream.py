@@ -18,7 +18,8 @@ from django.conf import settings as django_settings
 from engine.grading import GradeReport
 from engine.verdicts import Verdict
 from judge.asgi import application
-from judge.submissions import push, services
+from judge.submissions import push
+from judge.submissions.services import claims, intake, recording
 from judge.submissions.models import Status
 from tests.conftest import read_solution
 
@@ -35,12 +36,12 @@ def run_async(coroutine):
 
 @pytest.fixture
 def no_enqueue(monkeypatch):
-    monkeypatch.setattr(services, "enqueue", lambda pk, lane=None: None)
+    monkeypatch.setattr(intake, "enqueue", lambda pk, lane=None: None)
 
 
 @pytest.fixture
 def queued(problems, student, no_enqueue):
-    return services.submit_solution(student, problems[SLUG], read_solution(SLUG))
+    return intake.submit_solution(student, problems[SLUG], read_solution(SLUG))
 
 
 def session_cookie(client, user) -> str:
@@ -108,9 +109,9 @@ def in_a_thread(change) -> threading.Thread:
 
 
 def worker_grades(pk: int) -> None:
-    token = services.claim_submission(pk)
+    token = claims.claim_submission(pk)
     push.publish_status(pk, Status.RUNNING)
-    assert services.record_verdict(pk, token, GradeReport(Verdict.ACCEPTED))
+    assert recording.record_verdict(pk, token, GradeReport(Verdict.ACCEPTED))
     push.publish_status(pk, Status.DONE)
 
 
@@ -136,7 +137,7 @@ def test_every_waiting_page_of_a_process_shares_one_redis_connection(client, pro
                                                                      settings):
     settings.PUSH_DB_POLL_S = 30.0
     settings.PUSH_QUEUED_WAIT_S = 30.0
-    waiting = [services.submit_solution(student, problems[SLUG], f"x = {i}") for i in range(30)]
+    waiting = [intake.submit_solution(student, problems[SLUG], f"x = {i}") for i in range(30)]
     cookie = session_cookie(client, student)
     observer = redis.Redis.from_url(settings.REDIS_URL)
 
@@ -214,11 +215,11 @@ def test_under_wsgi_a_running_submissions_response_stays_open_for_its_verdict(cl
     settings.REDIS_URL = None  # the embedded default: the view re-reads the database
     settings.PUSH_QUEUED_WAIT_S = 30.0
     client.force_login(student)
-    token = services.claim_submission(queued.pk)
+    token = claims.claim_submission(queued.pk)
 
     def record_later() -> None:
         time.sleep(0.5)
-        assert services.record_verdict(queued.pk, token, GradeReport(Verdict.ACCEPTED))
+        assert recording.record_verdict(queued.pk, token, GradeReport(Verdict.ACCEPTED))
 
     response = client.get(f"/submissions/{queued.pk}/events/?shown=queued")
     grading = in_a_thread(record_later)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 import uuid
 
-from judge.submissions import services
+from judge.submissions.services import intake
 from judge.submissions.models import Submission
 
 URL = "/submissions/new/prepend_class_token/"
@@ -20,7 +20,7 @@ def click(client, key: str, code: str = CODE, kind: str = "submit", htmx: bool =
 
 def enqueued(monkeypatch) -> list[int]:
     sent: list[int] = []
-    monkeypatch.setattr(services, "enqueue", lambda pk, lane=None: sent.append(pk))
+    monkeypatch.setattr(intake, "enqueue", lambda pk, lane=None: sent.append(pk))
     return sent
 
 
@@ -81,7 +81,7 @@ def test_two_requests_of_one_click_at_once_make_one_submission(problems, student
     enqueued(monkeypatch)
     key = uuid.uuid4()
     problem = problems["prepend_class_token"]
-    first = services.submit_solution(student, problem, CODE, client_key=key)
+    first = intake.submit_solution(student, problem, CODE, client_key=key)
     # the second request passed the view's look-up before the first committed; the unique key stops it
-    second = services.submit_solution(student, problem, CODE, client_key=key)
+    second = intake.submit_solution(student, problem, CODE, client_key=key)
     assert first.pk == second.pk and Submission.objects.count() == 1

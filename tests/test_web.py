@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from judge.submissions import services
+from judge.submissions.services import intake
 from judge.submissions.models import Submission
 
 
 @pytest.fixture
 def no_enqueue(monkeypatch):
-    monkeypatch.setattr(services, "enqueue", lambda pk: None)
+    monkeypatch.setattr(intake, "enqueue", lambda pk: None)
 
 
 def test_problem_list_shows_the_problems_in_learning_order(client, problems):
@@ -63,7 +63,7 @@ def test_submitting_to_an_unknown_problem_is_404(client, problems, student, no_e
 
 
 def test_another_students_submission_is_refused(client, problems, student, second_student, no_enqueue):
-    submission = services.submit_solution(student, problems["prepend_class_token"], "x = 1")
+    submission = intake.submit_solution(student, problems["prepend_class_token"], "x = 1")
     client.force_login(second_student)
     assert client.get(f"/submissions/{submission.pk}/").status_code == 404
     client.force_login(student)

@@ -120,7 +120,7 @@ def test_submission_over_http_is_graded_by_a_real_worker(client, problems, stude
 
 
 def test_a_worker_killed_mid_grade_leaves_no_submission_stuck(problems, student, start_worker, tmp_path):
-    from judge.submissions.services import submit_solution
+    from judge.submissions.services.intake import submit_solution
 
     slow = SLOW_CORRECT_SOLUTION
     first = start_worker()
@@ -144,7 +144,7 @@ def test_a_submission_accepted_while_the_broker_is_down_is_graded_later(problems
     from kombu.exceptions import OperationalError
 
     from judge.submissions import tasks
-    from judge.submissions.services import submit_solution
+    from judge.submissions.services.intake import submit_solution
 
     def broker_down(*args, **kwargs):
         raise OperationalError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")

@@ -12,7 +12,7 @@ from django.core.management import CommandError, call_command
 from django.utils import timezone
 
 from judge.submissions.models import Submission, WorkerHeartbeat
-from judge.submissions.services import submit_solution
+from judge.submissions.services.intake import submit_solution
 from judge.submissions.workers import grading_state
 
 pytestmark = pytest.mark.django_db

@@ -9,21 +9,22 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from judge.problems.models import TestCase
-from judge.submissions import services, tasks
+from judge.submissions import tasks
+from judge.submissions.services import grading, intake
 from judge.submissions.models import Status, Submission
 from tests.conftest import FIRST_THREE, read_solution
 
 
 @pytest.fixture
 def no_enqueue(monkeypatch):
-    monkeypatch.setattr(services, "enqueue", lambda pk, lane=None: None)
+    monkeypatch.setattr(intake, "enqueue", lambda pk, lane=None: None)
 
 
 @pytest.fixture
 def cold_worker():
-    services.cached_cases.cache_clear()
+    grading.cached_cases.cache_clear()
     yield
-    services.cached_cases.cache_clear()
+    grading.cached_cases.cache_clear()
 
 
 def test_a_starting_worker_process_opens_its_sandbox_and_reads_the_test_sets_in_the_background(
@@ -40,31 +41,31 @@ def test_a_starting_worker_process_opens_its_sandbox_and_reads_the_test_sets_in_
             pass
 
     monkeypatch.setattr(tasks.threading, "Thread", Recorded)
-    monkeypatch.setattr(services, "open_sandbox_ahead", lambda: opened.append(True))
+    monkeypatch.setattr(grading, "open_sandbox_ahead", lambda: opened.append(True))
     assert tasks.warm_up in [ref() for _key, ref in worker_process_init.receivers]  # connected in the task module
     worker_process_init.send(sender=None)  # what Celery sends in each new grading process
     assert opened == [True]
-    assert services.cached_cases.cache_info().currsize == 0  # the first submission waits for no reading
+    assert grading.cached_cases.cache_info().currsize == 0  # the first submission waits for no reading
     threads[0]()
-    assert services.cached_cases.cache_info().currsize == 2 * len(FIRST_THREE)  # Run's and Submit's, each problem
+    assert grading.cached_cases.cache_info().currsize == 2 * len(FIRST_THREE)  # Run's and Submit's, each problem
 
 
 def test_the_maintenance_worker_opens_no_sandbox_and_reads_no_test_set(problems, cold_worker, monkeypatch):
     queues = current_app.amqp.queues
     monkeypatch.setattr(queues, "_consume_from", {"maintenance": queues["maintenance"]})
     assert not tasks.runs_student_code()
-    monkeypatch.setattr(services, "open_sandbox_ahead", lambda: pytest.fail("opened a sandbox"))
+    monkeypatch.setattr(grading, "open_sandbox_ahead", lambda: pytest.fail("opened a sandbox"))
     worker_process_init.send(sender=None)
-    assert services.cached_cases.cache_info().currsize == 0
+    assert grading.cached_cases.cache_info().currsize == 0
     monkeypatch.setattr(queues, "_consume_from", {name: queues[name] for name in ("maintenance", "submit")})
     assert tasks.runs_student_code()
 
 
 def test_the_first_submission_after_the_start_reads_no_test_case(problems, student, no_enqueue, cold_worker):
-    services.preload_test_sets()
-    submission = services.submit_solution(student, problems[FIRST_THREE[0]], read_solution(FIRST_THREE[0]))
+    grading.preload_test_sets()
+    submission = intake.submit_solution(student, problems[FIRST_THREE[0]], read_solution(FIRST_THREE[0]))
     with CaptureQueriesContext(connection) as queries:
-        services.grade_submission(submission.pk)
+        grading.grade_submission(submission.pk)
     assert Submission.objects.get(pk=submission.pk).status == Status.DONE
     table = TestCase._meta.db_table
     assert not [q["sql"] for q in queries if table in q["sql"]]

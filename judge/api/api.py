@@ -16,7 +16,7 @@ from judge.api import people, problems, submissions
 from judge.api.errors import PROBLEM_JSON, field_errors, problem_response
 from judge.lib.validation import SubmissionRejected
 from judge.submissions.limits import RateLimited
-from judge.submissions.services import CustomInputRejected
+from judge.submissions.services.intake import CustomInputRejected
 
 
 class JudgeAPI(NinjaAPI):

@@ -30,7 +30,7 @@ from judge.authoring.templatetags.misconceptions import misconceptions_of, prope
 from judge.submissions import display, push, speed
 from judge.submissions.limits import check_rate_limit
 from judge.submissions.models import Kind, Status, Submission
-from judge.submissions.services import earlier_click, queue_position, submit_custom_run, submit_solution
+from judge.submissions.services.intake import earlier_click, queue_position, submit_custom_run, submit_solution
 
 router = Router(tags=["submissions"])
 

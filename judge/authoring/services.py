@@ -29,7 +29,7 @@ from judge.lib.broker import enqueue_on_commit, send_task
 from judge.problems.drafts import MAX_FILES, store_package_draft
 from judge.problems.models import STALLED_AFTER_S, GateRun, Problem
 from judge.submissions.models import Status, Submission
-from judge.submissions.services import requeue
+from judge.submissions.services.intake import requeue
 
 log = logging.getLogger(__name__)
 REJUDGE_TASK = "judge.authoring.tasks.rejudge_batch"  # sent by name: judge.authoring.tasks imports this module
@@ -241,7 +241,7 @@ def request_rejudge(user, scope: str, problem: Problem | None = None,
 
 def run_rejudge_batch(batch_id: int, chunk: int = 200) -> int:
     """Put the batch's finished submissions back in the queue with their problem's current test set,
-    a chunk at a time (``submissions.services.requeue`` owns the state change)."""
+    a chunk at a time (``submissions.services.intake.requeue`` owns the state change)."""
     batch = RejudgeBatch.objects.get(pk=batch_id)
     RejudgeBatch.objects.filter(pk=batch_id, started_at__isnull=True).update(started_at=timezone.now())
     current = dict(Problem.objects.filter(current_test_set__isnull=False).values_list("pk", "current_test_set"))

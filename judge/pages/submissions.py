@@ -12,6 +12,7 @@ from django.views.decorators.http import require_POST
 
 from engine.verdicts import Verdict
 from judge.accounts.limits import client_address
+from judge.lib.validation import SubmissionRejected
 from judge.pages.problem_page import problem_page
 from judge.problems.queries import get_problem_for_user
 from judge.submissions import display, push, speed
@@ -19,9 +20,8 @@ from judge.submissions.custom import CUSTOM, custom_fields, posted_texts
 from judge.submissions.limits import RateLimited, check_rate_limit
 from judge.submissions.models import Kind, Status, Submission
 from judge.submissions.queries import get_submission_for_user
-from judge.submissions.services import (
+from judge.submissions.services.intake import (
     CustomInputRejected,
-    SubmissionRejected,
     earlier_click,
     queue_position,
     submit_custom_run,
@@ -121,7 +121,7 @@ def grading_stopped(submission: Submission) -> bool:
 
 def speed_coming(submission: Submission) -> str | None:
     """For an accepted Submit without a figure yet: "pending" while the worker has still to time it (after every
-    waiting verdict: ``services.enqueue_speed``), "lost" once ``SPEED_GIVE_UP_S`` have passed without one (its
+    waiting verdict: ``grading.enqueue_speed``), "lost" once ``SPEED_GIVE_UP_S`` have passed without one (its
     message was lost, so none will come); None otherwise."""
     if not (submission.is_final and submission.speed is None and submission.kind == Kind.SUBMIT
             and submission.verdict == Verdict.ACCEPTED and settings.MEASURE_SPEED):

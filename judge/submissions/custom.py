@@ -10,7 +10,7 @@ from engine.custom_input import MAX_ELEMENTS, MAX_LITERAL_CHARS, literal_of
 from engine.spec import ParamKind
 from judge.problems.models import Problem
 from judge.problems.queries import problem_spec
-from judge.submissions.services import example_inputs
+from judge.submissions.services.intake import example_inputs
 
 CUSTOM = "custom"  # the kind field of the form for a Run on the student's own inputs
 FIELD_PREFIX = "input-"

@@ -9,7 +9,7 @@ from celery import current_app, shared_task
 from celery.signals import worker_process_init
 
 from judge.lib.broker import Lane, broker_lost_messages
-from judge.submissions import services
+from judge.submissions.services import claims, grading, intake
 
 log = logging.getLogger(__name__)
 
@@ -24,7 +24,7 @@ def warm_up(**kwargs) -> None:
     if not runs_student_code():
         return
     try:
-        services.open_sandbox_ahead()
+        grading.open_sandbox_ahead()
     finally:
         _close_connection()
     threading.Thread(target=read_test_sets_ahead, name="read-test-sets", daemon=True).start()
@@ -38,7 +38,7 @@ def runs_student_code() -> bool:
 
 def read_test_sets_ahead() -> None:
     try:
-        log.info("worker process: %d test sets read ahead", services.preload_test_sets())
+        log.info("worker process: %d test sets read ahead", grading.preload_test_sets())
     except Exception:  # a database not there yet must not stop the worker; each submission reads its own
         log.warning("could not read the test sets ahead", exc_info=True)
     finally:
@@ -52,16 +52,16 @@ def _close_connection() -> None:
         connection.close()  # the task that comes next opens its own
 
 
-@shared_task(name=services.GRADE_TASK, acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+@shared_task(name=intake.GRADE_TASK, acks_late=True, reject_on_worker_lost=True, ignore_result=True)
 def grade_submission(submission_id: int, capped: bool = True, band: int | None = None) -> None:
-    services.grade_submission(submission_id, capped=capped, band=band)
+    grading.grade_submission(submission_id, capped=capped, band=band)
 
 
-@shared_task(name=services.SPEED_TASK, ignore_result=True)
+@shared_task(name=grading.SPEED_TASK, ignore_result=True)
 def measure_speed(submission_id: int) -> None:
-    services.measure_submission_speed(submission_id)
+    grading.measure_submission_speed(submission_id)
 
 
-@shared_task(name=services.RECOVER_TASK, ignore_result=True)
+@shared_task(name=claims.RECOVER_TASK, ignore_result=True)
 def recover_stalled_submissions() -> None:
-    services.recover_stalled_submissions(broker_lost=broker_lost_messages())
+    claims.recover_stalled_submissions(broker_lost=broker_lost_messages())

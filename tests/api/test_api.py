@@ -9,7 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import pytest
 
-from judge.submissions import services
+from judge.submissions.services import grading
 from judge.submissions.models import Submission
 from tests.conftest import read_solution
 
@@ -42,7 +42,7 @@ def test_a_problem_has_its_statement_signature_and_examples_as_lists_and_npy(api
 def test_a_wrong_submit_shows_the_named_mistake_and_hides_hidden_tests(api, problems, no_enqueue):
     answer = api.post("/submissions", {"problem": SLUG, "code": read_solution(SLUG, "wrong/appended.py")})
     assert answer.status_code == 202 and answer.json()["status"] == "queued"
-    assert services.grade_submission(answer.json()["id"])
+    assert grading.grade_submission(answer.json()["id"])
     shown = api.get(f"/submissions/{answer.json()['id']}").json()
     assert shown["verdict"] == "wrong_answer" and not shown["accepted"]
     assert [m["name"] for m in shown["misconceptions"]] == ["Class token appended instead of prepended"]
@@ -57,7 +57,7 @@ def test_a_wrong_submit_shows_the_named_mistake_and_hides_hidden_tests(api, prob
 
 def test_an_accepted_run_and_my_submissions(api, problems, no_enqueue):
     run = api.post("/submissions", {"problem": SLUG, "code": read_solution(SLUG), "kind": "run"}).json()
-    services.grade_submission(run["id"])
+    grading.grade_submission(run["id"])
     assert api.get(f"/submissions/{run['id']}").json()["verdict_label"] == "Accepted"
     mine = api.get("/submissions").json()
     assert [(s["id"], s["kind"]) for s in mine] == [(run["id"], "run")]
@@ -148,7 +148,7 @@ def test_a_locked_problem_is_refused_as_on_the_page_even_to_staff(client, author
 
 def test_the_event_stream_ends_with_the_verdict(api, problems, no_enqueue):
     submission = api.post("/submissions", {"problem": SLUG, "code": read_solution(SLUG)}).json()
-    services.grade_submission(submission["id"])
+    grading.grade_submission(submission["id"])
     stream = api.get(f"/submissions/{submission['id']}/events")
     assert stream["Content-Type"] == "text/event-stream"
     text = b"".join(stream.streaming_content).decode()
@@ -158,7 +158,7 @@ def test_the_event_stream_ends_with_the_verdict(api, problems, no_enqueue):
 
 def test_me_and_the_leaderboard_after_a_solve(api, problems, no_enqueue):
     submission = api.post("/submissions", {"problem": SLUG, "code": read_solution(SLUG)}).json()
-    services.grade_submission(submission["id"])
+    grading.grade_submission(submission["id"])
     me = api.get("/me").json()
     assert [s["problem"] for s in me["solved"]] == [SLUG] and me["rank"] == 1
     board = api.get("/leaderboard?window=week").json()
@@ -205,7 +205,7 @@ def test_under_asgi_the_stream_sends_each_event_as_it_comes(api, token, problems
         assert response.is_async
         chunks = aiter(response.streaming_content)
         first = await anext(chunks)  # before the submission is graded
-        await sync_to_async(services.grade_submission)(pk)
+        await sync_to_async(grading.grade_submission)(pk)
         rest = [chunk async for chunk in chunks]
         await sync_to_async(connections.close_all)()  # this thread's, before the tables are flushed
         return first, rest

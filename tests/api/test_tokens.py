@@ -53,12 +53,12 @@ def test_a_token_needs_a_name_and_a_scope(client, student):
 
 
 def test_a_staff_members_token_sees_what_a_student_sees(client, author, student, problems, no_enqueue):
-    from judge.submissions import services
+    from judge.submissions.services import intake
 
     draft = problems["prepend_class_token"]
     draft.published = False
     draft.save()
-    theirs = services.submit_solution(student, problems["add_positional_embedding"], "x = 1")
+    theirs = intake.submit_solution(student, problems["add_positional_embedding"], "x = 1")
     _, secret = create_token(author, "staff laptop", ["read"])
     auth = {"HTTP_AUTHORIZATION": f"Bearer {secret}"}
     assert client.get("/api/v1/problems/prepend_class_token", **auth).status_code == 404

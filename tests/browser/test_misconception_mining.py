@@ -10,7 +10,7 @@ import pytest
 
 from judge.problems.models import GateRun
 from judge.submissions.models import Status, Submission
-from judge.submissions.services import submit_solution
+from judge.submissions.services.intake import submit_solution
 from tests.browser.conftest import PASSWORD, log_in, open_problem, replace_code, screenshot, sign_up, submit_and_wait
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]

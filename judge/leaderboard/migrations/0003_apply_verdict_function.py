@@ -1,6 +1,6 @@
 """The standings of one recorded verdict, as a PostgreSQL function: the one implementation on PostgreSQL.
 
-``judge.submissions.services.record_verdict`` stores the verdict (the submissions app alone changes a
+``judge.submissions.services.recording.record_verdict`` stores the verdict (the submissions app alone changes a
 submission's status) and calls this function in the same statement (``v_refuse_rare``: a rare case raises
 SQLSTATE JR001, rolling the statement back, and is recorded the long way), or in the same transaction through
 ``judge.leaderboard.services.apply_verdict``. It locks and recounts the student's state on the problem from their graded submits, carries

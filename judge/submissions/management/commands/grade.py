@@ -11,7 +11,7 @@ from engine.grading import GradeReport
 from engine.package import PackageError, load_package
 from judge.lib.sandbox_backend import open_sandbox
 from judge.lib.validation import SubmissionRejected, validate_code
-from judge.submissions.services import grade_with_sandbox
+from judge.submissions.services.grading import grade_with_sandbox
 
 
 class Command(BaseCommand):

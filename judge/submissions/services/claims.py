@@ -1,0 +1,162 @@
+"""The claim: a compare-and-set that gives one worker a submission, heartbeats that keep it, parking at the
+per-user cap, and the sweep that sends again what a dead worker or a lost message left."""
+
+from __future__ import annotations
+
+import logging
+import threading
+import uuid
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import connection, transaction
+from django.db.models import F, Q
+from django.utils import timezone
+
+from judge.lib.broker import Lane, held_submissions
+from judge.submissions.models import Status, Submission
+from judge.submissions.services import intake
+
+log = logging.getLogger(__name__)
+
+# The sweep's Celery task (judge.submissions.tasks) takes this name; it is sent by name.
+RECOVER_TASK = "judge.submissions.tasks.recover_stalled_submissions"
+
+
+def claim_submission(submission_id: int, capped: bool = False) -> uuid.UUID | None:
+    """Take the submission if it is queued, or running with a dead worker; with ``capped``, only while
+    its user has fewer than ``MAX_RUNNING_PER_USER`` others being graded and none older parked."""
+    now = timezone.now()
+    stale = now - timedelta(seconds=settings.STALE_AFTER_S)
+    token = uuid.uuid4()
+    claimable = Submission.objects.filter(pk=submission_id).filter(
+        Q(status=Status.QUEUED) | Q(status=Status.RUNNING, heartbeat_at__lt=stale))
+    with transaction.atomic():
+        if capped:
+            user_id = claimable.values_list("user_id", flat=True).first()
+            if user_id is None:
+                return None
+            _lock_user_claims(user_id)
+            if _running_for_user(user_id, stale, other_than=submission_id) >= settings.MAX_RUNNING_PER_USER:
+                return None
+            if Submission.objects.filter(user_id=user_id, status=Status.QUEUED, enqueued_at__isnull=True,
+                                         pk__lt=submission_id).exists():
+                return None  # an older one of theirs is parked: it goes first (this one is parked behind it)
+        claimed = claimable.update(status=Status.RUNNING, claim=token, heartbeat_at=now, started_at=now,
+                                   attempts=F("attempts") + 1)
+    return token if claimed == 1 else None
+
+
+def _lock_user_claims(user_id: int) -> None:
+    """Serialise one user's claims until the transaction ends, so two workers cannot both see a free slot.
+    SQLite needs nothing: its transactions take the write lock as they begin (settings)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [CLAIM_LOCK_CLASS, user_id])
+
+
+CLAIM_LOCK_CLASS = 10_431  # the first key of PostgreSQL's advisory locks taken here
+
+
+def _running_for_user(user_id: int, stale, other_than: int | None = None) -> int:
+    running = Submission.objects.filter(user_id=user_id, status=Status.RUNNING, heartbeat_at__gte=stale)
+    return running.exclude(pk=other_than).count() if other_than else running.count()
+
+
+def park_submission(submission_id: int) -> bool:
+    """A queued submission whose user is at their cap waits here, in the database, instead of a worker slot."""
+    parked = Submission.objects.filter(pk=submission_id, status=Status.QUEUED,
+                                       enqueued_at__isnull=False).update(enqueued_at=None) == 1
+    if parked:
+        # Their last running one may have finished between the refused claim and now.
+        release_parked(Submission.objects.values_list("user_id", flat=True).get(pk=submission_id))
+    return parked
+
+
+def release_parked(user_id: int) -> list[int]:
+    """Send this user's oldest parked submissions, as many as they have free slots, to the back of their lanes."""
+    stale = timezone.now() - timedelta(seconds=settings.STALE_AFTER_S)
+    free = settings.MAX_RUNNING_PER_USER - _running_for_user(user_id, stale)
+    if free <= 0:
+        return []
+    waiting = Submission.objects.filter(user_id=user_id, status=Status.QUEUED, enqueued_at__isnull=True)
+    released = []
+    for pk in waiting.order_by("pk").values_list("pk", flat=True)[:free]:
+        if Submission.objects.filter(pk=pk, status=Status.QUEUED, enqueued_at__isnull=True).update(
+                enqueued_at=timezone.now()) == 1:
+            intake.enqueue(pk)
+            released.append(pk)
+    return released
+
+
+def beat(submission_id: int, token: uuid.UUID) -> bool:
+    return Submission.objects.filter(pk=submission_id, claim=token, status=Status.RUNNING).update(
+        heartbeat_at=timezone.now()) == 1
+
+
+class Heartbeat:
+    """Keeps a claim fresh from a background thread while grading runs."""
+
+    def __init__(self, submission_id: int, token: uuid.UUID) -> None:
+        self.submission_id, self.token = submission_id, token
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self.run, daemon=True)
+
+    def run(self) -> None:
+        try:
+            while not self.stop.wait(settings.HEARTBEAT_INTERVAL_S):
+                beat(self.submission_id, self.token)
+        finally:
+            connection.close()
+
+    def __enter__(self) -> "Heartbeat":
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop.set()
+        self.thread.join()
+
+
+def recover_stalled_submissions(broker_lost: bool = False) -> list[int]:
+    """Send again every submission whose worker or message was lost, and release parked ones with a free slot.
+
+    A dead worker's submission is queued again (compare-and-set on its stale heartbeat) and sent once to the Run
+    lane, ahead of any backlog; from then on it is an ordinary queued submission, not sent again at every sweep.
+    A submission queued for over ``REQUEUE_AFTER_S`` is sent again only if the broker does not hold its message
+    (``held_submissions``): during a flood most are only waiting.  With ``broker_lost`` (the broker's Redis
+    forgot its messages) every queued submission is sent again at once, oldest first, to its own lane.
+    """
+    now = timezone.now()
+    resent = requeue_dead_workers_submissions(now)
+    lost = Submission.objects.filter(status=Status.QUEUED, enqueued_at__isnull=False)
+    if not broker_lost:
+        lost = lost.filter(enqueued_at__lt=now - timedelta(seconds=settings.REQUEUE_AFTER_S))
+    candidates = list(lost.order_by("pk").values_list("pk", flat=True)[:2000])
+    held = held_submissions(intake.GRADE_TASK) if candidates and not broker_lost else None
+    for submission_id in candidates:
+        if held is not None and submission_id in held:
+            continue  # waiting behind others, not lost
+        Submission.objects.filter(pk=submission_id, status=Status.QUEUED).update(enqueued_at=now)
+        intake.enqueue(submission_id)
+        resent.append(submission_id)
+    parked = Submission.objects.filter(status=Status.QUEUED, enqueued_at__isnull=True)
+    for user_id in parked.order_by().values_list("user_id", flat=True).distinct():
+        release_parked(user_id)
+    if resent:
+        log.warning("re-sent %d stalled submission(s)%s: %s", len(resent), " (the broker lost its messages)"
+                    if broker_lost else "", resent[:50])
+    return resent
+
+
+def requeue_dead_workers_submissions(now) -> list[int]:
+    """Submissions whose worker stopped beating: back to the queue, each sent once to the Run lane."""
+    stale = now - timedelta(seconds=settings.STALE_AFTER_S)
+    resent = []
+    for submission_id in Submission.objects.filter(status=Status.RUNNING, heartbeat_at__lt=stale).values_list(
+            "pk", flat=True)[:500]:
+        if Submission.objects.filter(pk=submission_id, status=Status.RUNNING, heartbeat_at__lt=stale).update(
+                status=Status.QUEUED, claim=None, heartbeat_at=None, enqueued_at=now) == 1:
+            intake.enqueue(submission_id, Lane.RUN)
+            resent.append(submission_id)
+    return resent
