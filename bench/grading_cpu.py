@@ -94,10 +94,10 @@ class ContainerCPU:
     def owned(self) -> list[str]:
         pids = session_pids(self.session)
         found = []
-        for container in self.client.containers.list(filters={"label": "org.numpy-judge.sandbox"}):
-            owner = container.labels.get("org.numpy-judge.owner", "")
-            if owner.split("/")[1:2] and owner.split("/")[1] in pids:
-                found.append(container.id)
+        for container in self.client.api.containers(filters={"label": "org.numpy-judge.sandbox"}):
+            owner = (container.get("Labels") or {}).get("org.numpy-judge.owner", "").split("/")
+            if len(owner) > 1 and owner[1] in pids:
+                found.append(container["Id"])
         return found
 
     def read(self) -> None:
@@ -162,7 +162,7 @@ def stop_worker(worker: subprocess.Popen) -> None:
 
 def submit_and_wait(user, problem, code: str, timeout: float = 120.0) -> float:
     from judge.submissions.models import Status, Submission
-    from judge.submissions.services import submit_solution
+    from judge.submissions.services.intake import submit_solution
 
     started = time.monotonic()
     submission = submit_solution(user, problem, code)
