@@ -133,7 +133,7 @@ def django_setup(env: dict) -> None:
 
 def prepare(env: dict, problem: str) -> None:
     subprocess.run(["psql", "-q", "-h", "127.0.0.1", "-U", "postgres", "-c",
-                    f"DROP DATABASE IF EXISTS {env['BENCH_DB']}", "-c", f"CREATE DATABASE {env['BENCH_DB']}"],
+                    f"DROP DATABASE IF EXISTS {env['BENCH_DB']} WITH (FORCE)", "-c", f"CREATE DATABASE {env['BENCH_DB']}"],
                    check=True)
     import redis
 
@@ -146,7 +146,8 @@ def start_worker(tree: Path, env: dict, image: str) -> subprocess.Popen:
     return subprocess.Popen([PYTHON, "-m", "celery", "-A", "judge", "worker", "-Q", "run,submit,rejudge",
                              "--concurrency=1", "--without-mingle", "--without-gossip", "--loglevel=WARNING"],
                             cwd=tree, env=env | {"PYTHONPATH": str(tree), "SANDBOX_IMAGE": image},
-                            start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                            start_new_session=True, stdout=subprocess.DEVNULL,
+                            stderr=open(Path(env["JUDGE_VAR_DIR"]).parent / "worker.log", "ab"))  # noqa: SIM115
 
 
 def stop_worker(worker: subprocess.Popen) -> None:
