@@ -98,9 +98,7 @@ def grade(code: str, spec: ProblemSpec, cases: list[Case], sandbox: Sandbox,
     shown, unseen = [c for c in ordered if not c.hidden], [c for c in ordered if c.hidden]
     started = time.monotonic()
     run = sandbox.run(job_of(code, spec, shown + unseen, solved, len(shown) if shown and unseen else None))
-    events, hidden_events = _split_at(run.events, len(shown)) if unseen else (run.events, [])
-    if not shown:
-        events, hidden_events = [], events
+    events, hidden_events = _split_at(run.events, len(shown)) if shown else ([], run.events)
     report = _interpret_both(events, hidden_events, spec, shown, unseen, CodeFacts.of(code))
     info, round_trip_ms = run.info, run.elapsed_ms
     report.time_ms = round((time.monotonic() - started) * 1000, 3)
