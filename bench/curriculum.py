@@ -1,9 +1,11 @@
-"""The course at a glance: every packaged problem through its publish gate, in learning-path order.
+"""The catalogue at a glance: every packaged problem through its publish gate, in learning-path order.
 
 Prints, per problem: its track, graded tests (visible), probe inputs, tests also checked against a
 finite difference, named misconceptions, probes, and the gate's wall time and result.
 
-    .venv/bin/python bench/curriculum.py [--backend process|docker] [--only slug ...]
+    .venv/bin/python bench/curriculum.py [--backend process|docker] [--only slug ...] [--track slug]
+
+``--track llm-and-serving`` prints one track's table (its slug in problems/tracks.toml).
 """
 
 from __future__ import annotations
@@ -28,11 +30,17 @@ from judge.authoring.sync import learning_path  # noqa: E402
 from judge.lib.sandbox_backend import open_sandbox  # noqa: E402
 
 
-def course(only: list[str]) -> tuple[dict, list[str]]:
-    """The packages of problems/ by slug, and their slugs in learning-path order (only ``only``, if given)."""
+def catalogue(only: list[str], track: str = "") -> tuple[dict, list[str]]:
+    """The packages of problems/ by slug, and their slugs in learning-path order (only ``only``, and only the
+    track ``track``, if given)."""
     packages = {p.slug: p for p in (load_package(path) for path in discover(ROOT / "problems"))}
-    tracks = [track["slug"] for track in load_tracks(ROOT / "problems")]
-    order = [slug for slug in learning_path(list(packages.values()), set(), tracks) if not only or slug in only]
+    entries = load_tracks(ROOT / "problems")
+    tracks = [entry["slug"] for entry in entries]
+    if track and track not in tracks:
+        raise SystemExit(f"no track {track!r} in problems/tracks.toml; the tracks are {', '.join(tracks)}")
+    listed = [slug for entry in entries for slug in entry["problems"]]
+    order = [slug for slug in learning_path(list(packages.values()), set(), tracks, listed)
+             if (not only or slug in only) and (not track or packages[slug].track == track)]
     return packages, order
 
 
@@ -40,8 +48,9 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--backend", choices=("process", "docker"), default="process")
     parser.add_argument("--only", nargs="*", default=[])
+    parser.add_argument("--track", default="", help="only this track's problems (a slug of problems/tracks.toml)")
     options = parser.parse_args()
-    packages, order = course(options.only)
+    packages, order = catalogue(options.only, options.track)
     references = {slug: package.solution for slug, package in packages.items()}
     header = f"| {'problem':<32} | track | tests (visible) | probe inputs | fd-checked | misconceptions | probes | gate s | gate |"
     print(header)

@@ -47,8 +47,8 @@ def main() -> None:
     recomputing = load(PACKAGE / "wrong" / "recomputes_the_prefix.py", "recomputing")
     rng = np.random.default_rng(0)
     print(f"{'new tokens':>10} {'cached s':>9} {'recompute s':>11} {'ratio':>6}")
-    for n_new in (50, 100, 200):
-        prompt, model, n_heads, n_new = generator._random(rng, 4, 8, n_new, 1, 256, 4, 32)
+    for wanted in (50, 100, 200):
+        prompt, model, n_heads, n_new = generator._random(rng, 4, 8, wanted, 1, 256, 4, 32)
         fast, a = median_seconds(lambda: cached.decode_with_kv_cache(prompt, model, n_heads, n_new), runs)
         slow, b = median_seconds(lambda: recomputing.decode_with_kv_cache(prompt, model, n_heads, n_new), runs)
         assert np.array_equal(a, b), "the two decoders disagree"

@@ -32,8 +32,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from classroom import PASSWORD, codes_for, copy_problem, pct  # noqa: E402
-from push_latency import CHROMIUM, measure  # noqa: E402
+from classroom import PASSWORD, codes_for, copy_problem, pct
+from push_latency import CHROMIUM, measure
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGETS = {"p50_s": 0.3, "rejudge_s": 20.0}

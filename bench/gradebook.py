@@ -27,7 +27,14 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.scale import (  # noqa: E402
-    drop_database, indexes_dropped, make_problems, make_users, percentiles, recreate_database, setup_django, sql,
+    drop_database,
+    indexes_dropped,
+    make_problems,
+    make_users,
+    percentiles,
+    recreate_database,
+    setup_django,
+    sql,
     time_page,
 )
 

@@ -37,7 +37,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from classroom import (  # noqa: E402  (the same stack, the same students' requests)
+from classroom import (
     FINAL,
     MIX,
     PYTHON,

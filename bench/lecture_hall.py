@@ -33,7 +33,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.classroom import Stack, make_stack  # noqa: E402  (the same stack, started the same way)
+from bench.classroom import Stack, make_stack
 
 TARGETS = {"page_p95_ms": 150.0, "delivery_p95_ms": 500.0}
 
@@ -168,7 +168,8 @@ import json, time
 from engine.grading import GradeReport
 from engine.verdicts import Verdict
 from judge.submissions import push
-from judge.submissions.services import claims, recording
+from judge.grading import recording
+from judge.submissions.services import claims
 from judge.submissions.models import Status
 for pk in {pks!r}:
     token = claims.claim_submission(pk)
@@ -230,7 +231,7 @@ def report(result: dict, args) -> None:
     ok = (result["opened"] == result["streams"] and result["page_p95_ms"] <= TARGETS["page_p95_ms"]
           and result["delivery_p95_ms"] <= TARGETS["delivery_p95_ms"] and result["delivered"] == result["verdicts"])
     print(f"\nLecture hall: {result['streams']} status streams, {args.workers} uvicorn worker processes, "
-          f"load average {open('/proc/loadavg').read().split()[0]}")
+          f"load average {Path('/proc/loadavg').read_text().split()[0]}")
     print("| what | figure | target |")
     print("| --- | --- | --- |")
     print(f"| streams open at once | {result['opened']} of {result['streams']} | 2,000 |")

@@ -35,7 +35,7 @@ import django  # noqa: E402
 
 django.setup()
 
-from curriculum import course  # noqa: E402  (bench/curriculum.py)
+from curriculum import catalogue  # noqa: E402  (bench/curriculum.py)
 
 from engine.gate import run_gate  # noqa: E402
 from engine.grading import grade  # noqa: E402
@@ -108,7 +108,7 @@ def main() -> None:
     parser.add_argument("--only", nargs="*", default=[])
     parser.add_argument("--promote", action="store_true", help="name the largest cluster and measure again")
     options = parser.parse_args()
-    packages, order = course(options.only)
+    packages, order = catalogue(options.only)
     references = {slug: package.solution for slug, package in packages.items()}
     header = (f"| {'problem':<32} | named | class | wrong | explained | coverage | clusters left | largest |"
               + (" after naming it |" if options.promote else "") + " s |")

@@ -21,7 +21,7 @@ from numpy.lib import format as npy_format
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.arrays import read_npy, to_npy  # noqa: E402
+from engine.arrays import read_npy, to_npy
 
 SHAPES = {"scalar": (), "4 x 8": (4, 8), "64 x 64": (64, 64), "8 x 197 x 64": (8, 197, 64)}
 

@@ -39,6 +39,7 @@ from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
+from django.urls import reverse  # noqa: E402
 
 from engine.verdicts import Verdict  # noqa: E402
 from judge.authoring.sync import sync_problems  # noqa: E402
@@ -104,7 +105,8 @@ def main() -> None:
     print(f"database: {connection.vendor}; {Problem.objects.filter(published=True).count()} published problems, "
           f"{Submission.objects.count()} submissions by {args.students} students; {args.repeats} renders each")
     print(f"{'page':<34} {'p50 ms':>8} {'p95 ms':>8} {'mean ms':>8} {'queries':>8}")
-    for label, url in (("problem list /", "/"), (f"problem page {problem.slug}", problem.get_absolute_url())):
+    pages = (("problem list /", "/"), (f"problem page {problem.slug}", reverse("problem-detail", args=[problem.slug])))
+    for label, url in pages:
         timings, queries = measure(client, url, args.repeats)
         p95 = statistics.quantiles(timings, n=20)[-1]
         print(f"{label:<34} {statistics.median(timings):>8.2f} {p95:>8.2f} {statistics.fmean(timings):>8.2f} "

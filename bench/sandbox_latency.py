@@ -56,7 +56,7 @@ def npy(array: np.ndarray) -> bytes:
 
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 def tiny_cases() -> list[Case]:

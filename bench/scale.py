@@ -194,9 +194,9 @@ def time_verdicts(count: int) -> tuple[tuple[float, float], tuple[float, float]]
 
     from engine.grading import GradeReport
     from engine.verdicts import Verdict
+    from judge.grading.recording import record_verdict
     from judge.problems.models import Problem
     from judge.submissions.models import Status, Submission
-    from judge.submissions.services.recording import record_verdict
 
     problems = list(Problem.objects.filter(published=True).values_list("pk", "current_test_set_id"))
     user_ids = list(Submission.objects.order_by("?").values_list("user_id", flat=True)[:2 * count])
@@ -226,8 +226,8 @@ def measure(size_label: str, runs: int, verdicts: int) -> dict[str, tuple[float,
     from django.db.models import Count
     from django.test import Client
 
-    from judge.leaderboard.models import UserTotals
-    from judge.leaderboard.ranking import board
+    from judge.standings.models import UserTotals
+    from judge.standings.ranking import board
     from judge.submissions.models import Submission
 
     total = board().total
@@ -275,7 +275,7 @@ def main() -> None:
     from django.core.management import call_command
     from django.db import connection
 
-    from judge.leaderboard.services import rebuild_standings
+    from judge.standings.services import rebuild_standings
     from judge.submissions.models import Submission
 
     call_command("migrate", verbosity=0)

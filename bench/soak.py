@@ -32,7 +32,6 @@ import os
 import random
 import signal
 import sqlite3
-import subprocess
 import sys
 import threading
 import time
@@ -41,8 +40,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from classroom import MIX, PASSWORD, Tally, codes_for, log_in, pct, submit_and_wait  # noqa: E402
-from embedded_latency import Embedded  # noqa: E402
+from classroom import MIX, PASSWORD, Tally, codes_for, log_in, pct, submit_and_wait
+from embedded_latency import Embedded
 
 ROOT = Path(__file__).resolve().parent.parent
 BACK_WITHIN_S = 10.0

@@ -29,13 +29,12 @@ import os
 import signal
 import statistics
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from classroom import codes_for, pct  # noqa: E402
-from embedded_latency import Embedded  # noqa: E402
+from classroom import codes_for, pct
+from embedded_latency import Embedded
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGET_RATIO = 1.10
@@ -46,7 +45,7 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 from judge.problems.models import Problem
 from judge.submissions.models import Kind, Status, Submission
-from judge.submissions.services.grading import enqueue_speed
+from judge.grading.services import enqueue_speed
 from judge.submissions.services.intake import submit_solution
 problem = Problem.objects.get(slug={slug!r})
 users = [get_user_model().objects.get_or_create(username=f"student{{i:03}}")[0] for i in range({students})]

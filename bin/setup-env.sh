@@ -40,7 +40,7 @@ pip_install() {
     "${pip[@]}" install -q pip "$@"  # pip too, for .venv/bin/pip later
 }
 # What is installed is stamped with the hash of both pyproject files and the extras: bin/run needs none,
-# bin/test "[test]"; a venv made with more extras than asked for is ready too (no second install).
+# bin/test "[test,docs]"; a venv made with more extras than asked for is ready too (no second install).
 EXTRAS=${EXTRAS:-}
 HASH=$(cat pyproject.toml clients/python/pyproject.toml | sha256sum | cut -c1-16)
 installed() {
@@ -67,7 +67,7 @@ if [ -f package-lock.json ]; then
     fi
 fi
 if ! installed; then
-    # The project, and the command-line client and notebook magic (README, "Outside the browser"), a package
+    # The project, and the command-line client and notebook magic (docs/students/cli.md), a package
     # of its own: one resolution.
     pip_install -e ".$EXTRAS" -e clients/python
     touch ".venv/.installed-$HASH$EXTRAS"

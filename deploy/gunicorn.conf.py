@@ -1,6 +1,6 @@
 """Gunicorn for the web container (``gunicorn -c deploy/gunicorn.conf.py judge.asgi``).
 
-Sizing (README, "Serving the pages"): each process runs a uvicorn worker
+Sizing (docs/operators/compose.md#serving-the-pages): each process runs a uvicorn worker
 (ASGI, ``judge/asgi.py``).  A page waiting for its verdict keeps a status
 stream open (server-sent events); under ASGI that costs an asyncio task and a
 few kilobytes, not a thread, and every stream of a process is woken by the

@@ -13,9 +13,11 @@ import io
 import json
 import math
 import zipfile
+from typing import Any
 
 import numpy as np
 from numpy.lib import format as npy_format
+from numpy.typing import NDArray
 
 from sandbox.protocol import plain_npy_header
 
@@ -24,7 +26,7 @@ class UnreadableArray(ValueError):
     """The bytes are not a plain, pickle-free .npy array."""
 
 
-def to_npy(array: np.ndarray) -> bytes:
+def to_npy(array: NDArray[Any]) -> bytes:
     buffer = io.BytesIO()
     np.save(buffer, array, allow_pickle=False)
     return buffer.getvalue()
@@ -34,7 +36,7 @@ def npy_hash(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def _header(data: bytes) -> tuple[tuple, bool, np.dtype, int]:
+def _header(data: bytes) -> tuple[tuple[Any, ...], bool, np.dtype[Any], int]:
     """(shape, Fortran order, dtype, where the data starts) of untrusted .npy bytes: the header np.save writes
     read directly (``plain_npy_header``), any other by numpy's parser."""
     if (plain := plain_npy_header(data)) is not None:
@@ -42,11 +44,11 @@ def _header(data: bytes) -> tuple[tuple, bool, np.dtype, int]:
         return shape, fortran, np.dtype(dtype), start
     stream = io.BytesIO(data)
     try:
-        version = npy_format.read_magic(stream)
+        version = npy_format.read_magic(stream)  # type: ignore[no-untyped-call]  # numpy 2.2 leaves it unannotated
         if version == (1, 0):
-            shape, fortran, dtype = npy_format.read_array_header_1_0(stream, max_header_size=10000)
+            shape, fortran, dtype = npy_format.read_array_header_1_0(stream, max_header_size=10000)  # type: ignore[no-untyped-call, call-arg]  # as read_magic; its stub lacks max_header_size
         elif version in ((2, 0), (3, 0)):
-            shape, fortran, dtype = npy_format.read_array_header_2_0(stream, max_header_size=10000)
+            shape, fortran, dtype = npy_format.read_array_header_2_0(stream, max_header_size=10000)  # type: ignore[no-untyped-call, call-arg]  # as read_magic
         else:
             raise UnreadableArray(f"unsupported .npy version {version}")
     except (ValueError, EOFError, SyntaxError) as exc:
@@ -54,7 +56,7 @@ def _header(data: bytes) -> tuple[tuple, bool, np.dtype, int]:
     return shape, fortran, dtype, stream.tell()
 
 
-def read_npy(data: bytes, max_bytes: int) -> np.ndarray:
+def read_npy(data: bytes, max_bytes: int) -> NDArray[Any]:
     """Parse untrusted .npy bytes into an array (writable, its own copy), or raise UnreadableArray."""
     if len(data) > max_bytes:
         raise UnreadableArray(f"the result is {len(data)} bytes, over the limit of {max_bytes}")
@@ -73,7 +75,7 @@ def read_npy(data: bytes, max_bytes: int) -> np.ndarray:
     return array.copy(order="K")
 
 
-def from_npy(data: bytes) -> np.ndarray:
+def from_npy(data: bytes) -> NDArray[Any]:
     """Our own .npy bytes (an expected output, a stored input) as an array, read as quickly as a result is."""
     return read_npy(data, len(data))
 
@@ -97,7 +99,7 @@ def pack_inputs(args: dict[str, bytes | dict[str, bytes] | int | float | bool]) 
 def unpack_inputs(data: bytes) -> dict[str, bytes | dict[str, bytes] | int | float | bool]:
     """Each input, in the order stored: the .npy bytes of an array, {key: .npy bytes} of a ``params`` dict,
     the plain value of a scalar."""
-    inputs: dict = {}
+    inputs: dict[str, Any] = {}
     with zipfile.ZipFile(io.BytesIO(data)) as archive:
         for entry in archive.namelist():
             name, kind = entry.rsplit(".", 1)
@@ -109,9 +111,9 @@ def unpack_inputs(data: bytes) -> dict[str, bytes | dict[str, bytes] | int | flo
     return inputs
 
 
-def load_inputs(data: bytes) -> dict[str, np.ndarray | int | float | bool]:
+def load_inputs(data: bytes) -> dict[str, NDArray[Any] | int | float | bool]:
     """Each input as its function receives it; a ``params`` dict's arrays as ``name["key"]``, one by one."""
-    loaded = {}
+    loaded: dict[str, NDArray[Any] | int | float | bool] = {}
     for name, raw in unpack_inputs(data).items():
         if isinstance(raw, dict):
             loaded |= {f'{name}["{key}"]': np.load(io.BytesIO(v), allow_pickle=False) for key, v in raw.items()}

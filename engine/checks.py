@@ -2,7 +2,7 @@
 
 The checks run in a fixed order and the first failure decides the status:
 type (a plain ``numpy.ndarray``), dtype (float64, or the int64 a problem declares
-for ids and indices), shape (exact, before any comparison that could broadcast),
+for ids and indices, or the int8 of quantised weights), shape (exact, before any comparison that could broadcast),
 the NaN/inf pattern, the values within the problem's rtol/atol (integers: exactly),
 and finally that the inputs were not modified.
 
@@ -20,8 +20,10 @@ import ast
 import builtins
 import re
 from dataclasses import asdict, dataclass, field
+from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from engine.arrays import UnreadableArray, read_npy
 from engine.events import TestEvent
@@ -54,22 +56,22 @@ class TestResult:
     message: str = ""
     time_ms: float = 0.0
     checks: dict[str, str] = field(default_factory=dict)  # check -> passed | failed | skipped
-    detail: dict = field(default_factory=dict)
+    detail: dict[str, Any] = field(default_factory=dict)
     stdout: str = ""
-    traceback: list[dict] = field(default_factory=list)
+    traceback: list[dict[str, Any]] = field(default_factory=list)
     # A known misconception this result matches: {"name", "explanation", "see"}.
-    misconception: dict = field(default_factory=dict)
+    misconception: dict[str, Any] = field(default_factory=dict)
     # How it failed, as an opaque digest that float noise does not change (``engine/signatures.py``).
     signature: str = ""
     # Its inputs were one of the pool's secret draws (``engine/pool.py``), which differ from one Submit to
     # the next: mining compares such tests by status, since their signatures differ with the inputs.
     drawn: bool = False
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return asdict(self)
 
 
-def describe_dtype(dtype: np.dtype) -> str:
+def describe_dtype(dtype: np.dtype[Any]) -> str:
     if dtype.byteorder == ">" or (dtype.byteorder == "=" and not dtype.isnative):
         return f"big-endian {dtype.name}"
     return dtype.name
@@ -78,7 +80,7 @@ def describe_dtype(dtype: np.dtype) -> str:
 def _checks_up_to(status: str) -> dict[str, str]:
     failed = FAILED_CHECK.get(status)
     if failed is None:
-        return {check: "passed" for check in CHECKS} if status == TestStatus.PASSED else {}
+        return dict.fromkeys(CHECKS, "passed") if status == TestStatus.PASSED else {}
     marks, state = {}, "passed"
     for check in CHECKS:
         if check == failed:
@@ -88,7 +90,7 @@ def _checks_up_to(status: str) -> dict[str, str]:
     return marks
 
 
-def check_test(event: TestEvent, *, name: str, hidden: bool, expected: np.ndarray,
+def check_test(event: TestEvent, *, name: str, hidden: bool, expected: NDArray[Any],
                input_hashes: dict[str, str], tolerance: Tolerance, max_output_bytes: int,
                time_limit_s: float = 0.0, budget_s: float | None = None,
                inputs: dict[str, bytes] | None = None, facts: CodeFacts | None = None) -> TestResult:
@@ -113,7 +115,7 @@ def check_test(event: TestEvent, *, name: str, hidden: bool, expected: np.ndarra
     return result
 
 
-def _shows_actual(status: TestStatus, expected) -> bool:
+def _shows_actual(status: TestStatus, expected: object) -> bool:
     """Whether a visible test keeps the student's array: when it failed on its values, and when integers
     (token ids) passed, since they equal the expected ones exactly and the decoded-tokens picture draws them."""
     passed_ids = status == TestStatus.PASSED and isinstance(expected, np.ndarray) and is_integer(expected)
@@ -134,7 +136,8 @@ def _timeout_message(event: TestEvent, time_limit_s: float, budget_s: float | No
     return f"the function did not return within this test's time limit{given}; the tests after it were not run"
 
 
-def _judge(event, hidden, expected, input_hashes, tolerance, max_output_bytes, inputs=None, facts=None):
+def _judge(event: TestEvent, hidden: bool, expected: NDArray[Any], input_hashes: dict[str, str], tolerance: Tolerance,
+           max_output_bytes: int, inputs: dict[str, bytes] | None = None, facts: CodeFacts | None = None) -> tuple[TestStatus, str, dict[str, Any]]:
     outcome = event.outcome
     if outcome == Outcome.MEMORY:
         return TestStatus.MEMORY_LIMIT_EXCEEDED, "the function used more memory than the limit allows", {}
@@ -151,15 +154,16 @@ def _judge(event, hidden, expected, input_hashes, tolerance, max_output_bytes, i
     return _judge_array(event, hidden, expected, input_hashes, tolerance, max_output_bytes, inputs, facts)
 
 
-def _where(frame: dict) -> str:
+def _where(frame: dict[str, Any]) -> str:
     """Where it raised: a line of the submission, or of the student's accepted solution it imported."""
     if frame.get("module"):
         return f" (line {frame['line']} of your accepted {frame['module']}, which this code imports)"
     return f" (line {frame['line']})"
 
 
-def _runtime_error(event, hidden: bool):
+def _runtime_error(event: TestEvent, hidden: bool) -> tuple[TestStatus, str, dict[str, Any]]:
     error = event.error
+    assert error is not None  # an ERROR outcome carries its error (engine/events.py)
     if error.type == "MemoryError":
         return TestStatus.MEMORY_LIMIT_EXCEEDED, "MemoryError: the function needed more memory than the limit", {}
     if hidden:
@@ -201,7 +205,9 @@ def _wrong_type_message(description: str, hidden: bool = False) -> str:
     return message
 
 
-def _judge_array(event, hidden, expected, input_hashes, tolerance, max_output_bytes, inputs=None, facts=None):
+def _judge_array(event: TestEvent, hidden: bool, expected: NDArray[Any], input_hashes: dict[str, str],
+                 tolerance: Tolerance, max_output_bytes: int, inputs: dict[str, bytes] | None = None,
+                 facts: CodeFacts | None = None) -> tuple[TestStatus, str, dict[str, Any]]:
     claimed = event.dtype
     if event.output is None:
         if claimed and not claimed.startswith("|O"):
@@ -231,24 +237,24 @@ def _judge_array(event, hidden, expected, input_hashes, tolerance, max_output_by
     return _unchanged(event, input_hashes, detail)
 
 
-def _unchanged(event, input_hashes, detail):
+def _unchanged(event: TestEvent, input_hashes: dict[str, str], detail: dict[str, Any]) -> tuple[TestStatus, str, dict[str, Any]]:
     mutated = _mutation_message(event.input_hashes, input_hashes)
     if mutated:
         return TestStatus.INPUT_MUTATED, mutated, detail
     return TestStatus.PASSED, "", detail
 
 
-def wanted_dtype(expected: np.ndarray) -> np.dtype:
+def wanted_dtype(expected: NDArray[Any]) -> np.dtype[Any]:
     """The dtype a result must have: the expected output's, which the test build checked against the manifest's
-    declaration (float64 unless ``[function.returns]`` declares int64)."""
-    return INT64 if is_integer(expected) else FLOAT64
+    declaration (float64 unless ``[function.returns]`` declares int64 or int8)."""
+    return expected.dtype.newbyteorder("<") if is_integer(expected) else FLOAT64
 
 
-def is_integer(expected: np.ndarray) -> bool:
+def is_integer(expected: NDArray[Any]) -> bool:
     return expected.dtype.kind in "iu"
 
 
-def _integer_message(actual: np.ndarray, expected: np.ndarray, hidden: bool, detail: dict) -> str:
+def _integer_message(actual: NDArray[Any], expected: NDArray[Any], hidden: bool, detail: dict[str, Any]) -> str:
     """Integers (token ids, indices) are right or wrong: compared exactly, no tolerance."""
     bad = actual != expected
     if not bad.any():
@@ -277,10 +283,9 @@ def _mutation_message(returned: dict[str, str], sent: dict[str, str]) -> str:
 NAMED_DTYPES = frozenset(np.dtype(code).name for code in np.typecodes["All"] if code not in "OVSUaMm") | {"object"}
 
 
-def _dtype_message(got: str, shape, expected: np.ndarray, hidden: bool) -> str:
-    wanted = "an int64" if is_integer(expected) else "a float64"
-    # Ids and indices computed with float arithmetic come back float64: say how to make them integers.
-    advice = "; ids and indices are integers: return them with .astype(np.int64)" if is_integer(expected) else ""
+def _dtype_message(got: str, shape: tuple[Any, ...] | None, expected: NDArray[Any], hidden: bool) -> str:
+    wanted = f"an {expected.dtype.name}" if is_integer(expected) else "a float64"
+    advice = _integer_advice(expected.dtype) if is_integer(expected) else ""
     if hidden:
         named = got.removeprefix("big-endian ") in NAMED_DTYPES
         return f"expected {wanted} array, got {got if named else 'an array of another dtype'}{advice}"
@@ -288,7 +293,15 @@ def _dtype_message(got: str, shape, expected: np.ndarray, hidden: bool) -> str:
     return f"expected {wanted} array of shape {expected.shape}, got {got}{shape_text}{advice}"
 
 
-def _shape_message(actual: tuple, expected: tuple, hidden: bool) -> str:
+def _integer_advice(dtype: np.dtype[Any]) -> str:
+    """How to give integers the declared dtype: ids computed with float arithmetic come back float64, and
+    quantised values rounded with np.round are still floats."""
+    if dtype == INT64:
+        return "; ids and indices are integers: return them with .astype(np.int64)"
+    return f"; the values are {dtype.name} integers: convert them with .astype(np.{dtype.name}) once they fit its range"
+
+
+def _shape_message(actual: tuple[Any, ...], expected: tuple[Any, ...], hidden: bool) -> str:
     if hidden:
         if len(actual) != len(expected):
             return f"expected a {len(expected)}-dimensional result, got another number of dimensions"
@@ -299,8 +312,8 @@ def _shape_message(actual: tuple, expected: tuple, hidden: bool) -> str:
     return message
 
 
-def _special_value_message(actual: np.ndarray, expected: np.ndarray, hidden: bool,
-                           inputs: dict[str, bytes] | None = None, detail: dict | None = None,
+def _special_value_message(actual: NDArray[Any], expected: NDArray[Any], hidden: bool,
+                           inputs: dict[str, bytes] | None = None, detail: dict[str, Any] | None = None,
                            facts: CodeFacts | None = None) -> str:
     """Where the NaN/inf pattern differs, said as what was expected and what the result holds there
     (a largest error over infinities says nothing: "-inf expected at 3 positions, you have -1e9")."""
@@ -334,7 +347,7 @@ def _positions(count: int) -> str:
     return f"{count} position{'' if count == 1 else 's'}"
 
 
-def _where_pattern(where: np.ndarray, other: np.ndarray) -> tuple[int, str, tuple]:
+def _where_pattern(where: NDArray[Any], other: NDArray[Any]) -> tuple[int, str, tuple[Any, ...]]:
     """How many positions, the values ``other`` holds there (up to three named), and the first index."""
     values = np.unique(other[where])  # NaNs sort last and each counts once
     named = [_number(float(v)) for v in values[:3]]
@@ -349,7 +362,7 @@ def _are(values: str) -> str:
     return "are" if " and " in values or "different values" in values else "is"
 
 
-def _keep_pattern(detail: dict | None, label: str, count: int, first: tuple, summary: str) -> None:
+def _keep_pattern(detail: dict[str, Any] | None, label: str, count: int, first: tuple[Any, ...], summary: str) -> None:
     if detail is not None:
         detail["pattern"] = {"label": label, "count": count, "first": list(first), "summary": summary}
 
@@ -365,9 +378,10 @@ def _number(value: float) -> str:
 
 
 def _nan_advice(inputs: dict[str, bytes], hidden: bool = False, facts: CodeFacts | None = None) -> str:
-    """Advice only where the inputs point to a cause (large magnitudes: overflow; a -inf mask) and the code
-    does not already do what the advice says (``facts``: it subtracts each row's maximum, over the last
-    axis); when unsure, nothing.  On a hidden test without the magnitude, which is the hidden input's."""
+    """Advice only where the inputs point to a cause (large magnitudes: overflow; a -inf mask), the code can
+    have that cause (``facts``: overflow needs an exponential; a learning-rate schedule's NaN is 0/0) and does
+    not already do what the advice says (it subtracts each row's maximum, over the last axis); when unsure,
+    nothing.  On a hidden test without the magnitude, which is the hidden input's."""
     largest, masked = 0.0, []
     for name, data in inputs.items():
         try:
@@ -383,7 +397,8 @@ def _nan_advice(inputs: dict[str, bytes], hidden: bool = False, facts: CodeFacts
     subtracts = facts.max_axes if facts is not None else frozenset()
     if LAST_AXIS in subtracts:
         return ""  # both causes below are what subtracting the row maximum prevents: the NaN comes from elsewhere
-    if largest >= LARGE_INPUT and not subtracts:
+    exponentiates = facts is None or facts.exponentiates
+    if largest >= LARGE_INPUT and not subtracts and exponentiates:
         reach = "are large" if hidden else f"reach {largest:.3g}"
         return (f"; the inputs {reach} in magnitude, so exp() overflows to inf and inf/inf is NaN: "
                 "subtract the maximum before exponentiating")
@@ -395,6 +410,8 @@ def _nan_advice(inputs: dict[str, bytes], hidden: bool = False, facts: CodeFacts
 
 LAST_AXIS = "-1"
 MAXIMUM_CALLS = frozenset({"max", "amax", "nanmax"})
+# The exponentials whose overflow the NaN advice names (np.exp, math.exp, np.expm1, np.exp2).
+EXPONENTIAL_CALLS = frozenset({"exp", "expm1", "exp2"})
 
 
 @dataclass(frozen=True)
@@ -403,9 +420,11 @@ class CodeFacts:
     names a cause can be checked against it first: "subtract the maximum" is wrong for code that does.
 
     ``max_axes``: the axis of each maximum the code subtracts ("-1"; "none" for the whole array; "other"
-    where it is not a constant), also through a name the maximum was assigned to."""
+    where it is not a constant), also through a name the maximum was assigned to.  ``exponentiates``: it calls
+    an exponential, whose overflow on large inputs is the cause the NaN advice names."""
 
     max_axes: frozenset[str] = frozenset()
+    exponentiates: bool = True
 
     @classmethod
     def of(cls, code: str) -> CodeFacts:
@@ -415,10 +434,12 @@ class CodeFacts:
             return cls()
         maxima: dict[str, str] = {}
         for node in ast.walk(tree):
-            if isinstance(node, ast.Assign) and _maximum_axis(node.value) is not None:
+            if isinstance(node, ast.Assign) and (axis := _maximum_axis(node.value)) is not None:
                 for target in node.targets:
                     if isinstance(target, ast.Name):
-                        maxima[target.id] = _maximum_axis(node.value)
+                        maxima[target.id] = axis
+        exponentiates = any(isinstance(node, ast.Call) and _called(node) in EXPONENTIAL_CALLS
+                            for node in ast.walk(tree))
         axes = set()
         for node in ast.walk(tree):
             subtracted = None
@@ -431,7 +452,7 @@ class CodeFacts:
             axis = maxima.get(subtracted.id) if isinstance(subtracted, ast.Name) else _maximum_axis(subtracted)
             if axis is not None:
                 axes.add(axis)
-        return cls(frozenset(axes))
+        return cls(frozenset(axes), exponentiates)
 
 
 def _called(node: ast.Call) -> str:
@@ -451,7 +472,7 @@ def _maximum_axis(node: ast.AST) -> str | None:
                                                                 and node.func.value.id in ("np", "numpy"))
         position = 0 if method else 1
         axis = node.args[position] if len(node.args) > position else None
-    if axis is None or isinstance(axis, ast.Constant) and axis.value is None:
+    if axis is None or (isinstance(axis, ast.Constant) and axis.value is None):
         return "none"
     try:
         value = ast.literal_eval(axis)
@@ -475,7 +496,8 @@ def _mismatch_at(expected: float, actual: float) -> str:
     return f"expected {shown_expected}, got {shown_actual} (abs error {error:.1e}{relative})"
 
 
-def _value_message(actual, expected, tolerance: Tolerance, hidden: bool, detail: dict) -> str:
+def _value_message(actual: NDArray[Any], expected: NDArray[Any], tolerance: Tolerance, hidden: bool,
+                   detail: dict[str, Any]) -> str:
     if _all_within(actual, expected, tolerance):
         return ""  # a passing test pays for the comparison only, not for the message's figures
     finite = np.isfinite(expected)
@@ -523,7 +545,7 @@ def _all_within(actual: np.ndarray, expected: np.ndarray, tolerance: Tolerance) 
 # --------------------------------------------------------------------------
 
 
-def check_members(event: TestEvent, *, name: str, hidden: bool, expected: dict[str, np.ndarray], returns: Returns,
+def check_members(event: TestEvent, *, name: str, hidden: bool, expected: dict[str, NDArray[Any]], returns: Returns,
                   input_hashes: dict[str, str], tolerance: Tolerance, max_output_bytes: int,
                   time_limit_s: float = 0.0, budget_s: float | None = None,
                   inputs: dict[str, bytes] | None = None) -> tuple[TestResult, dict[str, TestEvent]]:
@@ -550,11 +572,11 @@ def check_members(event: TestEvent, *, name: str, hidden: bool, expected: dict[s
         if checked.status != TestStatus.PASSED:
             failed.append((member, checked))
     if failed:
-        member, first = failed[0]
+        member, first_failed = failed[0]
         also = [other for other, _ in failed[1:]]
-        result.status = first.status
-        result.message = f"{member}: {first.message}" + (f" (also wrong: {', '.join(also)})" if also else "")
-        result.detail = first.detail | {"member": member, "failing_members": [m for m, _ in failed]}
+        result.status = first_failed.status
+        result.message = f"{member}: {first_failed.message}" + (f" (also wrong: {', '.join(also)})" if also else "")
+        result.detail = first_failed.detail | {"member": member, "failing_members": [m for m, _ in failed]}
     else:
         mutated = _mutation_message(event.input_hashes, input_hashes)
         if mutated:
@@ -579,7 +601,7 @@ def _members(event: TestEvent, returns: Returns, hidden: bool) -> dict[str, Test
 
 def type_signature(event: TestEvent, returns: Returns | None) -> str:
     """What a wrong_type result returned, as diagnosis compares it: the type, or how the tuple or dict was wrong."""
-    if returns is None or event.outcome == Outcome.WRONG_TYPE and not event.container:
+    if returns is None or (event.outcome == Outcome.WRONG_TYPE and not event.container):
         return event.type_description
     try:
         parts = _members(event, returns, hidden=True)
@@ -595,8 +617,11 @@ def type_signature(event: TestEvent, returns: Returns | None) -> str:
 # so this works on hidden tests without revealing their data.
 # --------------------------------------------------------------------------
 
+# A run stopped by the time or memory limit returns nothing to compare: it matches a known-wrong solution that
+# was stopped the same way on the same test (the test built to separate that mistake by its cost).
+BY_STATUS_ALONE = {TestStatus.TIME_LIMIT_EXCEEDED, TestStatus.MEMORY_LIMIT_EXCEEDED}
 DIAGNOSABLE = {TestStatus.WRONG_TYPE, TestStatus.WRONG_DTYPE, TestStatus.WRONG_SHAPE, TestStatus.WRONG_VALUE,
-               TestStatus.INPUT_MUTATED, TestStatus.RUNTIME_ERROR}
+               TestStatus.INPUT_MUTATED, TestStatus.RUNTIME_ERROR} | BY_STATUS_ALONE
 
 
 @dataclass(frozen=True)
@@ -606,11 +631,11 @@ class KnownWrong:
     name: str
     explanation: str
     see: str
-    status: str  # the status its result got on this test
+    status: str  # the status its result got on this test ("passed" too: where it is not a mistake)
     output: bytes | None = None  # its returned .npy, for array statuses
     signature: str = ""  # "Type: message" for runtime_error, the type description for wrong_type
 
-    def as_misconception(self) -> dict:
+    def as_misconception(self) -> dict[str, Any]:
         return {"name": self.name, "explanation": self.explanation, "see": self.see}
 
 
@@ -624,6 +649,8 @@ def diagnose(event: TestEvent, status: str, known: tuple[KnownWrong, ...], toler
     outputs, those whose every member matches."""
     if status not in DIAGNOSABLE:
         return []
+    if status in BY_STATUS_ALONE:
+        return [candidate for candidate in known if candidate.status == status]
     if returns is not None and status != TestStatus.RUNTIME_ERROR:
         return _diagnose_members(event, status, known, tolerance, max_output_bytes, returns)
     actual, found = None, []
@@ -669,7 +696,7 @@ def _diagnose_members(event: TestEvent, status: str, known: tuple[KnownWrong, ..
     return found
 
 
-def same_result(actual: np.ndarray, other: np.ndarray, tolerance: Tolerance) -> bool:
+def same_result(actual: NDArray[Any], other: NDArray[Any], tolerance: Tolerance) -> bool:
     """Same dtype and shape, the same NaN/inf pattern, and values within the problem's tolerance."""
     if actual.dtype != other.dtype or actual.shape != other.shape:
         return False
@@ -684,7 +711,7 @@ def same_result(actual: np.ndarray, other: np.ndarray, tolerance: Tolerance) -> 
     return bool(np.all(close | ~finite))
 
 
-def finite_difference_disagreement(actual: np.ndarray, estimate: np.ndarray, tolerance: Tolerance,
+def finite_difference_disagreement(actual: NDArray[Any], estimate: NDArray[Any], tolerance: Tolerance,
                                    hidden: bool) -> str | None:
     """Where a gradient disagrees with the finite-difference estimate of the forward, or None."""
     if actual.shape != estimate.shape:

@@ -14,8 +14,10 @@ import ast
 import io
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from engine.arrays import read_npy, to_npy
 from engine.grading import job_of
@@ -54,7 +56,7 @@ class Expectation:
     non_finite: bool = False
 
     @classmethod
-    def of(cls, value: object) -> "Expectation":
+    def of(cls, value: object) -> Expectation:
         if isinstance(value, np.ndarray):
             return cls(value.ndim, bool(value.size) and not bool(np.isfinite(value).all()))
         return cls(None, isinstance(value, float) and not math.isfinite(value))
@@ -117,7 +119,7 @@ def _number(node: ast.expr) -> int | float | bool:
         node = node.operand
         if isinstance(node, ast.Constant) and type(node.value) is bool:
             raise BadLiteral(f"has a sign before {node.value}")
-    if isinstance(node, ast.Constant) and type(node.value) in (int, float, bool):
+    if isinstance(node, ast.Constant) and isinstance(node.value, int | float) and type(node.value) in (int, float, bool):
         value = node.value
         if type(value) is int and abs(value) > 2**53:
             raise BadLiteral(f"has the integer {value}, too large to be exact as a float")
@@ -142,7 +144,12 @@ def check_value(kind: str, value: object, expected: Expectation | None) -> Value
         if isinstance(scalar, float) and not math.isfinite(scalar) and not (expected and expected.non_finite):
             raise BadLiteral(f"must be a finite number, got {scalar}")
         return scalar
-    array = _int_array(value) if kind == ParamKind.INT_ARRAY else _array(value)
+    if kind == ParamKind.INT_ARRAY:
+        array = _int_array(value)
+    elif kind == ParamKind.INT8_ARRAY:
+        array = _int8_array(value)
+    else:
+        array = _array(value)
     if expected is not None and expected.ndim is not None and array.ndim != expected.ndim:
         raise BadLiteral(f"must have {expected.ndim} {'axis' if expected.ndim == 1 else 'axes'} "
                          f"(like the example), got shape {array.shape} with {array.ndim}")
@@ -152,10 +159,11 @@ def check_value(kind: str, value: object, expected: Expectation | None) -> Value
 
 
 def _scalar_name(kind: str) -> str:
-    return {ParamKind.INT: "integer", ParamKind.BOOL: "True or False"}.get(kind, "number")
+    names: dict[str, str] = {ParamKind.INT: "integer", ParamKind.BOOL: "True or False"}
+    return names.get(kind, "number")
 
 
-def _array(value: object) -> np.ndarray:
+def _array(value: object) -> NDArray[Any]:
     if not isinstance(value, list):
         raise BadLiteral(f"must be an array (a list of numbers in brackets), got the single value {value!r}")
     if _has_bool(value):
@@ -167,7 +175,7 @@ def _array(value: object) -> np.ndarray:
     return np.ascontiguousarray(array)
 
 
-def _int_array(value: object) -> np.ndarray:
+def _int_array(value: object) -> NDArray[Any]:
     """An int_array parameter's literal: whole numbers only (3, not 3.0), each within int64."""
     array = _array(value)
     if not _all_ints(value):
@@ -175,6 +183,16 @@ def _int_array(value: object) -> np.ndarray:
     if array.size and np.abs(array).max() >= 2**53:
         raise BadLiteral("has an integer too large for this input")
     return np.ascontiguousarray(np.array(value, dtype=np.int64))
+
+
+def _int8_array(value: object) -> NDArray[Any]:
+    """An int8_array parameter's literal (quantised weights): whole numbers from -128 to 127."""
+    array = _array(value)
+    if not _all_ints(value):
+        raise BadLiteral("must hold whole numbers (quantised weights), written without a decimal point")
+    if array.size and (array.min() < -128 or array.max() > 127):
+        raise BadLiteral("must hold int8 values, from -128 to 127")
+    return np.ascontiguousarray(np.array(value, dtype=np.int8))
 
 
 def _all_ints(value: object) -> bool:
@@ -297,8 +315,8 @@ def _shapes(inputs: dict[str, Value], example: dict[str, object]) -> str:
     for name, value in inputs.items():
         if isinstance(value, bytes):
             yours.append(f"{name} {np.load(io.BytesIO(value), allow_pickle=False).shape}")
-            if isinstance(example.get(name), np.ndarray):
-                theirs.append(f"{name} {example[name].shape}")
+            if isinstance(shown := example.get(name), np.ndarray):
+                theirs.append(f"{name} {shown.shape}")
         else:
             yours.append(f"{name} = {value!r}")
             if name in example:

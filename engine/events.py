@@ -7,6 +7,7 @@ here: types, lengths and allowed values.  Anything else becomes ``Malformed``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from sandbox.protocol import BEFORE_TESTS, Outcome, ProtocolError
 
@@ -17,7 +18,7 @@ class Malformed(ProtocolError):
     pass
 
 
-def _text(event: dict, key: str, limit: int = MAX_TEXT, required: bool = False) -> str:
+def _text(event: dict[str, Any], key: str, limit: int = MAX_TEXT, required: bool = False) -> str:
     value = event.get(key)
     if value is None and not required:
         return ""
@@ -26,7 +27,7 @@ def _text(event: dict, key: str, limit: int = MAX_TEXT, required: bool = False) 
     return value[:limit]
 
 
-def _number(event: dict, key: str) -> float:
+def _number(event: dict[str, Any], key: str) -> float:
     value = event.get(key, 0.0)
     if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value or value < 0:
         return 0.0
@@ -38,11 +39,11 @@ class ErrorInfo:
     type: str
     message: str
     # {"line", "function", "text"}, and "module" (a slug) in the student's accepted solution of an earlier problem
-    frames: list[dict] = field(default_factory=list)
+    frames: list[dict[str, Any]] = field(default_factory=list)
     module: str = ""  # a load error in the accepted solution of this earlier problem, not in the submission
 
     @classmethod
-    def parse(cls, raw: object) -> "ErrorInfo":
+    def parse(cls, raw: object) -> ErrorInfo:
         if not isinstance(raw, dict):
             raise Malformed("error is not an object")
         frames = []
@@ -56,12 +57,12 @@ class ErrorInfo:
         return cls(_text(raw, "type", 100) or "Exception", _text(raw, "message", 2000), frames[-20:], _module(raw))
 
 
-def _module(raw: dict) -> str:
+def _module(raw: dict[str, Any]) -> str:
     value = raw.get("module")
     return value[:80] if isinstance(value, str) else ""
 
 
-def own_frames(frames: list[dict]) -> list[dict]:
+def own_frames(frames: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The frames in the submission's own file (not in the solved modules it imports)."""
     return [frame for frame in frames if not frame.get("module")]
 
@@ -76,11 +77,11 @@ class MemberEvent:
     key: str | None = None  # a dict's key (None: not a string, or a tuple's member)
     output: bytes | None = None
     dtype: str = ""
-    shape: tuple | None = None
+    shape: tuple[Any, ...] | None = None
     type_description: str = ""
 
     @classmethod
-    def parse(cls, raw: object, container: str) -> "MemberEvent":
+    def parse(cls, raw: object, container: str) -> MemberEvent:
         if not isinstance(raw, dict):
             raise Malformed("a member is not an object")
         key = raw.get("key")
@@ -93,7 +94,7 @@ class MemberEvent:
                    _text(raw, "dtype", 40), _shape(raw.get("shape")), _text(raw, "type", 200))
 
 
-def _shape(shape: object) -> tuple | None:
+def _shape(shape: object) -> tuple[Any, ...] | None:
     if shape is None:
         return None
     if not isinstance(shape, list) or not all(isinstance(n, int) and n >= 0 for n in shape):
@@ -110,7 +111,7 @@ class TestEvent:
     stdout: str = ""
     output: bytes | None = None
     dtype: str = ""
-    shape: tuple | None = None
+    shape: tuple[Any, ...] | None = None
     type_description: str = ""
     input_hashes: dict[str, str] = field(default_factory=dict)
     error: ErrorInfo | None = None
@@ -121,7 +122,7 @@ class TestEvent:
     truncated: bool = False  # it had more than MAX_MEMBERS members
 
     @classmethod
-    def parse(cls, event: dict) -> "TestEvent":
+    def parse(cls, event: dict[str, Any]) -> TestEvent:
         outcome = event.get("outcome")
         if outcome not in Outcome.ALL:
             raise Malformed(f"unknown outcome {outcome!r:.50}")
@@ -179,7 +180,7 @@ class LoadError:
 BeforeTests = CompileError | MissingFunction | LoadError
 
 
-def parse_before_tests(event: dict) -> BeforeTests | None:
+def parse_before_tests(event: dict[str, Any]) -> BeforeTests | None:
     """The event that ended a run before its tests, or None if ``event`` is not one."""
     kind = event.get("event")
     if kind not in BEFORE_TESTS:
@@ -209,7 +210,7 @@ class CaseEvent:
     fd: bool = False  # also gets the finite-difference check
 
     @classmethod
-    def parse(cls, event: dict) -> "CaseEvent":
+    def parse(cls, event: dict[str, Any]) -> CaseEvent:
         name, hidden, args = event.get("name"), event.get("hidden"), event.get("args")
         if event.get("event") != "case" or not isinstance(name, str) or not 0 < len(name) <= 100:
             raise Malformed("has no valid name")
@@ -228,7 +229,7 @@ class CaseEvent:
 parse_case = CaseEvent.parse
 
 
-def parse_generate_end(event: dict) -> str | None:
+def parse_generate_end(event: dict[str, Any]) -> str | None:
     """None if the generator finished; otherwise why it did not, for the author."""
     if event.get("event") == "generated":
         return None

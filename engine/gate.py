@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import asdict, dataclass, field
+from typing import Any, NamedTuple
 
 from engine.arrays import UnreadableArray, read_npy
-from engine.checks import KnownWrong, error_signature, type_signature
+from engine.checks import KnownWrong, TestResult, error_signature, type_signature
 from engine.events import Malformed, TestEvent
 from engine.grading import GradeReport, interpret, job_of, run_order
 from engine.members import Returns, packed_output
@@ -40,8 +41,8 @@ ARRAY_STATUSES = {TestStatus.WRONG_DTYPE, TestStatus.WRONG_SHAPE, TestStatus.WRO
 CHECKS = (
     ("generator", "The generator runs and yields valid cases"),
     ("reference", "The reference solution passes every test"),
-    ("float64", "Every expected output is an array of its declared dtype, float64 unless declared (and of the "
-                "declared shape, where declared)"),
+    ("float64", ("Every expected output is an array of its declared dtype, float64 unless declared (and of the "
+                 "declared shape, where declared)")),
     ("deterministic", "Two runs give identical inputs and expected outputs"),
     ("headroom", f"The time limit is more than {HEADROOM}x the reference's slowest test"),
     ("starter", "The starter code does not pass"),
@@ -54,6 +55,16 @@ CHECKS = (
 # total time, at least one test's limit plus a second, and at most every test's limit together.
 BUDGET_FACTOR = 20
 BUDGET_FLOOR_S = 1.0
+
+
+# What ``check_reference`` proves: once these pass, the expected outputs are right and a Submit can be graded.
+LISTING_CHECKS = ("generator", "reference", "float64", "headroom", "fd")
+
+
+class ReferenceRun(NamedTuple):
+    generated: list[GeneratedCase]
+    expected: list[bytes]
+    events: dict[str, dict[str, Any]]  # the reference's raw test event by case name
 
 
 @dataclass
@@ -71,17 +82,25 @@ class GateOutcome:
     cases: list[Case] = field(default_factory=list)  # with what each known-wrong solution did
     pool: list[Case] = field(default_factory=list)  # hidden cases drawn with secret seeds (engine/pool.py)
     budget_s: float | None = None  # the submission's time budget the gate settled on
-    order: list[dict] = field(default_factory=list)  # [{"name", "hidden"}]: the tests in the order they run
+    order: list[dict[str, Any]] = field(default_factory=list)  # [{"name", "hidden"}]: the tests in the order they run
     benchmark: list[Case] = field(default_factory=list)  # secret draws speed is measured on (engine/speed.py)
+    max_output_bytes: int = MAX_OUTPUT_BYTES
+    # Between ``check_reference`` and ``finish_gate``: what the second part compares a second run with.
+    reference: ReferenceRun | None = field(default=None, repr=False, compare=False)
 
     @property
     def passed(self) -> bool:
         return all(check.passed for check in self.checks)
 
+    @property
+    def listable(self) -> bool:
+        """The first part passed: the expected outputs are right, so the tests can grade."""
+        return all(self.check(key).passed for key in LISTING_CHECKS)
+
     def check(self, key: str) -> GateCheck:
         return next(c for c in self.checks if c.key == key)
 
-    def as_list(self) -> list[dict]:
+    def as_list(self) -> list[dict[str, Any]]:
         return [asdict(check) for check in self.checks]
 
     def first_failure(self) -> GateCheck | None:
@@ -92,7 +111,15 @@ def run_gate(package: Package, sandbox: Sandbox, max_output_bytes: int = MAX_OUT
              solved: dict[str, str] | None = None) -> GateOutcome:
     """Check ``package``; ``solved`` (slug -> code) are the references of the problems it builds on, which the
     reference, the starter and the known-wrong solutions may import (``from solved import <slug>``)."""
-    outcome = GateOutcome([GateCheck(key, title) for key, title in CHECKS])
+    return finish_gate(check_reference(package, sandbox, max_output_bytes, solved), package, sandbox, solved)
+
+
+def check_reference(package: Package, sandbox: Sandbox, max_output_bytes: int = MAX_OUTPUT_BYTES,
+                    solved: dict[str, str] | None = None) -> GateOutcome:
+    """The gate's first part: what makes the expected outputs right (the generator, the reference and its
+    outputs, the finite-difference estimate, the time limit's headroom).  Once it passes, the tests can grade;
+    ``finish_gate`` checks that they catch what they should (``outcome.listable``)."""
+    outcome = GateOutcome([GateCheck(key, title) for key, title in CHECKS], max_output_bytes=max_output_bytes)
     spec = package.spec(max_output_bytes)
     _not_applicable(outcome, package, spec)
     try:
@@ -128,7 +155,6 @@ def run_gate(package: Package, sandbox: Sandbox, max_output_bytes: int = MAX_OUT
     _set(outcome, "fd", failure is None or "finite-difference" not in failure.message,
          f"{len(estimates)} tests also checked against a finite-difference estimate" if estimates
          else "no finite-difference estimate (not a backward problem)")
-    _set(outcome, "deterministic", *_determinism(package, sandbox, generated, expected, events))
     limit_ms = spec.time_limit_s * 1000
     slowest, runs = max(times + [t.time_ms for t in report.tests]), 1
     while slowest * HEADROOM >= limit_ms and runs <= HEADROOM_RETRIES:
@@ -140,7 +166,19 @@ def run_gate(package: Package, sandbox: Sandbox, max_output_bytes: int = MAX_OUT
          f"slowest reference test {slowest:.1f} ms{best}, limit {limit_ms:.0f} ms "
          f"({limit_ms / max(slowest, 0.001):.0f}x)")
     outcome.budget_s = spec.budget_s or default_budget(spec, sum(times) / 1000, len(report.tests))
+    outcome.cases = cases
+    outcome.reference = ReferenceRun(generated, expected, events)
+    return outcome
 
+
+def finish_gate(outcome: GateOutcome, package: Package, sandbox: Sandbox,
+                solved: dict[str, str] | None = None) -> GateOutcome:
+    """The gate's second part, after ``check_reference`` passed: the tests are deterministic and catch the
+    starter and every known-wrong solution (recorded on ``outcome.cases``), and the probes hold."""
+    if not outcome.listable or outcome.reference is None:
+        return outcome
+    spec, cases, (generated, expected, events) = package.spec(outcome.max_output_bytes), outcome.cases, outcome.reference
+    _set(outcome, "deterministic", *_determinism(package, sandbox, generated, expected, events))
     starter, _ = execute(sandbox, package.starter, spec, cases, solved)
     _set(outcome, "starter", starter.verdict != Verdict.ACCEPTED, f"starter code: {starter.verdict}")
     known: dict[str, list[KnownWrong]] = {case.name: [] for case in cases}
@@ -153,6 +191,7 @@ def run_gate(package: Package, sandbox: Sandbox, max_output_bytes: int = MAX_OUT
     _set(outcome, "probes", all(d.startswith("ok") for d in probe_details),
          "\n".join(probe_details) if spec.probes else "no probes declared")
     outcome.cases = [dataclasses.replace(case, known_wrong=tuple(known[case.name])) for case in cases]
+    outcome.reference = None
     _pass(outcome, "pool", "no secret draws asked for: every submission gets the seed's hidden cases")
     return outcome
 
@@ -163,7 +202,7 @@ def default_budget(spec: ProblemSpec, reference_total_s: float, tests: int) -> f
 
 
 def execute(sandbox: Sandbox, code: str, spec: ProblemSpec, cases: list[Case],
-            solved: dict[str, str] | None = None) -> tuple[GradeReport, dict[str, dict]]:
+            solved: dict[str, str] | None = None) -> tuple[GradeReport, dict[str, dict[str, Any]]]:
     """Grade ``code`` as a submission is (in run order, but without a budget); keep each case's raw event by name."""
     spec, cases = dataclasses.replace(spec, budget_s=None), run_order(cases)
     events = sandbox.run(job_of(code, spec, cases, solved)).events
@@ -172,7 +211,7 @@ def execute(sandbox: Sandbox, code: str, spec: ProblemSpec, cases: list[Case],
     return report, {case.name: raw for case, raw in zip(cases, tests)}
 
 
-def _reference_probes(spec: ProblemSpec, cases: list[Case], events: dict[str, dict]) -> list[str]:
+def _reference_probes(spec: ProblemSpec, cases: list[Case], events: dict[str, dict[str, Any]]) -> list[str]:
     probe_cases = [case for case in cases if case.probe]
     broken = {p["name"] for p in evaluate_probes(spec, probe_cases, events)}
     return [("FAIL " if probe.name in broken else "ok   ") + f"the reference {'breaks' if probe.name in broken else 'satisfies'}"
@@ -186,7 +225,7 @@ def _wrong_probes(wrong: WrongSpec, report: GradeReport) -> list[str]:
 
 
 def _determinism(package: Package, sandbox: Sandbox, generated: list[GeneratedCase], expected: list[bytes],
-                 events: dict[str, dict]) -> tuple[bool, str]:
+                 events: dict[str, dict[str, Any]]) -> tuple[bool, str]:
     try:
         again = generate_cases(package, sandbox)
     except PackageError as exc:
@@ -201,12 +240,12 @@ def _determinism(package: Package, sandbox: Sandbox, generated: list[GeneratedCa
     return True, f"{len(generated)} cases: identical inputs and expected outputs"
 
 
-def _check_wrong(wrong: WrongSpec, report: GradeReport, events: dict[str, dict],
+def _check_wrong(wrong: WrongSpec, report: GradeReport, events: dict[str, dict[str, Any]],
                  known: dict[str, list[KnownWrong]], returns: Returns | None = None) -> str:
     for result in report.tests:
         entry = known_outcome(wrong, result.status, events.get(result.name, {}), returns)
         if entry is not None:
-            known[result.name].append(entry)
+            known.setdefault(result.name, []).append(entry)
     # Any failing hidden test's status will do: the order the tests run in is the judge's, not the author's.
     counts: dict[str, int] = {}
     for test in report.tests:
@@ -219,10 +258,15 @@ def _check_wrong(wrong: WrongSpec, report: GradeReport, events: dict[str, dict],
     return f"{verdict}{wrong.file}: declares {wrong.fails_with}, its failing hidden tests give {got}"
 
 
-def known_outcome(wrong: WrongSpec, status: str, raw: dict, returns: Returns | None = None) -> KnownWrong | None:
-    """What ``wrong`` did on one test, as misconception diagnosis compares it; None if there is nothing to keep."""
-    if status == TestStatus.PASSED or status == TestStatus.NOT_RUN:
+def known_outcome(wrong: WrongSpec, status: str, raw: dict[str, Any], returns: Returns | None = None) -> KnownWrong | None:
+    """What ``wrong`` did on one test, as misconception diagnosis compares it; None if there is nothing to keep.
+
+    A pass is kept too (status only): code that fails where the known-wrong solution passed is not making that
+    mistake. So is running out of time or memory (status only), which is all such a run leaves to compare."""
+    if status == TestStatus.NOT_RUN:
         return None
+    if status in (TestStatus.PASSED, TestStatus.TIME_LIMIT_EXCEEDED, TestStatus.MEMORY_LIMIT_EXCEEDED):
+        return KnownWrong(wrong.name, wrong.explanation, wrong.see, status)
     try:
         event = TestEvent.parse(raw)
     except Malformed:
@@ -241,7 +285,7 @@ def known_outcome(wrong: WrongSpec, status: str, raw: dict, returns: Returns | N
     return KnownWrong(wrong.name, wrong.explanation, wrong.see, status, output, signature)
 
 
-def _output_of(raw: dict, returns: Returns | None = None) -> bytes | None:
+def _output_of(raw: dict[str, Any], returns: Returns | None = None) -> bytes | None:
     """The returned .npy (a single output) or packed members (several), if it could be read."""
     try:
         event = TestEvent.parse(raw)
@@ -255,7 +299,7 @@ def _output_of(raw: dict, returns: Returns | None = None) -> bytes | None:
     return event.output
 
 
-def _first_failure(report: GradeReport):
+def _first_failure(report: GradeReport) -> TestResult | _Named | None:
     if report.verdict == Verdict.ACCEPTED:
         return None
     return next((t for t in report.tests if t.status != TestStatus.PASSED), None) or _Named(report)

@@ -8,9 +8,11 @@ stay in this process; only the code and the inputs go to the sandbox.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
+from numpy.typing import NDArray
 
 from engine import members
 from engine.arrays import UnreadableArray, from_npy, read_npy
@@ -39,6 +41,9 @@ from engine.probes import evaluate_probes
 from engine.signatures import ARRAY_STATUSES, signature, signature_of
 from engine.spec import Case, ProblemSpec
 from engine.verdicts import VERDICT_OF_STATUS, TestStatus, Verdict
+
+if TYPE_CHECKING:
+    from engine.testset import GeneratedCase  # which imports this module
 from sandbox.backends.base import Job, JobTest, Sandbox, SandboxError
 from sandbox.protocol import Outcome
 
@@ -51,17 +56,17 @@ class GradeReport:
     message: str = ""
     tests: list[TestResult] = field(default_factory=list)
     time_ms: float = 0.0
-    sandbox: dict = field(default_factory=dict)
+    sandbox: dict[str, Any] = field(default_factory=dict)
     line: int | None = None
     # Properties the output broke, from the problem's probes: {"name", "message", "explanation", "see"}.
-    properties: list[dict] = field(default_factory=list)
+    properties: list[dict[str, Any]] = field(default_factory=list)
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data["tests"] = [test.as_dict() for test in self.tests]
         return data
 
-    def stored_tests(self) -> list[dict]:
+    def stored_tests(self) -> list[dict[str, Any]]:
         """The tests as the site stores them for the student: a hidden test keeps no time of its own, since
         the code could take a time proportional to a hidden value (the gate reads the times, not the site)."""
         return [test.as_dict() | ({"time_ms": 0.0} if test.hidden else {}) for test in self.tests]
@@ -72,7 +77,7 @@ def run_order(cases: list[Case]) -> list[Case]:
     return sorted(cases, key=lambda case: (case.probe, case.hidden, case.input_bytes()))
 
 
-def job_of(code: str, spec: ProblemSpec, cases: list[Case], solved: dict[str, str] | None = None,
+def job_of(code: str, spec: ProblemSpec, cases: Sequence[Case | GeneratedCase], solved: dict[str, str] | None = None,
            hidden_from: int | None = None) -> Job:
     return Job(code=code, function=spec.function, params=spec.params,
                tests=[JobTest(case.name, case.inputs) for case in cases], time_limit_s=spec.time_limit_s,
@@ -110,7 +115,7 @@ HIDDEN_LOAD_FAILED = ("your module did not load for the hidden tests (it raised,
                       "on hidden tests the error is not shown")
 
 
-def _split_at(events: list[dict], examples: int) -> tuple[list[dict], list[dict]]:
+def _split_at(events: list[dict[str, Any]], examples: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """A job's events as the examples' (up to their last test event) and the hidden tests' (the rest)."""
     seen = 0
     for position, event in enumerate(events):
@@ -120,7 +125,7 @@ def _split_at(events: list[dict], examples: int) -> tuple[list[dict], list[dict]
     return events, []
 
 
-def _interpret_both(events: list[dict], hidden_events: list[dict], spec: ProblemSpec, shown: list[Case],
+def _interpret_both(events: list[dict[str, Any]], hidden_events: list[dict[str, Any]], spec: ProblemSpec, shown: list[Case],
                     unseen: list[Case], facts: CodeFacts | None = None) -> GradeReport:
     if not shown:
         report = interpret(hidden_events, spec, unseen, facts)
@@ -141,7 +146,7 @@ def _interpret_both(events: list[dict], hidden_events: list[dict], spec: Problem
                      facts)
 
 
-def interpret(events: list[dict], spec: ProblemSpec, cases: list[Case], facts: CodeFacts | None = None,
+def interpret(events: list[dict[str, Any]], spec: ProblemSpec, cases: list[Case], facts: CodeFacts | None = None,
               signatures: bool = True) -> GradeReport:
     """The report for ``events``, which the sandbox sent for ``cases`` in this order; ``facts`` about the code
     (when it is known) keep advice from naming a cause the code has already dealt with. Without ``signatures``
@@ -152,7 +157,7 @@ def interpret(events: list[dict], spec: ProblemSpec, cases: list[Case], facts: C
     if early is not None:
         return early_report(early, spec, graded)
     tests = [event for event in events if event.get("event") == "test"]
-    if len(tests) > len(cases) or len(tests) < len(cases) and not stopped_by_timeout(tests):
+    if len(tests) > len(cases) or (len(tests) < len(cases) and not stopped_by_timeout(tests)):
         raise SandboxError(f"sandbox reported {len(tests)} results for {len(cases)} tests")
     checked = [_check(event, case, spec, facts, signatures) for event, case in zip(tests, cases) if not case.probe]
     results = name_consistent_misconceptions(checked)
@@ -165,7 +170,7 @@ def interpret(events: list[dict], spec: ProblemSpec, cases: list[Case], facts: C
     return report
 
 
-def stopped_by_timeout(tests: list[dict]) -> bool:
+def stopped_by_timeout(tests: list[dict[str, Any]]) -> bool:
     return bool(tests) and tests[-1].get("outcome") == Outcome.TIMEOUT
 
 
@@ -176,7 +181,7 @@ def overall_verdict(results: list[TestResult]) -> str:
     return Verdict.ACCEPTED
 
 
-def _check(raw: dict, case: Case, spec: ProblemSpec, facts: CodeFacts | None = None,
+def _check(raw: dict[str, Any], case: Case, spec: ProblemSpec, facts: CodeFacts | None = None,
            signatures: bool = True) -> Checked:
     try:
         event = TestEvent.parse(raw)
@@ -211,7 +216,7 @@ class Checked:
 
     result: TestResult
     case: Case
-    matches: list = field(default_factory=list)  # of KnownWrong, in the package's order
+    matches: list[Any] = field(default_factory=list)  # of KnownWrong, in the package's order
 
 
 def name_consistent_misconceptions(checked: list[Checked]) -> list[TestResult]:
@@ -220,15 +225,22 @@ def name_consistent_misconceptions(checked: list[Checked]) -> list[TestResult]:
     A test can be degenerate for a mistake: with rows of width one, a softmax over any axis of the same
     length gives the same output, so a wrong axis "matches" a known-wrong solution that took another one.
     A misconception is therefore named only if the code reproduced that solution's result on every test
-    where the solution's result is known (it failed there) and the code ran: one test that tells the two
-    apart, by the code passing it or failing it differently, and the name is not shown anywhere.
+    where the solution's result is known and the code ran: where the solution failed, the code failed the same
+    way; where it passed, the code passed.  One test that tells the two apart (the code passing where the
+    solution failed, failing where it passed, or failing differently) and the name is not shown anywhere.
     """
     contradicted = set()
     for item in checked:
         if item.result.status == TestStatus.NOT_RUN:
             continue
+        passed = item.result.status == TestStatus.PASSED
         matched = {known.name for known in item.matches}
-        contradicted |= {known.name for known in item.case.known_wrong if known.name not in matched}
+        for known in item.case.known_wrong:
+            if known.status == TestStatus.PASSED:
+                if not passed:
+                    contradicted.add(known.name)
+            elif known.name not in matched:
+                contradicted.add(known.name)
     for item in checked:
         named = next((known for known in item.matches if known.name not in contradicted), None)
         if named is not None:
@@ -243,6 +255,7 @@ def _check_members(event: TestEvent, case: Case, spec: ProblemSpec, signatures: 
     """A test of a function with several outputs: each member checked, then the finite differences, the
     signature (every member's) and the misconception (every member must match) as for a single output."""
     expected = members.load(case.expected)
+    assert isinstance(expected, dict) and spec.returns is not None  # several outputs: declared, and stored packed
     tolerance = Tolerance(spec.rtol, spec.atol)
     hashes = case.input_hashes
     result, parts = check_members(event, name=case.name, hidden=case.hidden, expected=expected, returns=spec.returns,
@@ -262,7 +275,7 @@ def _check_members(event: TestEvent, case: Case, spec: ProblemSpec, signatures: 
     return Checked(result, case, matches)
 
 
-def _members_signature(event: TestEvent, status: str, parts: dict, expected: dict, spec: ProblemSpec) -> str:
+def _members_signature(event: TestEvent, status: str, parts: dict[str, Any], expected: dict[str, Any], spec: ProblemSpec) -> str:
     """Every member's signature in one, for a wrong array; else the status's, as for a single output."""
     if parts and status in ARRAY_STATUSES:
         each = (signature_of(part, TestStatus.WRONG_VALUE, expected[name], spec.rtol, spec.atol, spec.max_output_bytes)
@@ -273,13 +286,14 @@ def _members_signature(event: TestEvent, status: str, parts: dict, expected: dic
     return signature_of(event, status, next(iter(expected.values())), spec.rtol, spec.atol, spec.max_output_bytes)
 
 
-def _check_finite_difference(result: TestResult, event: TestEvent, estimate: np.ndarray, spec: ProblemSpec,
+def _check_finite_difference(result: TestResult, event: TestEvent, estimate: NDArray[Any], spec: ProblemSpec,
                              hidden: bool, member: str = "") -> None:
     """A gradient is also checked against a finite-difference estimate of the forward, not only the reference."""
     try:
         actual = read_npy(event.output or b"", spec.max_output_bytes + 4096)
     except UnreadableArray:
         return
+    assert spec.fd_rtol is not None  # the callers check it
     disagreement = finite_difference_disagreement(actual, estimate, Tolerance(spec.fd_rtol, spec.fd_atol or 0.0),
                                                   hidden)
     if disagreement is None:

@@ -29,8 +29,10 @@ from __future__ import annotations
 import io
 import zipfile
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from engine.arrays import UnreadableArray, from_npy, read_npy, to_npy
 from engine.events import MAX_MEMBERS, MemberEvent, TestEvent
@@ -52,11 +54,11 @@ class Returns:
             return f"a tuple of {len(self.names)} arrays ({', '.join(self.names)})"
         return "a dict with the keys " + ", ".join(repr(n) for n in self.names)
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "names": list(self.names)}
 
     @classmethod
-    def from_dict(cls, data: dict | None) -> "Returns | None":
+    def from_dict(cls, data: dict[str, Any] | None) -> Returns | None:
         return None if not data else cls(data["kind"], tuple(data["names"]))
 
 
@@ -85,7 +87,7 @@ def unpack(data: bytes) -> dict[str, bytes]:
         return {entry.removesuffix(".npy"): archive.read(entry) for entry in archive.namelist()}
 
 
-def load(data: bytes) -> np.ndarray | dict[str, np.ndarray]:
+def load(data: bytes) -> NDArray[Any] | dict[str, NDArray[Any]]:
     """A stored expected value: the array, or the arrays by member name."""
     if is_packed(data):
         return {name: from_npy(raw) for name, raw in unpack(data).items()}
@@ -123,7 +125,7 @@ def split(event: TestEvent, returns: Returns, hidden: bool) -> dict[str, TestEve
                        + ", ".join(repr(n) for n in missing) + f" (expected exactly {_names(returns)})")
     extra = [key for key in keys if key not in returns.names]
     if extra:
-        shown = "" if hidden else " " + ", ".join(repr(k[:40]) for k in extra[:3])
+        shown = "" if hidden else " " + ", ".join(repr(k[:40]) for k in extra[:3])  # type: ignore[index]  # no key is None: checked above
         raise Mismatch(f"the returned dict has {'a key' if len(extra) == 1 else 'keys'} that is not expected{shown}"
                        f" (expected exactly {_names(returns)})")
     by_key = {member.key: member for member in event.members}

@@ -30,10 +30,12 @@ import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, overload
 
-from engine.members import DICT, MAX_MEMBERS, TUPLE, Returns
+from engine.events import MAX_MEMBERS
+from engine.members import DICT, TUPLE, Returns
 from engine.probes import RegionError, parse_region
-from engine.spec import FLOAT64, OUTPUT_DTYPES, ParamKind, ProbeSpec, ProblemSpec
+from engine.spec import FLOAT64, INT64, OUTPUT_DTYPES, ParamKind, ProbeSpec, ProblemSpec
 from engine.verdicts import TestStatus
 from sandbox.protocol import MAX_OUTPUT_BYTES
 
@@ -43,7 +45,10 @@ DIFFICULTIES = ("easy", "medium", "hard")
 WRONG_CHECKS = {s.value for s in TestStatus} - {TestStatus.PASSED, TestStatus.NOT_RUN}
 # [display] picture: how the result page draws an output ("curve" also keeps a passed visible test's output)
 PICTURES = ("kept_tokens", "heatmap", "curve")
-PROBE_CHECKS = {"unchanged": 2, "changed": 2, "sums_to_one": 1, "values_in": 1, "falls": 1}  # check -> number of cases
+# check -> number of cases (a distribution's one is a prefix of its draws' names)
+PROBE_CHECKS = {"unchanged": 2, "changed": 2, "sums_to_one": 1, "values_in": 1, "falls": 1, "distribution": 1}
+# The fewest draws a distribution probe reads: with fewer, a share says little about a probability.
+MIN_DRAWS = 20
 # What a manifest may ask for; beyond these a package is refused with the bound in the message.
 BOUNDS = {
     "time_limit_s": (0.05, 30.0),
@@ -102,7 +107,7 @@ class Package:
     def spec(self, max_output_bytes: int = MAX_OUTPUT_BYTES) -> ProblemSpec:
         return dataclasses.replace(self.problem, max_output_bytes=max_output_bytes)
 
-    def record(self) -> dict:
+    def record(self) -> dict[str, Any]:
         """What the site stores of a published package: the one list of a problem's fields."""
         return {
             "title": self.title, "summary": self.summary, "difficulty": self.difficulty, "tags": self.tags,
@@ -124,7 +129,8 @@ class _Fields:
     def fail(self, key: str, problem: str) -> PackageError:
         return PackageError(f"{self.where}: {self.prefix}{key} {problem}")
 
-    def get(self, key: str, kind: type | tuple, default: object = ...) -> object:
+    def get(self, key: str, kind: type | tuple[Any, ...], default: object = ...) -> Any:
+        """The value at ``key``, of type ``kind`` (checked here: typed Any for its callers), or ``default``."""
         if key not in self.table:
             if default is ...:
                 raise self.fail(key, "is missing")
@@ -136,8 +142,8 @@ class _Fields:
             raise self.fail(key, f"must be {_kind_name(kind)}, got {type(value).__name__}")
         return value
 
-    def text(self, key: str, default: object = ..., pattern: re.Pattern | None = None) -> str:
-        value = self.get(key, str, default)
+    def text(self, key: str, default: object = ..., pattern: re.Pattern[str] | None = None) -> str:
+        value: str = self.get(key, str, default)
         if pattern is not None and not pattern.match(value):
             raise self.fail(key, f"must match {pattern.pattern}, got {value!r}")
         return value
@@ -148,7 +154,12 @@ class _Fields:
             raise self.fail(key, "must be a list of strings")
         return list(value)
 
-    def positive(self, key: str, kind: type = float, default: object = ...) -> float:
+    @overload
+    def positive(self, key: str, kind: type, default: None) -> float | None: ...
+    @overload
+    def positive(self, key: str, kind: type = float) -> float: ...
+
+    def positive(self, key: str, kind: type = float, default: object = ...) -> float | None:
         value = self.get(key, (int, float) if kind is float else int, default)
         if value is None:
             return None
@@ -165,11 +176,11 @@ class _Fields:
             raise self.fail(key, f"must be between {low:g} and {high:g}, got {value:g}")
         return value
 
-    def table_of(self, key: str) -> "_Fields":
+    def table_of(self, key: str) -> _Fields:
         return _Fields(self.where, self.get(key, dict), f"{self.prefix}{key}.")
 
 
-def _kind_name(kind: type | tuple) -> str:
+def _kind_name(kind: type | tuple[Any, ...]) -> str:
     names = {str: "a string", int: "an integer", float: "a number", list: "a list", dict: "a table", bool: "a boolean"}
     if isinstance(kind, tuple):
         return " or ".join(names.get(k, k.__name__) for k in kind)
@@ -257,7 +268,7 @@ def _problem_spec(top: _Fields, probes: tuple[ProbeSpec, ...], finite_difference
     kinds = _kinds(function, params)
     returns, dtypes = _returns(function)
     for probe in probes:
-        if bool(probe.member) != (returns is not None) or returns and probe.member not in returns.names:
+        if bool(probe.member) != (returns is not None) or (returns and probe.member not in returns.names):
             raise PackageError(f"{top.where}: probe {probe.name!r}: 'member' must name one of the declared outputs"
                                if returns else f"{top.where}: probe {probe.name!r}: 'member' needs [function.returns]")
     return ProblemSpec(
@@ -268,7 +279,7 @@ def _problem_spec(top: _Fields, probes: tuple[ProbeSpec, ...], finite_difference
         fd_rtol=checking.number("fd_rtol") if finite_difference else None,
         fd_atol=checking.number("fd_atol") if finite_difference else None,
         builds_on=_builds_on(function, top.text("slug")), returns=returns, keys=_keys(function, kinds),
-        dtypes=dtypes, picture=_picture(top, returns),
+        dtypes=dtypes, picture=_picture(top, returns), shown_as_bytes=_shown_as_bytes(top, kinds, returns, dtypes),
     )
 
 
@@ -284,6 +295,24 @@ def _picture(top: _Fields, returns: Returns | None) -> str:
     if picture == "curve" and returns is not None:
         raise display.fail("picture", "a curve draws one returned array, not several outputs")
     return picture
+
+
+def _shown_as_bytes(top: _Fields, kinds: dict[str, str], returns: Returns | None, dtypes: dict[str, str]
+                    ) -> tuple[str, ...]:
+    """``[display] bytes``: the integer arrays that hold bytes (text), which the pages show as text as well:
+    parameters of kind ``int_array``, and ``"output"`` (a one-array function's) or the names of outputs, declared
+    int64."""
+    if "display" not in top.table:
+        return ()
+    display = top.table_of("display")
+    names = display.strings("bytes", [])
+    outputs = {("output" if name == "" else name) for name, dtype in dtypes.items() if dtype == INT64}
+    allowed = {p for p, kind in kinds.items() if kind == ParamKind.INT_ARRAY} | outputs
+    for name in names:
+        if name not in allowed:
+            raise display.fail("bytes", f"{name!r} is not an int_array parameter or an int64 output; bytes can be "
+                                        f"shown for {', '.join(sorted(allowed)) or 'none of this function'}")
+    return tuple(names)
 
 
 MEMBER_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,39}$")
@@ -324,7 +353,7 @@ def _returns(function: _Fields) -> tuple[Returns | None, dict[str, str]]:
 
 
 def _dtype(table: _Fields, key: str, value: object) -> str:
-    if value not in OUTPUT_DTYPES:
+    if not isinstance(value, str) or value not in OUTPUT_DTYPES:
         raise table.fail(key, f"must be one of {', '.join(OUTPUT_DTYPES)}, got {value!r}")
     return value
 
@@ -336,7 +365,7 @@ def _keys(function: _Fields, kinds: dict[str, str]) -> dict[str, dict[str, int]]
     for name in table.table:
         if name not in wanted:
             raise table.fail(name, "is not a parameter of kind params")
-    keys = {}
+    keys: dict[str, dict[str, int]] = {}
     for name in wanted:
         if name not in table.table:
             raise table.fail(name, "is missing: a params parameter declares its keys and their numbers of axes")
@@ -382,14 +411,14 @@ def _kinds(function: _Fields, params: list[str]) -> dict[str, str]:
 
 
 def _seed(tests: _Fields) -> int:
-    seed = tests.get("seed", int)
+    seed: int = tests.get("seed", int)
     if not 0 <= seed < 2**63:
         raise tests.fail("seed", f"must be between 0 and 2**63 - 1, got {seed}")
     return seed
 
 
 def _probes(top: _Fields) -> tuple[ProbeSpec, ...]:
-    probes = []
+    probes: list[ProbeSpec] = []
     for index, raw in enumerate(top.get("probes", list, [])):
         entry = _Fields(top.where, raw, f"probes[{index}].")
         check = entry.text("check")
@@ -402,19 +431,35 @@ def _probes(top: _Fields) -> tuple[ProbeSpec, ...]:
         if compare not in ("", "gram"):
             raise entry.fail("compare", f"must be 'gram' or absent, got {compare!r}")
         values = entry.get("values", list, [])
-        if check == "values_in" and not values or not all(isinstance(v, (int, float)) for v in values):
-            raise entry.fail("values", "must be a non-empty list of numbers for values_in")
+        numbers = all(isinstance(v, (int, float)) for v in values)
+        if (check in ("values_in", "distribution") and not values) or not numbers:
+            raise entry.fail("values", f"must be a non-empty list of numbers for {check}")
+        within = entry.get("within", (int, float), 0.0)
+        if check == "distribution":
+            _distribution(entry, cases[0], values, within)
         probe = ProbeSpec(
             name=entry.text("name"), check=check, cases=tuple(cases), message=entry.text("message"),
             explanation=entry.text("explanation", ""), see=entry.text("see", ""),
             region=_region(entry, "region"), region_b=_region(entry, "region_b"), compare=compare,
             axis=entry.get("axis", int, -1), values=tuple(float(v) for v in values if not math.isnan(v)),
-            member=entry.text("member", ""),
+            member=entry.text("member", ""), within=float(within),
         )
         if probe.name in {p.name for p in probes}:
             raise entry.fail("name", f"repeats the probe name {probe.name!r}")
         probes.append(probe)
     return tuple(probes)
+
+
+def _distribution(entry: _Fields, prefix: str, values: list[Any], within: float) -> None:
+    """A distribution probe: one prefix of its draws' names, the probability of each id 0, 1, ..., and how far
+    a share may be from it."""
+    if not prefix.endswith("*") or len(prefix) < 2:
+        raise entry.fail("cases", f"must name its draws by one prefix ending in '*' for distribution, got {prefix!r}")
+    if any(v < 0 for v in values) or not math.isclose(sum(values), 1.0, abs_tol=1e-9):
+        raise entry.fail("values", "must be the probabilities of the ids 0, 1, ... for distribution "
+                                   "(>= 0, summing to 1)")
+    if not 0 < within < 1:
+        raise entry.fail("within", f"must be between 0 and 1 (exclusive) for distribution, got {within!r}")
 
 
 def _region(entry: _Fields, key: str) -> str:
@@ -442,8 +487,9 @@ def _wrong_spec(path: Path, entry: _Fields, probe_names: set[str]) -> WrongSpec:
 TRACKS = "tracks.toml"
 
 
-def load_tracks(root: Path) -> list[dict]:
-    """The course's tracks in order ({"slug", "title", "summary"}), from ``problems/tracks.toml`` if it exists."""
+def load_tracks(root: Path) -> list[dict[str, Any]]:
+    """The catalogue's tracks in order ({"slug", "title", "summary", "problems"}), from ``problems/tracks.toml`` if it
+    exists; ``problems`` is the order the track's author chose for its problems (prerequisites still come first)."""
     file = root / TRACKS
     if not file.is_file():
         return []
@@ -454,7 +500,11 @@ def load_tracks(root: Path) -> list[dict]:
     tracks = []
     for index, raw in enumerate(entries):
         entry = _Fields(TRACKS, raw, f"track[{index}].")
-        tracks.append({"slug": entry.text("slug"), "title": entry.text("title"), "summary": entry.text("summary", "")})
+        listed = raw.get("problems", [])
+        if not isinstance(listed, list) or not all(isinstance(slug, str) for slug in listed):
+            raise PackageError(f"{TRACKS}: track[{index}].problems must be a list of problem slugs")
+        tracks.append({"slug": entry.text("slug"), "title": entry.text("title"), "summary": entry.text("summary", ""),
+                       "problems": listed})
     return tracks
 
 

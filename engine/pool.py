@@ -14,6 +14,7 @@ rejudge grades the same inputs and the student never learns which draw they got.
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 from engine.gate import HEADROOM, GateOutcome, execute, known_outcome
 from engine.package import Package, PackageError
@@ -89,7 +90,7 @@ def _drawn_cases(package: Package, sandbox: Sandbox, seeds: list[int],
     return drawn
 
 
-def _drawable(inputs: list[dict]) -> bool:
+def _drawable(inputs: list[dict[str, Any]]) -> bool:
     """The published inputs and each draw's: all small, and all different (else the case is built from constants)."""
     return all(_bytes(one) <= POOL_MAX_INPUT_BYTES and inputs.count(one) == 1 for one in inputs)
 
@@ -97,7 +98,7 @@ def _drawable(inputs: list[dict]) -> bool:
 DRAW_MARK = "~draw"
 
 
-def _bytes(inputs: dict) -> int:
+def _bytes(inputs: dict[str, Any]) -> int:
     """Every array's bytes, a ``params`` argument's members included (a model's weights are its inputs too)."""
     return sum(len(value) for value in array_inputs(inputs).values())
 
@@ -110,7 +111,7 @@ def _with_known_wrong(package: Package, sandbox: Sandbox, cases: list[Case], max
                       solved: dict[str, str] | None) -> list[Case]:
     """What each known-wrong solution does on each drawn case, so a misconception is named on them too."""
     spec = package.spec(max_output_bytes)
-    known: dict[str, list] = {case.name: [] for case in cases}
+    known: dict[str, list[Any]] = {case.name: [] for case in cases}
     for wrong in package.wrong:
         report, events = execute(sandbox, wrong.code, spec, cases, solved)
         for result in report.tests:
@@ -130,4 +131,4 @@ def draw_cases(cases: list[Case], draw: int | None) -> list[Case]:
     chosen = variants[draw % len(variants)]
     replaced = {case.name for case in cases if case.variant == chosen}
     return [case for case in cases if case.variant == chosen
-            or case.variant == 0 and not (case.name in replaced and case.hidden and not case.probe)]
+            or (case.variant == 0 and not (case.name in replaced and case.hidden and not case.probe))]

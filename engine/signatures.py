@@ -35,8 +35,10 @@ from __future__ import annotations
 import functools
 import hashlib
 import math
+from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from engine.arrays import UnreadableArray, read_npy
 from engine.checks import error_signature
@@ -53,7 +55,7 @@ def _digest(*parts: object) -> str:
     return hashlib.sha256(repr(parts).encode()).hexdigest()[:DIGEST_CHARS]
 
 
-def signature(status: str, *, actual: np.ndarray | None = None, expected: np.ndarray | None = None,
+def signature(status: str, *, actual: NDArray[Any] | None = None, expected: NDArray[Any] | None = None,
               rtol: float = 0.0, atol: float = 0.0, detail: str = "") -> str:
     """The signature of one failing test; ``detail`` is the error ("Type: message"), type description or
     modified inputs where there is no array to fingerprint.  Passed and not-run tests have none ("")."""
@@ -64,14 +66,14 @@ def signature(status: str, *, actual: np.ndarray | None = None, expected: np.nda
     return f"{status}:{_digest(detail, *array_features(actual, expected, rtol, atol))}"
 
 
-def array_features(actual: np.ndarray, expected: np.ndarray, rtol: float, atol: float) -> tuple:
+def array_features(actual: NDArray[Any], expected: NDArray[Any], rtol: float, atol: float) -> tuple[Any, ...]:
     """The rounded features of ``actual`` against ``expected`` (see the module docstring)."""
     values = _as_float(actual)
     scale = _scale(expected, atol)
     step = max(STEP, NOISE_FACTOR * rtol, NOISE_FACTOR * atol / scale)
     masks = tuple(_digest(values.shape, np.packbits(test(values)).tobytes())
                   for test in (np.isnan, np.isposinf, np.isneginf))
-    features = (str(actual.dtype), tuple(actual.shape), masks, _statistics(values, scale, step))
+    features: tuple[Any, ...] = (str(actual.dtype), tuple(actual.shape), masks, _statistics(values, scale, step))
     if values.shape == expected.shape and expected.dtype.kind == "f":
         features += (_distance(values, expected, rtol, atol),)
     elif values.shape == expected.shape and expected.dtype.kind in "iu":
@@ -81,7 +83,7 @@ def array_features(actual: np.ndarray, expected: np.ndarray, rtol: float, atol: 
     return features
 
 
-def _as_float(actual: np.ndarray) -> np.ndarray:
+def _as_float(actual: NDArray[Any]) -> NDArray[Any]:
     if actual.dtype.kind == "c":
         actual = np.abs(actual)
     try:
@@ -90,7 +92,7 @@ def _as_float(actual: np.ndarray) -> np.ndarray:
         return np.full(actual.shape, np.nan)
 
 
-def _scale(expected: np.ndarray, atol: float) -> float:
+def _scale(expected: NDArray[Any], atol: float) -> float:
     if expected.dtype.kind in "iu":  # exact integers: the statistics are rounded on the ids' own scale
         finite = expected.astype(np.float64).ravel()
         return max(float(np.sqrt(np.mean(finite * finite))) if finite.size else 0.0, 1.0)
@@ -101,10 +103,10 @@ def _scale(expected: np.ndarray, atol: float) -> float:
 
 def _rounded(value: float, scale: float, step: float) -> int | str:
     ratio = value / scale / step
-    return int(round(ratio)) if math.isfinite(ratio) else repr(ratio)
+    return round(ratio) if math.isfinite(ratio) else repr(ratio)
 
 
-def _statistics(values: np.ndarray, scale: float, step: float) -> tuple:
+def _statistics(values: NDArray[Any], scale: float, step: float) -> tuple[Any, ...]:
     finite = np.isfinite(values)
     picked = values[finite]
     if picked.size == 0:
@@ -121,7 +123,7 @@ CACHED_PATTERN_SIZE = 1 << 16
 CACHED_SHAPES = 32
 
 
-def _patterns(shape: tuple) -> tuple[np.ndarray, ...]:
+def _patterns(shape: tuple[Any, ...]) -> tuple[NDArray[Any], ...]:
     """Fixed +-1 weights for an array of this shape: the same for every student, different per position.
 
     The same few shapes come back at every grading of a problem: up to CACHED_PATTERN_SIZE values, a shape's
@@ -129,21 +131,21 @@ def _patterns(shape: tuple) -> tuple[np.ndarray, ...]:
     return _cached_patterns(shape) if math.prod(shape) <= CACHED_PATTERN_SIZE else _draw_patterns(shape)
 
 
-def _draw_patterns(shape: tuple) -> tuple[np.ndarray, ...]:
+def _draw_patterns(shape: tuple[Any, ...]) -> tuple[NDArray[Any], ...]:
     size = math.prod(shape)
     rng = np.random.default_rng(size + 7919 * len(shape))
     return tuple(rng.choice((-1.0, 1.0), size=size) for _ in range(PROJECTIONS))
 
 
 @functools.lru_cache(maxsize=CACHED_SHAPES)
-def _cached_patterns(shape: tuple) -> tuple[np.ndarray, ...]:
+def _cached_patterns(shape: tuple[Any, ...]) -> tuple[NDArray[Any], ...]:
     patterns = _draw_patterns(shape)
     for pattern in patterns:
         pattern.setflags(write=False)
     return patterns
 
 
-def _distance(values: np.ndarray, expected: np.ndarray, rtol: float, atol: float) -> tuple:
+def _distance(values: NDArray[Any], expected: NDArray[Any], rtol: float, atol: float) -> tuple[Any, ...]:
     both = np.isfinite(values) & np.isfinite(expected)
     if not both.any():
         return ()
@@ -157,13 +159,13 @@ def _distance(values: np.ndarray, expected: np.ndarray, rtol: float, atol: float
 def _half_decade(ratio: float) -> int | str:
     if ratio <= 1.0:
         return 0
-    return int(math.floor(2 * math.log10(ratio))) if math.isfinite(ratio) else "inf"
+    return math.floor(2 * math.log10(ratio)) if math.isfinite(ratio) else "inf"
 
 
 ARRAY_STATUSES = {TestStatus.WRONG_DTYPE, TestStatus.WRONG_SHAPE, TestStatus.WRONG_VALUE, TestStatus.INPUT_MUTATED}
 
 
-def signature_of(event: TestEvent, status: str, expected: np.ndarray, rtol: float, atol: float,
+def signature_of(event: TestEvent, status: str, expected: NDArray[Any], rtol: float, atol: float,
                  max_output_bytes: int) -> str:
     """The signature of a test result graded from ``event`` (the sandbox's, already parsed)."""
     if status in ARRAY_STATUSES and event.output is not None:
@@ -185,7 +187,7 @@ def signature_of(event: TestEvent, status: str, expected: np.ndarray, rtol: floa
 TIME_LIMIT = "the time limit"  # in a cluster key, in place of the test a submission ran out of time on
 
 
-def cluster_key(results: list[dict]) -> tuple[tuple[str, str], ...]:
+def cluster_key(results: list[dict[str, Any]]) -> tuple[tuple[str, str], ...]:
     """(test, signature) of every hidden test the results failed, by test name; () if none has a signature
     (a result graded before signatures existed, or one that failed before its tests).  A test whose inputs
     were a secret draw (``drawn``) counts by its status alone: two Submits rarely meet the same draw, and
@@ -202,7 +204,7 @@ def cluster_key(results: list[dict]) -> tuple[tuple[str, str], ...]:
     return tuple(sorted(key))
 
 
-def _comparable(test: dict) -> str:
+def _comparable(test: dict[str, Any]) -> str:
     signature = str(test["signature"])
     return signature.split(":", 1)[0] + ":drawn" if test.get("drawn") else signature
 
@@ -211,14 +213,14 @@ def cluster_id(key: tuple[tuple[str, str], ...]) -> str:
     return _digest(key)[:12]
 
 
-def explained(results: list[dict]) -> bool:
+def explained(results: list[dict[str, Any]]) -> bool:
     """Whether a named misconception explains the results (one of its failing tests carries one)."""
     return any(isinstance(t, dict) and t.get("misconception") for t in results)
 
 
-def group(submissions: list[tuple[object, list[dict]]]) -> dict[tuple, list[object]]:
+def group(submissions: list[tuple[object, list[dict[str, Any]]]]) -> dict[tuple[Any, ...], list[object]]:
     """Items (anything, with their results) that no misconception explains, by cluster key; largest first."""
-    clusters: dict[tuple, list[object]] = {}
+    clusters: dict[tuple[Any, ...], list[object]] = {}
     for item, results in submissions:
         key = cluster_key(results)
         if key and not explained(results):

@@ -12,6 +12,7 @@ import math
 from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 from functools import cached_property
+from typing import Any
 
 from engine.arrays import npy_hash
 from engine.checks import KnownWrong
@@ -29,11 +30,12 @@ class ParamKind(StrEnum):
     BOOL = "bool"
     PARAMS = "params"  # a dict from declared names to float64 ndarrays (the weights of a block), always passed
     INT_ARRAY = "int_array"  # an int64 ndarray (token ids, indices), always passed
+    INT8_ARRAY = "int8_array"  # an int8 ndarray (quantised weights), always passed
 
 
 # The dtypes an output may be declared with (``[function.returns] dtype``/``dtypes``); float64 is the default.
-FLOAT64, INT64 = "float64", "int64"
-OUTPUT_DTYPES = (FLOAT64, INT64)
+FLOAT64, INT64, INT8 = "float64", "int64", "int8"
+OUTPUT_DTYPES = (FLOAT64, INT64, INT8)
 
 
 Scalar = int | float | bool
@@ -57,7 +59,7 @@ def check_scalar(kind: str, value: object) -> Scalar:
         return value
     if type(value) not in (int, float):
         raise BadArgument(f"must be a number, got {type(value).__name__}")
-    return float(value)
+    return float(value)  # type: ignore[arg-type]  # an int or a float: its type was checked above
 
 
 @dataclass(frozen=True)
@@ -65,7 +67,9 @@ class ProbeSpec:
     """A relation a correct output satisfies, checked on the student's outputs (``engine/probes.py``)."""
 
     name: str
-    check: str  # unchanged | changed | sums_to_one | values_in | falls
+    check: str  # unchanged | changed | sums_to_one | values_in | falls | distribution
+    # The probe cases it reads; for distribution one prefix ending in "*": every probe case whose name starts
+    # with it is one draw.
     cases: tuple[str, ...]
     message: str
     explanation: str = ""
@@ -76,15 +80,24 @@ class ProbeSpec:
     axis: int = -1
     values: tuple[float, ...] = ()
     member: str = ""  # for a function with several outputs: the one the probe reads
+    # distribution: how far each id's share of the draws may be from its probability in ``values``.
+    within: float = 0.0
 
-    def as_dict(self) -> dict:
+    def reads(self, names: list[str]) -> list[str]:
+        """The probe cases among ``names`` that this probe reads, in order."""
+        if self.check != "distribution":
+            return list(self.cases)
+        prefix = self.cases[0].removesuffix("*")
+        return [name for name in names if name.startswith(prefix)]
+
+    def as_dict(self) -> dict[str, Any]:
         data = asdict(self)
         # JSON has no infinities: store them as text.
         data["values"] = [v if math.isfinite(v) else repr(v) for v in self.values]
         return data
 
     @classmethod
-    def from_dict(cls, data: dict) -> "ProbeSpec":
+    def from_dict(cls, data: dict[str, Any]) -> ProbeSpec:
         return cls(**{**data, "cases": tuple(data["cases"]), "values": tuple(float(v) for v in data["values"])})
 
 
@@ -115,6 +128,9 @@ class ProblemSpec:
     # manifest): "kept_tokens", "heatmap" or "curve" (a 1-D series, a loss per step: a visible test keeps its
     # output even when it passed); "" draws integer outputs as tokens and nothing else. Not graded.
     picture: str = ""
+    # Integer arrays that hold bytes ([display] bytes): int_array parameters, and "output" or output names. The
+    # problem and result pages show them as text too (b'...'). Not graded.
+    shown_as_bytes: tuple[str, ...] = ()
 
     @property
     def signature(self) -> str:
@@ -127,7 +143,7 @@ class ProblemSpec:
         """The dtype the output (or the named member of several) must have: float64 unless declared."""
         return self.dtypes.get(member, FLOAT64)
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         data = {key: getattr(self, key) for key in ("function", "params", "time_limit_s", "memory_mb", "rtol",
                                                    "atol", "kinds", "budget_s", "fd_rtol", "fd_atol")}
         data |= {"probes": [probe.as_dict() for probe in self.probes], "builds_on": list(self.builds_on)}
@@ -139,16 +155,19 @@ class ProblemSpec:
             data["dtypes"] = dict(self.dtypes)
         if self.picture:
             data["picture"] = self.picture
+        if self.shown_as_bytes:
+            data["bytes"] = list(self.shown_as_bytes)
         return data
 
     @classmethod
-    def from_dict(cls, data: dict, max_output_bytes: int = MAX_OUTPUT_BYTES) -> "ProblemSpec":
+    def from_dict(cls, data: dict[str, Any], max_output_bytes: int = MAX_OUTPUT_BYTES) -> ProblemSpec:
         probes = tuple(ProbeSpec.from_dict(p) for p in data.get("probes", []))
         return cls(data["function"], list(data["params"]), data["time_limit_s"], data["memory_mb"], data["rtol"],
                    data["atol"], max_output_bytes, dict(data.get("kinds", {})), data.get("budget_s"), probes,
                    data.get("fd_rtol"), data.get("fd_atol"), tuple(data.get("builds_on", ())),
                    Returns.from_dict(data.get("returns")), {p: dict(k) for p, k in data.get("keys", {}).items()},
-                   dict(data.get("dtypes", {})), str(data.get("picture", "")))
+                   dict(data.get("dtypes", {})), str(data.get("picture", "")),
+                   tuple(str(name) for name in data.get("bytes", ())))
 
 
 @dataclass(frozen=True)

@@ -38,6 +38,7 @@ import math
 import statistics
 from dataclasses import dataclass
 from statistics import NormalDist
+from typing import Any
 
 from engine.gate import GateOutcome
 from engine.grading import _check, job_of
@@ -77,7 +78,7 @@ class SpeedReport:
     def vectorised(self) -> bool:
         return self.ratio is not None and self.ratio <= VECTORISED_WITHIN
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         """What the site stores: the figure a student sees, and the means of checking it (staff only)."""
         return {"ratio": self.ratio, "vectorised": self.vectorised, "repeats": self.repeats,
                 "student_ms": self.student_ms, "reference_ms": self.reference_ms, "message": self.message,
@@ -118,9 +119,9 @@ def build_benchmark(package: Package, sandbox: Sandbox, seeds: list[int], base: 
             for (variant, case), output in zip(draws, expected)]
 
 
-def _batches(cases: list, max_bytes: int = MAX_OUTPUT_BYTES) -> list[list]:
+def _batches(cases: list[Any], max_bytes: int = MAX_OUTPUT_BYTES) -> list[list[Any]]:
     """Consecutive runs of ``cases`` whose inputs stay under ``max_bytes`` together (a single case always fits)."""
-    batches: list[list] = [[]]
+    batches: list[list[Any]] = [[]]
     for case in cases:
         size = sum(len(v) for v in case.array_inputs().values())
         if batches[-1] and sum(len(v) for c in batches[-1] for v in c.array_inputs().values()) + size > max_bytes:
@@ -144,7 +145,7 @@ def add_benchmark(outcome: GateOutcome, package: Package, sandbox: Sandbox, seed
 @dataclass(frozen=True)
 class Timed:
     cpu_ms: float | None  # the child's CPU time for every call together
-    events: list[dict]  # the test events, one per case
+    events: list[dict[str, Any]]  # the test events, one per case
 
 
 def time_calls(sandbox: Sandbox, code: str, spec: ProblemSpec, cases: list[Case],
@@ -281,7 +282,8 @@ def round_figure(ratio: float) -> float:
     return float(f"{ratio:.2g}")
 
 
-def _correct(raw: dict, case: Case, spec: ProblemSpec, passed: dict[str, dict] | None = None) -> bool:
+def _correct(raw: dict[str, Any], case: Case, spec: ProblemSpec,
+             passed: dict[str, dict[str, Any]] | None = None) -> bool:
     """The student's result on a benchmark draw passes the same checks as a test's; a result identical, byte
     for byte, to one that passed them on the same draw (``passed``: name -> result) passes without them."""
     if raw.get("outcome") != Outcome.RETURNED or raw.get("name") != case.name:
@@ -295,7 +297,7 @@ def _correct(raw: dict, case: Case, spec: ProblemSpec, passed: dict[str, dict] |
     return True
 
 
-def _result_of(raw: dict) -> tuple:
+def _result_of(raw: dict[str, Any]) -> tuple[Any, ...]:
     """What the checks read of a result (its printed output and time left out)."""
     return tuple(raw.get(key) for key in ("outcome", "dtype", "shape", "output", "container", "members", "truncated",
                                           "input_hashes"))

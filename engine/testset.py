@@ -9,21 +9,27 @@ package's declared parameters here.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from engine.arrays import UnreadableArray, npy_hash, read_npy, to_npy
 from engine.events import Malformed, TestEvent, parse_before_tests, parse_case, parse_generate_end
 from engine.grading import early_report, job_of, stopped_by_timeout
-from engine.package import Package, PackageError
 from engine.members import Mismatch, Returns, pack, split
+from engine.package import MIN_DRAWS, Package, PackageError
 from engine.spec import FLOAT64, BadArgument, Case, ParamKind, ProblemSpec, Value, array_inputs, check_scalar
 from sandbox.backends.base import GenerateJob, Sandbox, SandboxError
 from sandbox.protocol import MAX_OUTPUT_BYTES, Outcome
 
 MAX_CASE_ELEMENTS = 2_000_000
-ARRAY_KINDS = (ParamKind.ARRAY, ParamKind.OPTIONAL_ARRAY, ParamKind.INT_ARRAY)
+ARRAY_KINDS = (ParamKind.ARRAY, ParamKind.OPTIONAL_ARRAY, ParamKind.INT_ARRAY, ParamKind.INT8_ARRAY)
 INT64 = np.dtype("<i8")
+# The integer kinds' exact dtypes: a generator must give exactly these.
+INTEGER_KINDS: dict[ParamKind, np.dtype[Any]] = {ParamKind.INT_ARRAY: INT64, ParamKind.INT8_ARRAY: np.dtype("i1")}
+# An array argument's size is bounded in bytes: MAX_CASE_ELEMENTS float64 values, or eight times as many int8
+# ones (a quantised weight whose float copy would not fit in a test's memory limit).
+MAX_CASE_BYTES = MAX_CASE_ELEMENTS * 8
 
 
 class ReferenceFailed(PackageError):
@@ -53,7 +59,7 @@ def generate_cases(package: Package, sandbox: Sandbox, max_bytes: int = MAX_OUTP
     return parse_generated(sandbox.run(job).events, package, max_bytes)
 
 
-def parse_generated(events: list[dict], package: Package, max_bytes: int) -> list[GeneratedCase]:
+def parse_generated(events: list[dict[str, Any]], package: Package, max_bytes: int) -> list[GeneratedCase]:
     where = f"{package.slug}/{package.generator_file}"
     failure = parse_generate_end(events[-1] if events else {})
     if failure is not None:
@@ -71,15 +77,21 @@ def parse_generated(events: list[dict], package: Package, max_bytes: int) -> lis
         raise PackageError(f"{where}: at least one case must be visible (hidden = False)")
     if package.finite_difference and not any(case.fd for case in graded):
         raise PackageError(f"{where}: finite_difference.py needs cases marked \"fd\": True to check against")
-    probe_cases = {case.name for case in cases if case.probe}
+    probe_cases = [case.name for case in cases if case.probe]
     for probe in package.problem.probes:
+        if probe.check == "distribution":
+            draws = len(probe.reads(probe_cases))
+            if draws < MIN_DRAWS:
+                raise PackageError(f"{where}: the probe {probe.name!r} reads {draws} probe cases named "
+                                   f"{probe.cases[0]!r}; a distribution needs at least {MIN_DRAWS} draws")
+            continue
         missing = [name for name in probe.cases if name not in probe_cases]
         if missing:
             raise PackageError(f"{where}: the probe {probe.name!r} names cases it did not yield as probes: {missing}")
     return graded + [case for case in cases if case.probe]
 
 
-def _validate_case(event: dict, index: int, spec: ProblemSpec, where: str, max_bytes: int) -> GeneratedCase:
+def _validate_case(event: dict[str, Any], index: int, spec: ProblemSpec, where: str, max_bytes: int) -> GeneratedCase:
     try:
         raw = parse_case(event)
     except Malformed as exc:
@@ -88,7 +100,7 @@ def _validate_case(event: dict, index: int, spec: ProblemSpec, where: str, max_b
     unknown = set(raw.args) - set(spec.params)
     if unknown:
         raise PackageError(f"{label}: unknown argument(s) {sorted(unknown)}; the parameters are {spec.params}")
-    inputs = {}
+    inputs: dict[str, Value] = {}
     for param in spec.params:
         kind = spec.kind(param)
         if param not in raw.args:
@@ -112,10 +124,12 @@ def _argument(value: object, kind: str, label: str, max_bytes: int) -> Value:
         array = read_npy(value if isinstance(value, bytes) else b"", max_bytes + 4096)
     except UnreadableArray as exc:
         raise PackageError(f"{label} is not an array: {exc}") from None
-    if array.dtype.kind not in "biuf" or array.size > MAX_CASE_ELEMENTS:
-        raise PackageError(f"{label} must be a numeric ndarray of at most {MAX_CASE_ELEMENTS:,} elements")
-    if kind == ParamKind.INT_ARRAY and array.dtype != INT64:
-        raise PackageError(f"{label} is of kind int_array: it must be an int64 ndarray, got {array.dtype}")
+    if array.dtype.kind not in "biuf" or (array.size > MAX_CASE_ELEMENTS and array.nbytes > MAX_CASE_BYTES):
+        raise PackageError(f"{label} must be a numeric ndarray of at most {MAX_CASE_ELEMENTS:,} elements "
+                           f"({MAX_CASE_BYTES // 2**20} MiB for a smaller dtype)")
+    wanted = INTEGER_KINDS.get(ParamKind(kind))
+    if wanted is not None and array.dtype != wanted:
+        raise PackageError(f"{label} is of kind {kind}: it must be an {wanted.name} ndarray, got {array.dtype}")
     return to_npy(np.ascontiguousarray(array))
 
 
@@ -159,7 +173,7 @@ def reference_outputs(package: Package, generated: list[GeneratedCase], sandbox:
     if early is not None:
         raise ReferenceFailed(f"{where}: {early_report(early, spec, []).message}")
     tests = [event for event in events if event.get("event") == "test"]
-    if len(tests) > len(generated) or len(tests) < len(generated) and not stopped_by_timeout(tests):
+    if len(tests) > len(generated) or (len(tests) < len(generated) and not stopped_by_timeout(tests)):
         raise SandboxError(f"sandbox reported {len(tests)} results for {len(generated)} cases")
     outputs, times = [], []
     for raw, case in zip(tests, generated):
@@ -169,7 +183,7 @@ def reference_outputs(package: Package, generated: list[GeneratedCase], sandbox:
     return outputs, times
 
 
-def _reference_output(raw: dict, case: GeneratedCase, where: str, max_bytes: int,
+def _reference_output(raw: dict[str, Any], case: GeneratedCase, where: str, max_bytes: int,
                       returns: Returns | None = None, dtypes: dict[str, str] | None = None) -> tuple[bytes, float]:
     """The reference's output on one case as .npy bytes (packed members for several outputs), each array of its
     declared dtype (``dtypes``, ``ProblemSpec.dtypes``: float64 unless declared), and its time in ms."""

@@ -7,6 +7,7 @@ field what ``TextChoices.choices`` used to, with the same values and labels.
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Self
 
 
 class Labelled(StrEnum):
@@ -14,7 +15,7 @@ class Labelled(StrEnum):
 
     label: str
 
-    def __new__(cls, value: str, label: str) -> Labelled:
+    def __new__(cls, value: str, label: str = "") -> Self:  # the default: mypy reads Enum(value) lookups as calls
         member = str.__new__(cls, value)
         member._value_ = value
         member.label = label
@@ -65,7 +66,7 @@ WRONG_ANSWER_STATUSES = {
 
 # The overall verdict is decided by the first test that did not pass.
 VERDICT_OF_STATUS = {
-    **{status: Verdict.WRONG_ANSWER for status in WRONG_ANSWER_STATUSES},
+    **dict.fromkeys(WRONG_ANSWER_STATUSES, Verdict.WRONG_ANSWER),
     TestStatus.RUNTIME_ERROR: Verdict.RUNTIME_ERROR,
     TestStatus.TIME_LIMIT_EXCEEDED: Verdict.TIME_LIMIT_EXCEEDED,
     TestStatus.MEMORY_LIMIT_EXCEEDED: Verdict.MEMORY_LIMIT_EXCEEDED,
@@ -77,7 +78,7 @@ VERDICT_OF_STATUS = {
 CHECKS = ("type", "dtype", "shape", "values", "inputs")
 # The chip each check gets on the results page and in the npjudge client.
 CHECK_LABELS = {"type": "ndarray", "dtype": "float64", "shape": "shape", "values": "values", "inputs": "inputs unchanged"}
-FAILED_CHECK = {
+FAILED_CHECK: dict[str, str] = {  # by TestStatus, a str
     TestStatus.WRONG_TYPE: "type",
     TestStatus.WRONG_DTYPE: "dtype",
     TestStatus.WRONG_SHAPE: "shape",

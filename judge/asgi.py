@@ -25,7 +25,7 @@ async def application(scope: dict, receive, send) -> None:
     if scope["type"] == "http" and scope["method"] == "GET" and (match := stream.PATH.fullmatch(scope["path"])):
         return await stream.status_stream(scope, receive, send, int(match["pk"]))
     if scope["type"] == "lifespan":  # Django has nothing to start or stop
-        while (message := await receive())["type"] != "lifespan.shutdown":
+        while (await receive())["type"] != "lifespan.shutdown":
             await send({"type": "lifespan.startup.complete"})
         return await send({"type": "lifespan.shutdown.complete"})
     return await bounded_application(scope, receive, send)

@@ -177,7 +177,7 @@ class RequestBodyLimitMiddleware:
         else:
             # Django reads no body without a Content-Length under WSGI: read this one here, bounded, and hand it
             # on.  Under ASGI Django's handler has read what BodyLimitASGI let through, at most the limit and a byte.
-            body = read_chunked(request.META["wsgi.input"] if "wsgi.input" in request.META else request._stream,
+            body = read_chunked(request.META["wsgi.input"] if "wsgi.input" in request.META else request._stream,  # noqa: SIM401  (_stream is read only without wsgi.input)
                                 limit)
             if body is None:
                 return refusal(request, too_big_message(None, limit, name), status=413)

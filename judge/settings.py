@@ -12,6 +12,7 @@ import os
 import re
 import secrets
 from pathlib import Path
+from typing import overload
 
 import dj_database_url
 from csp.constants import NONE, SELF, UNSAFE_INLINE
@@ -33,6 +34,12 @@ def env_bool(name: str, default: bool) -> bool:
     if value.lower() in ("0", "false", "no", "off", ""):
         return False
     raise ImproperlyConfigured(f"{name} must be a boolean (1/0, true/false), got {value!r}")
+
+
+@overload
+def env_number(name: str, default: int) -> int: ...
+@overload
+def env_number(name: str, default: float, kind: type[float]) -> float: ...
 
 
 def env_number(name: str, default: float, kind: type = int) -> float:
@@ -87,7 +94,7 @@ if not SECRET_KEY:
 ALLOWED_HOSTS = [h for h in os.environ.get("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]").split(",") if h]
 CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o]
 
-# HTTPS unless told otherwise: a deployment sits behind a TLS proxy (README, "TLS in front of the site") that
+# HTTPS unless told otherwise: a deployment sits behind a TLS proxy (docs/operators/security.md#tls-in-front-of-the-site) that
 # sets X-Forwarded-Proto and overwrites any the client sent.  JUDGE_PLAIN_HTTP=1 is the one switch for plain
 # HTTP on a trusted machine (bin/run, bin/test, compose's local example): no redirect, no HSTS, and cookies
 # a browser sends over http://127.0.0.1.
@@ -112,11 +119,13 @@ INSTALLED_APPS = [
     "judge.submissions",
     "judge.authoring",
     "judge.learning",
-    "judge.leaderboard",
+    "judge.standings",
+    "judge.grading",  # the worker's side: grade, record, measure speed (tasks, manage.py grade)
     "judge.tokens",
     "ninja",  # the API's docs page (Swagger UI, served as static files)
     "judge.courses",
     "judge.lti",
+    "judge.display",  # its template tags
 ]
 
 MIDDLEWARE = [
@@ -177,7 +186,7 @@ if os.environ.get("DATABASE_POOL_MAX") and DATABASES["default"]["ENGINE"].endswi
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Argon2id (judge/accounts/hashers.py); the others only read older hashes, which are replaced by an Argon2
-# hash at their owner's next sign-in.  The cost: see README, "Signing in".
+# hash at their owner's next sign-in.  The cost: docs/operators/security.md#passwords and docs/contributors/benchmarks.md#signing-in.
 PASSWORD_HASHERS = [
     "judge.accounts.hashers.Argon2Hasher",
     "django.contrib.auth.hashers.PBKDF2PasswordHasher",

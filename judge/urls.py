@@ -11,7 +11,7 @@ urlpatterns = [
     path("favicon.ico", RedirectView.as_view(url=static("judge/favicon.svg"), permanent=True)),
     path("accounts/", include("judge.accounts.urls")),
     path("problems/", include("judge.learning.urls")),
-    path("leaderboard/", include("judge.leaderboard.urls")),
+    path("leaderboard/", include("judge.standings.urls")),
     path("courses/", include("judge.courses.urls")),
     path("lti/", include("judge.lti.urls")),
     path("authoring/", include("judge.authoring.urls")),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from uvicorn_worker import UvicornWorker
+from uvicorn_worker import UvicornWorker  # type: ignore[import-untyped]  # it ships no type information
 
 
 class Worker(UvicornWorker):

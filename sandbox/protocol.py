@@ -59,7 +59,7 @@ import json
 import re
 import struct
 import time
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 HEADER = struct.Struct(">I")
 BYTES = "$bytes"  # the JSON stand-in for an attachment
@@ -105,11 +105,11 @@ class Outcome:
     RECYCLE = (TIMEOUT, MEMORY, CRASHED, OUTPUT_LIMIT)
 
 
-def encode_frame(message: dict) -> bytes:
+def encode_frame(message: dict[str, Any]) -> bytes:
     attachments: list[bytes] = []
     size = 0
 
-    def detach(value):
+    def detach(value: Any) -> Any:
         nonlocal size
         if isinstance(value, (bytes, bytearray)):
             attachments.append(value)
@@ -128,12 +128,12 @@ def encode_frame(message: dict) -> bytes:
     return b"".join([HEADER.pack(body_size), HEADER.pack(len(text)), text, *attachments])
 
 
-def write_frame(stream: BinaryIO, message: dict) -> None:
+def write_frame(stream: BinaryIO, message: dict[str, Any]) -> None:
     stream.write(encode_frame(message))
     stream.flush()
 
 
-def decode_body(body: bytes) -> dict:
+def decode_body(body: bytes) -> dict[str, Any]:
     if len(body) < HEADER.size:
         raise ProtocolError("frame is shorter than its JSON length")
     (text_size,) = HEADER.unpack_from(body)
@@ -141,7 +141,7 @@ def decode_body(body: bytes) -> dict:
         raise ProtocolError("frame's JSON length exceeds the frame")
     attachments = memoryview(body)[HEADER.size + text_size :]
 
-    def attach(value):
+    def attach(value: Any) -> Any:
         if isinstance(value, dict):
             if len(value) == 1 and BYTES in value:
                 span = value[BYTES]
@@ -179,7 +179,7 @@ class FrameReader:
         """Whatever arrives within ``timeout`` seconds, maybe nothing; an exception at the end of the stream."""
         raise NotImplementedError
 
-    def next_frame(self, deadline: float, max_bytes: int = MAX_FRAME_BYTES) -> tuple[bytes, dict]:
+    def next_frame(self, deadline: float, max_bytes: int = MAX_FRAME_BYTES) -> tuple[bytes, dict[str, Any]]:
         """The next frame's body and message, once it is whole.
 
         FrameTooLarge as soon as its length says it is over ``max_bytes``, ProtocolError
@@ -212,7 +212,7 @@ def read_exact(stream: BinaryIO, size: int) -> bytes:
     return b"".join(chunks)
 
 
-def read_frame(stream: BinaryIO, max_bytes: int = MAX_FRAME_BYTES) -> dict:
+def read_frame(stream: BinaryIO, max_bytes: int = MAX_FRAME_BYTES) -> dict[str, Any]:
     (size,) = HEADER.unpack(read_exact(stream, HEADER.size))
     if size > max_bytes:
         raise ProtocolError(f"frame of {size} bytes exceeds the limit of {max_bytes}")

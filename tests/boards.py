@@ -9,9 +9,9 @@ from django.utils import timezone
 
 from engine.grading import GradeReport
 from engine.verdicts import Verdict
+from judge.grading.recording import record_verdict
 from judge.problems.models import Problem, TestSet
 from judge.submissions.models import Kind, Status, Submission
-from judge.submissions.services.recording import record_verdict
 
 
 def quick_problem(slug: str, tags: tuple[str, ...] = (), order: int = 0, published: bool = True) -> Problem:

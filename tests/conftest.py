@@ -5,9 +5,9 @@ import os
 
 os.environ.setdefault("JUDGE_TEST", "1")
 
-from pathlib import Path  # noqa: E402
+from pathlib import Path
 
-import pytest  # noqa: E402
+import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 PROBLEMS = REPO / "problems"
@@ -84,9 +84,9 @@ def fresh_cache():
     """
     from django.core.cache import cache
 
+    from judge.grading.services import cached_cases
     from judge.pages.problem_page import _examples
-    from judge.submissions.display import visible_case_data
-    from judge.submissions.services.grading import cached_cases
+    from judge.problems.queries import visible_case_data
 
     cache.clear()
     for keyed_by_test_set in (_examples, visible_case_data, cached_cases):

@@ -18,12 +18,12 @@ from judge.lib.sandbox_backend import lazy_sandbox
 from tests.conftest import PROBLEMS
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def package(slug: str) -> Package:
     return load_package(PROBLEMS / slug)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def cases(slug: str) -> tuple[Case, ...]:
     with lazy_sandbox() as sandbox:
         return tuple(build_cases(package(slug), sandbox))
@@ -54,8 +54,8 @@ def first_failure(report: GradeReport):
 
 def standalone_manifest(text: str) -> str:
     """A manifest without prerequisites (nor problems it builds on), for tests that load one packaged problem alone."""
-    text = re.sub(r"^builds_on = .*$", "", text, count=1, flags=re.M)
-    return re.sub(r"^prerequisites = .*$", "prerequisites = []", text, count=1, flags=re.M)
+    text = re.sub(r"^builds_on = .*$", "", text, count=1, flags=re.MULTILINE)
+    return re.sub(r"^prerequisites = .*$", "prerequisites = []", text, count=1, flags=re.MULTILINE)
 
 
 def standalone_files(slug: str) -> dict[str, str]:

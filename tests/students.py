@@ -8,10 +8,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from engine.verdicts import Verdict
-from judge.leaderboard.services import apply_verdict
+from judge.standings.services import apply_verdict
 from judge.submissions.models import Kind, Status, Submission
 
-START = timezone.make_aware(datetime(2026, 1, 5, 9, 0))
+START = timezone.make_aware(datetime(2026, 1, 5, 9, 0))  # noqa: DTZ001  (made aware here)
 
 
 def graded(user, problem, verdict: str = Verdict.ACCEPTED, kind: str = Kind.SUBMIT, minute: int = 0,

@@ -9,8 +9,9 @@ from __future__ import annotations
 import pytest
 
 from engine.checks import CodeFacts
-from judge.submissions.services import grading, intake
+from judge.grading import services as grading
 from judge.submissions.models import Submission
+from judge.submissions.services import intake
 from tests.conftest import read_solution
 
 SLUG = "scaled_dot_product_attention"

@@ -6,8 +6,9 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.urls import reverse
 
-from judge.authoring.templatetags.misconceptions import see_url
+from judge.display.templatetags.misconceptions import see_url
 from judge.problems.models import Problem
 from judge.problems.rendering import render_markdown
 
@@ -30,7 +31,7 @@ def test_heading_anchors_and_links_to_them_keep_working():
 
 def test_a_misconception_links_to_its_theory_section(client, problems, student):
     problem = Problem.objects.get(slug="scaled_dot_product_attention")
-    page = client.get(problem.get_absolute_url()).content.decode()
+    page = client.get(reverse("problem-detail", args=[problem.slug])).content.decode()
     anchors = set(re.findall(r'<h\d id="(md-[^"]+)"', page))
     assert "md-why-scale-by-the-square-root-of-dk" in anchors
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from judge.authoring.models import AuditEntry
+from judge.grading import services as grading
 from judge.problems.models import Problem
-from judge.submissions.services import grading, intake
+from judge.submissions.services import intake
 from tests.conftest import PROBLEMS
 
 SLUG = "prepend_class_token"
@@ -72,7 +73,7 @@ def test_student_pages_never_show_solutions_wrong_solutions_or_the_generator(cli
             if url.startswith("/submissions/") and secret in wrong:
                 continue  # the student's own code is theirs to see
             assert secret not in page, (url, secret)
-    hidden = [t for t in problems[SLUG].current_test_set.cases.filter(hidden=True)]
+    hidden = list(problems[SLUG].current_test_set.cases.filter(hidden=True))
     status_page = client.get(f"/submissions/{submission.pk}/").content.decode()
     assert all(f'data-test="{case.name}"' in status_page for case in hidden)  # a row, or named in one it joins
     assert "Class token appended instead of prepended" in status_page

@@ -198,7 +198,7 @@ def test_checks_the_package_gives_nothing_to_check_say_not_applicable(db, files,
     client.force_login(author)
     html = client.get(f"/authoring/problems/{SLUG}/gate/{run.pk}/").content.decode()
     for key in ("probes", "fd"):
-        classes, item = re.search(rf'<li class="gate-check ([^"]*)" data-check="{key}">(.*?)</li>', html, re.S).groups()
+        classes, item = re.search(rf'<li class="gate-check ([^"]*)" data-check="{key}">(.*?)</li>', html, re.DOTALL).groups()
         assert classes == "not-applicable" and 'aria-label="not applicable"' in item and "✓" not in item
     assert html.count("✓") == 8
 

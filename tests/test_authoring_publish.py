@@ -66,7 +66,7 @@ def test_passing_checks_leave_the_live_version_until_publish_and_publish_shows_t
     overview = client.get(PAGE).content.decode()
     assert 'id="review-publish"' in overview and "not live yet" in overview
     review = client.get(PUBLISH).content.decode()
-    diff = re.search(r'<details class="file-diff" id="diff-statement.md".*?</details>', review, re.S).group(0)
+    diff = re.search(r'<details class="file-diff" id="diff-statement.md".*?</details>', review, re.DOTALL).group(0)
     assert f'<span class="add">+{NEW_PARAGRAPH}</span>' in diff and 'data-kind="changed"' in diff
     assert 'id="diff-generator.py"' in review and 'id="diff-solution.py"' not in review  # only what differs
     assert 'data-test="width_two" data-kind="added"' in review

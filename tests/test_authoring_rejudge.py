@@ -7,10 +7,11 @@ import pytest
 from judge.authoring.gate_runs import run_gate_now
 from judge.authoring.models import RejudgeBatch
 from judge.authoring.services import request_rejudge, run_rejudge_batch
+from judge.grading import services as grading
 from judge.problems.drafts import store_package_draft
 from judge.problems.models import Problem
-from judge.submissions.services import grading, intake
 from judge.submissions.models import Status, Submission
+from judge.submissions.services import intake
 from tests.helpers import standalone_files
 from tests.test_worker_end_to_end import start_worker, worker_env  # noqa: F401  (fixtures)
 
@@ -53,7 +54,7 @@ def graded(student, code: str) -> Submission:
 
 
 def test_rejudging_a_problem_grades_old_submissions_against_the_new_tests(old_tests, student, author, no_enqueue):
-    from judge.leaderboard.ranking import leaderboard
+    from judge.standings.ranking import leaderboard
     from judge.submissions.queries import solved_and_attempted
 
     before = graded(student, WRONG_FOR_WIDTH_ONE)

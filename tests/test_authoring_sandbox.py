@@ -66,7 +66,7 @@ def test_a_generator_that_never_finishes_is_stopped(package, process_sandbox):
     started = time.monotonic()
     events = process_sandbox.run(job).events
     assert time.monotonic() - started < 10
-    with pytest.raises(PackageError, match="did not finish within 1.0 s"):
+    with pytest.raises(PackageError, match=r"did not finish within 1.0 s"):
         parse_generated(events, package, 1 << 20)
 
 
@@ -90,5 +90,5 @@ def test_forged_generator_reports_are_refused(package, events, error):
 
 def test_an_oversized_argument_is_refused(package):
     events = [case(patches=np.zeros(1000), cls_token=GOOD["cls_token"]), {"event": "generated"}]
-    with pytest.raises(PackageError, match="is not an array: the result is"):
+    with pytest.raises(PackageError, match=r"is not an array: the result is"):
         parse_generated(events, package, 1024)

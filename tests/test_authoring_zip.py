@@ -8,8 +8,8 @@ import zipfile
 import pytest
 
 from judge.authoring.models import AuditEntry
-from judge.problems.models import Problem
 from judge.problems.drafts import files_from_folder
+from judge.problems.models import Problem
 from tests.conftest import PROBLEMS
 from tests.helpers import standalone_files
 

@@ -7,6 +7,7 @@ each one as its gate passes.  A second start finds every package unchanged and g
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import re
 import threading
 import time
@@ -18,8 +19,8 @@ from django.db import connection
 from django.utils import timezone
 
 from judge.authoring import gate_runs, sync
-from judge.problems.models import STALLED_AFTER_S, GateRun, GateStatus, SyncRun
-from sandbox.backends.base import Sandbox
+from judge.problems.models import STALLED_AFTER_S, GateRun, GateStatus, KnownWrongOutcome, Problem, SyncRun, TestSet
+from sandbox.backends.base import GenerateJob, Sandbox
 from tests.conftest import FIRST_THREE
 from tests.recording import RecordingSandbox
 
@@ -188,7 +189,7 @@ def queued(pk: int, builds_on: tuple[str, ...] = (), fails_with: tuple[str, ...]
     """A gate for ``gate_in_order``: problem ``p<pk>``, with known-wrong solutions that fail ``fails_with``."""
     package = SimpleNamespace(slug=f"p{pk}", problem=SimpleNamespace(builds_on=builds_on, time_limit_s=30.0),
                               wrong=[SimpleNamespace(fails_with=check) for check in fails_with])
-    return package, SimpleNamespace(run=SimpleNamespace(pk=pk))
+    return package, SimpleNamespace(run=SimpleNamespace(pk=pk), listing=False)
 
 
 def test_a_gate_waiting_for_what_it_builds_on_holds_no_job_another_gate_could_use(monkeypatch):
@@ -229,3 +230,120 @@ def test_a_gate_that_must_run_out_a_time_limit_starts_first_and_the_rest_keep_th
     sync.gate_in_order(gates, None, jobs=2)
     assert {log[0], log[1]} == {("start", 4), ("start", 1)}  # the slow one beside the first of the path
     assert [pk for event, pk in log if event == "start" and pk != 4] == [1, 2, 3]
+
+
+class SecondPartHeld(Sandbox):
+    """Answers the generator and the reference at once; holds every other job (the starter, the known-wrong
+    solutions: the gate's second part) until the test lets them go."""
+
+    def __init__(self, inner: Sandbox, references: set[str], release: threading.Event) -> None:
+        self.inner, self.references, self.release, self.lock = inner, references, release, threading.Lock()
+
+    @property
+    def name(self) -> str:
+        return self.inner.name
+
+    def run(self, job):
+        if getattr(job, "code", None) not in self.references and not isinstance(job, GenerateJob):
+            assert self.release.wait(120), "the test never let the second parts go"
+        with self.lock:
+            return self.inner.run(job)
+
+    def close(self) -> None:
+        pass
+
+
+def replaying_sandbox(gate_store) -> RecordingSandbox:
+    replaying = RecordingSandbox(gate_store.sandbox, replay=True)
+    for slug in FIRST_THREE:
+        replaying.replies.update(gate_store.gated(slug).sandbox.replies)
+    return replaying
+
+
+def test_a_fresh_start_lists_every_problem_once_its_expected_outputs_are_proven_and_finishes_the_gates_after(
+        client, gate_store, monkeypatch):
+    release = threading.Event()
+    references = {gate_store.gated(slug).package.solution for slug in FIRST_THREE}
+    held = SecondPartHeld(replaying_sandbox(gate_store), references, release)
+    monkeypatch.setattr(gate_runs, "_passed_gates", {})
+    monkeypatch.setattr(sync, "lazy_sandbox", lambda _sandbox=None: contextlib.nullcontext(held))
+    outcomes = []
+
+    def first_start() -> None:
+        try:
+            outcomes.extend(sync.sync_problems(only=FIRST_THREE, jobs=2))
+        finally:
+            connection.close()
+
+    background = threading.Thread(target=first_start)
+    background.start()
+    try:
+        # Every problem is listed while no known-wrong solution has run yet, and a student can open it.
+        slugs, page = wait_until(lambda: (found := listed_slugs(client)) and len(found[0]) == 3 and found)
+        assert slugs == set(FIRST_THREE) and "still being prepared" not in page
+        assert client.get(f"/problems/{FIRST_THREE[0]}/").status_code == 200
+        listing = Problem.objects.get(slug=FIRST_THREE[0]).current_test_set
+        assert listing.version.startswith(gate_runs.LISTING_MARK)
+        assert not KnownWrongOutcome.objects.filter(case__test_set=listing).exists()
+        assert GateRun.objects.filter(status=GateStatus.RUNNING).count() == 3  # the rest is still to run
+    finally:
+        release.set()
+        background.join(180)
+    assert sorted(o.action for o in outcomes) == ["created"] * 3
+    for slug in FIRST_THREE:
+        problem = Problem.objects.get(slug=slug)
+        assert problem.published and problem.current_test_set.version == problem.package_hash
+        assert KnownWrongOutcome.objects.filter(case__test_set=problem.current_test_set).exists()
+        assert list(TestSet.objects.filter(problem=problem)) == [problem.current_test_set]  # no Submit kept a copy
+    assert set(GateRun.objects.values_list("status", "passed")) == {(GateStatus.DONE, True)}
+
+
+def test_a_problem_whose_tests_miss_a_known_wrong_solution_is_hidden_again_after_listing(
+        client, gate_store, monkeypatch):
+    """The second part failed (a known-wrong solution passed every test): the problem leaves the list."""
+    slug = FIRST_THREE[0]
+    gated = gate_store.gated(slug)
+    replaying = replaying_sandbox(gate_store)
+
+    class WrongPasses(Sandbox):  # a known-wrong solution's run answered with the reference's
+        name = "wrong-passes"
+
+        def run(self, job):
+            if getattr(job, "code", None) in {w.code for w in gated.package.wrong}:
+                return replaying.run(dataclasses.replace(job, code=gated.package.solution))
+            return replaying.run(job)
+
+        def close(self) -> None:
+            pass
+
+    monkeypatch.setattr(gate_runs, "_passed_gates", {})
+    outcome, = sync.sync_problems(only=[slug], sandbox=WrongPasses())
+    assert outcome.action == "draft" and "wrong" in outcome.note
+    problem = Problem.objects.get(slug=slug)
+    assert not problem.published and slug not in listed_slugs(client)[0]
+    run = GateRun.objects.get(problem=problem)
+    assert run.status == GateStatus.DONE and run.passed is False
+
+
+def test_a_start_stopped_before_the_rest_of_a_gate_ran_gates_that_problem_again_on_the_next_start(
+        gate_store, monkeypatch):
+    slug = FIRST_THREE[0]
+    replaying = replaying_sandbox(gate_store)
+    monkeypatch.setattr(gate_runs, "_passed_gates", {})
+
+    def stopped(listed, box):  # Ctrl-C on bin/run once the problem was listed
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(sync, "finish_gate_run", stopped)
+    with pytest.raises(KeyboardInterrupt):
+        sync.sync_problems(only=[slug], sandbox=replaying)
+    problem = Problem.objects.get(slug=slug)
+    assert problem.published and problem.current_test_set.version.startswith(gate_runs.LISTING_MARK)
+
+    monkeypatch.undo()
+    monkeypatch.setattr(gate_runs, "_passed_gates", {})
+    outcome, = sync.sync_problems(only=[slug], sandbox=replaying)  # the next start
+    assert outcome.action == "updated"
+    problem.refresh_from_db()
+    assert problem.published and problem.current_test_set.version == problem.package_hash
+    assert KnownWrongOutcome.objects.filter(case__test_set=problem.current_test_set).exists()

@@ -7,11 +7,12 @@ from django.urls import reverse
 
 from judge.authoring.gate_runs import run_gate_now
 from judge.authoring.sync import sync_problems
+from judge.display.results import error_line
+from judge.grading import services as grading
 from judge.problems.models import Problem
-from judge.submissions.services import grading, intake
 from judge.submissions.composition import solved_solutions
-from judge.submissions.display import error_line
 from judge.submissions.models import Submission
+from judge.submissions.services import intake
 from tests.composition import DOUBLE, QUADRUPLE_WITH_SOLVED, write_packages
 from tests.students import graded
 

@@ -14,9 +14,10 @@ from judge.authoring.sync import sync_problems
 from judge.courses import services as courses
 from judge.courses.grades import gradebook
 from judge.courses.models import LateRule
+from judge.grading import services as grading
 from judge.problems.models import Problem
-from judge.submissions.services import grading, intake
 from judge.submissions.models import Submission
+from judge.submissions.services import intake
 from tests.composition import DOUBLE, QUADRUPLE_WITH_SOLVED, write_packages
 from tests.courses import world  # noqa: F401 (fixture)
 from tests.students import graded

@@ -26,8 +26,8 @@ def test_only_the_courses_students_are_ranked_among_themselves(client, world):
     client.force_login(world.student)
     rows = board(client, world)
     assert "sam" not in rows
-    assert rows.index('data-user="%d"><td class="rank">1' % world.second.pk) < rows.index(
-        'data-user="%d"><td class="rank">2' % world.student.pk)
+    assert rows.index(f'data-user="{world.second.pk}"><td class="rank">1') < rows.index(
+        f'data-user="{world.student.pk}"><td class="rank">2')
 
 
 def test_a_section_board_and_a_hidden_name(client, world):

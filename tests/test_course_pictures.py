@@ -69,7 +69,7 @@ def test_a_persons_time_zone_ends_with_their_page_and_leaderboard_windows_keep_t
     looked up the week's standings by a Paris Monday and found none."""
     from django.utils import timezone
 
-    from judge.leaderboard.ranking import leaderboard
+    from judge.standings.ranking import leaderboard
     from tests.boards import days_ago
 
     recorded(world.student, world.problems[0], at=days_ago(0))

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from django.urls import reverse
 
-from judge.submissions.services import grading, intake
-from judge.submissions.display import result_rows
+from judge.display.results import result_rows
+from judge.grading import services as grading
 from judge.submissions.models import Kind, Submission
+from judge.submissions.services import intake
 from tests.conftest import read_solution
 
 SLUG = "prepend_class_token"
@@ -55,7 +57,7 @@ def test_inputs_that_do_not_fit_together_are_not_valid_for_the_problem(problems,
         "the example's: patches (1, 2, 3), cls_token (1, 1, 3))")
     client.force_login(student)
     panel = client.get(f"/submissions/{submission.pk}/status/").content.decode()
-    page = client.get(problems[SLUG].get_absolute_url()).content.decode()
+    page = client.get(reverse("problem-detail", args=[problems[SLUG].slug])).content.decode()
     for shown in (panel, page):
         after = shown.split("this input is not valid", 1)[-1][:400]
         assert "line " not in after and "reference solution raised" not in shown

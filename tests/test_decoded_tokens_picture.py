@@ -16,7 +16,7 @@ from django.template.loader import render_to_string
 from engine.arrays import to_npy
 from engine.checks import Tolerance, check_test
 from engine.events import TestEvent
-from judge.submissions.display import shown_row
+from judge.display.results import shown_row
 from sandbox.protocol import Outcome
 
 PROMPT = np.array([[2, 6, 2, 1, 2], [6, 4, 5, 5, 6]])
@@ -39,7 +39,7 @@ def cells(html: str, row: str) -> list[tuple[str, str, str]]:
 
 
 def test_a_passed_decoding_test_draws_the_students_ids_beside_the_expected_ones():
-    result, row, html = graded_row(EXPECTED.copy())
+    result, _row, html = graded_row(EXPECTED.copy())
     assert result.status == "passed" and "actual_npy" in result.detail
     assert html.count('<svg class="decoded-tokens"') == 1 and "Decoded tokens: expected and yours" in html
     yours, expected = cells(html, "yours"), cells(html, "expected")
@@ -63,7 +63,7 @@ def test_a_decode_that_leaves_the_pattern_is_outlined_at_its_first_different_tok
 
 
 def test_float_ids_are_drawn_as_the_whole_numbers_they_hold():
-    result, row, html = graded_row(EXPECTED.astype(np.float64))
+    result, _row, html = graded_row(EXPECTED.astype(np.float64))
     assert result.status == "wrong_dtype"
     assert [int(i) for _, _, i in cells(html, "yours")[:12]] == EXPECTED[0].tolist()
 

@@ -129,7 +129,7 @@ def test_a_container_that_dies_mid_job_fails_fast_and_the_next_job_runs(docker_i
         victim = sandbox.ready_containers()[0].id
         threading.Timer(1.0, sandbox.client.api.kill, args=(victim,)).start()
         started = time.monotonic()
-        with pytest.raises(SandboxError, match="closed its output|lost"):
+        with pytest.raises(SandboxError, match=r"closed its output|lost"):
             sandbox.run(job("import time\ntime.sleep(1.5)\nreturn x", time_limit_s=20))
         assert time.monotonic() - started < 8
         result = sandbox.run(job("return x * 2"))
@@ -213,7 +213,7 @@ def test_auto_picks_docker_when_the_engine_and_image_are_there(docker_image, set
 
 
 def test_a_pool_that_cannot_start_says_why():
-    with pytest.raises(SandboxError, match="cannot start"):
+    with pytest.raises(SandboxError, match=r"cannot start"):
         DockerSandbox(image="judge-sandbox:no-such-tag", pool_size=1).run(job("return x"))
 
 

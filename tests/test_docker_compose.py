@@ -41,7 +41,7 @@ def stack(docker_image):
     project = f"judge-test-{uuid.uuid4().hex[:8]}"
     # The test run's own service URLs must not leak into the stack's containers.
     inherited = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "DOCKER_HOST", "TMPDIR")}
-    # The README's local example: its own secrets, and plain HTTP on 127.0.0.1 (no TLS proxy in front).
+    # The local example of docs/operators/compose.md#secrets-and-settings: its own secrets, and plain HTTP on 127.0.0.1 (no TLS proxy in front).
     env = inherited | {"JUDGE_HTTP_PORT": str(port), "SANDBOX_IMAGE": docker_image, "JUDGE_PLAIN_HTTP": "1",
                         "SECRET_KEY": uuid.uuid4().hex * 2, "POSTGRES_PASSWORD": uuid.uuid4().hex,
                         "REDIS_PASSWORD": uuid.uuid4().hex}

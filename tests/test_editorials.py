@@ -6,6 +6,7 @@ from __future__ import annotations
 import shutil
 
 import pytest
+from django.urls import reverse
 
 from engine.package import PackageError, load_package
 from engine.verdicts import Verdict
@@ -25,7 +26,7 @@ def graded(user, problem, verdict: str, kind: str = Kind.SUBMIT) -> Submission:
 
 
 def page(client, problem) -> str:
-    return client.get(problem.get_absolute_url()).content.decode()
+    return client.get(reverse("problem-detail", args=[problem.slug])).content.decode()
 
 
 def api_editorial(client, problem, user) -> dict:
@@ -48,7 +49,7 @@ def test_a_bad_after_failed_is_refused_by_name(tmp_path, value):
     shutil.copytree(PROBLEMS / "causal_mask", package)
     manifest = package / "problem.toml"
     manifest.write_text(manifest.read_text().replace("after_failed = 3", f"after_failed = {value}"))
-    with pytest.raises(PackageError, match="editorial.after_failed"):
+    with pytest.raises(PackageError, match=r"editorial.after_failed"):
         load_package(package)
 
 

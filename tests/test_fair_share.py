@@ -7,11 +7,12 @@ import time
 import pytest
 import redis
 
+from judge.grading import services as grading
 from judge.lib.broker import Lane
 from judge.submissions import fairshare
-from judge.submissions.services import grading, intake
 from judge.submissions.models import Status, Submission
 from judge.submissions.push import redis_client
+from judge.submissions.services import intake
 from tests.conftest import read_solution
 
 SLUG = "prepend_class_token"

@@ -9,8 +9,8 @@ import sys
 import pytest
 
 from judge.problems.models import Problem
-from judge.submissions.services import intake
 from judge.submissions.models import Submission
+from judge.submissions.services import intake
 from tests.conftest import REPO, read_solution
 from tests.test_worker_end_to_end import final, start_worker, wait_for, worker_env  # noqa: F401  (fixtures)
 

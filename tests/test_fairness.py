@@ -7,8 +7,10 @@ import itertools
 import pytest
 
 from engine.grading import GradeReport
-from judge.submissions.services import claims, grading, intake, recording
+from judge.grading import recording
+from judge.grading import services as grading
 from judge.submissions.models import Kind, Status, Submission
+from judge.submissions.services import claims, intake
 from tests.conftest import read_solution
 from tests.test_worker_end_to_end import final, start_worker, wait_for, worker_env  # noqa: F401  (fixtures)
 

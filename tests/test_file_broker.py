@@ -96,7 +96,7 @@ def test_a_message_is_visible_to_a_reader_only_once_it_is_whole(tmp_path, monkey
         """A file object that lists the queue folder between two halves of a write."""
 
         def __init__(self, path, mode):
-            self.file = open(path, mode)
+            self.file = open(path, mode)  # noqa: SIM115  (closed by __exit__)
 
         def __enter__(self):
             return self

@@ -32,7 +32,7 @@ def test_a_package_with_both_names_is_refused_with_which_to_keep(tmp_path):
     folder = standalone_copy(SLUG, tmp_path)
     (folder / "tests.py").write_text((folder / "generator.py").read_text())
 
-    with pytest.raises(PackageError, match="both generator.py and tests.py .* keep generator.py"):
+    with pytest.raises(PackageError, match=r"both generator.py and tests.py .* keep generator.py"):
         load_package(folder)
 
 

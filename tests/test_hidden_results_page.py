@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import re
 
-
 from engine.arrays import load_inputs
+from judge.grading import services as grading
 from judge.problems.models import TestCase
-from judge.submissions.services import grading, intake
+from judge.submissions.services import intake
 
 SLUG = "prepend_class_token"
 # On a hidden test (more than two patches), name a class after the input, print it, and sleep on it.

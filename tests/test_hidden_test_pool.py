@@ -8,10 +8,11 @@ import numpy as np
 
 from engine.grading import grade
 from engine.pool import draw_cases
+from judge.grading import services as grading
 from judge.problems.models import TestCase
 from judge.problems.queries import load_cases, problem_spec
-from judge.submissions.services import grading, intake
 from judge.submissions.models import Submission
+from judge.submissions.services import intake
 from tests.conftest import read_solution
 
 SLUG = "prepend_class_token"

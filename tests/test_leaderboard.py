@@ -9,7 +9,7 @@ import pytest
 from engine.verdicts import Verdict
 from judge.accounts.services import set_hidden_from_standings
 from judge.authoring.lifecycle import unpublish
-from judge.leaderboard.ranking import leaderboard
+from judge.standings.ranking import leaderboard
 from judge.submissions.models import Kind
 from tests.boards import days_ago, quick_problem, recorded, regraded
 from tests.students import graded
@@ -61,7 +61,7 @@ def test_unpublished_problems_do_not_count_and_count_again_when_published(three,
     graded(student, three[0])
     unpublish(three[0])
     assert ranked() == []
-    from judge.leaderboard.services import refresh_problem_standings
+    from judge.standings.services import refresh_problem_standings
     type(three[0]).objects.filter(pk=three[0].pk).update(published=True)
     refresh_problem_standings(three[0].pk)
     assert ranked() == [(1, "ada", 1)]

@@ -33,11 +33,11 @@ def path(db):
 
 
 def section(page: str, track: str) -> str:
-    return re.search(rf'<section class="track" id="track-{track}".*?</section>', page, re.S).group(0)
+    return re.search(rf'<section class="track" id="track-{track}".*?</section>', page, re.DOTALL).group(0)
 
 
 def row(page: str, slug: str) -> str:
-    return re.search(rf'<tr class="([^"]*)" data-slug="{slug}">(.*?)</tr>', page, re.S).group(0)
+    return re.search(rf'<tr class="([^"]*)" data-slug="{slug}">(.*?)</tr>', page, re.DOTALL).group(0)
 
 
 def test_the_chain_still_to_solve_includes_what_the_prerequisites_build_on():
@@ -69,7 +69,7 @@ def test_a_locked_problem_is_marked_and_names_the_whole_chain(client, path, stud
     assert "Locked: solve Attention → The block first" in stack  # not only its direct prerequisite
     assert 'class="mark locked"' not in row(page, "attention") and 'class="mark locked"' not in row(page, "norm")
     detail = client.get("/problems/stack/").content.decode()
-    chain = re.search(r'<p class="chain-to-solve".*?</p>', detail, re.S).group(0)
+    chain = re.search(r'<p class="chain-to-solve".*?</p>', detail, re.DOTALL).group(0)
     assert re.findall(r'data-slug="([a-z]+)">([^<]+)</a>', chain) == [("attention", "Attention"),
                                                                       ("block", "The block")]
 

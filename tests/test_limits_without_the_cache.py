@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from django.core.cache.backends.base import BaseCache
 
-from judge.submissions.services import intake
 from judge.submissions.models import Submission
+from judge.submissions.services import intake
 
 
 class DownCache(BaseCache):

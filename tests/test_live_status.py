@@ -10,9 +10,11 @@ from django.db import connection
 
 from engine.grading import GradeReport
 from engine.verdicts import Verdict
+from judge.grading import recording
+from judge.grading import services as grading
 from judge.submissions import push
-from judge.submissions.services import claims, grading, intake, recording
 from judge.submissions.models import Status
+from judge.submissions.services import claims, intake
 from tests.conftest import read_solution
 
 SLUG = "prepend_class_token"

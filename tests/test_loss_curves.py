@@ -142,12 +142,12 @@ def test_a_climbing_submission_is_told_its_loss_does_not_fall(gated, process_san
 ])
 def test_the_manifest_refuses_a_malformed_falls_probe_or_picture(tmp_path, change, message):
     files = FILES | {"problem.toml": MANIFEST.replace(change, message)}
-    with pytest.raises(PackageError, match="cases|picture"):
+    with pytest.raises(PackageError, match=r"cases|picture"):
         load_package(write(tmp_path / "descend", files))
 
 
 def rows_of(gated, code: str, sandbox):
-    from judge.submissions.display import shown_row
+    from judge.display.results import shown_row
 
     package, outcome = gated
     report = grade(code, package.spec(), outcome.cases, sandbox)
@@ -174,7 +174,7 @@ def test_an_accepted_run_draws_its_curve_beside_the_reference_on_the_visible_tes
 
 
 def test_a_run_that_drifts_shows_both_curves_and_where_they_part(gated, process_sandbox):
-    report, rows = rows_of(gated, DESCEND.format(sign="-").replace("lr * x", "lr * 1.5 * x"), process_sandbox)
+    _report, rows = rows_of(gated, DESCEND.format(sign="-").replace("lr * x", "lr * 1.5 * x"), process_sandbox)
     example = next(row for row in rows if row.name == "example")
     assert example.status == TestStatus.WRONG_VALUE
     html = render_to_string("submissions/_test_row.html", {"row": example})

@@ -49,7 +49,7 @@ def send_all() -> None:
 
 
 def test_a_new_best_submit_sends_the_students_points_to_the_line_item(linked):
-    lms, course, assignment, problems, ada, _, link = linked
+    lms, _course, _assignment, problems, ada, _, link = linked
     submission = recorded(ada, problems[0])
     verdict_recorded.send(sender=Submission, submission=submission)  # as the worker does after recording it
     send_all()
@@ -68,7 +68,7 @@ def test_a_new_best_submit_sends_the_students_points_to_the_line_item(linked):
 
 
 def test_a_rejudge_that_lowers_the_credit_sends_the_lower_score_newest_last(linked):
-    lms, course, assignment, problems, ada, _, _ = linked
+    lms, _course, _assignment, problems, ada, _, _ = linked
     submission = recorded(ada, problems[0])
     scores.credit_changed(ada.pk, problems[0].pk)
     send_all()
@@ -82,7 +82,7 @@ def test_a_rejudge_that_lowers_the_credit_sends_the_lower_score_newest_last(link
 
 def test_two_changes_queued_before_either_is_sent_both_send_the_newest_credit(linked):
     """Tasks for an older change that run late read the credit afresh: nothing older reaches the LMS last."""
-    lms, course, assignment, problems, ada, _, _ = linked
+    lms, _course, _assignment, problems, ada, _, _ = linked
     recorded(ada, problems[0])
     [row_id] = scores.credit_changed(ada.pk, problems[0].pk)
     recorded(ada, problems[1])
@@ -107,7 +107,7 @@ def test_an_extension_resends_the_score(linked, django_capture_on_commit_callbac
 
 
 def test_a_failed_post_is_shown_to_the_instructor_who_sends_it_again(linked):
-    lms, course, assignment, problems, ada, instructor, _ = linked
+    lms, course, _assignment, problems, ada, instructor, _ = linked
     recorded(ada, problems[0])
     scores.credit_changed(ada.pk, problems[0].pk)
     lms.fail_scores = 1
@@ -162,7 +162,7 @@ def test_an_instructor_links_the_lms_course_to_an_existing_course_they_teach(lin
 
 
 def test_a_course_one_does_not_teach_cannot_be_linked(linked, django_user_model):
-    lms, course, _, _, ada, instructor, _ = linked
+    _lms, course, _, _, _ada, instructor, _ = linked
     other = course_services.create_course(django_user_model.objects.create_user("x"), "Someone else's")
     answer = instructor.post(f"/lti/courses/{course.pk}/relink/", {"context": course.lti_contexts.get().pk,
                                                                    "course": other.pk}, follow=True)
@@ -171,7 +171,7 @@ def test_a_course_one_does_not_teach_cannot_be_linked(linked, django_user_model)
 
 
 def test_a_score_left_pending_by_a_lost_message_is_queued_again_by_the_sweep(linked, monkeypatch):
-    lms, course, _, problems, ada, _, _ = linked
+    _lms, _course, _, problems, ada, _, _ = linked
     recorded(ada, problems[0])
     sent = []
     monkeypatch.setattr(scores, "enqueue_on_commit", lambda name, *args: sent.append((name, args)))

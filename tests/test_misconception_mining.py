@@ -8,9 +8,10 @@ from django.core.management import call_command
 from judge.authoring.gate_runs import execute_gate_run
 from judge.authoring.mining import coverage_of, mine_clusters
 from judge.authoring.models import PromotedCluster
+from judge.grading import services as grading
 from judge.problems.models import GateRun, Problem
-from judge.submissions.services import grading, intake
 from judge.submissions.models import Submission
+from judge.submissions.services import intake
 from tests.conftest import read_solution
 
 SYNCED_PROBLEMS = ["patch_embedding", "prepend_class_token"]
@@ -64,7 +65,7 @@ def test_a_cluster_shows_more_than_one_way_its_students_wrote_it(classroom):
 
 
 def test_the_sample_code_is_anonymised(classroom):
-    grace_only = [c for c in mine_clusters(classroom) if c.students == 2][0]
+    grace_only = next(c for c in mine_clusters(classroom) if c.students == 2)
     grace_only.submissions = [s for s in grace_only.submissions if s.user.username == "grace"]
     code = grace_only.sample_code
     assert "return patches + cls_token" in code

@@ -7,8 +7,9 @@ import sys
 
 import pytest
 
-from judge.submissions.services import grading, intake
+from judge.grading import services as grading
 from judge.submissions.models import Submission
+from judge.submissions.services import intake
 from tests.conftest import PROBLEMS, REPO
 from tests.helpers import package
 

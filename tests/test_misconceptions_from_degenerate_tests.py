@@ -14,7 +14,7 @@ from engine.grading import grade
 from tests.conftest import read_solution
 from tests.helpers import package
 
-pytestmark = pytest.mark.course  # gates a packaged problem
+pytestmark = pytest.mark.catalogue  # gates a packaged problem
 
 SLUG = "logit_lens"
 OVER_LAYERS = read_solution(SLUG).replace("logits.max(axis=-1, keepdims=True)", "logits.max(axis=0, keepdims=True)") \
@@ -29,7 +29,7 @@ def cases(process_sandbox):
 
 
 def test_the_width_one_test_alone_does_not_name_a_misconception(cases, process_sandbox):
-    assert OVER_LAYERS != read_solution(SLUG)
+    assert read_solution(SLUG) != OVER_LAYERS
     report = grade(OVER_LAYERS, package(SLUG).spec(), cases, process_sandbox)
     width_one = next(t for t in report.tests if t.name == "width_one")
     assert width_one.status == "wrong_value"  # it fails there, with the same output as the positions mistake

@@ -1,6 +1,6 @@
 """The result page draws a failing visible test's output beside the expected one: token ids as a strip with the
 differing ids marked, top-k/top-p filtered logits as bars with the kept tokens marked, attention-like outputs
-(ALiBi biases, window masks, rollouts) as heatmaps (``judge/submissions/pictures.py``)."""
+(ALiBi biases, window masks, rollouts) as heatmaps (``judge/display/pictures.py``)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from django.template.loader import render_to_string
 
 from engine.arrays import to_npy
 from engine.package import PackageError, load_package
-from judge.submissions.display import shown_row
-from judge.submissions.pictures import MASKED_FILL, heatmaps, kept_tokens, token_strip
+from judge.display.pictures import MASKED_FILL, heatmaps, kept_tokens, token_strip
+from judge.display.results import shown_row
 from sandbox.protocol import b64
 from tests.conftest import PROBLEMS
 
@@ -68,7 +68,7 @@ def test_failing_top_k_example_is_drawn_as_bars_on_the_result_page():
 
 def test_failing_alibi_example_is_drawn_as_heatmaps():
     expected = np.array([[[0.0, -INF], [-0.5, 0.0]], [[0.0, -INF], [-0.25, 0.0]]])
-    row, html = failing_row(expected, np.abs(expected), {"n_heads": 2, "length": 2}, "heatmap")
+    _row, html = failing_row(expected, np.abs(expected), {"n_heads": 2, "length": 2}, "heatmap")
     assert "The output as a heatmap" in html and "expected [1]" in html and "yours [0]" in html
 
 
@@ -103,5 +103,5 @@ def test_manifest_refuses_an_unknown_picture(tmp_path):
             (folder / file.relative_to(PROBLEMS / "top_k_logits")).write_bytes(file.read_bytes())
     manifest = folder / "problem.toml"
     manifest.write_text(manifest.read_text().replace('picture = "kept_tokens"', 'picture = "pie"'))
-    with pytest.raises(PackageError, match="display.picture must be one of kept_tokens, heatmap, curve, got 'pie'"):
+    with pytest.raises(PackageError, match=r"display.picture must be one of kept_tokens, heatmap, curve, got 'pie'"):
         load_package(folder)

@@ -41,7 +41,7 @@ def test_malformed_manifest_names_the_file_and_field(package_copy, old, new, err
 def test_missing_file_is_named(package_copy):
     _, path = package_copy
     (path / "solution.py").unlink()
-    with pytest.raises(PackageError, match="prepend_class_token/solution.py: file is missing"):
+    with pytest.raises(PackageError, match=r"prepend_class_token/solution.py: file is missing"):
         load_package(path)
 
 
@@ -59,7 +59,7 @@ def test_sync_is_idempotent_and_a_content_change_makes_a_new_test_set_version(db
 def test_sync_problems_command_reports_a_malformed_package_and_changes_nothing(db, package_copy):
     root, path = package_copy
     (path / "problem.toml").write_text((path / "problem.toml").read_text().replace("[function]", "[functio]"))
-    with pytest.raises(CommandError, match="prepend_class_token/problem.toml: function is missing") as raised:
+    with pytest.raises(CommandError, match=r"prepend_class_token/problem.toml: function is missing") as raised:
         call_command("sync_problems", "--root", str(root))
     assert raised.value.returncode == 2
     assert Problem.objects.count() == 0
@@ -79,3 +79,19 @@ def test_every_problem_joins_a_listed_track_and_the_path_finishes_each_track_bef
     assert tracks.index("modern-blocks") == tracks.index("train-it") + 1
     ranks = [tracks.index(packages[slug].track) for slug in learning_path(list(packages.values()), set(), tracks)]
     assert ranks == sorted(ranks)
+
+
+def test_track_five_follows_track_four_and_keeps_its_listed_order():
+    packages = {p.slug: p for p in (load_package(path) for path in discover(PROBLEMS))}
+    tracks = load_tracks(PROBLEMS)
+    slugs = [track["slug"] for track in tracks]
+    assert slugs.index("llm-and-serving") == slugs.index("modern-blocks") + 1
+    listed = [slug for track in tracks for slug in track["problems"]]
+    order = learning_path(list(packages.values()), set(), slugs, listed)
+    track_five = [slug for slug in order if packages[slug].track == "llm-and-serving"]
+    assert [slug for slug in track_five if slug in listed] == [slug for slug in listed if slug in packages]
+    # Without the list the same problems come by difficulty and name: min_p_logits (easy) before paged_attention.
+    unlisted = [slug for slug in learning_path(list(packages.values()), set(), slugs)
+                if packages[slug].track == "llm-and-serving"]
+    assert unlisted.index("min_p_logits") < unlisted.index("paged_attention")
+    assert track_five.index("paged_attention") < track_five.index("min_p_logits")

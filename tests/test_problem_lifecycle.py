@@ -10,7 +10,7 @@ from judge.authoring import lifecycle
 from judge.authoring.lifecycle import Stage, stage_of
 from judge.authoring.models import Action, AuditEntry
 from judge.authoring.services import edit_draft, unpublish
-from judge.problems.models import GateRun, GateStatus
+from judge.problems.models import GateRun, GateStatus, SyncRun
 
 SLUG = "prepend_class_token"
 
@@ -55,3 +55,18 @@ def test_a_gate_run_whose_worker_died_is_failed_by_the_sweep(problems):
     assert (dead.status, dead.passed) == (GateStatus.DONE, False)
     assert "stopped before it finished" in dead.error
     assert fresh.status == GateStatus.RUNNING
+
+
+def test_a_running_sync_s_gates_are_not_taken_for_dead_however_long_they_wait(problems):
+    """A first start queues every gate at once; on a slow machine the last wait longer than a dead run would."""
+    problem = problems[SLUG]
+    long_ago = timezone.now() - timedelta(hours=1)
+    sync = SyncRun.objects.create(waiting=[SLUG])
+    SyncRun.objects.filter(pk=sync.pk).update(started_at=long_ago - timedelta(seconds=5))
+    waiting = GateRun.objects.create(problem=problem, package_hash=problem.draft_hash, trigger="sync")
+    GateRun.objects.filter(pk=waiting.pk).update(created_at=long_ago)
+
+    assert lifecycle.finish_dead_gate_runs() == []  # the sync beat a moment ago
+
+    SyncRun.objects.filter(pk=sync.pk).update(heartbeat_at=long_ago)  # then it died
+    assert lifecycle.finish_dead_gate_runs() == [waiting.pk]

@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -75,7 +76,7 @@ def test_a_detached_daemon_does_not_survive_the_job(process_sandbox):
 
 def test_student_code_cannot_read_the_project_or_its_solutions(process_sandbox):
     if os.geteuid() != 0:
-        pytest.skip("without root the process backend cannot hide files (documented in README)")
+        pytest.skip("without root the process backend cannot hide files (docs/operators/security.md#the-process-sandbox)")
     body = f"open({str(REPO / 'problems/prepend_class_token/solution.py')!r}).read()\nreturn x * 2"
     report = run(body, process_sandbox)
     assert report.verdict == "runtime_error"
@@ -84,7 +85,7 @@ def test_student_code_cannot_read_the_project_or_its_solutions(process_sandbox):
 
 def test_student_code_has_no_network(process_sandbox):
     if os.geteuid() != 0:
-        pytest.skip("without root the process backend has no network namespace (documented in README)")
+        pytest.skip("without root the process backend has no network namespace (docs/operators/security.md#the-process-sandbox)")
     report = run("import socket\nsocket.create_connection(('127.0.0.1', 6379), timeout=2)\nreturn x * 2",
                  process_sandbox)
     assert report.verdict == "runtime_error"
@@ -245,7 +246,7 @@ with ProcessSandbox() as sandbox:
 
 
 @pytest.mark.skipif(not os.path.exists("/proc/self/autogroup") or
-                    open("/proc/sys/kernel/sched_autogroup_enabled").read().strip() != "1",
+                    Path("/proc/sys/kernel/sched_autogroup_enabled").read_text().strip() != "1",
                     reason="no autogroups on this kernel")
 def test_a_child_of_a_niced_worker_keeps_its_nice_in_its_own_session():
     """Each child is a session, so an autogroup, of its own; there the CPU is shared between groups first and

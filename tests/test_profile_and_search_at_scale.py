@@ -8,9 +8,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from engine.verdicts import Verdict
-from judge.leaderboard.models import Window
-from judge.leaderboard.progress import progress_of
-from judge.leaderboard.ranking import found_rows
+from judge.standings.models import Period
+from judge.standings.progress import progress_of
+from judge.standings.ranking import found_rows
 from judge.submissions.models import Kind
 from tests.boards import days_ago, quick_problem, recorded
 
@@ -43,7 +43,7 @@ def queries_of(call) -> list[str]:
 def test_a_name_search_reads_the_trigram_index_of_usernames(db, django_user_model):
     for name in ("ada", "adele", "grace"):
         django_user_model.objects.create_user(name)
-    (search,) = [sql for sql in queries_of(lambda: found_rows("DEL", Window.ALL)) if "LIKE" in sql]
+    (search,) = [sql for sql in queries_of(lambda: found_rows("DEL", Period.ALL)) if "LIKE" in sql]
     # A GIN index is read by a bitmap scan only. With the statistics earlier tests left on auth_user (a
     # worker's tests run one after another on one database), the planner found a whole scan of the primary
     # key, filtering each name, cheaper than that bitmap scan on three rows; the question here is whether

@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from judge.submissions.services import intake
 from judge.submissions.models import Submission
+from judge.submissions.services import intake
 
 SLUG = "prepend_class_token"
 URL = f"/submissions/new/{SLUG}/"

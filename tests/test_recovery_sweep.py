@@ -10,9 +10,10 @@ import redis
 from django.conf import settings
 from django.utils import timezone
 
+from judge.grading import services as grading
 from judge.lib.broker import held_submissions
-from judge.submissions.services import claims, grading, intake
 from judge.submissions.models import Status, Submission
+from judge.submissions.services import claims, intake
 
 pytestmark = pytest.mark.django_db(transaction=True)  # committed, so each submission's message is really sent
 

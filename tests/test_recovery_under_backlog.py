@@ -18,8 +18,8 @@ import pytest
 import redis
 from django.conf import settings
 
-from judge.submissions.services import intake
 from judge.submissions.models import Kind, Status, Submission
+from judge.submissions.services import intake
 from tests.conftest import REPO
 from tests.test_worker_end_to_end import final, start_worker, wait_for, worker_env  # noqa: F401  (fixtures)
 

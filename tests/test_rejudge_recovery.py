@@ -10,9 +10,10 @@ from django.utils import timezone
 from judge.authoring import services as authoring
 from judge.authoring.models import RejudgeBatch
 from judge.authoring.services import resume_stalled_rejudges, run_rejudge_batch
+from judge.grading import services as grading
 from judge.problems.models import Problem
-from judge.submissions.services import grading, intake
 from judge.submissions.models import Status, Submission
+from judge.submissions.services import intake
 from tests.conftest import read_solution
 
 SLUG = "prepend_class_token"

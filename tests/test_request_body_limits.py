@@ -18,7 +18,6 @@ import pytest
 from django.test import Client
 
 from judge.asgi import application
-
 from judge.authoring.services import MAX_ZIP_BYTES
 from judge.submissions.models import Submission
 

@@ -7,9 +7,10 @@ import re
 import numpy as np
 import pytest
 
-from judge.submissions.services import grading, intake
-from judge.submissions.display import difference_picture
+from judge.display.results import difference_picture
+from judge.grading import services as grading
 from judge.submissions.models import Kind
+from judge.submissions.services import intake
 from tests.conftest import read_solution
 
 SLUG = "prepend_class_token"

@@ -313,7 +313,7 @@ def npy(array) -> bytes:
     ([npy(np.zeros(2))], "must be a dict from names to arrays, got list"),
 ])
 def test_params_input_is_validated(value, message):
-    with pytest.raises(PackageError, match="argument 'grads'.*" + message.replace("[", r"\[").replace("]", r"\]")
+    with pytest.raises(PackageError, match=r"argument 'grads'.*" + message.replace("[", r"\[").replace("]", r"\]")
                        .replace("(", r"\(").replace(")", r"\)")):
         check_params(value, {"w": 2, "b": 1}, "case 0 (example): argument 'grads'", 1 << 26)
 
@@ -330,14 +330,14 @@ def test_generator_with_an_undeclared_key_fails_the_gate(tmp_path, process_sandb
 def test_manifest_refuses_params_without_keys(tmp_path):
     files = dict(SCALE)
     files["problem.toml"] = SCALE["problem.toml"].replace("[function.keys.grads]\nw = 2\nb = 1\n", "")
-    with pytest.raises(PackageError, match="function.keys.grads is missing"):
+    with pytest.raises(PackageError, match=r"function.keys.grads is missing"):
         load_package(write(tmp_path, files))
 
 
 def test_result_page_names_the_member_and_shows_its_arrays(outer, process_sandbox):
-    from judge.submissions.display import shown_row
+    from judge.display.results import shown_row
 
-    package, outcome = outer
+    _package, outcome = outer
     report = graded(outer, "def outer_grads(x, w, g):\n    return g @ w.T, x.T @ g + 1.0\n", process_sandbox)
     example = next(c for c in outcome.cases if c.name == "example")
     inputs = {name: np.load(__import__("io").BytesIO(v)) for name, v in example.inputs.items()}

@@ -6,8 +6,9 @@ import re
 
 import pytest
 
-from judge.submissions.services import grading, intake
+from judge.grading import services as grading
 from judge.submissions.models import Kind
+from judge.submissions.services import intake
 
 SYNCED_PROBLEMS = ("linear_backward", "clip_by_global_norm")
 
@@ -61,7 +62,7 @@ def test_a_tuple_where_a_dict_is_declared_reads_clearly(client, problems, studen
 
 
 def test_a_custom_run_checks_each_output_by_name(problems, student, no_enqueue):
-    from judge.submissions.display import result_rows
+    from judge.display.results import result_rows
 
     inputs = {"x": "[[1.0, 2.0, 0.0]]", "weight": "[[1, 0], [0, 1], [1, 1]]", "grad_out": "[[1.0, -1.0]]"}
     code = ("def linear_backward(x, weight, grad_out):\n"

@@ -3,6 +3,8 @@ there was no favicon, and the footer named what the web process guessed from its
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.core.cache import cache
@@ -15,7 +17,7 @@ def test_pages_link_a_favicon_that_exists(client, db):
     page = client.get("/").content.decode()
     assert '<link rel="icon" href="/static/judge/favicon.svg" type="image/svg+xml">' in page
     icon = finders.find("judge/favicon.svg")
-    assert icon and open(icon).read().lstrip().startswith("<svg")
+    assert icon and Path(icon).read_text().lstrip().startswith("<svg")
     answer = client.get("/favicon.ico")
     assert answer.status_code == 301 and answer["Location"] == "/static/judge/favicon.svg"
 

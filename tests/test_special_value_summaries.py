@@ -13,7 +13,7 @@ from django.template.loader import render_to_string
 
 from engine.grading import grade
 from engine.spec import Case
-from judge.submissions.display import difference_picture, shown_row
+from judge.display.results import difference_picture, shown_row
 from tests.conftest import read_solution
 from tests.helpers import npy, one_case, spec
 
@@ -37,7 +37,7 @@ def test_minus_inf_replaced_by_a_large_negative_number_says_so(process_sandbox):
 
 def test_the_page_summary_and_legend_of_a_pattern_mismatch_say_what_differs(process_sandbox):
     _, row, html = graded_mask_row(LARGE_NEGATIVE, process_sandbox)
-    figures = re.sub(r"\s+", " ", re.search(r'<p class="error-figures[^"]*">(.*?)</p>', html, re.S).group(1))
+    figures = re.sub(r"\s+", " ", re.search(r'<p class="error-figures[^"]*">(.*?)</p>', html, re.DOTALL).group(1))
     assert figures == ('-inf expected at 3 positions, you have -1e9; first at '
                        '<code class="first-index">[0, 1]</code>')
     assert "max absolute error" not in html and "[]" not in html

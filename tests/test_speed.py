@@ -94,9 +94,9 @@ def layer_norm(x, gamma, beta, eps):
 def slow(x, gamma, beta, eps):''')
 
 # The loop, with every clock it could be timed by stopped.
-CLOCKS = "import os, time\nfor name in ('time', 'perf_counter', 'monotonic', 'process_time', 'thread_time'):\n" \
-         "    setattr(time, name, lambda: 0.0)\n    setattr(time, name + '_ns', lambda: 0)\n" \
-         "os.times = lambda: os.times_result((0.0,) * 5)\n" + LOOP
+CLOCKS = ("import os, time\nfor name in ('time', 'perf_counter', 'monotonic', 'process_time', 'thread_time'):\n"
+          "    setattr(time, name, lambda: 0.0)\n    setattr(time, name + '_ns', lambda: 0)\n"
+          "os.times = lambda: os.times_result((0.0,) * 5)\n") + LOOP
 
 # The loop, done by a helper process whose CPU time would not be the child's.
 HELPER = LOOP.replace("def layer_norm(x, gamma, beta, eps):", '''import os, pickle

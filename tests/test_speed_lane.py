@@ -12,9 +12,9 @@ import yaml
 from django.conf import settings
 
 from judge.celery import app
+from judge.grading import services as grading
 from judge.lib import broker
 from judge.lib.broker import GRADING_LANES, Lane
-from judge.submissions.services import grading
 from tests.conftest import REPO
 
 DEFAULT_QUEUES = tuple(q.name for q in settings.CELERY_TASK_QUEUES)  # what a worker without -Q consumes

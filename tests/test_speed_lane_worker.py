@@ -9,9 +9,10 @@ import pytest
 import redis
 from django.conf import settings
 
+from judge.grading import services as grading
 from judge.problems.models import BenchmarkCase
-from judge.submissions.services import grading, intake
 from judge.submissions.models import Submission
+from judge.submissions.services import intake
 from tests.conftest import read_solution
 from tests.test_speed_lane import bin_run_workers
 from tests.test_worker_end_to_end import final, start_worker, wait_for, worker_env  # noqa: F401  (fixtures)

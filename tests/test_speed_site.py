@@ -6,14 +6,17 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.urls import reverse
 from django.utils import timezone
 
+from engine.speed import BENCH_DRAWS, percentile
 from engine.verdicts import Verdict
 from judge.accounts.models import Profile
+from judge.grading import services as grading
 from judge.problems.models import BenchmarkCase
-from judge.submissions.services import grading, intake
 from judge.submissions.models import Kind, Status, Submission
 from engine.speed import BENCH_DRAWS, SpeedReport, code_key, percentile
+from judge.submissions.services import intake
 from judge.submissions.speed import ranking, standing
 from judge.tokens.services import create_token
 from tests.conftest import read_solution
@@ -78,12 +81,12 @@ def test_percentiles_and_the_ranking_compare_precise_ratios_and_show_rounded_one
 def test_the_result_panel_shows_the_ratio_the_mark_and_the_percentile(client, problems, student, classmates):
     fast = accepted(student, problems["layer_norm"], 1.2)
     client.force_login(student)
-    html = client.get(fast.get_absolute_url()).content.decode()
+    html = client.get(reverse("problem-detail", args=[fast.slug])).content.decode()
     assert "1.2&times;</strong> the reference's CPU time" in html
     assert 'class="vectorised-mark"' in html
     assert "faster than 75% of the other students' accepted solutions" in html
     slow = accepted(student, problems["layer_norm"], 12.0)
-    html = client.get(slow.get_absolute_url()).content.decode()
+    html = client.get(reverse("problem-detail", args=[slow.slug])).content.decode()
     assert "12.0&times;" in html and 'class="vectorised-mark"' not in html
     assert "faster than 25%" in html
 
@@ -93,7 +96,7 @@ def test_a_submit_without_a_figure_says_why(client, problems, student):
     refused.speed = {"ratio": None, "vectorised": False, "message": "the CPU time could not be read: no speed figure"}
     refused.save()
     client.force_login(student)
-    html = client.get(refused.get_absolute_url()).content.decode()
+    html = client.get(reverse("problem-detail", args=[refused.slug])).content.decode()
     assert "Speed: not measured (the CPU time could not be read" in html
 
 
@@ -132,13 +135,13 @@ def test_an_accepted_submit_is_measured_after_its_verdict(client, problems, stud
     submission.refresh_from_db()
     assert submission.verdict == Verdict.ACCEPTED and submission.speed is None and sent == [submission.pk]
     client.force_login(student)
-    assert "Speed: being measured" in client.get(submission.get_absolute_url()).content.decode()
+    assert "Speed: being measured" in client.get(reverse("submission-detail", args=[submission.pk])).content.decode()
     grading.measure_submission_speed(submission.pk)  # the worker's task
     submission.refresh_from_db()
     assert submission.speed["ratio"] is not None and submission.speed["vectorised"]
     # The figure is rounded to two significant figures: one number, nothing more precise about the inputs.
     assert float(f"{submission.speed['ratio']:.2g}") == submission.speed["ratio"]
-    assert "the reference's CPU time" in client.get(submission.get_absolute_url()).content.decode()
+    assert "the reference's CPU time" in client.get(reverse("submission-detail", args=[submission.pk])).content.decode()
     wrong = intake.submit_solution(student, problem, read_solution("layer_norm", "wrong/unbiased_variance.py"))
     grading.grade_submission(wrong.pk)
     wrong.refresh_from_db()
@@ -165,17 +168,18 @@ def test_a_figure_whose_task_was_lost_is_said_not_to_come(client, problems, stud
     waiting = accepted(student, problems["layer_norm"], None)
     client.force_login(student)
     Submission.objects.filter(pk=waiting.pk).update(finished_at=timezone.now())
-    assert "Speed: being measured" in client.get(waiting.get_absolute_url()).content.decode()
+    assert "Speed: being measured" in client.get(reverse("submission-detail", args=[waiting.pk])).content.decode()
     Submission.objects.filter(pk=waiting.pk).update(
         finished_at=timezone.now() - timedelta(seconds=settings.SPEED_GIVE_UP_S + 1))
-    assert "Speed: not measured (its timing did not run" in client.get(waiting.get_absolute_url()).content.decode()
+    page = client.get(reverse("submission-detail", args=[waiting.pk])).content.decode()
+    assert "Speed: not measured (its timing did not run" in page
 
 
 def test_a_figure_stops_showing_when_a_rejudge_refuses_the_submit(client, problems, student, classmates):
     rejudged = accepted(student, problems["layer_norm"], 0.5)
     Submission.objects.filter(pk=rejudged.pk).update(verdict=Verdict.WRONG_ANSWER)
     client.force_login(student)
-    assert "Speed:" not in client.get(rejudged.get_absolute_url()).content.decode()
+    assert "Speed:" not in client.get(reverse("submission-detail", args=[rejudged.pk])).content.decode()
     assert [r.username for r in ranking(problems["layer_norm"])][:1] == ["peer0"]
 
 

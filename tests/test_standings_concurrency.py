@@ -15,9 +15,9 @@ from django.db import connection
 
 from engine.grading import GradeReport
 from engine.verdicts import Verdict
-from judge.leaderboard import services
+from judge.grading.recording import record_verdict
+from judge.standings import services
 from judge.submissions.models import Kind, Status, Submission
-from judge.submissions.services.recording import record_verdict
 from tests.boards import quick_problem
 from tests.test_standings_rebuild import snapshot
 

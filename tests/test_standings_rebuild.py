@@ -12,12 +12,12 @@ from django.core.management import call_command
 from engine.grading import GradeReport
 from engine.verdicts import Verdict
 from judge.authoring.lifecycle import unpublish
-from judge.leaderboard import services
-from judge.leaderboard.models import PeriodTotals, ProblemTotals, SolvedLevel, UserProblemState, UserTotals
-from judge.leaderboard.services import refresh_problem_standings
+from judge.grading.recording import record_verdict
 from judge.problems.models import Problem
+from judge.standings import services
+from judge.standings.models import PeriodTotals, ProblemTotals, SolvedLevel, UserProblemState, UserTotals
+from judge.standings.services import refresh_problem_standings
 from judge.submissions.models import Kind, Status, Submission
-from judge.submissions.services.recording import record_verdict
 from tests.boards import days_ago, quick_problem, recorded, regraded
 
 VERDICTS = [Verdict.ACCEPTED, Verdict.ACCEPTED, Verdict.WRONG_ANSWER, Verdict.RUNTIME_ERROR,

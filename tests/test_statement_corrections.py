@@ -18,7 +18,7 @@ def test_logit_lens_worked_example_uses_the_variance_of_its_row():
     row, gamma, w_unembed = np.array([1.0, 2.0]), np.array([2.0, 2.0]), np.array([[1.0, -1.0, 0.0], [-1.0, 1.0, 0.0]])
     normed = gamma * (row - row.mean()) / np.sqrt(row.var() + 1e-5)
     logits = normed @ w_unembed
-    shown = re.search(r"# layer 1: .*?-> logits \[([^\]]+)\]", text("logit_lens", "statement.md"), re.S).group(1)
+    shown = re.search(r"# layer 1: .*?-> logits \[([^\]]+)\]", text("logit_lens", "statement.md"), re.DOTALL).group(1)
     assert [float(v) for v in shown.split(",")] == [round(float(v), 5) for v in logits]
 
 
@@ -70,3 +70,23 @@ def test_requirements_the_judge_does_not_enforce_read_as_advice():
     for statement in sorted(PROBLEMS.glob("*/statement.md")):
         body = statement.read_text()
         assert not re.search(r"with no Python loop|Return a new `", body), statement.parent.name
+
+
+def test_the_warm_up_tests_do_not_claim_nanogpts_own_rates():
+    # Issue 41: nanoGPT warms up as (it + 1) / (W + 1), not as this problem's s / W.
+    statement = text("warmup_cosine_schedule", "statement.md")
+    assert "and nanoGPT's GPT-2 run (2000" not in statement
+    assert "nanoGPT itself warms up as $(s + 1)/(W + 1)$" in statement
+    nanogpt, ours = (np.arange(3) + 1) / (2000 + 1), np.arange(3) / 2000
+    assert not np.allclose(nanogpt, ours)
+
+
+def test_the_logit_lens_says_hugging_faces_last_hidden_state_is_already_normalised():
+    assert "already has it" in text("logit_lens", "statement.md")
+    assert "already been through the final layer norm" in text("logit_lens", "theory.md")
+
+
+def test_the_sliding_window_theory_credits_the_w_key_rule_to_hugging_face_not_mistrals_first_code():
+    theory = text("sliding_window_mask", "theory.md")
+    assert "(this problem, Mistral)" not in theory
+    assert "Mistral's first reference code used the second rule: its mask kept $w + 1$ keys" in theory

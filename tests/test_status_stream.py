@@ -18,9 +18,10 @@ from django.conf import settings as django_settings
 from engine.grading import GradeReport
 from engine.verdicts import Verdict
 from judge.asgi import application
+from judge.grading import recording
 from judge.submissions import push
-from judge.submissions.services import claims, intake, recording
 from judge.submissions.models import Status
+from judge.submissions.services import claims, intake
 from tests.conftest import read_solution
 
 SLUG = "prepend_class_token"

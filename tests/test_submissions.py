@@ -8,8 +8,10 @@ import pytest
 from django.utils import timezone
 
 from engine.grading import GradeReport
-from judge.submissions.services import claims, grading, intake, recording
+from judge.grading import recording
+from judge.grading import services as grading
 from judge.submissions.models import Kind, Status, Submission
+from judge.submissions.services import claims, intake
 from tests.conftest import read_solution
 
 

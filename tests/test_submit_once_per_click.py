@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 import uuid
 
-from judge.submissions.services import intake
 from judge.submissions.models import Submission
+from judge.submissions.services import intake
 
 URL = "/submissions/new/prepend_class_token/"
 CODE = "import numpy as np\n\ndef prepend_class_token(x, cls):\n    return x\n"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from judge.submissions.services import intake
 from judge.submissions.models import Submission
+from judge.submissions.services import intake
 
 
 @pytest.fixture

@@ -57,7 +57,7 @@ class Worker:
     """A real Celery worker process; by default one that does everything (all queues, the beat)."""
 
     def __init__(self, env: dict, log_path, args: tuple[str, ...] = ("--beat", "--concurrency=1")) -> None:
-        self.log = open(log_path, "ab")
+        self.log = open(log_path, "ab")  # noqa: SIM115  (the worker writes it until stop())
         name = uuid.uuid4().hex[:8]
         self.node = f"e2e-{name}@"  # how Celery's remote control names it, before the host
         self.process = subprocess.Popen(
@@ -143,7 +143,7 @@ def test_a_submission_accepted_while_the_broker_is_down_is_graded_later(problems
                                                                        monkeypatch):
     from kombu.exceptions import OperationalError
 
-    from judge.submissions import tasks
+    from judge.grading import tasks
     from judge.submissions.services.intake import submit_solution
 
     def broker_down(*args, **kwargs):

@@ -8,10 +8,11 @@ from celery.signals import worker_process_init
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from judge.grading import services as grading
+from judge.grading import tasks
 from judge.problems.models import TestCase
-from judge.submissions import tasks
-from judge.submissions.services import grading, intake
 from judge.submissions.models import Status, Submission
+from judge.submissions.services import intake
 from tests.conftest import FIRST_THREE, read_solution
 
 

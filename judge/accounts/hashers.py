@@ -22,7 +22,9 @@ _running = threading.BoundedSemaphore(settings.ARGON2_CONCURRENCY)
 
 def _release_pooled_connection() -> None:
     """Back to the pool between queries; the next query takes one again. Never inside a transaction."""
-    if connection.vendor == "postgresql" and connection.pool is not None and not connection.in_atomic_block:
+    # connection.pool, PostgreSQL's (Django 5.1), is not in django-stubs 5.2.
+    pool = connection.pool if connection.vendor == "postgresql" else None  # type: ignore[attr-defined]
+    if pool is not None and not connection.in_atomic_block:
         connection.close()
 
 

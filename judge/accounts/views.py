@@ -11,7 +11,7 @@ from django.views.decorators.http import require_POST
 from judge.accounts.devices import remember_device
 from judge.accounts.limits import CountersUnavailable, Throttled, check_sign_in, check_signup, record_failed_sign_in
 from judge.accounts.services import set_hidden_from_standings
-from judge.leaderboard.progress import progress_of
+from judge.standings.progress import progress_of
 from judge.tokens.models import Scope
 from judge.tokens.services import TokenRejected, create_token, live_tokens, revoke_token
 
@@ -42,7 +42,7 @@ def refused(request, template: str, form, what: str, exc: Exception):
     throttled = isinstance(exc, Throttled)
     response = render(request, template, {"form": form, "next": request.POST.get("next", ""),
                                           "refused": f"{what}: {exc}"}, status=429 if throttled else 503)
-    response["Retry-After"] = str(exc.retry_after_s if throttled else 60)
+    response["Retry-After"] = str(exc.retry_after_s if isinstance(exc, Throttled) else 60)
     return response
 
 

@@ -2,4 +2,4 @@
 
 It sits at the top beside the pages and composes the same services and display code they do: a token acts
 as its owner seen as a student (``auth.py``), rate limits and prerequisite locks are the services' own, and
-a submission shows exactly what its page shows (``display.result_rows``, hidden tests included)."""
+a submission shows exactly what its page shows (``judge.display.results.result_rows``, hidden tests included)."""

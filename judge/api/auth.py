@@ -28,7 +28,7 @@ class TokenAuth(HttpBearer):
             raise HttpError(403, f"this token lacks the '{self.scope}' scope; make one with it on your profile page")
         student = copy.copy(found.user)
         student.is_staff = student.is_superuser = False
-        student.save = _never_saved
+        student.save = _never_saved  # type: ignore[method-assign]  # this copy is never written
         request.user = student
         request.access_token = found
         return found

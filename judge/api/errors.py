@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from ninja import Schema
 
 PROBLEM_JSON = "application/problem+json"
@@ -13,7 +13,7 @@ TITLES = {400: "Bad request", 401: "Not signed in", 403: "Not allowed", 404: "No
           429: "Too many requests", 503: "Unavailable"}
 
 
-class Problem(Schema):
+class ProblemDetails(Schema):
     """RFC 9457 problem details; ``errors`` lists each refused field when there are several."""
 
     type: str = "about:blank"
@@ -34,10 +34,6 @@ def problem_response(status: int, detail: str, errors: list[dict] | None = None,
     return response
 
 
-def is_api(request: HttpRequest) -> bool:
-    return request.path_info.startswith("/api/")
-
-
 def field_errors(errors: list[dict]) -> tuple[str, list[dict]]:
     """pydantic's errors as one sentence and a list of {field, message}."""
     listed = []
@@ -49,4 +45,4 @@ def field_errors(errors: list[dict]) -> tuple[str, list[dict]]:
 
 
 # What the OpenAPI document says an endpoint may refuse with.
-REFUSALS = {400: Problem, 401: Problem, 404: Problem, 422: Problem}
+REFUSALS = {400: ProblemDetails, 401: ProblemDetails, 404: ProblemDetails, 422: ProblemDetails}

@@ -8,9 +8,9 @@ from ninja import Field, Query, Router, Schema
 
 from judge.api.auth import READ
 from judge.api.errors import REFUSALS
-from judge.leaderboard import ranking
-from judge.leaderboard.models import Window
-from judge.leaderboard.progress import progress_of
+from judge.standings import ranking
+from judge.standings.models import Period
+from judge.standings.progress import progress_of
 
 router = Router(tags=["people"], auth=READ)
 PAGE_SIZE = 50  # the leaderboard page's
@@ -79,7 +79,7 @@ def me(request):
 @router.get("/leaderboard", response={200: Leaderboard, **REFUSALS}, url_name="api-leaderboard")
 def leaderboard(request, query: Query[BoardQuery]):
     """One page of the standings in a window (all time, this month, this week); names hidden as on the site."""
-    window = Window(query.window)
+    window = Period(query.window)
     board = ranking.board(window)
     pages = max(1, -(-board.total // PAGE_SIZE))
     page = min(query.page, pages)

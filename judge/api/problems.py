@@ -10,15 +10,16 @@ from typing import Annotated
 import numpy as np
 from django.db.models import QuerySet
 from django.http import Http404, HttpResponse
+from django.urls import reverse
 from ninja import Query, Router, Schema
 from pydantic import StringConstraints
 
 from engine.spec import ParamKind
 from judge.api.auth import READ
 from judge.api.errors import REFUSALS
-from judge.leaderboard.ranking import marks_of
 from judge.problems.models import Problem
-from judge.submissions.display import visible_case_data
+from judge.problems.queries import visible_case_data
+from judge.standings.ranking import marks_of
 from judge.submissions.queries import editorial_access
 
 router = Router(tags=["problems"], auth=READ)
@@ -113,7 +114,7 @@ def summary(request, problem: Problem, solved: set[int], attempted: set[int]) ->
     return {"slug": problem.slug, "title": problem.title, "summary": problem.summary,
             "difficulty": problem.difficulty, "tags": problem.tags, "track": problem.track,
             "solved": problem.pk in solved, "attempted": problem.pk in attempted,
-            "url": request.build_absolute_uri(problem.get_absolute_url())}
+            "url": request.build_absolute_uri(reverse("problem-detail", args=[problem.slug]))}
 
 
 @router.get("/problems", response={200: list[ProblemSummary], **REFUSALS}, url_name="api-problems")

@@ -2,7 +2,7 @@
 
 Creating goes through the pages' own path: the same rate limits (``check_rate_limit``), the same services
 (``submit_solution``, ``submit_custom_run``, which refuse locked problems and bad code), the same click key
-for a retried request (``Idempotency-Key``). What a submission shows is the page's: ``display.result_rows``
+for a retried request (``Idempotency-Key``). What a submission shows is the page's: ``results.result_rows``
 (a hidden test names its failed check in the fixed vocabulary, nothing more), the named misconceptions and
 broken properties."""
 
@@ -17,6 +17,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
 from django.http import Http404, StreamingHttpResponse
+from django.urls import reverse
 from ninja import Field, Query, Router, Schema
 from ninja import Status as Answer
 from ninja.errors import HttpError
@@ -24,10 +25,11 @@ from pydantic import ConfigDict
 
 from judge.accounts.limits import client_address
 from judge.api.auth import READ, SUBMIT
-from judge.api.errors import REFUSALS, Problem
+from judge.api.errors import REFUSALS, ProblemDetails
 from judge.api.problems import Slug, get_published
-from judge.authoring.templatetags.misconceptions import misconceptions_of, properties_of
-from judge.submissions import display, push, speed
+from judge.display import results
+from judge.display.templatetags.misconceptions import misconceptions_of, properties_of
+from judge.submissions import push, speed
 from judge.submissions.limits import check_rate_limit
 from judge.submissions.models import Kind, Status, Submission
 from judge.submissions.services.intake import earlier_click, queue_position, submit_custom_run, submit_solution
@@ -126,21 +128,22 @@ def get_own_submission(user, pk: int) -> Submission:
 
 def shown(request, submission: Submission) -> dict:
     final = submission.is_final
-    rows = display.result_rows(submission) if final else []
+    rows = results.result_rows(submission) if final else []
     verdict = "" if (final and submission.custom_error) else submission.verdict
+    problem_url = reverse("problem-detail", args=[submission.problem.slug])
     return {
         "id": submission.pk, "problem": submission.problem.slug, "kind": submission.kind,
         "custom": submission.is_custom, "status": submission.status, "final": final, "verdict": verdict,
         "verdict_label": ("No expected output" if final and submission.custom_error
-                          else display.verdict_label(verdict) if verdict else ""),
+                          else results.verdict_label(verdict) if verdict else ""),
         "accepted": final and verdict == "accepted", "message": submission.message if final else "",
-        "queue_position": queue_position(submission), "graded_in": display.grading_time(submission) if final else "",
+        "queue_position": queue_position(submission), "graded_in": results.grading_time(submission) if final else "",
         "created_at": submission.created_at.isoformat(),
         "tests": [row_of(row) for row in rows],
-        "misconceptions": [absolute(request, m) for m in misconceptions_of(submission)] if final else [],
-        "properties": [absolute(request, p) for p in properties_of(submission)] if final else [],
+        "misconceptions": [absolute(request, m) for m in misconceptions_of(submission, problem_url)] if final else [],
+        "properties": [absolute(request, p) for p in properties_of(submission, problem_url)] if final else [],
         "speed": _speed(submission) if final else None,
-        "url": request.build_absolute_uri(submission.get_absolute_url()),
+        "url": request.build_absolute_uri(reverse("submission-detail", args=[submission.pk])),
     }
 
 
@@ -156,7 +159,7 @@ def absolute(request, named: dict) -> dict:
     return named | {"url": request.build_absolute_uri(named["url"]) if named.get("url") else ""}
 
 
-def row_of(row: display.TestRow) -> dict:
+def row_of(row: results.TestRow) -> dict:
     def array(a):
         return None if a is None else {"label": a.label, "shape": list(a.shape), "dtype": a.dtype, "text": a.text}
 
@@ -171,7 +174,8 @@ def row_of(row: display.TestRow) -> dict:
     }
 
 
-@router.post("/submissions", auth=SUBMIT, response={202: SubmissionOut, 429: Problem, 413: Problem, **REFUSALS},
+@router.post("/submissions", auth=SUBMIT,
+             response={202: SubmissionOut, 429: ProblemDetails, 413: ProblemDetails, **REFUSALS},
              url_name="api-submissions")
 def create_submission(request, body: NewSubmission):
     """Run or submit code, as the problem page's buttons do (same limits, locks and checks); 202 while queued.
@@ -215,7 +219,8 @@ def list_submissions(request, filters: Query[ListFilters]):
     if filters.problem:
         found = found.filter(problem__slug=filters.problem)
     return [{"id": s.pk, "problem": s.problem.slug, "kind": s.kind, "status": s.status, "verdict": s.verdict,
-             "created_at": s.created_at.isoformat(), "url": request.build_absolute_uri(s.get_absolute_url())}
+             "created_at": s.created_at.isoformat(),
+             "url": request.build_absolute_uri(reverse("submission-detail", args=[s.pk]))}
             for s in found.only("id", "kind", "status", "verdict", "created_at", "problem__slug")[:filters.limit]]
 
 

@@ -30,7 +30,7 @@ class SettingsForm(forms.Form):
     def __init__(self, manifest: dict, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.manifest = manifest
-        for index, wrong in enumerate(manifest.get("wrong", [])):
+        for index, _wrong in enumerate(manifest.get("wrong", [])):
             prefix = f"wrong_{index}_"
             self.fields[prefix + "fails_with"] = forms.ChoiceField(
                 choices=[(c, c) for c in sorted(WRONG_CHECKS)], label="Fails with",

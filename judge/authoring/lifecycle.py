@@ -26,9 +26,9 @@ from django.utils import timezone
 
 from engine.package import Package, PackageError
 from judge.authoring.models import Action, AuditEntry
-from judge.leaderboard.services import refresh_problem_standings
 from judge.problems.drafts import draft_package, record_fields
-from judge.problems.models import STALLED_AFTER_S, GateRun, GateStatus, Problem, TestSet, WrongSolution
+from judge.problems.models import STALLED_AFTER_S, GateRun, GateStatus, Problem, SyncRun, TestSet, WrongSolution
+from judge.standings.services import refresh_problem_standings
 
 
 class Stage(StrEnum):
@@ -117,8 +117,13 @@ def finish_dead_gate_runs(now=None) -> list[int]:
     A compare-and-set on the status, so a run that finishes meanwhile keeps its result.
     """
     cutoff = (now or timezone.now()) - timedelta(seconds=STALLED_AFTER_S)
-    dead = list(GateRun.objects.filter(status__in=[GateStatus.QUEUED, GateStatus.RUNNING], created_at__lt=cutoff)
-                .values_list("pk", flat=True))
+    unfinished = GateRun.objects.filter(status__in=[GateStatus.QUEUED, GateStatus.RUNNING], created_at__lt=cutoff)
+    # A sync queues every gate at once and runs them for longer than that on a slow machine: its runs are
+    # alive while it beats (``SyncRun.heartbeat_at``, renewed as each of its gates ends).
+    sync = SyncRun.objects.filter(finished_at__isnull=True, heartbeat_at__gte=cutoff).first()
+    if sync is not None:
+        unfinished = unfinished.exclude(trigger="sync", created_at__gte=sync.started_at)
+    dead = list(unfinished.values_list("pk", flat=True))
     failed = []
     for pk in dead:
         if GateRun.objects.filter(pk=pk, status__in=[GateStatus.QUEUED, GateStatus.RUNNING]).update(

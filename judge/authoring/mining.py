@@ -187,12 +187,11 @@ def _without_comments(code: str) -> str:
         if token.type == tokenize.COMMENT:
             cuts[token.start[0] - 1] = token.start[1]
     kept = []
-    for row, line in enumerate(code.splitlines()):
+    for row, whole in enumerate(code.splitlines()):
         if row in drop:
             continue
-        if row in cuts:
-            line = line[: cuts[row]].rstrip()
-            if not line:
-                continue
+        line = whole[: cuts[row]].rstrip() if row in cuts else whole
+        if row in cuts and not line:
+            continue
         kept.append(line)
     return "\n".join(kept).strip("\n") + "\n"

@@ -14,6 +14,7 @@ def rejudge_candidates(scope: str, problem: Problem | None = None,
     """The finished submissions a rejudge of this scope grades again (what the confirmation counts)."""
     chosen = Submission.objects.filter(status=Status.DONE, problem__current_test_set__isnull=False)
     if scope == RejudgeScope.SUBMISSION:
+        assert submission is not None  # this scope names its submission
         return chosen.filter(pk=submission.pk)
     if scope == RejudgeScope.PROBLEM:
         return chosen.filter(problem=problem, kind=Kind.SUBMIT)

@@ -51,7 +51,7 @@ difficulty = "easy"
 tags = []
 prerequisites = []
 summary = ""
-# The track of the course it belongs to: a slug of problems/tracks.toml ("" for none).
+# The track of the catalogue it belongs to: a slug of problems/tracks.toml ("" for none).
 track = ""
 
 [function]
@@ -72,7 +72,7 @@ seed = 1
 # A mistake students make, run by the gate: it must fail with this status on at least one hidden test
 # (wrong_type, wrong_dtype, wrong_shape, wrong_value, input_mutated, runtime_error or a limit), and a
 # student whose result matches it on the same inputs is shown its name and explanation. Replace it with
-# the mistakes students really make; the course has three or more per problem.
+# the mistakes students really make; the catalogue has three or more per problem.
 [[wrong]]
 file = "wrong/returns_the_input.py"
 fails_with = "wrong_value"
@@ -136,11 +136,6 @@ def run_checks(user, problem: Problem) -> GateRun:
     run = request_gate_run(problem, user)
     audit(user, Action.GATE, problem.slug, f"gate run #{run.pk} on {problem.draft_hash[:12]}")
     return run
-
-
-def publish_draft(user, problem: Problem, version: str) -> None:
-    """Publish the reviewed draft ``version``; ``lifecycle.CannotPublish`` says why not."""
-    lifecycle.publish_draft(problem, version, user)
 
 
 def unpublish(user, problem: Problem) -> None:

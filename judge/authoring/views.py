@@ -15,7 +15,7 @@ from judge.authoring import mining as mining_queries
 from judge.authoring import services
 from judge.authoring.changes import changes_to_publish
 from judge.authoring.forms import PromoteForm, SettingsForm, parse_manifest
-from judge.authoring.lifecycle import CannotPublish, passed_run
+from judge.authoring.lifecycle import CannotPublish, passed_run, publish_draft
 from judge.authoring.models import Action, AuditEntry, RejudgeBatch, RejudgeScope
 from judge.authoring.queries import rejudge_candidates
 from judge.problems.drafts import MAX_PACKAGE_BYTES
@@ -204,7 +204,7 @@ def publish(request, slug: str):
     problem, error = get_problem_for_author(slug), ""
     if request.method == "POST":
         try:
-            services.publish_draft(request.user, problem, request.POST.get("version", ""))
+            publish_draft(problem, request.POST.get("version", ""), request.user)
         except CannotPublish as exc:
             error = str(exc)
             problem.refresh_from_db()

@@ -80,7 +80,7 @@ def credit_at(window: Window, moment: datetime, timed_mode: bool = False) -> Cre
         return NOT_COUNTING
     if window.due_at is None or moment <= window.due_at:
         return Credit(1.0, counts=True)
-    if not window.has_late_window or moment > window.closes_at:
+    if not window.has_late_window or moment > window.closes_at:  # type: ignore[operator]  # a late window has its close
         return NOT_COUNTING
     if window.late_rule == LateRule.MULTIPLIER:
         return Credit(clamp(window.late_multiplier if window.late_multiplier is not None else 1.0), True, late=True)

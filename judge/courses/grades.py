@@ -57,7 +57,7 @@ def window_for(assignment: Assignment, user) -> Window:
     return windows_of(assignment, [student])[user.pk]
 
 
-def accepted_submits(problem_ids: list[int], since: datetime | None, until: datetime | None,
+def accepted_between(problem_ids: list[int], since: datetime | None, until: datetime | None,
                      user_ids: list[int]) -> list[tuple[int, int, datetime]]:
     submits = Submission.objects.filter(problem_id__in=problem_ids, kind=Kind.SUBMIT, status=Status.DONE,
                                         verdict=Verdict.ACCEPTED, user_id__in=user_ids)
@@ -114,7 +114,7 @@ def accepted_in_windows(problem_ids: list[int], windows: dict[int, Window], time
     A timed assignment gives each student their own opening; its few Submits are read one by one."""
     if timed or not windows:
         since, until = bounds(list(windows.values()))
-        return [row for row in accepted_submits(problem_ids, since, until, list(windows))
+        return [row for row in accepted_between(problem_ids, since, until, list(windows))
                 if row[0] in windows]
     groups: dict[datetime | None, list[int]] = defaultdict(list)
     for user_id, window in windows.items():

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Any
 
 from engine.signatures import cluster_id, group
 from judge.authoring.mining import WRONG_VERDICTS
@@ -31,7 +32,7 @@ def insights(assignment: Assignment) -> list[ProblemInsight]:
     items = list(assignment.items.select_related("problem"))
     found = []
     for item in items:
-        latest = {}
+        latest: dict[int, tuple[list[Any], list[Any]]] = {}
         rows = (course_submits(assignment.course, [item.problem_id])
                 .filter(status=Status.DONE, verdict__in=WRONG_VERDICTS)
                 .order_by("-created_at", "-pk").values_list("user_id", "results", "properties"))
@@ -42,7 +43,8 @@ def insights(assignment: Assignment) -> list[ProblemInsight]:
 
 
 def summarise(problem, latest: list[tuple[list, list]]) -> ProblemInsight:
-    names, properties = Counter(), Counter()
+    names: Counter[str] = Counter()
+    properties: Counter[str] = Counter()
     for results, fired in latest:
         names.update({t["misconception"].get("name", "") for t in results
                       if isinstance(t, dict) and isinstance(t.get("misconception"), dict)})

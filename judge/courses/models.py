@@ -105,7 +105,8 @@ class Assignment(LateWindow):
     weight = models.FloatField(default=1.0)
     # Timed mode (an exam): each student has this many minutes from when they first open it, never past the close.
     time_limit_minutes = models.PositiveIntegerField(null=True, blank=True)
-    problems = models.ManyToManyField(Problem, through="AssignmentProblem", related_name="assignments")
+    problems: models.ManyToManyField[Problem, AssignmentProblem] = models.ManyToManyField(
+        Problem, through="AssignmentProblem", related_name="assignments")
 
     class Meta:
         ordering = ["due_at", "pk"]

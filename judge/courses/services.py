@@ -18,8 +18,17 @@ from django.utils import timezone
 
 from judge.courses.deadlines import overridden, window_errors, window_of
 from judge.courses.models import (
-    Assignment, AssignmentProblem, Course, CourseAudit, Membership, Override, RetiredJoinCode, Role, Section,
-    TimedStart, new_join_code,
+    Assignment,
+    AssignmentProblem,
+    Course,
+    CourseAudit,
+    Membership,
+    Override,
+    RetiredJoinCode,
+    Role,
+    Section,
+    TimedStart,
+    new_join_code,
 )
 from judge.courses.signals import credit_rules_changed
 

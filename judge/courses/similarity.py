@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from django.utils.safestring import SafeString, mark_safe
 
-from judge.courses.grades import course_submits, windows_of, students_of
+from judge.courses.grades import course_submits, students_of, windows_of
 from judge.courses.models import Assignment
 
 if TYPE_CHECKING:
@@ -55,7 +55,8 @@ def final_codes(assignment: Assignment, problem) -> dict[str, str]:
     names = {s.user_id: s.username for s in students}
     rows = (course_submits(assignment.course, [problem.pk]).order_by("-created_at", "-pk")
             .values_list("user_id", "created_at", "code"))
-    inside, last = {}, {}
+    inside: dict[int, str] = {}
+    last: dict[int, str] = {}
     for user_id, at, code in rows.iterator():
         window = windows.get(user_id)
         if user_id not in names or window is None:

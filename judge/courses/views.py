@@ -21,16 +21,16 @@ from django.views.decorators.http import require_POST
 
 from judge.accounts.limits import CountersUnavailable, Throttled, check_course_signup
 from judge.courses import live, services
-from judge.courses.insights import insights
-from judge.courses.similarity import final_codes, similar_pairs
-from judge.courses.standings import course_standings
 from judge.courses.access import CHANGE, READ_ALL, get_assignment_for_user, get_course_for_user
 from judge.courses.deadlines import credit_at
 from judge.courses.export import gradebook_csv
 from judge.courses.forms import AssignmentForm, CourseForm, OverrideForm, RosterForm, SettingsForm, TimeZoneForm
 from judge.courses.grades import gradebook, progress_matrix, stuck_students, students_of, window_for
+from judge.courses.insights import insights
+from judge.courses.leaderboard import course_standings
 from judge.courses.models import Assignment, Course, Membership, Override, Role, Section
 from judge.courses.pictures import score_histogram, solves_over_time
+from judge.courses.similarity import final_codes, similar_pairs
 from judge.courses.timezones import activate_for, choose_time_zone
 
 GRADEBOOK_PAGE = 100
@@ -97,8 +97,8 @@ def join_sign_up(request, code: str):
     form = UserCreationForm(request.POST)
     course = services.course_for_code(code)
     if course is None or not form.is_valid():
-        return join_page(request, code, form, [] if course else ["This join link is not valid any more. "
-                                                                 "Ask your instructor for the current one."], 400)
+        return join_page(request, code, form, [] if course else [("This join link is not valid any more. "
+                                                                  "Ask your instructor for the current one.")], 400)
     try:
         check_course_signup(request, course.pk)
     except (Throttled, CountersUnavailable) as exc:
@@ -237,8 +237,8 @@ def assignment_detail(request, pk: int, assignment_pk: int):
                "items": assignment.items.select_related("problem"), "can_read": role in READ_ALL,
                "can_change": role in CHANGE}
     if role == Role.STUDENT:
-        me = [s for s in students_of(assignment.course, user_id=request.user.pk)]
-        grades, cells = progress_matrix(assignment, me)
+        me = list(students_of(assignment.course, user_id=request.user.pk))
+        _grades, cells = progress_matrix(assignment, me)
         context["mine"] = [(i, cells.get((request.user.pk, i.problem_id))) for i in context["items"]]
         context["override"] = Override.objects.filter(assignment=assignment, user=request.user).first()
     return render(request, "courses/assignment.html", context)
@@ -329,7 +329,7 @@ def gradebook_row(student, book) -> dict:
         cells.append(("num", points(grades.total(student.user_id))))
     # Every class and text here is made by credit_cell and points from numbers, never from input: no escaping
     # needed, and format_html on 3,000 cells costs a page ~15 ms.
-    return {"student": student, "cells": mark_safe("".join(f'<td class="{css}">{text}</td>' for css, text in cells)),
+    return {"student": student, "cells": mark_safe("".join(f'<td class="{css}">{text}</td>' for css, text in cells)),  # noqa: S308
             "percent": round(book.course_total(student.user_id) * 100)}
 
 

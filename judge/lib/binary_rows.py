@@ -22,7 +22,7 @@ def binary_parameters() -> Iterator[None]:
     if connection.vendor != "postgresql":
         yield
         return
-    from django.db.backends.postgresql.base import ServerBindingCursor
+    from django.db.backends.postgresql.base import ServerBindingCursor  # type: ignore[attr-defined]  # not in django-stubs 5.2
 
     connection.ensure_connection()
     raw = connection.connection

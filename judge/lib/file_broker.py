@@ -27,7 +27,6 @@ import fcntl
 import logging
 import os
 import select
-import socket
 import sys
 import time
 import uuid
@@ -64,7 +63,7 @@ def decoded_message(data: bytes) -> dict[str, Any] | None:
 
 class Channel(filesystem.Channel):
     def _put(self, queue: str, payload: dict, **kwargs) -> None:
-        name = f"{int(round(time.monotonic() * 1000))}_{uuid.uuid4()}.{queue}.msg"
+        name = f"{round(time.monotonic() * 1000)}_{uuid.uuid4()}.{queue}.msg"
         try:
             write_atomically(Path(self.data_folder_out) / name, dumps(payload).encode())
         except OSError as exc:
@@ -75,7 +74,7 @@ class Channel(filesystem.Channel):
         for name in sorted(os.listdir(self.data_folder_in)):
             if name.partition(".")[2] == wanted and (payload := self._take(name)) is not None:
                 return payload
-        raise filesystem.Empty()
+        raise filesystem.Empty
 
     def _take(self, name: str) -> dict | None:
         """Claim the message file ``name`` and decode it; None if another reader took it or it is not whole."""
@@ -205,7 +204,7 @@ class Transport(filesystem.Transport):
             except filesystem.Empty:
                 left = None if timeout is None else timeout - (time.monotonic() - started)
                 if left is not None and left <= 0:
-                    raise socket.timeout() from None
+                    raise TimeoutError from None
                 if watch.works:
                     watch.wait(self.polling_interval * 20 if left is None else left)
                 else:

@@ -20,9 +20,9 @@ def validate_code(code: str | bytes) -> str:
         try:
             code = code.decode("utf-8")
         except UnicodeDecodeError as exc:
-            line = code[: exc.start].count(b"\n") + 1
+            line = exc.object[: exc.start].count(b"\n") + 1
             raise SubmissionRejected(
-                f"the code is not valid UTF-8 (byte 0x{code[exc.start]:02x} on line {line}); save the file as UTF-8"
+                f"the code is not valid UTF-8 (byte 0x{exc.object[exc.start]:02x} on line {line}); save the file as UTF-8"
             ) from None
     size = len(code.encode("utf-8", errors="surrogatepass"))
     if size > limit:

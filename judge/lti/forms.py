@@ -37,6 +37,7 @@ class PlatformForm(forms.ModelForm):
 
     def clean(self) -> dict:
         data = super().clean()
+        assert data is not None  # a ModelForm's clean() returns its cleaned_data
         issuer, client_id = data.get("issuer"), data.get("client_id")
         if issuer and client_id and Platform.objects.filter(issuer__in=issuer_spellings(issuer), client_id=client_id
                                                             ).exclude(pk=self.instance.pk).exists():

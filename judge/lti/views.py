@@ -88,7 +88,7 @@ def inline_hashes(page: str) -> dict[str, list[str]]:
     found = {}
     for tag, directive in (("script", "script-src"), ("style", "style-src")):
         blocks = re.findall(rf"<{tag}[^>]*>(.*?)</{tag}>", page, flags=re.DOTALL)
-        found[directive] = ["'sha256-{}'".format(base64.b64encode(hashlib.sha256(b.encode()).digest()).decode())
+        found[directive] = [f"'sha256-{base64.b64encode(hashlib.sha256(b.encode()).digest()).decode()}'"
                             for b in blocks]
     return found
 

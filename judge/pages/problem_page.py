@@ -10,13 +10,13 @@ from django.shortcuts import render
 from django.utils import timezone
 
 from judge.courses.notes import due_notes
-
+from judge.display.custom_inputs import custom_fields, takes_params
+from judge.display.results import expected_arrays, format_array, shown_as_bytes
 from judge.learning.services import draft_code, revealed_hint_count
 from judge.problems.models import Problem
+from judge.problems.queries import visible_case_data
 from judge.problems.rendering import render_markdown
 from judge.submissions.composition import builds_on, chain_of, locked_reason, prerequisites_of
-from judge.submissions.custom import custom_fields, takes_params
-from judge.submissions.display import expected_arrays, format_array, visible_case_data
 from judge.submissions.queries import editorial_access, history
 
 
@@ -46,7 +46,7 @@ def problem_page(request, problem: Problem, code: str | None = None, error: str 
         "locked": locked,
         # Locked: everything still to solve before it opens, what the prerequisites build on included.
         "chain": chain_of(user, problem) if locked else [],
-        # The custom-input form (``judge/submissions/custom.py``): prefilled from the first visible example.
+        # The custom-input form (``judge/display/custom_inputs.py``): prefilled from the first visible example.
         "custom_fields": custom_fields(problem, custom_texts, custom_errors) if user.is_authenticated else [],
         "custom_whole_form": (custom_errors or {}).get("", ""),
         "custom_open": custom_errors is not None,
@@ -58,12 +58,15 @@ def problem_page(request, problem: Problem, code: str | None = None, error: str 
 
 
 def visible_examples(problem: Problem) -> list[dict]:
-    return [] if problem.current_test_set_id is None else _examples(problem.current_test_set_id)
+    if problem.current_test_set_id is None:
+        return []
+    return _examples(problem.current_test_set_id, shown_as_bytes(problem.spec or {}))
 
 
 @functools.lru_cache(maxsize=256)
-def _examples(test_set_id: int) -> list[dict]:
-    """The visible tests, formatted once: a test set never changes after it is made."""
+def _examples(test_set_id: int, as_bytes: frozenset[str]) -> list[dict]:
+    """The visible tests, formatted once: a test set never changes after it is made. The arrays ``as_bytes``
+    names (``[display] bytes``) are shown as text as well."""
     cases = visible_case_data(test_set_id)
-    return [{"name": name, "inputs": [format_array(k, v) for k, v in inputs.items()],
-             "outputs": expected_arrays(expected)} for name, (inputs, expected) in cases.items()]
+    return [{"name": name, "inputs": [format_array(k, v, k in as_bytes) for k, v in inputs.items()],
+             "outputs": expected_arrays(expected, as_bytes)} for name, (inputs, expected) in cases.items()]

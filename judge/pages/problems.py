@@ -8,15 +8,14 @@ from django.shortcuts import render
 from django.urls import reverse
 
 from engine.speed import VECTORISED_WITHIN
-
-from judge.leaderboard.models import ProblemTotals
-from judge.leaderboard.ranking import marks_of, problem_totals
 from judge.pages.problem_page import problem_page
 from judge.problems.models import Difficulty, Problem
 from judge.problems.queries import get_problem_for_user, problems_being_prepared
-from judge.problems.tracks import course_tracks
-from judge.submissions.composition import chain_to_solve
+from judge.problems.tracks import catalogue_tracks
+from judge.standings.models import ProblemTotals
+from judge.standings.ranking import marks_of, problem_totals
 from judge.submissions import speed
+from judge.submissions.composition import chain_to_solve
 from judge.submissions.queries import history
 
 # The "still being prepared" notice asks for its count this often, until it is 0 (``problems_preparing``).
@@ -46,7 +45,7 @@ class ListedProblem:
 
 @dataclass
 class TrackSection:
-    """One track of the course on the list: its problems (those the filters keep) and the student's progress."""
+    """One track of the catalogue on the list: its problems (those the filters keep) and the student's progress."""
 
     slug: str
     title: str
@@ -71,9 +70,9 @@ OTHER_TRACK = {"slug": "", "title": "More problems", "summary": ""}
 
 
 def track_sections(problems: list[Problem], rows: list[ListedProblem], solved: set[int]) -> list[TrackSection]:
-    """The rows under their tracks, in the course's order (problems of no known track last); a track whose
+    """The rows under their tracks, in the catalogue's order (problems of no known track last); a track whose
     problems the filters all hide is left out, but its progress always counts all of its problems."""
-    known = course_tracks(settings.PROBLEMS_DIR)
+    known = catalogue_tracks(settings.PROBLEMS_DIR)
     sections = {t["slug"]: TrackSection(t["slug"], t["title"], t["summary"]) for t in [*known, OTHER_TRACK]}
     track_of = {p.slug: p.track if p.track in sections else "" for p in problems}
     for problem in problems:

@@ -12,11 +12,12 @@ from django.views.decorators.http import require_POST
 
 from engine.verdicts import Verdict
 from judge.accounts.limits import client_address
+from judge.display import results
+from judge.display.custom_inputs import CUSTOM, custom_fields, posted_texts
 from judge.lib.validation import SubmissionRejected
 from judge.pages.problem_page import problem_page
 from judge.problems.queries import get_problem_for_user
-from judge.submissions import display, push, speed
-from judge.submissions.custom import CUSTOM, custom_fields, posted_texts
+from judge.submissions import push, speed
 from judge.submissions.limits import RateLimited, check_rate_limit
 from judge.submissions.models import Kind, Status, Submission
 from judge.submissions.queries import get_submission_for_user
@@ -49,7 +50,7 @@ def submit(request, slug: str):
         return accepted(request, earlier)
     try:
         check_rate_limit(request, kind)
-        address = client_address(request)  # as the sign-in limits see it; fair share counts it (README)
+        address = client_address(request)  # as the sign-in limits see it; fair share counts it (docs/contributors/architecture.md#fairness-fair-share-across-accounts-and-addresses)
         if custom:
             submission = submit_custom_run(request.user, problem, code, posted_texts(request.POST), client_key=key,
                                            client_address=address)
@@ -77,7 +78,7 @@ def click_key(request) -> uuid.UUID | None:
 def accepted(request, submission: Submission):
     if is_htmx(request):
         return render(request, "submissions/_status.html", status_context(submission))
-    return redirect(submission)
+    return redirect("submission-detail", submission.pk)
 
 
 def refused(request, problem, code, error: str, status: int, custom_errors: dict[str, str] | None = None):
@@ -100,8 +101,8 @@ def status_context(submission: Submission) -> dict:
         "submission": submission,
         "position": queue_position(submission),
         "grading_stopped": grading_stopped(submission),
-        "rows": display.result_rows(submission) if final else [],
-        "error_line": display.error_line(submission) if final else None,
+        "rows": results.result_rows(submission) if final else [],
+        "error_line": results.error_line(submission) if final else None,
         # An accepted Submit's speed: where its figure stands, or that it is still being measured.
         "speed": speed.standing(submission) if final and submission.speed else None,
         "speed_shown": final and submission.speed is not None and submission.verdict == Verdict.ACCEPTED,

@@ -2,7 +2,6 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
-from django.urls import reverse
 
 from judge.problems.rendering import states_signature
 
@@ -35,7 +34,7 @@ class Problem(models.Model):
     starter_code = models.TextField()
     solution_code = models.TextField()
 
-    # Which track of the course the problem belongs to (a slug such as "pixels-to-attention"; blank: none).
+    # Which track of the catalogue the problem belongs to (a slug such as "pixels-to-attention"; blank: none).
     track = models.CharField(max_length=60, blank=True)
     # What grading needs: ``engine.spec.ProblemSpec.as_dict()`` (function, parameters and their kinds,
     # limits, tolerances, the time budget, probes). The engine owns its fields.
@@ -50,7 +49,7 @@ class Problem(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
 
     # The working copy of the package, {relative path: text}: the source of truth
-    # for authoring (see README, "Authoring a problem").  The fields above show the
+    # for authoring (docs/authors/gate.md#source-of-truth-the-database).  The fields above show the
     # last version that passed the gate, or the draft while never published.
     draft_files = models.JSONField(default=dict, blank=True)
     draft_hash = models.CharField(max_length=64, blank=True)
@@ -64,9 +63,6 @@ class Problem(models.Model):
 
     def __str__(self) -> str:
         return self.slug
-
-    def get_absolute_url(self) -> str:
-        return reverse("problem-detail", args=[self.slug])
 
     @property
     def function_name(self) -> str:

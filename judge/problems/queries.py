@@ -2,18 +2,28 @@
 
 from __future__ import annotations
 
+import functools
 from datetime import timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db.models import Q
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
-from engine.arrays import unpack_inputs
+from engine import members
+from engine.arrays import load_inputs, unpack_inputs
 from engine.checks import KnownWrong
 from engine.spec import Case, ProblemSpec
 from judge.problems.models import (
-    STALLED_AFTER_S, BenchmarkCase, GateRun, GateStatus, Problem, SyncRun, TestCase, TestSet,
+    STALLED_AFTER_S,
+    BenchmarkCase,
+    GateRun,
+    GateStatus,
+    Problem,
+    SyncRun,
+    TestCase,
+    TestSet,
 )
 
 
@@ -38,6 +48,15 @@ def load_cases(test_set: TestSet, visible_only: bool = False, probes: bool = Tru
     return [Case(c.name, c.hidden, unpack_inputs(bytes(c.inputs)), bytes(c.expected), _known_wrong(c), c.probe,
                  bytes(c.fd_expected) if c.fd_expected is not None else None, c.variant)
             for c in cases]
+
+
+@functools.lru_cache(maxsize=64)
+def visible_case_data(test_set_id: int) -> dict[str, tuple[dict[str, Any], Any]]:  # inputs, expected: arrays or members
+    """Inputs and expected output of each visible test; a test set never changes once made."""
+    data = {}
+    for case in TestCase.objects.filter(test_set_id=test_set_id, hidden=False):
+        data[case.name] = (load_inputs(bytes(case.inputs)), members.load(bytes(case.expected)))
+    return data
 
 
 def load_benchmark(test_set_id: int) -> list[Case]:

@@ -55,13 +55,13 @@ def render_markdown(text: str) -> str:
                      link_rel="noopener noreferrer")
 
 
-FIRST_PARAGRAPH = re.compile(r"\A(?:\s*#[^\n]*\n)*\s*(?P<text>.*?)(?:\n\s*\n|\Z)", re.S)
+FIRST_PARAGRAPH = re.compile(r"\A(?:\s*#[^\n]*\n)*\s*(?P<text>.*?)(?:\n\s*\n|\Z)", re.DOTALL)
 
 
 def states_signature(statement_md: str, function_name: str) -> bool:
     """Whether the statement opens with its own "Implement f(...)" sentence, so the page need not add one."""
     match = FIRST_PARAGRAPH.match(statement_md)
     opening = match["text"] if match else ""
-    if not function_name or not re.match(r"implement\b", opening, re.I):
+    if not function_name or not re.match(r"implement\b", opening, re.IGNORECASE):
         return False
     return re.search(rf"\b{re.escape(function_name)}\s*\(", opening) is not None

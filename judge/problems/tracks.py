@@ -1,4 +1,4 @@
-"""The course's tracks (``problems/tracks.toml``) as the pages show them, read again only when the file changes."""
+"""The catalogue's tracks (``problems/tracks.toml``) as the pages show them, read again only when the file changes."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 from engine.package import TRACKS, PackageError, load_tracks
 
 
-def course_tracks(root: Path) -> list[dict]:
+def catalogue_tracks(root: Path) -> list[dict]:
     """The tracks in order ({"slug", "title", "summary"}); none if the file is missing or malformed (the sync
     reports a malformed file, the list then shows one section)."""
     try:

@@ -24,7 +24,6 @@ class Prerequisite:
 
     slug: str
     title: str
-    url: str
     solution: Submission | None  # their latest accepted submit of it, or None: not solved yet
 
     @property
@@ -75,8 +74,7 @@ def latest_accepted(user, slug: str) -> Submission | None:
 def prerequisites_of(user, problem: Problem) -> list[Prerequisite]:
     slugs = builds_on(problem)
     titles = dict(Problem.objects.filter(slug__in=slugs).values_list("slug", "title"))
-    return [Prerequisite(slug, titles.get(slug, slug), Problem(slug=slug).get_absolute_url(),
-                         latest_accepted(user, slug)) for slug in slugs]
+    return [Prerequisite(slug, titles.get(slug, slug), latest_accepted(user, slug)) for slug in slugs]
 
 
 def locked_reason(user, problem: Problem) -> str:

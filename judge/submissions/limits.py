@@ -19,7 +19,7 @@ from judge.submissions.models import Kind
 log = logging.getLogger(__name__)
 
 PERIOD_NAMES = {1: "second", 60: "minute", 3600: "hour", 86400: "day"}
-ACTIONS = {Kind.RUN: ("runs", "run the examples"), Kind.SUBMIT: ("submissions", "submit")}
+ACTIONS: dict[str, tuple[str, str]] = {Kind.RUN: ("runs", "run the examples"), Kind.SUBMIT: ("submissions", "submit")}
 
 
 @dataclass(frozen=True)

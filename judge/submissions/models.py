@@ -1,11 +1,9 @@
 from __future__ import annotations
 
 import secrets
-import uuid
 
 from django.conf import settings
 from django.db import models
-from django.urls import reverse
 
 from engine.custom_input import INVALID_INPUT
 from engine.verdicts import Verdict
@@ -85,9 +83,6 @@ class Submission(models.Model):
     def __str__(self) -> str:
         return f"#{self.pk} {self.problem.slug} {self.status} {self.verdict}"
 
-    def get_absolute_url(self) -> str:
-        return reverse("submission-detail", args=[self.pk])
-
     @property
     def is_custom(self) -> bool:
         return self.custom_inputs is not None
@@ -103,10 +98,6 @@ class Submission(models.Model):
     @property
     def is_final(self) -> bool:
         return self.status == Status.DONE
-
-    @staticmethod
-    def new_claim() -> uuid.UUID:
-        return uuid.uuid4()
 
 
 class WorkerHeartbeat(models.Model):

@@ -1,4 +1,4 @@
-"""Read-only questions about submissions, for pages: marks, history (statistics: judge.leaderboard).
+"""Read-only questions about submissions, for pages: marks, history (statistics: judge.standings).
 
 Only Submit attempts that finished count; Run attempts (visible examples) never do.
 """

@@ -51,10 +51,11 @@ class Standing:
 
 def standing(submission: Submission) -> Standing | None:
     """Where this Submit's figure stands among the other students' best; None without a figure."""
-    ratio = (submission.speed or {}).get("ratio")
+    speed = submission.speed or {}
+    ratio = speed.get("ratio")
     if ratio is None or submission.verdict != Verdict.ACCEPTED:  # a rejudge may have refused it since
         return None
-    precise = submission.speed.get("ratio_precise") or ratio
+    precise = speed.get("ratio_precise") or ratio
     others = [r for user_id, r in best_ratios(submission.problem_id).items() if user_id != submission.user_id]
     return Standing(ratio, ratio <= VECTORISED_WITHIN, percentile(precise, others), len(others))
 

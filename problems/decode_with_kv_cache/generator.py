@@ -105,6 +105,79 @@ def _first_token(prompt: np.ndarray, p: dict, n_heads: int) -> np.ndarray:
     return np.argmax(norm(s[:, -1], p["ln_gamma"], p["ln_beta"]) @ p["w_unembed"], axis=-1)
 
 
+def _last_states(ids: np.ndarray, p: dict, n_heads: int, gelu) -> np.ndarray:
+    """The final layer norm's output at the last position, (B, D): the whole causal model over ``ids``."""
+
+    def norm(x, gamma, beta):
+        centred = x - x.mean(axis=-1, keepdims=True)
+        return centred / np.sqrt((centred**2).mean(axis=-1, keepdims=True) + 1e-5) * gamma + beta
+
+    batch, length = ids.shape
+    s = p["w_token_embed"][ids] + p["w_pos_embed"][:length]
+    d_head = s.shape[-1] // n_heads
+    mask = np.triu(np.full((length, length), -np.inf), k=1)
+    for i in range(p["w_q"].shape[0]):
+        u = norm(s, p["ln1_gamma"][i], p["ln1_beta"][i])
+        q, k, v = ((u @ p[w][i]).reshape(batch, length, n_heads, d_head).transpose(0, 2, 1, 3)
+                   for w in ("w_q", "w_k", "w_v"))
+        scores = q @ k.transpose(0, 1, 3, 2) / np.sqrt(d_head) + mask
+        weights = np.exp(scores - scores.max(axis=-1, keepdims=True))
+        heads = (weights / weights.sum(axis=-1, keepdims=True)) @ v
+        s = s + heads.transpose(0, 2, 1, 3).reshape(s.shape) @ p["w_o"][i]
+        s = s + gelu(norm(s, p["ln2_gamma"][i], p["ln2_beta"][i]) @ p["w1"][i] + p["b1"][i]) @ p["w2"][i] + p["b2"][i]
+    return norm(s[:, -1], p["ln_gamma"], p["ln_beta"])
+
+
+def _exact_gelu(z: np.ndarray) -> np.ndarray:
+    import math
+
+    return 0.5 * z * (1.0 + np.vectorize(math.erf, otypes=[np.float64])(z / np.sqrt(2.0)))
+
+
+def _tanh_gelu(z: np.ndarray) -> np.ndarray:
+    return 0.5 * z * (1.0 + np.tanh(np.sqrt(2.0 / np.pi) * (z + 0.044715 * z**3)))
+
+
+GELU_GAP = 5e-5  # the top two logits' gap on the flipping step: far above float64 rounding, below tanh's error
+
+
+def _gelu_decides(rng: np.random.Generator, n_new: int = 3) -> tuple:
+    """A random model whose first greedy token is decided by the GELU: the top two logits of the exact
+    model differ by GELU_GAP, and GPT-2's tanh approximation (about 1e-4 off in the logits) ranks them
+    the other way. Column b of w_unembed is moved along the final state h so that logit b shifts by a
+    chosen amount (h . h / |h|^2 = 1); every other step of the exact decode keeps its top two at least
+    1e-6 apart."""
+    while True:
+        prompt, model, n_heads, _ = _random(rng, 1, 4, n_new, 2, 9, 2, 4)
+        h_exact = _last_states(prompt, model, n_heads, _exact_gelu)[0]
+        h_tanh = _last_states(prompt, model, n_heads, _tanh_gelu)[0]
+        w = model["w_unembed"]
+        a, b = np.argsort(-(h_exact @ w))[:2]
+        gap_exact, gap_tanh = h_exact @ (w[:, a] - w[:, b]), h_tanh @ (w[:, a] - w[:, b])
+        along = h_exact / (h_exact @ h_exact)
+        # After adding alpha * along to column b: exact gap gap_exact - alpha, tanh gap gap_tanh - alpha * c.
+        c = h_tanh @ along
+        sign = np.sign((gap_tanh - gap_exact) - gap_exact * (c - 1.0))
+        alpha = gap_exact + sign * GELU_GAP  # the exact gap becomes -sign * GELU_GAP
+        moved = w.copy()
+        moved[:, b] = w[:, b] + alpha * along
+        exact, tanh = h_exact @ moved, h_tanh @ moved
+        if np.argmax(exact) == np.argmax(tanh) or abs(abs(exact[a] - exact[b]) - GELU_GAP) > 1e-9:
+            continue
+        if np.sort(exact)[-3] > exact.max() - 1e-3:
+            continue  # a third token close to the top two
+        model["w_unembed"] = moved
+        ids = np.concatenate([prompt, [[np.argmax(exact)]]], axis=1)
+        gaps = []
+        for _ in range(n_new - 1):
+            logits = _last_states(ids, model, n_heads, _exact_gelu)[0] @ moved
+            top = np.sort(logits)
+            gaps.append(top[-1] - top[-2])
+            ids = np.concatenate([ids, [[np.argmax(logits)]]], axis=1)
+        if min(gaps, default=1.0) > 1e-6:
+            return prompt, model, n_heads, n_new
+
+
 def _example() -> tuple:
     # statement.md: gpt_next_token_logits' worked example (V = 3, D = 2, one layer of one head,
     # w_q = w_k = 0, w_v = w_o = I, no feed-forward), decoding two tokens after [0, 1, 1].
@@ -153,6 +226,9 @@ def generate(rng: np.random.Generator) -> Iterator[dict]:
     n_layers, vocab = int(rng.integers(1, 4)), int(rng.integers(2, 40))
     n_heads, d_head = int(rng.integers(1, 4)), int(rng.integers(1, 9))
     yield _case("random_any_size", True, *_random(rng, batch, length, n_new, n_layers, vocab, n_heads, d_head))
+    # The exact GELU against GPT-2's tanh approximation: the first token's top two logits are 5e-5 apart,
+    # and the approximation swaps them. Drawn from a child generator, so the cases after it are unchanged.
+    yield _case("exact_gelu_decides_a_token", True, *_gelu_decides(rng.spawn(1)[0]))
 
     # GPT-2's head width (4 heads of 64), 2 layers, a 512-token vocabulary: 16 tokens and 16 more
     # (1.85 million weights; 4 such layers would pass the 2 million a dict of weights may hold).

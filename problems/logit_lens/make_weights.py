@@ -22,7 +22,7 @@ V, PERIOD, LENGTH, D, HEADS, HIDDEN, LAYERS = 8, 4, 12, 16, 2, 64, 2
 STEPS, BATCH, LR, EPS = 400, 64, 1e-2, 1e-5
 BEGIN = "# --- written by logit_lens/make_weights.py: do not edit by hand ---"
 END = "# --- end of the trained model ---"
-GPT_PACKAGES = ("gpt_next_token_logits", "greedy_decode", "decode_with_kv_cache")
+GPT_PACKAGES = ("gpt_next_token_logits", "greedy_decode", "decode_with_kv_cache", "activation_patching")
 
 
 def erf(x: np.ndarray) -> np.ndarray:

@@ -53,7 +53,8 @@ def generate(rng: np.random.Generator) -> Iterator[dict]:
     total = int(rng.integers(50, 90))
     yield _case("multiplier_three_dims", True, _whole(rng.integers(0, total + 20, size=(2, 3, 7))),
                 int(rng.integers(1, 20)), total, 1.0, 0.1)
-    # nanoGPT's GPT-2 run: 2000 warm-up steps, decay to 6e-5 over 600,000, every 50th step and beyond.
+    # nanoGPT's GPT-2 settings under this problem's rule (nanoGPT warms up as (s + 1) / (W + 1)): 2000 warm-up
+    # steps, decay to 6e-5 over 600,000, every 50th step and beyond.
     yield _case("gpt2_long_run", True, np.arange(0, 650_001, 50), 2000, 600_000, 6e-4, 6e-5)
     # Every step of a short fine-tuning run, then past its end.
     yield _case("every_step_short_run", True, np.arange(0, 1200), 100, 1000, 3e-5, 0.0)

@@ -14,6 +14,7 @@ import select
 import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
+from typing import Any, Self
 
 from sandbox import protocol as P
 
@@ -58,7 +59,7 @@ class Job:
     # it has reported every example, and each part has its own ``budget_s``.
     hidden_from: int | None = None
 
-    def to_request(self) -> dict:
+    def to_request(self) -> dict[str, Any]:
         return {
             "op": "run",
             **({"timed": True} if self.timed else {}),
@@ -105,7 +106,7 @@ class GenerateJob:
     output_bytes: int = P.MAX_OUTPUT_BYTES  # per argument of one case
     max_cases: int = 200
 
-    def to_request(self) -> dict:
+    def to_request(self) -> dict[str, Any]:
         return {
             "op": "generate",
             "code": self.code,
@@ -130,10 +131,10 @@ class GenerateJob:
 class JobRun:
     """What a backend hands back: the raw events and how long the round trip took."""
 
-    events: list[dict]
+    events: list[dict[str, Any]]
     elapsed_ms: float
     anomaly: str | None = None
-    info: dict = field(default_factory=dict)
+    info: dict[str, Any] = field(default_factory=dict)
 
 
 class Sandbox(ABC):
@@ -147,10 +148,10 @@ class Sandbox(ABC):
     @abstractmethod
     def close(self) -> None: ...
 
-    def __enter__(self) -> "Sandbox":
+    def __enter__(self) -> Self:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
 
@@ -163,13 +164,13 @@ class FrameChannel(P.FrameReader):
         self.write_fd = write_fd
         self.unsettled = False  # a job's ``done`` came, its ``clean`` not yet
 
-    def send(self, message: dict) -> None:
+    def send(self, message: dict[str, Any]) -> None:
         data = memoryview(P.encode_frame(message))
         while data:
             written = os.write(self.write_fd, data)
             data = data[written:]
 
-    def receive(self, deadline: float, max_bytes: int = P.MAX_FRAME_BYTES) -> dict:
+    def receive(self, deadline: float, max_bytes: int = P.MAX_FRAME_BYTES) -> dict[str, Any]:
         try:
             return self.next_frame(deadline, max_bytes)[1]
         except P.FrameTooLarge as exc:
@@ -204,7 +205,7 @@ class FrameChannel(P.FrameReader):
         started = time.monotonic()
         deadline = started + job.deadline_s()
         self.send(job.to_request())
-        events = []
+        events: list[dict[str, Any]] = []
         max_frame = job.max_frame_bytes()
         while True:
             event = self.receive(deadline, max_frame)
@@ -231,7 +232,7 @@ class FrameChannel(P.FrameReader):
         anomaly = reply.get("anomaly")
         return anomaly[:500] if isinstance(anomaly, str) else None
 
-    def ping(self, timeout_s: float) -> dict:
+    def ping(self, timeout_s: float) -> dict[str, Any]:
         if self.unsettled:
             raise SandboxError("the previous job was not settled")
         self.send({"op": "ping"})

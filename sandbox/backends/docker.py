@@ -50,6 +50,7 @@ import time
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 from sandbox import protocol as P
 from sandbox.backends.base import FrameChannel, GenerateJob, Job, JobRun, Sandbox, SandboxError
@@ -74,7 +75,7 @@ START_TIMEOUT_S = 60.0
 STDOUT, STDERR = 1, 2
 
 
-def _client(timeout: float = 30.0):
+def _client(timeout: float = 30.0) -> Any:
     import docker
 
     return docker.from_env(timeout=timeout)
@@ -118,7 +119,7 @@ def _owner_alive(owner: str) -> bool:
     return pid.isdigit() and _start_time(int(pid)) == started
 
 
-def remove_orphans(client=None, socket_dir: Path | None = None) -> int:
+def remove_orphans(client: Any = None, socket_dir: Path | None = None) -> int:
     """Remove sandbox containers of this host whose worker process is gone; return how many.
 
     Also removes the socket directories under ``socket_dir`` that no container uses
@@ -152,7 +153,7 @@ def _remove_socket_dir(path: str | Path | None) -> None:
         shutil.rmtree(path, ignore_errors=True)
 
 
-def _remove(client, container_id: str) -> None:
+def _remove(client: Any, container_id: str) -> None:
     import docker.errors
 
     try:
@@ -220,15 +221,15 @@ class DemuxChannel(SocketChannel):
 class Container:
     """One started sandbox container with its zygote answering on ``channel``."""
 
-    def __init__(self, client, container_id: str, channel: SocketChannel | DemuxChannel, child_uid: int,
-                 socket_dir: Path | None = None, keepalive=None) -> None:
+    def __init__(self, client: Any, container_id: str, channel: SocketChannel | DemuxChannel, child_uid: int,
+                 socket_dir: Path | None = None, keepalive: Any = None) -> None:
         self.client = client
         self.id = container_id
         self.child_uid = child_uid
         self.channel = channel
         self.socket_dir = socket_dir
         self._keepalive = keepalive  # for attach: the HTTP response owning the socket
-        self.info: dict = {}
+        self.info: dict[str, Any] = {}
         self.jobs = 0
 
     def close(self) -> None:
@@ -263,7 +264,7 @@ class DockerSandbox(Sandbox):
         max_jobs: int = 200,
         socket_dir: str | Path | None = DEFAULT_SOCKET_DIR,
         cpu_shares: int | None = None,
-        client=None,
+        client: Any = None,
     ) -> None:
         self.image = image
         self.socket_dir = Path(socket_dir).resolve() if socket_dir else None
@@ -283,7 +284,7 @@ class DockerSandbox(Sandbox):
         self.client = client or _client()
         self.seccomp = SECCOMP_PROFILE.read_text()
         self.owner = owner_label()
-        self.info: dict = {}
+        self.info: dict[str, Any] = {}
         self._lock = threading.Condition()
         self._ready: deque[Container] = deque()
         self._starting = 0
@@ -438,8 +439,8 @@ class DockerSandbox(Sandbox):
 
     # ---- one container
 
-    def host_config(self, socket_dir: Path | None = None) -> dict:
-        return self.client.api.create_host_config(
+    def host_config(self, socket_dir: Path | None = None) -> dict[str, Any]:
+        config: dict[str, Any] = self.client.api.create_host_config(
             # Only the container's own socket directory, read-only (connecting needs no write).
             binds=[f"{socket_dir}:{SOCKET_MOUNT}:ro"] if socket_dir else None,
             network_mode="none",
@@ -458,6 +459,7 @@ class DockerSandbox(Sandbox):
             init=True,  # tini as pid 1 reaps whatever a child orphans
             auto_remove=True,
         )
+        return config
 
     def command(self, child_uid: int, connect: bool = False) -> list[str]:
         # --reap-after-reply: a finished job's killed child is waited for after `done`, so its

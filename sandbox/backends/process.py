@@ -18,6 +18,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from sandbox.backends.base import FrameChannel, GenerateJob, Job, JobRun, Sandbox, SandboxError
 
@@ -46,9 +47,9 @@ class ProcessSandbox(Sandbox):
     name = "process"
 
     def __init__(self) -> None:
-        self.process: subprocess.Popen | None = None
+        self.process: subprocess.Popen[bytes] | None = None
         self.channel: FrameChannel | None = None
-        self.info: dict = {}
+        self.info: dict[str, Any] = {}
 
     def command(self) -> list[str]:
         command = [sys.executable, "-s", "-B", "-m", "sandbox.zygote"]
@@ -61,7 +62,7 @@ class ProcessSandbox(Sandbox):
 
     def start(self) -> None:
         env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(REPO_ROOT), "PYTHONDONTWRITEBYTECODE": "1"}
-        env |= {name: "1" for name in THREAD_VARIABLES}
+        env |= dict.fromkeys(THREAD_VARIABLES, "1")
         env |= {name: os.environ[name] for name in PASSED_THROUGH if name in os.environ}
         self.process = subprocess.Popen(
             self.command(),
@@ -73,6 +74,7 @@ class ProcessSandbox(Sandbox):
             close_fds=True,
             start_new_session=True,
         )
+        assert self.process.stdout is not None and self.process.stdin is not None  # both are pipes
         self.channel = FrameChannel(self.process.stdout.fileno(), self.process.stdin.fileno())
         try:
             self.info = self.channel.ping(timeout_s=60)
@@ -83,6 +85,7 @@ class ProcessSandbox(Sandbox):
     def run(self, job: Job | GenerateJob) -> JobRun:
         if self.process is None or self.process.poll() is not None:
             self.start()
+        assert self.channel is not None  # start() made it
         try:
             result = self.channel.run_job(job)
         except (SandboxError, OSError) as exc:
@@ -117,7 +120,7 @@ class ProcessSandbox(Sandbox):
             pass
         for stream in (self.process.stdin, self.process.stdout):
             try:
-                stream.close()
+                stream.close()  # type: ignore[union-attr]  # both are pipes: never None
             except OSError:
                 pass
         self.process.wait()

@@ -17,15 +17,20 @@ import sys
 import time
 import traceback
 import types
+from collections.abc import Callable
+from typing import Any, BinaryIO
 
 import numpy as np
+from numpy.typing import NDArray
 
 # Imported here, before any isolation, so that student code finds them even
-# when the file system behind them has been masked.
-import numpy.fft  # noqa: F401
-import numpy.linalg  # noqa: F401
-import numpy.random  # noqa: F401
-import collections, dataclasses, functools, itertools, operator, typing  # noqa: E401,F401
+# when the file system behind them has been masked.  Kept apart from the sorted imports above.
+# isort: off
+import numpy.fft
+import numpy.linalg
+import numpy.random
+import collections, dataclasses, functools, itertools, operator, typing  # noqa: E401, F401
+# isort: on
 
 from sandbox import protocol as P
 from sandbox.zygote.hardening import current_vm_bytes
@@ -34,7 +39,7 @@ STDOUT_CAPTURE_CHARS = 4000
 ERROR_MESSAGE_CHARS = 2000
 
 
-def child_main(job: dict, first: int, report, hidden=None) -> None:
+def child_main(job: dict[str, Any], first: int, report: BinaryIO, hidden: BinaryIO | None = None) -> None:
     """Run ``job``'s tests[first:]; then, with ``hidden`` (the job pipe of a job with ``more_tests``), the
     hidden tests, which the zygote writes there only once it has read every result above."""
     code = job["code"]
@@ -59,7 +64,7 @@ def child_main(job: dict, first: int, report, hidden=None) -> None:
             "text": (lines[line - 1] if line and line <= len(lines) else "")[:200],
         })
         return
-    namespace: dict = {"__name__": "submission", "__builtins__": builtins}
+    namespace: dict[str, Any] = {"__name__": "submission", "__builtins__": builtins}
     try:
         exec(compiled, namespace)
     except BaseException as exc:
@@ -90,7 +95,7 @@ MODULE_NAME = re.compile(r"^[a-z][a-z0-9_]{0,79}$")
 SOLVED_LINES: dict[str, list[str]] = {}
 
 
-def load_solved(modules: object) -> dict | None:
+def load_solved(modules: object) -> dict[str, Any] | None:
     """Compile and run each earlier problem's code, in order, and register ``solved`` in sys.modules.
 
     ``solved.<slug>`` is the function ``<slug>`` that code defines; a module may import the
@@ -106,7 +111,7 @@ def load_solved(modules: object) -> dict | None:
     sys.modules[SOLVED] = solved
     for slug, code in modules.items():
         SOLVED_LINES[slug] = code.splitlines()
-        namespace: dict = {"__name__": f"{SOLVED}.{slug}", "__builtins__": builtins}
+        namespace: dict[str, Any] = {"__name__": f"{SOLVED}.{slug}", "__builtins__": builtins}
         try:
             exec(compile(code, solved_filename(slug), "exec", dont_inherit=True), namespace)
         except BaseException as exc:
@@ -123,7 +128,7 @@ def solved_filename(slug: str) -> str:
     return f"<{SOLVED}:{slug}>"
 
 
-def run_test(function, job: dict, test: dict, lines: list[str]) -> dict:
+def run_test(function: Callable[..., Any], job: dict[str, Any], test: dict[str, Any], lines: list[str]) -> dict[str, Any]:
     event = {"event": "test", "name": test["name"]}
     try:
         args = _load_args(test)
@@ -160,12 +165,12 @@ STRUCTURED = ("tuple", "dict")  # a job's "returns": the function returns severa
 MAX_MEMBERS = 64
 
 
-def _structured(result: tuple | dict, output_bytes: int) -> dict:
+def _structured(result: tuple[Any, ...] | dict[str, Any], output_bytes: int) -> dict[str, Any]:
     """A returned tuple or dict as it is, member by member; the judge checks it against the declaration."""
     pairs = list(result.items() if type(result) is dict else ((None, value) for value in result))
     members, total = [], 0
     for key, value in pairs[:MAX_MEMBERS]:
-        member: dict = {"key": key if type(key) is str else None}
+        member: dict[str, Any] = {"key": key if type(key) is str else None}
         if type(value) is np.ndarray:
             total += value.nbytes
             if total > output_bytes:
@@ -180,7 +185,7 @@ def _structured(result: tuple | dict, output_bytes: int) -> dict:
             "truncated": len(pairs) > MAX_MEMBERS}
 
 
-def _input_arrays(args: dict) -> dict:
+def _input_arrays(args: dict[str, Any]) -> dict[str, Any]:
     """Every array argument by name, a ``params`` dict's arrays as ``name["key"]`` (``engine/members.py``)."""
     arrays = {}
     for name, value in args.items():
@@ -212,7 +217,7 @@ class CappedText(io.TextIOBase):
         return "".join(self.parts)
 
 
-def error_event(exc: BaseException, code_lines: list[str]) -> dict:
+def error_event(exc: BaseException, code_lines: list[str]) -> dict[str, Any]:
     """The exception as an ERROR: the frames of the submission's file, and of its solved modules
     (those with ``module``, the earlier problem's slug); none of NumPy's or the sandbox's."""
     frames = []
@@ -242,7 +247,7 @@ def describe(value: object) -> str:
     return f"{kind.__module__}.{kind.__qualname__}".removeprefix("builtins.")[:200]
 
 
-def _npy(array: np.ndarray) -> bytes:
+def _npy(array: NDArray[Any]) -> bytes:
     buffer = io.BytesIO()
     np.save(buffer, array, allow_pickle=False)
     return buffer.getvalue()
@@ -255,9 +260,9 @@ class MalformedArgument(Exception):
 SCALAR_TYPES = (int, float, bool)
 
 
-def _load_args(test: dict) -> dict:
+def _load_args(test: dict[str, Any]) -> dict[str, Any]:
     """Arrays from ``.npy`` bytes; scalars (JSON numbers and booleans) as the plain Python value."""
-    args = {}
+    args: dict[str, Any] = {}
     for name, value in test["args"].items():
         if isinstance(value, bytes):
             args[name] = _load_npy(value)
@@ -271,7 +276,7 @@ def _load_args(test: dict) -> dict:
     return args
 
 
-def _load_npy(data: bytes) -> np.ndarray:
+def _load_npy(data: bytes) -> NDArray[Any]:
     """An input array, read without np.load's general header parser when np.save wrote it
     (``P.plain_npy_header``); the inputs come from the judge, and anything else goes to np.load."""
     if (plain := P.plain_npy_header(data)) is not None:
@@ -281,10 +286,11 @@ def _load_npy(data: bytes) -> np.ndarray:
             return flat.reshape(shape, order="F" if fortran else "C").copy(order="K")
         except (TypeError, ValueError):
             pass
-    return np.load(io.BytesIO(data), allow_pickle=False)
+    loaded: NDArray[Any] = np.load(io.BytesIO(data), allow_pickle=False)
+    return loaded
 
 
-def _call(function, params: list[str], args: dict):
+def _call(function: Callable[..., Any], params: list[str], args: dict[str, Any]) -> Any:
     positional = []
     for name in params:
         if name not in args:
@@ -294,7 +300,7 @@ def _call(function, params: list[str], args: dict):
     return function(*positional, **keywords)
 
 
-def generate_main(job: dict, report) -> None:
+def generate_main(job: dict[str, Any], report: BinaryIO) -> None:
     """Run an author's generator (``generator.py``) and report each case as .npy frames.
 
     Author code is untrusted too: it runs in the same hardened child as a
@@ -304,7 +310,7 @@ def generate_main(job: dict, report) -> None:
     lines = code.splitlines()
     try:
         compiled = compile(code, P.STUDENT_FILENAME, "exec", dont_inherit=True)
-        namespace: dict = {"__name__": "generator", "__builtins__": builtins}
+        namespace: dict[str, Any] = {"__name__": "generator", "__builtins__": builtins}
         sys.stdout = sys.stderr = CappedText()
         exec(compiled, namespace)
         generate = namespace.get("generate")
@@ -324,11 +330,11 @@ class InvalidCase(Exception):
     pass
 
 
-def _case_frame(index: int, raw: object, job: dict) -> dict:
+def _case_frame(index: int, raw: object, job: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(raw, dict) or not isinstance(raw.get("name"), str) or not isinstance(raw.get("args"), dict):
         raise InvalidCase(f"case {index} must be a dict with a string 'name' and a dict 'args'")
     where = f"case {index} ({raw['name'][:100]})"
-    args = {}
+    args: dict[str, Any] = {}
     for name, value in raw["args"].items():
         if name not in job["params"]:
             raise InvalidCase(f"{where}: unknown argument {str(name)[:100]!r}")
@@ -352,7 +358,7 @@ def _case_frame(index: int, raw: object, job: dict) -> dict:
     return frame
 
 
-def _case_array(value: object, label: str, where: str, job: dict) -> bytes:
+def _case_array(value: object, label: str, where: str, job: dict[str, Any]) -> bytes:
     if type(value) is not np.ndarray or value.dtype.hasobject:
         raise InvalidCase(f"{where}: argument {label} must be a numeric ndarray, got {describe(value)} "
                           "(a scalar argument must be an int, float or bool)")
@@ -399,11 +405,11 @@ def rehearse(job_fd: int) -> None:
         "tests": [{"name": "rehearsal", "args": {"x": x, "y": y}}],
         "limits": {"time_limit_s": 1.0, "memory_mb": 64, "output_bytes": 1 << 20},
     })
-    job: dict = {}
-    namespace: dict = {"__name__": "submission", "__builtins__": builtins}
+    job: dict[str, Any] = {}
+    namespace: dict[str, Any] = {"__name__": "submission", "__builtins__": builtins}
     steps = (
         lambda: job.update(P.read_frame(io.BufferedReader(io.BytesIO(frame)))),
-        lambda: [resource.setrlimit(name, resource.getrlimit(name)) for name in REHEARSED_LIMITS],
+        lambda: [resource.setrlimit(name, resource.getrlimit(name)) for name in REHEARSED_LIMITS],  # type: ignore[func-returns-value]  # the list only makes the calls
         current_vm_bytes,
         lambda: namespace.update(code=compile(job["code"], P.STUDENT_FILENAME, "exec", dont_inherit=True)),
         lambda: exec(namespace["code"], namespace),

@@ -7,6 +7,7 @@ import random
 import shutil
 import signal
 import time
+from collections.abc import Set as AbstractSet
 
 from sandbox.zygote.hardening import libc
 
@@ -46,7 +47,7 @@ def reap_orphans(keep: set[int]) -> None:
                 pass
 
 
-def kill_uid(uid: int, dying: set[int] = frozenset()) -> bool:
+def kill_uid(uid: int, dying: AbstractSet[int] = frozenset()) -> bool:
     """Kill every process of ``uid`` (the student's) but ``dying``; True if a live one was there.
 
     A scan of /proc can miss a process forked while it runs: it lists the pids,
@@ -73,7 +74,7 @@ def kill_uid(uid: int, dying: set[int] = frozenset()) -> bool:
         finally:
             os._exit(found)
     _, status = os.waitpid(pid, 0)
-    return bool(live) or os.WIFEXITED(status) and os.WEXITSTATUS(status) == 1
+    return bool(live) or (os.WIFEXITED(status) and os.WEXITSTATUS(status) == 1)
 
 
 def remove_ipc_of(uid: int) -> bool:
@@ -133,14 +134,15 @@ def unused_uid() -> int:
             return uid
 
 
-def processes_of(uid: int, exclude: set[int] = frozenset()) -> list[int]:
+def processes_of(uid: int, exclude: AbstractSet[int] = frozenset()) -> list[int]:
     """Live (not zombie) processes whose real uid is ``uid``, but those in ``exclude``."""
     return scan_uid(uid, exclude)[0]
 
 
-def scan_uid(uid: int, exclude: set[int] = frozenset()) -> tuple[list[int], list[int]]:
+def scan_uid(uid: int, exclude: AbstractSet[int] = frozenset()) -> tuple[list[int], list[int]]:
     """(live processes, zombies) whose real uid is ``uid``, but those in ``exclude``: one pass of /proc."""
-    live, dead = [], []
+    live: list[int] = []
+    dead: list[int] = []
     for entry in os.listdir("/proc"):
         if not entry.isdigit() or int(entry) in exclude:
             continue

@@ -7,6 +7,7 @@ import math
 import os
 import resource
 import signal
+from typing import Any
 
 PR_SET_PDEATHSIG = 1
 PR_SET_DUMPABLE = 4
@@ -64,7 +65,7 @@ def isolate(masks: list[str], keeps: list[str]) -> None:
         os.close(handle)
 
 
-def harden_child(report_fd: int, workdir: str, limits: dict, child_uid: int | None, cpu_s: int) -> None:
+def harden_child(report_fd: int, workdir: str, limits: dict[str, Any], child_uid: int | None, cpu_s: int) -> None:
     isolate_child([report_fd], workdir)
     clean_environment(workdir)
     drop_privileges(child_uid)
@@ -118,7 +119,7 @@ def drop_privileges(child_uid: int | None) -> None:
     prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
-def limit_child(limits: dict, cpu_s: int, processes: int = 16) -> None:
+def limit_child(limits: dict[str, Any], cpu_s: int, processes: int = 16) -> None:
     """The job's rlimits; only ever lowered, so this works after the uid change too.
 
     A timed job (``processes`` 1) can start neither a process nor a thread: the CPU clock the zygote
@@ -136,12 +137,12 @@ def limit_child(limits: dict, cpu_s: int, processes: int = 16) -> None:
         resource.setrlimit(name, (value, hard))
 
 
-def run_cpu_s(job: dict, first: int) -> int:
+def run_cpu_s(job: dict[str, Any], first: int) -> int:
     """The CPU rlimit of a child running tests[first:] (and the ``more_tests`` hidden ones sent later): loading
     plus every test, or the budget (two, one for the examples and one for the hidden tests, in such a job)."""
     limits = job["limits"]
     more = job.get("more_tests") or 0
-    per_test = limits["time_limit_s"] * (len(job["tests"]) - first + more + 1)
+    per_test: float = limits["time_limit_s"] * (len(job["tests"]) - first + more + 1)
     if limits.get("budget_s") is not None:
         per_test = min(per_test, limits["budget_s"] * (2 if more else 1) + limits["time_limit_s"])
     return math.ceil(per_test) + 1

@@ -20,6 +20,7 @@ import signal
 import socket
 import tempfile
 import time
+from typing import Any, BinaryIO
 
 from sandbox import protocol as P
 from sandbox.zygote.child import generate_main
@@ -77,7 +78,7 @@ class ReportStream(P.FrameReader):
             raise EOFError("the child closed its report pipe")
         return chunk
 
-    def next(self) -> tuple[bytes, dict] | str:
+    def next(self) -> tuple[bytes, dict[str, Any]] | str:
         """The next (body, message), or why there is none: timeout, eof, too_large or malformed."""
         try:
             return self.next_frame(self.deadline, self.max_frame)
@@ -94,7 +95,7 @@ class ReportStream(P.FrameReader):
 class Zygote:
     """One job at a time, each in a child the template forked; relays and supervises it."""
 
-    def __init__(self, out, scratch: str, child_uid: int | None) -> None:
+    def __init__(self, out: BinaryIO, scratch: str, child_uid: int | None) -> None:
         self.out = out
         self.scratch = scratch
         self.child_uid = child_uid
@@ -222,7 +223,7 @@ class Zygote:
         if flush:
             self.out.flush()
 
-    def run(self, job: dict, raw: bytes) -> None:
+    def run(self, job: dict[str, Any], raw: bytes) -> None:
         """Run ``job``; ``raw`` is its frame's body, handed to the child as it came.
 
         It stops at the first test that ends in a timeout: no later test runs or is reported.
@@ -252,7 +253,7 @@ class Zygote:
             self.cleanup(*child, leftovers)
         self.emit({"event": "clean", "anomaly": "; ".join(leftovers) or None})
 
-    def generate(self, job: dict) -> None:
+    def generate(self, job: dict[str, Any]) -> None:
         """One child runs the whole generator; its frames are relayed as they come."""
         self.discard_spare()  # it runs under the same uid, and cleanup kills that uid's processes
         self.reap_dying(block=True)
@@ -285,7 +286,7 @@ class Zygote:
                                                             "frames": []}})
         self.finish(anomalies, (pid, workdir))
 
-    def relay_generation(self, pid: int, read_fd: int, job: dict) -> str | None:
+    def relay_generation(self, pid: int, read_fd: int, job: dict[str, Any]) -> str | None:
         """Relay case frames until the generator finishes; a reason if it did not finish cleanly."""
         limits = job["limits"]
         max_frame = 2 * limits["output_bytes"] * max(1, len(job["params"])) + 256 * 1024
@@ -315,7 +316,7 @@ class Zygote:
                 self.kill(pid)
                 return "the generator's process sent an unexpected report"
 
-    def run_child(self, job: dict, raw: bytes, first: int, anomalies: list[str], budget: Budget,
+    def run_child(self, job: dict[str, Any], raw: bytes, first: int, anomalies: list[str], budget: Budget,
                   hidden_from: int | None = None) -> tuple[tuple[int, str], int]:
         """Give tests[first:] to a hardened child; with ``hidden_from``, the examples among them first and the
         hidden tests only once it has reported every example (``child_request``).
@@ -339,7 +340,8 @@ class Zygote:
         if current is not None:  # tests[current] did not finish: say why
             if killed_by_us is None:
                 wait_status = self.wait_status(pid)
-                outcome = self.outcome_of_death(wait_status, oom_before)
+                # None only when the template has died: the TypeError then ends this zygote, as its death would.
+                outcome = self.outcome_of_death(wait_status, oom_before)  # type: ignore[arg-type]
                 anomalies.append(f"child died: {outcome['detail']}")
             else:
                 outcome = killed_by_us
@@ -353,9 +355,10 @@ class Zygote:
                 self.dying.append(pid)
             else:
                 self.wait_status(pid)
-        return (pid, workdir), len(tests) if finished else current
+        return (pid, workdir), len(tests) if finished or current is None else current
 
-    def supervise(self, pid: int, read_fd: int, job: dict, first: int, budget: Budget, sealed=None):
+    def supervise(self, pid: int, read_fd: int, job: dict[str, Any], first: int, budget: Budget,
+                  sealed: tuple[int, bytes, Spare] | None = None) -> tuple[int | None, dict[str, Any] | None]:
         """Relay the child's frames; in a timed job, each test's is followed by a ``cpu`` event of the zygote's.
         ``sealed`` (index of the first hidden test, its frame, the child): handed over after the last example.
 
@@ -424,7 +427,7 @@ class Zygote:
                 return current, {"outcome": P.Outcome.CRASHED, "detail": "sent an unexpected report"}
 
     @staticmethod
-    def outcome_of_death(wait_status: int, oom_kills_before: int | None = None) -> dict:
+    def outcome_of_death(wait_status: int, oom_kills_before: int | None = None) -> dict[str, Any]:
         if os.WIFSIGNALED(wait_status):
             sig = os.WTERMSIG(wait_status)
             if sig == signal.SIGXCPU:
@@ -479,7 +482,7 @@ def cpu_clock_ns(pid: int) -> int | None:
 CPUCLOCK_SCHED = 2
 
 
-def cpu_event(name: str, pid: int, start_ns: int | None) -> dict:
+def cpu_event(name: str, pid: int, start_ns: int | None) -> dict[str, Any]:
     """What a timed test cost the child in CPU time, from its ``timing`` frame (sent before any of the
     student's code ran, so work done at import time counts) to the moment its result was read."""
     now = cpu_clock_ns(pid)

@@ -19,7 +19,13 @@ import tempfile
 from sandbox import protocol as P
 from sandbox.zygote.child import child_main, rehearse
 from sandbox.zygote.hardening import (
-    PR_SET_PDEATHSIG, clean_environment, drop_privileges, isolate_child, limit_child, prctl, run_cpu_s,
+    PR_SET_PDEATHSIG,
+    clean_environment,
+    drop_privileges,
+    isolate_child,
+    limit_child,
+    prctl,
+    run_cpu_s,
 )
 
 

@@ -29,4 +29,4 @@ def api(client, token):
 
 
 # A real Celery worker grading in the process sandbox, for the tests that drive a live server.
-from tests.browser.conftest import grading_worker  # noqa: F401
+from tests.browser.conftest import grading_worker  # noqa: E402, F401

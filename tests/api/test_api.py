@@ -9,8 +9,9 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import pytest
 
-from judge.submissions.services import grading
+from judge.grading import services as grading
 from judge.submissions.models import Submission
+from judge.submissions.services import grading
 from tests.conftest import read_solution
 
 SLUG = "prepend_class_token"
@@ -141,8 +142,8 @@ def test_a_locked_problem_is_refused_as_on_the_page_even_to_staff(client, author
     answer = client.post("/api/v1/submissions", data={"problem": locked.slug, "code": "x = 1"},
                          content_type="application/json", HTTP_AUTHORIZATION=f"Bearer {secret}")
     assert answer.status_code == 400
-    assert answer.json()["detail"] == f"add_positional_embedding builds on your own accepted solution of {SLUG}: " \
-                                      "solve it first"
+    assert answer.json()["detail"] == (f"add_positional_embedding builds on your own accepted solution of {SLUG}: "
+                                       "solve it first")
     assert not Submission.objects.exists()
 
 

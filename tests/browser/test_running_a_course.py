@@ -9,6 +9,7 @@ import csv
 import io
 import re
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -17,7 +18,7 @@ from django.utils import timezone
 
 from judge.courses.models import Assignment
 from judge.submissions.models import Submission
-from tests.browser.conftest import PASSWORD, log_in, open_problem, replace_code, submit_and_wait
+from tests.browser.conftest import PASSWORD, log_in, open_problem, replace_code, screenshot, submit_and_wait
 from tests.conftest import read_solution
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -131,6 +132,7 @@ def test_an_instructor_runs_a_course_from_creation_to_similarity(site, page, chr
     assert "(practice)" in page.inner_text('tr[data-student="third"]'), (
         Assignment.objects.filter(pk=assignment_pk).values("opens_at", "due_at", "closes_at").first(),
         list(Submission.objects.values_list("user__username", "created_at")), timezone.now())
+    screenshot(page, "course-progress")  # docs/instructors/courses.md
 
     # The gradebook before and after grace's extension.
     page.goto(f"{course_url}gradebook/")
@@ -145,9 +147,10 @@ def test_an_instructor_runs_a_course_from_creation_to_similarity(site, page, chr
     page.wait_for_selector("text=Override saved.")
     page.goto(f"{course_url}gradebook/")
     assert page.inner_text('#gradebook tr:has(td:text-is("grace")) td:nth-child(3)') == "1"
+    screenshot(page, "course-gradebook")  # docs/instructors/courses.md
     with page.expect_download() as download:
         page.click("#csv")
-    rows = list(csv.reader(io.StringIO(open(download.value.path(), encoding="utf-8").read())))
+    rows = list(csv.reader(io.StringIO(Path(download.value.path()).read_text(encoding="utf-8"))))
     marks = {row[0]: row[5] for row in rows[1:]}
     assert rows[0][5] == "Week 1" and marks == {"ada": "1", "grace": "1", "third": "0"}
 
@@ -155,5 +158,6 @@ def test_an_instructor_runs_a_course_from_creation_to_similarity(site, page, chr
     page.goto(f"{assignment_url}similarity/?problem={SLUG}&run=1")
     first = page.inner_text("#pairs li:first-child h2")
     assert first.startswith("ada and grace"), first
+    screenshot(page, "course-similarity")
     for student in students.values():
         student.context.close()

@@ -19,7 +19,7 @@ import pytest
 
 from engine.grading import GradeReport, grade
 from engine.spec import Case, ProbeSpec
-from judge.submissions.display import grading_time, shown_row
+from judge.display.results import grading_time, shown_row
 from judge.submissions.models import Submission
 from tests.helpers import npy, spec
 from tests.leftovers import leftovers

@@ -64,7 +64,7 @@ class Client:
     def events(self, submission_id: int) -> Iterator[tuple[str, dict]]:
         """(event, data) from the submission's stream, until its verdict."""
         with self._open("GET", f"/submissions/{submission_id}/events", timeout=600) as stream:
-            event, data = "message", []
+            event, data = "message", list[str]()
             for raw in stream:
                 line = raw.decode("utf-8").rstrip("\r\n")
                 if not line:

@@ -4,7 +4,7 @@ The checks, their order and their messages are the engine's (``engine.grading.gr
 ``engine.checks``), imported, not copied: the same dtype, shape and value messages the site shows for a
 visible test. The code runs in the engine's process sandbox, as the site's embedded default does. So the
 judge's ``engine`` and ``sandbox`` packages must be importable: install the judge itself beside npjudge
-(``pip install . ./clients/python`` in a checkout; README, "Outside the browser")."""
+(``pip install . ./clients/python`` in a checkout; docs/students/cli.md)."""
 
 from __future__ import annotations
 

@@ -31,7 +31,8 @@ def render(submission: dict, stream: TextIO = sys.stdout) -> None:
     paint = Painter(stream)
     tests = submission.get("tests", [])
     head = f"#{submission['id']} " if submission.get("id") else ""
-    kind = {"run": "Run (visible examples, not counted)", "submit": "Submit", "local": "Local test"}
+    kind: dict[str | None, str] = {"run": "Run (visible examples, not counted)", "submit": "Submit",
+                                   "local": "Local test"}
     took = f", graded in {submission['graded_in']}" if submission.get("graded_in") else ""
     print(f"{head}{submission.get('problem', '')}  {kind.get(submission.get('kind'), submission.get('kind', ''))}  "
           f"{verdict_text(submission, paint)}  ({len(tests)} test{'s' * (len(tests) != 1)}{took})", file=stream)

@@ -1,4 +1,4 @@
-# The profile's calendar: a student's Submits per day, counted from the index (judge/leaderboard/progress.py).
+# The profile's calendar: a student's Submits per day, counted from the index (judge/standings/progress.py).
 
 from django.conf import settings
 from django.db import migrations, models

@@ -1,12 +1,12 @@
-"""Write operations on submissions, one module per stage: accept, claim, grade, record, recover.
+"""Write operations on submissions before grading: accept, claim, recover.
 
 - ``intake``: accept the code (``submit_solution``), send it to its lane in fair-share order (``enqueue``),
   put finished submissions back for a rejudge (``requeue``).
 - ``claims``: the compare-and-set claim, heartbeats, parking, and the sweep that recovers what a dead worker
   or a lost message left (``recover_stalled_submissions``).
-- ``grading``: the worker's side: grade a claimed submission on this process's sandbox, measure a Submit's
-  speed, keep the test sets read.
-- ``recording``: store the verdict, with the standings, if the claim still holds.
+
+The worker's side, grading a claimed submission and recording its verdict with the standings, is
+``judge.grading`` (``services``, ``recording``), a floor above the standings it keeps.
 
 The database is the source of truth.  A submission is accepted in a
 transaction and enqueued after it commits; a worker claims it with a

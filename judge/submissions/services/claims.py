@@ -7,6 +7,7 @@ import logging
 import threading
 import uuid
 from datetime import timedelta
+from typing import Self
 
 from django.conf import settings
 from django.db import connection, transaction
@@ -122,7 +123,7 @@ class Heartbeat:
         finally:
             connection.close()
 
-    def __enter__(self) -> "Heartbeat":
+    def __enter__(self) -> Self:
         self.thread.start()
         return self
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import uuid
+from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -14,16 +15,15 @@ from engine.custom_input import BadInputs, expectations, validate_inputs
 from judge.lib.broker import Lane, send_task
 from judge.lib.validation import SubmissionRejected, validate_code
 from judge.problems.models import Problem
-from judge.problems.queries import problem_spec
+from judge.problems.queries import problem_spec, visible_case_data
 from judge.submissions import fairshare
 from judge.submissions.composition import locked_reason
-from judge.submissions.display import visible_case_data
 from judge.submissions.models import Kind, Status, Submission
 
 log = logging.getLogger(__name__)
 
 
-# The grading Celery task (judge.submissions.tasks) takes this name; it is sent by name.
+# The grading Celery task (judge.grading.tasks) takes this name (its old module's); it is sent by name.
 GRADE_TASK = "judge.submissions.tasks.grade_submission"
 
 
@@ -113,6 +113,7 @@ def enqueue(submission_id: int, lane: str | None = None, priority: int | None = 
     fair share gives (or ``priority``); sent by the judge to the Run lane (recovered after a fault) it goes
     ahead of everyone, to the rejudge lane after everyone.  If the broker is down it stays queued and the sweep
     sends it later.  A fair-share message carries its band, which the claim checks again (``stepped_back``)."""
+    fair: dict[str, Any]  # the task's keyword arguments
     if lane is None:
         kind = Submission.objects.filter(pk=submission_id).values_list("kind", flat=True).first()
         lane = Lane.RUN if kind == Kind.RUN else Lane.SUBMIT

@@ -1,5 +1,4 @@
 import numpy as np
-
 from solved import layer_norm_backward
 
 

@@ -1,8 +1,17 @@
 # Known wrong: the caller's arrays stepped in place with -=.
 import numpy as np
-from solved import image_to_patches, layer_norm, pre_ln_block, softmax_cross_entropy, cross_entropy_grad_logits
-from solved import linear_backward, layer_norm_affine_backward, pre_ln_block_backward
-from solved import cls_token_gradient, positional_embedding_gradient
+from solved import (
+    cls_token_gradient,
+    cross_entropy_grad_logits,
+    image_to_patches,
+    layer_norm,
+    layer_norm_affine_backward,
+    linear_backward,
+    positional_embedding_gradient,
+    pre_ln_block,
+    pre_ln_block_backward,
+    softmax_cross_entropy,
+)
 
 BLOCK = ["ln1_gamma", "ln1_beta", "w_q", "w_k", "w_v", "w_o", "ln2_gamma", "ln2_beta", "w1", "b1", "w2", "b2"]
 

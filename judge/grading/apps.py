@@ -1,0 +1,8 @@
+from django.apps import AppConfig
+
+
+class GradingConfig(AppConfig):
+    """No models: the worker's services, its Celery tasks and ``manage.py grade``."""
+
+    name = "judge.grading"
+    label = "grading"

@@ -1,8 +1,0 @@
-from django.urls import path
-
-from judge.leaderboard import views
-
-urlpatterns = [
-    path("", views.standings, name="leaderboard"),
-    path("problems/", views.problem_firsts, name="leaderboard-problems"),
-]

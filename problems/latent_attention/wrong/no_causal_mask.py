@@ -1,0 +1,13 @@
+import numpy as np
+
+
+def latent_attention(x, w_dkv, w_uk, w_uv, w_q, w_o, n_heads):
+    b, l, _ = x.shape
+    c = x @ w_dkv
+    q = (x @ w_q).reshape(b, l, n_heads, -1).transpose(0, 2, 1, 3)
+    k = (c @ w_uk).reshape(b, l, n_heads, -1).transpose(0, 2, 1, 3)
+    v = (c @ w_uv).reshape(b, l, n_heads, -1).transpose(0, 2, 1, 3)
+    s = q @ k.transpose(0, 1, 3, 2) / np.sqrt(q.shape[-1])
+    w = np.exp(s - s.max(-1, keepdims=True))
+    w /= w.sum(-1, keepdims=True)
+    return (w @ v).transpose(0, 2, 1, 3).reshape(b, l, -1) @ w_o

@@ -1,0 +1,8 @@
+import numpy as np
+
+
+def ppo_clip_loss(logp_new, logp_old, advantages, clip_eps):
+    ratio = np.exp(logp_new - logp_old)
+    # The optimistic bound: the larger of the two surrogates.
+    surrogate = np.maximum(ratio * advantages, np.clip(ratio, 1 - clip_eps, 1 + clip_eps) * advantages)
+    return np.asarray(-surrogate.mean(), dtype=np.float64)

@@ -1,0 +1,7 @@
+import numpy as np
+
+
+def ppo_clip_loss(logp_new, logp_old, advantages, clip_eps):
+    ratio = np.exp(logp_new - logp_old)
+    surrogate = np.minimum(ratio * advantages, np.clip(ratio, 1 - clip_eps, 1 + clip_eps) * advantages)
+    return np.asarray(surrogate.mean(), dtype=np.float64)  # the objective to maximise, not the loss

@@ -1,0 +1,15 @@
+import numpy as np
+
+
+def speculative_accept(draft_tokens, draft_probs, target_probs, uniforms):
+    k = len(draft_tokens)
+    accepted = []
+    for i, token in enumerate(draft_tokens):
+        if uniforms[i] < min(1.0, target_probs[i, token] / draft_probs[i, token]):
+            accepted.append(int(token))
+            continue
+        residual = np.maximum(target_probs[i] - draft_probs[i], 0.0)
+        c = np.cumsum(residual / residual.sum())
+        return np.array(accepted + [int(np.searchsorted(c, uniforms[k], side="right"))], dtype=np.int64)
+    # All K accepted: returns them without drawing the extra token from p_K.
+    return np.array(accepted, dtype=np.int64)
