@@ -147,7 +147,7 @@ def start_worker(tree: Path, env: dict, image: str) -> subprocess.Popen:
                              "--concurrency=1", "--without-mingle", "--without-gossip", "--loglevel=WARNING"],
                             cwd=tree, env=env | {"PYTHONPATH": str(tree), "SANDBOX_IMAGE": image},
                             start_new_session=True, stdout=subprocess.DEVNULL,
-                            stderr=open(Path(env["JUDGE_VAR_DIR"]).parent / "worker.log", "ab"))  # noqa: SIM115
+                            stderr=open(Path(env["JUDGE_VAR_DIR"]).parent / "worker.log", "ab"))
 
 
 def stop_worker(worker: subprocess.Popen) -> None:

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -36,7 +35,14 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.grading_cpu import (  # noqa: E402
-    PYTHON, ContainerCPU, build_image, django_setup, export_tree, prepare, stop_worker, tree_cpu_s,
+    PYTHON,
+    ContainerCPU,
+    build_image,
+    django_setup,
+    export_tree,
+    prepare,
+    stop_worker,
+    tree_cpu_s,
 )
 from bench.speed_stability import SUBJECT, population  # noqa: E402
 

@@ -526,7 +526,7 @@ def _value_message(actual: NDArray[Any], expected: NDArray[Any], tolerance: Tole
     )
 
 
-def _all_within(actual: np.ndarray, expected: np.ndarray, tolerance: Tolerance) -> bool:
+def _all_within(actual: NDArray[Any], expected: NDArray[Any], tolerance: Tolerance) -> bool:
     """Every value within the tolerance, in place on one scratch array; False also where an expected value
     is not finite (inf - inf is NaN), which ``_value_message`` then looks at in full."""
     with np.errstate(all="ignore"):

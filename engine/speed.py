@@ -175,7 +175,7 @@ def measure_speed(code: str, reference: str, spec: ProblemSpec, draws: list[Case
         return SpeedReport(None, message="this problem has no benchmark case")
     pairs: list[tuple[float, float]] = []  # (student, reference) CPU time per call, one pair per repeat
     runs = [("reference", reference, reference_solved), ("student", code, solved)]
-    passed: dict[str, dict] = {}  # draw name -> the student's first result on it that passed the checks
+    passed: dict[str, dict[str, Any]] = {}  # draw name -> the student's first result on it that passed the checks
     for repeat in range(repeats):
         start = repeat % len(draws)
         cases = _batches(draws[start:] + draws[:start])[0]  # every draw a job holds, first ones rotating

@@ -9,13 +9,12 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from engine.speed import BENCH_DRAWS, percentile
+from engine.speed import BENCH_DRAWS, SpeedReport, code_key, percentile
 from engine.verdicts import Verdict
 from judge.accounts.models import Profile
 from judge.grading import services as grading
 from judge.problems.models import BenchmarkCase
 from judge.submissions.models import Kind, Status, Submission
-from engine.speed import BENCH_DRAWS, SpeedReport, code_key, percentile
 from judge.submissions.services import intake
 from judge.submissions.speed import ranking, standing
 from judge.tokens.services import create_token

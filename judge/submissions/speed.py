@@ -96,6 +96,6 @@ def figure_of_same_code(submission: Submission, key: str) -> dict | None:
                                       speed__code_key=key)
             .exclude(pk=submission.pk).order_by("pk").values_list("pk", "speed"))
     for pk, speed in rows[:20]:
-        if speed.get("ratio") is not None:
+        if speed is not None and speed.get("ratio") is not None:
             return speed | {"same_code_as": speed.get("same_code_as") or pk}
     return None

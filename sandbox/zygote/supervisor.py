@@ -217,7 +217,7 @@ class Zygote:
             child.job_fd = -1
         return True
 
-    def emit(self, message: dict, flush: bool = True) -> None:
+    def emit(self, message: dict[str, Any], flush: bool = True) -> None:
         """Send a frame; results wait in the buffer for ``done`` (one wake-up of the judge, not one per test)."""
         self.out.write(P.encode_frame(message))
         if flush:
@@ -331,7 +331,7 @@ class Zygote:
         pid, read_fd, workdir = child.pid, child.report_fd, child.workdir
         try:
             current, killed_by_us = self.supervise(pid, read_fd, job, first, budget,
-                                                   (hidden_from, hidden, child) if hidden is not None else None)
+                                                   (hidden_from, hidden, child) if hidden is not None and hidden_from is not None else None)
         finally:
             if child.job_fd >= 0:
                 os.close(child.job_fd)
@@ -451,13 +451,13 @@ class Zygote:
         clean_up(self.child_uid, workdir, set(self.dying), {self.template_pid}, anomalies)
 
 
-def sealed_at(job: dict) -> int | None:
+def sealed_at(job: dict[str, Any]) -> int | None:
     """Where a run's hidden tests start (``hidden_from``: after at least one example, before the end), else None."""
     at = job.get("hidden_from")
     return at if type(at) is int and 0 < at < len(job["tests"]) else None
 
 
-def child_request(job: dict, raw: bytes, first: int, hidden_from: int | None) -> tuple[bytes, bytes | None]:
+def child_request(job: dict[str, Any], raw: bytes, first: int, hidden_from: int | None) -> tuple[bytes, bytes | None]:
     """What a child running tests[first:] is given: the request as it came (to start at ``first``); in a job
     with hidden tests, a request of its own holding only the examples still to run, and the hidden tests'
     frame to send once they are reported (None when it starts among the hidden ones)."""

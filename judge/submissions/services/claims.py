@@ -62,7 +62,7 @@ def _lock_user_claims(submission_id: int, claimable) -> int | None:
         return claimable.values_list("user_id", flat=True).first()
     sql, params = claimable.values_list("user_id").query.sql_with_params()
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT user_id, pg_advisory_xact_lock(%s, user_id) FROM ({sql}) AS claimable",
+        cursor.execute(f"SELECT user_id, pg_advisory_xact_lock(%s, user_id) FROM ({sql}) AS claimable",  # noqa: S608  (the ORM compiled it)
                        [CLAIM_LOCK_CLASS, *params])
         row = cursor.fetchone()
     return row[0] if row else None

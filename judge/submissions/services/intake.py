@@ -147,10 +147,10 @@ def fair_priority(submission_id: int) -> int | None:
         return None
     user_id, address = row
     unfinished = Submission.objects.filter(status__in=(Status.QUEUED, Status.RUNNING)).exclude(pk=submission_id)
-    counts = {"mine": Count("pk", filter=Q(user_id=user_id))}  # both counts in one query
+    wanted = {"mine": Count("pk", filter=Q(user_id=user_id))}  # both counts in one query
     if address:
-        counts["here"] = Count("pk", filter=Q(client_address=address))
-    counts = unfinished.aggregate(**counts)
+        wanted["here"] = Count("pk", filter=Q(client_address=address))
+    counts = unfinished.aggregate(**wanted)
     return fairshare.priority(user_id, address, counts["mine"], counts.get("here", 0))
 
 
