@@ -11,6 +11,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import Count, Q
 from django.utils import timezone
 
 from engine.custom_input import BadInputs, expectations, validate_inputs
@@ -170,8 +171,11 @@ def fair_priority(submission_id: int) -> int | None:
         return None
     user_id, address = row
     unfinished = Submission.objects.filter(status__in=(Status.QUEUED, Status.RUNNING)).exclude(pk=submission_id)
-    at_address = unfinished.filter(client_address=address).count() if address else 0
-    return fairshare.priority(user_id, address, unfinished.filter(user_id=user_id).count(), at_address)
+    wanted = {"mine": Count("pk", filter=Q(user_id=user_id))}  # both counts in one query
+    if address:
+        wanted["here"] = Count("pk", filter=Q(client_address=address))
+    counts = unfinished.aggregate(**wanted)
+    return fairshare.priority(user_id, address, counts["mine"], counts.get("here", 0))
 
 
 def requeue(submission_ids: list[int], test_sets: dict[int, int], finished_before=None) -> int:
