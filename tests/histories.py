@@ -10,11 +10,11 @@ from collections import defaultdict
 from engine.grading import GradeReport
 from engine.verdicts import Verdict
 from judge.authoring.lifecycle import unpublish
+from judge.grading.recording import record_verdict
 from judge.problems.models import Problem
 from judge.standings.models import PeriodTotals, ProblemTotals, SolvedLevel, UserProblemState, UserTotals
 from judge.standings.services import refresh_problem_standings
 from judge.submissions.models import Kind, Status, Submission
-from judge.grading.recording import record_verdict
 from tests.boards import days_ago, recorded, regraded
 
 VERDICTS = [Verdict.ACCEPTED, Verdict.ACCEPTED, Verdict.WRONG_ANSWER, Verdict.RUNTIME_ERROR,
