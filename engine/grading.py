@@ -77,11 +77,13 @@ def run_order(cases: list[Case]) -> list[Case]:
     return sorted(cases, key=lambda case: (case.probe, case.hidden, case.input_bytes()))
 
 
-def job_of(code: str, spec: ProblemSpec, cases: Sequence[Case | GeneratedCase], solved: dict[str, str] | None = None) -> Job:
+def job_of(code: str, spec: ProblemSpec, cases: Sequence[Case | GeneratedCase], solved: dict[str, str] | None = None,
+           hidden_from: int | None = None) -> Job:
     return Job(code=code, function=spec.function, params=spec.params,
                tests=[JobTest(case.name, case.inputs) for case in cases], time_limit_s=spec.time_limit_s,
                memory_mb=spec.memory_mb, output_bytes=spec.max_output_bytes, budget_s=spec.budget_s,
-               modules=dict(solved or {}), returns=spec.returns.kind if spec.returns else None)
+               modules=dict(solved or {}), returns=spec.returns.kind if spec.returns else None,
+               hidden_from=hidden_from)
 
 
 def grade(code: str, spec: ProblemSpec, cases: list[Case], sandbox: Sandbox,
@@ -91,23 +93,19 @@ def grade(code: str, spec: ProblemSpec, cases: list[Case], sandbox: Sandbox,
     ``solved`` (slug -> code, loaded in this order) is what ``from solved import <slug>`` gives the code:
     for a student, their own accepted solutions of the problems this one builds on.
 
-    The visible tests run in a job of their own, before the hidden ones: their feedback is shown in
-    full (messages, printed output), so the process that produces it must never hold a hidden input.
+    The visible tests run before the hidden ones: their feedback is shown in full (messages, printed
+    output), so the process that produces it must never hold a hidden input.  One job runs both in one
+    child (``hidden_from``): the zygote hands it the hidden inputs only once it has reported every
+    example, and not at all when the examples ended early or at a timeout.  Each part has a budget of
+    its own, so a submission costs at most two budgets.
     """
     ordered = run_order(cases)
     shown, unseen = [c for c in ordered if not c.hidden], [c for c in ordered if c.hidden]
     started = time.monotonic()
-    events, info, round_trip_ms = [], {}, 0.0
-    if shown:
-        run = sandbox.run(job_of(code, spec, shown, solved))
-        events, info, round_trip_ms = run.events, run.info, run.elapsed_ms
-    hidden_events: list[dict[str, Any]] = []
-    if unseen and _reached_hidden(events, shown):
-        # A job of its own, with the budget of its own: the code loads again (paying its set-up again),
-        # and a loop still stops at its first timeout, so a submission costs at most two budgets.
-        run = sandbox.run(job_of(code, spec, unseen, solved))
-        hidden_events, info, round_trip_ms = run.events, info or run.info, round_trip_ms + run.elapsed_ms
+    run = sandbox.run(job_of(code, spec, shown + unseen, solved, len(shown) if shown and unseen else None))
+    events, hidden_events = _split_at(run.events, len(shown)) if shown else ([], run.events)
     report = _interpret_both(events, hidden_events, spec, shown, unseen, CodeFacts.of(code))
+    info, round_trip_ms = run.info, run.elapsed_ms
     report.time_ms = round((time.monotonic() - started) * 1000, 3)
     report.sandbox = {"backend": sandbox.name, "numpy": info.get("numpy", ""), "round_trip_ms": round(round_trip_ms, 3)}
     return report
@@ -117,13 +115,14 @@ HIDDEN_LOAD_FAILED = ("your module did not load for the hidden tests (it raised,
                       "on hidden tests the error is not shown")
 
 
-def _reached_hidden(events: list[dict[str, Any]], shown: list[Case]) -> bool:
-    """Whether the hidden tests are run: the examples' job did not end early or at a timeout."""
-    if not shown:
-        return True
-    if not events or parse_before_tests(events[0]) is not None:
-        return False
-    return not stopped_by_timeout([e for e in events if e.get("event") == "test"])
+def _split_at(events: list[dict[str, Any]], examples: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """A job's events as the examples' (up to their last test event) and the hidden tests' (the rest)."""
+    seen = 0
+    for position, event in enumerate(events):
+        if seen == examples:
+            return events[:position], events[position:]
+        seen += event.get("event") == "test" if isinstance(event, dict) else 0
+    return events, []
 
 
 def _interpret_both(events: list[dict[str, Any]], hidden_events: list[dict[str, Any]], spec: ProblemSpec, shown: list[Case],

@@ -31,7 +31,9 @@ rounded, 1.04 and 1.06 would be 1.0 and 1.1, a step as large as the noise.
 
 from __future__ import annotations
 
+import ast
 import dataclasses
+import hashlib
 import math
 import statistics
 from dataclasses import dataclass
@@ -173,6 +175,7 @@ def measure_speed(code: str, reference: str, spec: ProblemSpec, draws: list[Case
         return SpeedReport(None, message="this problem has no benchmark case")
     pairs: list[tuple[float, float]] = []  # (student, reference) CPU time per call, one pair per repeat
     runs = [("reference", reference, reference_solved), ("student", code, solved)]
+    passed: dict[str, dict[str, Any]] = {}  # draw name -> the student's first result on it that passed the checks
     for repeat in range(repeats):
         start = repeat % len(draws)
         cases = _batches(draws[start:] + draws[:start])[0]  # every draw a job holds, first ones rotating
@@ -181,7 +184,7 @@ def measure_speed(code: str, reference: str, spec: ProblemSpec, draws: list[Case
         for role, source, modules in runs if repeat % 2 == 0 else runs[::-1]:
             timed = time_calls(sandbox, source, spec, cases, modules)
             if role == "student" and not (len(timed.events) == len(cases)
-                                          and all(_correct(e, c, spec) for e, c in zip(timed.events, cases))):
+                                          and all(_correct(e, c, spec, passed) for e, c in zip(timed.events, cases))):
                 return SpeedReport(None, repeat + 1, message="a benchmark input gave a result the checks refused "
                                                              "(or no result in time): no speed figure")
             if timed.cpu_ms is None:
@@ -190,7 +193,51 @@ def measure_speed(code: str, reference: str, spec: ProblemSpec, draws: list[Case
         pairs.append((pair["student"], pair["reference"]))
         if repeat + 1 >= MIN_REPEATS and sum(s for s, _ in pairs) * calls > STUDENT_CPU_BUDGET_MS:
             break
+        if settled(pairs):
+            break
     return figure(pairs)
+
+
+# A figure is settled, and timing stops before ``REPEATS``, once ``SETTLED_AFTER`` repeats' ratios (the
+# extremes left out) agree within ``SETTLED_ERROR`` (the standard error of their mean, on a log scale): on a
+# quiet machine the same code's repeats differ by 1-3%, and six more repeats would move the figure by a
+# fraction of that, a tenth of the noise the percentile allows for (``SPREAD``).  Under load they differ
+# more, and all ``REPEATS`` are timed.
+SETTLED_AFTER = 7
+SETTLED_ERROR = 0.01
+
+
+def settled(pairs: list[tuple[float, float]]) -> bool:
+    if len(pairs) < SETTLED_AFTER:
+        return False
+    logs = sorted(math.log(max(s, FLOOR_MS) / max(r, FLOOR_MS)) for s, r in pairs)[1:-1]
+    return statistics.stdev(logs) / math.sqrt(len(logs)) <= SETTLED_ERROR
+
+
+def code_key(code: str, reference: str, solved: dict[str, str] | None = None) -> str:
+    """What makes two measurements the same one: the code as Python reads it (comments, blank lines, layout
+    and docstrings left out), the solved modules it imports, and the reference it is timed against.  Two
+    Submits with the same key would time the same instructions on the same draws, so the second one reuses
+    the first one's figure: submitting the same code again costs nothing and cannot move the figure."""
+    digest = hashlib.sha256()
+    for part in (code, reference, *(f"{slug}\0{source}" for slug, source in (solved or {}).items())):
+        digest.update(_normalised(part).encode())
+        digest.update(b"\0\0")
+    return digest.hexdigest()
+
+
+def _normalised(source: str) -> str:
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return source  # compared as written
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if (isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and body
+                and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
+                and isinstance(body[0].value.value, str)):
+            node.body = body[1:] or [ast.Pass()]
+    return ast.dump(tree, annotate_fields=False)
 
 
 def figure(pairs: list[tuple[float, float]]) -> SpeedReport:
@@ -235,8 +282,22 @@ def round_figure(ratio: float) -> float:
     return float(f"{ratio:.2g}")
 
 
-def _correct(raw: dict[str, Any], case: Case, spec: ProblemSpec) -> bool:
-    """The student's result on a benchmark draw passes the same checks as a test's."""
+def _correct(raw: dict[str, Any], case: Case, spec: ProblemSpec,
+             passed: dict[str, dict[str, Any]] | None = None) -> bool:
+    """The student's result on a benchmark draw passes the same checks as a test's; a result identical, byte
+    for byte, to one that passed them on the same draw (``passed``: name -> result) passes without them."""
     if raw.get("outcome") != Outcome.RETURNED or raw.get("name") != case.name:
         return False
-    return _check(raw, case, spec).result.status == TestStatus.PASSED  # grading's own checks, as on a test
+    if passed is not None and case.name in passed and _result_of(passed[case.name]) == _result_of(raw):
+        return True
+    if _check(raw, case, spec).result.status != TestStatus.PASSED:  # grading's own checks, as on a test
+        return False
+    if passed is not None:
+        passed[case.name] = raw
+    return True
+
+
+def _result_of(raw: dict[str, Any]) -> tuple[Any, ...]:
+    """What the checks read of a result (its printed output and time left out)."""
+    return tuple(raw.get(key) for key in ("outcome", "dtype", "shape", "output", "container", "members", "truncated",
+                                          "input_hashes"))

@@ -11,7 +11,7 @@ from django.template.loader import render_to_string
 from engine.arrays import to_npy
 from engine.package import PackageError, load_package
 from engine.spec import ProblemSpec
-from judge.submissions.display import bytes_text, format_array, shown_row
+from judge.display.results import bytes_text, format_array, shown_row
 from sandbox.protocol import b64
 from tests.conftest import PROBLEMS
 from tests.helpers import standalone_copy

@@ -37,6 +37,26 @@ def test_the_date_decides_what_an_accepted_submit_is_worth():
     assert not credit_at(window, DUE + 73 * HOUR).counts  # after the hard close
 
 
+@pytest.mark.parametrize("window", [
+    Window(opens_at=DUE - 24 * HOUR, due_at=DUE, closes_at=DUE + 2 * HOUR, late_rule=LateRule.MULTIPLIER,
+           late_multiplier=0.5),
+    Window(opens_at=DUE - 24 * HOUR, due_at=DUE, closes_at=DUE + 2 * HOUR, late_rule=LateRule.NONE),
+    Window(due_at=DUE),
+    Window(opens_at=DUE),
+    Window(),
+], ids=["late-window", "late-rule-off", "no-opening", "no-due-time", "unbounded"])
+def test_a_moment_inside_the_window_is_exactly_one_that_earns_credit(window):
+    """One predicate: its edges are inclusive, and credit, the timed start and the final codes all ask it."""
+    for offset in (-25, -24, -1, 0, 1, 2, 3):
+        moment = DUE + offset * HOUR
+        assert window.contains(moment) == credit_at(window, moment).counts, offset
+        assert window.contains(moment) == (not window.not_open_at(moment) and not window.closed_at(moment))
+    if window.last_moment is not None:
+        assert window.contains(window.last_moment) and window.closed_at(window.last_moment + timedelta(seconds=1))
+    if window.opens_at is not None:
+        assert window.contains(window.opens_at) and window.not_open_at(window.opens_at - timedelta(seconds=1))
+
+
 def test_on_time_counts_fully_late_at_the_multiplier_after_the_close_not_at_all(world):
     first, second = world.problems
     recorded(world.student, first, at=DUE - HOUR)

@@ -62,7 +62,7 @@ def test_passing_where_the_known_wrong_solution_passed_keeps_its_name():
     assert results[0].misconception["name"] == NAIVE
 
 
-@pytest.mark.course
+@pytest.mark.catalogue
 @pytest.mark.xdist_group("gate-top_p_logits")
 def test_an_ascending_sort_is_not_told_it_forgot_to_subtract_the_maximum(gate_store):
     report = gate_store.gated("top_p_logits").grade(ASCENDING)
@@ -71,14 +71,14 @@ def test_an_ascending_sort_is_not_told_it_forgot_to_subtract_the_maximum(gate_st
     assert NAIVE not in {t.misconception.get("name") for t in failed}
 
 
-@pytest.mark.course
+@pytest.mark.catalogue
 @pytest.mark.xdist_group("gate-top_p_logits")
 def test_the_naive_softmax_itself_is_still_named(gate_store):
     report = gate_store.gated("top_p_logits").report(read_solution("top_p_logits", "wrong/naive_softmax.py"))
     assert {t.misconception.get("name") for t in report.tests if t.status != "passed"} == {NAIVE}
 
 
-@pytest.mark.course
+@pytest.mark.catalogue
 @pytest.mark.xdist_group("gate-decode_with_kv_cache")
 def test_recomputing_the_prefix_is_named_where_it_runs_out_of_time(gate_store):
     code = read_solution("decode_with_kv_cache", "wrong/recomputes_the_prefix.py")
@@ -88,7 +88,7 @@ def test_recomputing_the_prefix_is_named_where_it_runs_out_of_time(gate_store):
     assert timed_out[0].misconception["name"] == "The whole prefix recomputed at every step"
 
 
-@pytest.mark.course
+@pytest.mark.catalogue
 @pytest.mark.xdist_group("gate-int8_linear")
 def test_a_whole_dequantised_weight_is_named_where_it_runs_out_of_memory(gate_store):
     report = gate_store.gated("int8_linear").report(read_solution("int8_linear", "wrong/whole_weight_dequantised.py"))

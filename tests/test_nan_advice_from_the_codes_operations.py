@@ -41,7 +41,7 @@ def test_code_with_an_exponential_is_still_told():
     assert OVERFLOW in _nan_advice(LARGE, hidden=True, facts=CodeFacts.of(naive))
 
 
-@pytest.mark.course
+@pytest.mark.catalogue
 @pytest.mark.xdist_group("gate-warmup_cosine_schedule")
 def test_a_schedule_divided_by_a_zero_warm_up_is_not_told_to_subtract_the_maximum(gate_store):
     slug = "warmup_cosine_schedule"

@@ -4,10 +4,12 @@ better figure.  The figures compared here are ratios with margins of 3x or more,
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
+from engine.arrays import from_npy, to_npy
 from engine.package import load_package
-from engine.speed import VECTORISED_WITHIN, build_benchmark, measure_speed
+from engine.speed import VECTORISED_WITHIN, _correct, build_benchmark, code_key, measure_speed, time_calls
 from engine.testset import build_cases
 from tests.conftest import PROBLEMS
 
@@ -189,3 +191,25 @@ def test_the_docker_sandbox_tells_a_loop_from_vectorised_code(bench, docker_sand
     assert vectorised.vectorised
     assert not loop.vectorised and loop.ratio > VECTORISED_WITHIN
     assert speed_of(HELPER, bench, docker_sandbox).ratio is None
+
+
+def test_a_result_that_differs_from_the_one_that_passed_is_checked_again(bench, process_sandbox):
+    """A repeat's result identical to one that passed on the same draw is not checked again; any other is,
+    so a child that answers right once and wrong later still gets no figure."""
+    package, draws = bench
+    spec, draw = package.spec(), draws[0]
+    event = time_calls(process_sandbox, package.solution, spec, [draw]).events[0]
+    passed: dict[str, dict] = {}
+    assert _correct(event, draw, spec, passed) and draw.name in passed
+    assert _correct(event | {"time_ms": 99.0, "stdout": "again"}, draw, spec, passed)
+    wrong = event | {"output": to_npy(np.zeros_like(from_npy(draw.expected)))}
+    assert not _correct(wrong, draw, spec, passed)
+
+
+def test_the_same_code_laid_out_otherwise_is_one_measurement():
+    written = 'import numpy as np\n\n\ndef f(x):\n    """Twice x."""\n    return x * 2  # doubled\n'
+    reformatted = "import numpy as np\ndef f(x):\n    return (x*2)\n"
+    assert code_key(written, "ref") == code_key(reformatted, "ref")
+    assert code_key(written, "ref") != code_key(written.replace("x * 2", "x + x"), "ref")
+    assert code_key(written, "ref") != code_key(written, "another reference")
+    assert code_key(written, "ref", {"g": "def g(): pass"}) != code_key(written, "ref", {"g": "def g(): return 1"})

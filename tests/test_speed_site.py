@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from engine.speed import BENCH_DRAWS, percentile
+from engine.speed import BENCH_DRAWS, SpeedReport, code_key, percentile
 from engine.verdicts import Verdict
 from judge.accounts.models import Profile
 from judge.grading import services as grading
@@ -180,3 +180,31 @@ def test_a_figure_stops_showing_when_a_rejudge_refuses_the_submit(client, proble
     client.force_login(student)
     assert "Speed:" not in client.get(reverse("submission-detail", args=[rejudged.pk])).content.decode()
     assert [r.username for r in ranking(problems["layer_norm"])][:1] == ["peer0"]
+
+
+def test_code_measured_before_gets_its_figure_again_without_being_timed(problems, student, classmates, settings,
+                                                                       monkeypatch):
+    """Another student's Submit of the same code (laid out otherwise) stores the figure it was measured at and
+    names the Submit measured; different code is timed."""
+    settings.MEASURE_SPEED = True
+    problem = problems["layer_norm"]
+    code = read_solution("layer_norm")
+    measured = accepted(classmates[0], problem, None)
+    key = code_key(code, problem.solution_code, {})
+    Submission.objects.filter(pk=measured.pk).update(code=code, speed={
+        "ratio": 1.1, "vectorised": True, "repeats": 13, "student_ms": 2.0, "reference_ms": 1.8, "message": "",
+        "ratio_precise": 1.112, "code_key": key})
+    timed = []
+    monkeypatch.setattr(grading, "measure_speed", lambda *args, **kwargs: timed.append(args[0]) or SpeedReport(3.0))
+    again = accepted(student, problem, None)
+    Submission.objects.filter(pk=again.pk).update(code="# mine\n" + code.replace("\n\n", "\n"))
+    grading.measure_submission_speed(again.pk)
+    again.refresh_from_db()
+    assert timed == []
+    assert again.speed["ratio"] == 1.1 and again.speed["ratio_precise"] == 1.112
+    assert again.speed["same_code_as"] == measured.pk
+    other = accepted(student, problem, None)
+    Submission.objects.filter(pk=other.pk).update(code=code + "\nUNUSED = 1\n")
+    grading.measure_submission_speed(other.pk)
+    other.refresh_from_db()
+    assert len(timed) == 1 and other.speed["ratio"] == 3.0

@@ -19,7 +19,7 @@ import pytest
 from tests.conftest import PROBLEMS
 from tests.recording import GatedProblem
 
-pytestmark = pytest.mark.course
+pytestmark = pytest.mark.catalogue
 
 
 @pytest.fixture(scope="module")

@@ -1,10 +1,9 @@
 """Submissions: create (Run, Submit, Run on your own inputs), one as its page shows it, yours, and a live stream.
 
-Creating goes through the pages' own path: the same rate limits (``check_rate_limit``), the same services
-(``submit_solution``, ``submit_custom_run``, which refuse locked problems and bad code), the same click key
-for a retried request (``Idempotency-Key``). What a submission shows is the page's: ``results.result_rows``
-(a hidden test names its failed check in the fixed vocabulary, nothing more), the named misconceptions and
-broken properties."""
+Creating goes through the pages' own path, ``intake.take_submission``: the same rate limits, the same
+refusals of locked problems and bad code, the same click key for a retried request (``Idempotency-Key``).
+What a submission shows is the page's: ``results.result_rows`` (a hidden test names its failed check in the
+fixed vocabulary, nothing more), the named misconceptions and broken properties."""
 
 from __future__ import annotations
 
@@ -30,9 +29,8 @@ from judge.api.problems import Slug, get_published
 from judge.display import results
 from judge.display.templatetags.misconceptions import misconceptions_of, properties_of
 from judge.submissions import push, speed
-from judge.submissions.limits import check_rate_limit
-from judge.submissions.models import Kind, Status, Submission
-from judge.submissions.services.intake import earlier_click, queue_position, submit_custom_run, submit_solution
+from judge.submissions.models import Status, Submission
+from judge.submissions.services.intake import queue_position, take_submission
 
 router = Router(tags=["submissions"])
 
@@ -184,17 +182,7 @@ def create_submission(request, body: NewSubmission):
     submission the first made: the same key, problem, code and kind; a key that is not a UUID is refused (400)."""
     key = idempotency_key(request)
     problem = get_published(body.problem)
-    earlier = earlier_click(request.user, problem, key, body.code, body.kind, body.inputs)
-    if earlier:
-        return Answer(202, shown(request, earlier))
-    check_rate_limit(request, Kind.RUN if body.inputs is not None else body.kind)
-    address = client_address(request)
-    if body.inputs is not None:
-        submission = submit_custom_run(request.user, problem, body.code, body.inputs, client_key=key,
-                                       client_address=address)
-    else:
-        submission = submit_solution(request.user, problem, body.code, body.kind, client_key=key,
-                                     client_address=address)
+    submission = take_submission(request, problem, body.code, body.kind, body.inputs, key, client_address(request))
     return Answer(202, shown(request, submission))
 
 
@@ -245,9 +233,9 @@ def submission_events(request, pk: int):
 
 
 def events(request, pk: int, user_id: int):
-    """The stream's events.  Under ASGI an async iterator (``push.next_status``: a waiting client is an asyncio
-    task, and Django sends each event as it comes; a synchronous one would be read to its end first); under
-    WSGI a generator that waits like the page's long poll (``push.wait_for_change``).  Both wake on the
+    """The stream's events.  Under ASGI an async iterator (``push.next_event_async``: a waiting client is an
+    asyncio task, and Django sends each event as it comes; a synchronous one would be read to its end first);
+    under WSGI a generator that waits like the page's long poll (``push.next_event``).  Both wake on the
     worker's Redis message and read the database for what to say."""
     if isinstance(request, ASGIRequest):
         return _async_events(request, pk, user_id)
@@ -262,7 +250,7 @@ def _sync_events(request, pk: int, user_id: int):
         yield chunk
         if wait is None:
             return
-        push.wait_for_change(pk, last, wait)
+        push.next_event(pk, last, wait)
 
 
 async def _async_events(request, pk: int, user_id: int):
@@ -274,18 +262,20 @@ async def _async_events(request, pk: int, user_id: int):
         yield chunk
         if wait is None:
             return
-        await push.next_status(pk, last, wait)
+        await push.next_event_async(pk, last, wait)
 
 
 def _next_event(request, pk: int, user_id: int, last: str | None, left: float):
     """(what to send, the status now, how long to wait for a change; None: the stream ends)."""
     try:
         submission = Submission.objects.select_related("problem").get(pk=pk, user_id=user_id)
-        if submission.is_final:
+        news = push.StatusEvent(submission.status, last)
+        if news.final:
             return sse("verdict", shown(request, submission)), submission.status, None
         if left <= 0:
-            return sse("timeout", {"id": pk, "status": last, "detail": "still grading; open the stream again"}), last, None
-        if submission.status != last:
+            detail = "still grading; open the stream again"
+            return sse("timeout", {"id": pk, "status": last, "detail": detail}), last, None
+        if news.moved:
             chunk = sse("status", {"id": pk, "status": submission.status,
                                    "queue_position": queue_position(submission)})
         else:

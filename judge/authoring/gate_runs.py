@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.db import transaction
 from django.db.models import ProtectedError
-from django.utils import timezone
 
 from engine.arrays import pack_inputs
 from engine.gate import GateOutcome, check_reference, finish_gate, run_gate
@@ -35,7 +34,6 @@ from judge.problems.drafts import draft_package
 from judge.problems.models import (
     BenchmarkCase,
     GateRun,
-    GateStatus,
     KnownWrongOutcome,
     Problem,
     TestCase,
@@ -62,20 +60,18 @@ def secret_seeds(count: int = POOL_DRAWS) -> list[int]:
 def request_gate_run(problem: Problem, user=None) -> GateRun:
     """Queue a gate run on the current draft; a Celery worker runs it."""
     with transaction.atomic():
-        run = GateRun.objects.create(problem=problem, package_hash=problem.draft_hash, requested_by=user)
+        run = lifecycle.queue_gate_run(problem, user)
         enqueue_on_commit(GATE_TASK, run.pk, on_failure=lambda: _gate_unreachable(run.pk))
     return run
 
 
 def _gate_unreachable(run_id: int) -> None:
-    GateRun.objects.filter(pk=run_id, status=GateStatus.QUEUED).update(
-        status=GateStatus.DONE, passed=False, error="the task queue is unreachable; try again",
-        finished_at=timezone.now())
+    lifecycle.fail_gate_run(run_id, "the task queue is unreachable; try again")
 
 
 def run_gate_now(problem: Problem, user=None, trigger: str = "command", sandbox: Sandbox | None = None,
                  publish: bool = True) -> GateRun:
-    run = GateRun.objects.create(problem=problem, package_hash=problem.draft_hash, requested_by=user, trigger=trigger)
+    run = lifecycle.queue_gate_run(problem, user, trigger)
     execute_gate_run(run.pk, sandbox, publish=publish)
     run.refresh_from_db()
     return run
@@ -180,7 +176,7 @@ TEST_SET_VERSION_LENGTH = 64
 
 def _claim(run_id: int) -> GateRun | None:
     """A queued run, now running (a compare-and-set); None if another process claimed it."""
-    if GateRun.objects.filter(pk=run_id, status=GateStatus.QUEUED).update(status=GateStatus.RUNNING) != 1:
+    if not lifecycle.start_gate_run(run_id):
         return None
     return GateRun.objects.select_related("problem").get(pk=run_id)
 
@@ -214,8 +210,7 @@ def _guarded(run_id: int, work):
 
 
 def _fail(run_id: int, error: str) -> None:
-    GateRun.objects.filter(pk=run_id).update(status=GateStatus.DONE, passed=False, error=error,
-                                             finished_at=timezone.now())
+    lifecycle.end_gate_run(run_id, passed=False, error=error)
 
 
 def _gate_key(package: Package, solved: dict[str, str]) -> str:
@@ -247,9 +242,7 @@ def _record(run: GateRun, package: Package, outcome: GateOutcome, publish: bool)
             test_set = store_test_set(run.problem, package, outcome)
             if publish:
                 lifecycle.publish(run.problem, package, outcome.budget_s, test_set, run.requested_by)
-        GateRun.objects.filter(pk=run.pk).update(status=GateStatus.DONE, passed=outcome.passed,
-                                                 checks=outcome.as_list(), test_order=outcome.order,
-                                                 finished_at=timezone.now())
+        lifecycle.end_gate_run(run.pk, outcome.passed, checks=outcome.as_list(), test_order=outcome.order)
 
 
 def store_test_set(problem: Problem, package: Package, outcome: GateOutcome, version: str | None = None) -> TestSet:

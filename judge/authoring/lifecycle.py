@@ -12,8 +12,15 @@ that passes in the workbench stores the version's test set and changes nothing s
 draft (``judge.problems.drafts.store_package_draft``) does not either, except for a problem that was never
 published, whose record is the draft.
 
-A gate run is a state machine too (queued -> running -> done), claimed with a compare-and-set by
-``judge.authoring.gate_runs``; ``finish_dead_gate_runs`` fails the ones whose worker died, from the sweep.
+A gate run is a state machine too, and its transitions are all here as well:
+
+    queue_gate_run --> queued --start_gate_run (compare-and-set)--> running --end_gate_run--> done
+    queued --fail_gate_run (the queue is unreachable)--> done, failed
+    queued or running --replace_gate_runs (a newer import of the same problem)--> done, failed
+    queued or running --finish_dead_gate_runs (the sweep: its worker died)--> done, failed
+
+``judge.authoring.gate_runs`` runs the gate between ``start_gate_run`` and ``end_gate_run``; sync queues
+one per imported draft. tests/test_state_owners.py fails if another module writes a gate run's status.
 """
 
 from __future__ import annotations
@@ -111,13 +118,53 @@ def record_import(problem: Problem, created: bool) -> None:
           f"{'created' if created else 'draft replaced'} from problems/{problem.slug} ({problem.draft_hash[:12]})")
 
 
+# --------------------------------------------------------------------------
+# A gate run's states
+# --------------------------------------------------------------------------
+
+UNFINISHED = (GateStatus.QUEUED, GateStatus.RUNNING)
+
+
+def queue_gate_run(problem: Problem, user=None, trigger: str = "manual") -> GateRun:
+    """A run on the problem's current draft, queued; the caller sends it (or runs it) once this commits."""
+    return GateRun.objects.create(problem=problem, package_hash=problem.draft_hash, requested_by=user,
+                                  trigger=trigger)
+
+
+def start_gate_run(run_id: int) -> bool:
+    """Claim a queued run (a compare-and-set): True for the one caller that runs it."""
+    return GateRun.objects.filter(pk=run_id, status=GateStatus.QUEUED).update(status=GateStatus.RUNNING) == 1
+
+
+def end_gate_run(run_id: int, passed: bool, error: str = "", checks: list | None = None,
+                    test_order: list | None = None) -> None:
+    """The claimed run's result; call it in the transaction that stores (and publishes) what passed. Not a
+    compare-and-set: the caller holds the claim, and its result wins over a sweep that took it for dead."""
+    result = {"checks": checks, "test_order": test_order}
+    GateRun.objects.filter(pk=run_id).update(status=GateStatus.DONE, passed=passed, error=error,
+                                             finished_at=timezone.now(),
+                                             **{k: v for k, v in result.items() if v is not None})
+
+
+def fail_gate_run(run_id: int, error: str) -> bool:
+    """Fail a run still queued (its message could not be sent); False if someone took it meanwhile."""
+    return GateRun.objects.filter(pk=run_id, status=GateStatus.QUEUED).update(
+        status=GateStatus.DONE, passed=False, error=error, finished_at=timezone.now()) == 1
+
+
+def replace_gate_runs(problem: Problem, trigger: str, error: str) -> int:
+    """Fail the problem's unfinished runs of ``trigger`` (a newer import replaces them); how many."""
+    return GateRun.objects.filter(problem=problem, trigger=trigger, status__in=UNFINISHED).update(
+        status=GateStatus.DONE, passed=False, error=error, finished_at=timezone.now())
+
+
 def finish_dead_gate_runs(now=None) -> list[int]:
     """Fail the gate runs not finished long after they were requested: their worker died or the queue lost them.
 
     A compare-and-set on the status, so a run that finishes meanwhile keeps its result.
     """
     cutoff = (now or timezone.now()) - timedelta(seconds=STALLED_AFTER_S)
-    unfinished = GateRun.objects.filter(status__in=[GateStatus.QUEUED, GateStatus.RUNNING], created_at__lt=cutoff)
+    unfinished = GateRun.objects.filter(status__in=UNFINISHED, created_at__lt=cutoff)
     # A sync queues every gate at once and runs them for longer than that on a slow machine: its runs are
     # alive while it beats (``SyncRun.heartbeat_at``, renewed as each of its gates ends).
     sync = SyncRun.objects.filter(finished_at__isnull=True, heartbeat_at__gte=cutoff).first()
@@ -126,7 +173,7 @@ def finish_dead_gate_runs(now=None) -> list[int]:
     dead = list(unfinished.values_list("pk", flat=True))
     failed = []
     for pk in dead:
-        if GateRun.objects.filter(pk=pk, status__in=[GateStatus.QUEUED, GateStatus.RUNNING]).update(
+        if GateRun.objects.filter(pk=pk, status__in=UNFINISHED).update(
                 status=GateStatus.DONE, passed=False, finished_at=timezone.now(),
                 error="the worker running this gate stopped before it finished; run the checks again") == 1:
             failed.append(pk)

@@ -23,7 +23,7 @@ from judge.authoring import lifecycle
 from judge.authoring.gate_runs import LISTING_MARK, Listed, execute_gate_run, finish_gate_run, list_gate_run
 from judge.lib.sandbox_backend import lazy_sandbox
 from judge.problems.drafts import files_from_folder, store_package_draft
-from judge.problems.models import GateRun, GateStatus, Problem, SyncRun
+from judge.problems.models import GateRun, Problem, SyncRun
 from sandbox.backends.base import Sandbox
 
 TLE = TestStatus.TIME_LIMIT_EXCEEDED
@@ -147,9 +147,8 @@ def import_package(package: Package, path_order: int, files: dict[str, str], for
         problem = store_package_draft(package.slug, files, imported=True, path_order=path_order)
         lifecycle.record_import(problem, created=existing is None)
         # A sync stopped midway (Ctrl-C on bin/run) left its queued runs: this import replaces them.
-        GateRun.objects.filter(problem=problem, trigger="sync", status__in=[GateStatus.QUEUED, GateStatus.RUNNING]).update(
-            status=GateStatus.DONE, passed=False, error="replaced by a newer import", finished_at=timezone.now())
-        run = GateRun.objects.create(problem=problem, package_hash=problem.draft_hash, trigger="sync")
+        lifecycle.replace_gate_runs(problem, "sync", "replaced by a newer import")
+        run = lifecycle.queue_gate_run(problem, trigger="sync")
     return Queued(run, created=existing is None, listing=not (existing and existing.published))
 
 

@@ -37,6 +37,19 @@ class Window:
         """After this, a Submit still grades but counts for nothing."""
         return self.closes_at if self.has_late_window else self.due_at
 
+    # The one rule for "is this moment inside the window": credit, the timed start, the final codes and the
+    # problem page's note all ask these three.
+    def not_open_at(self, moment: datetime) -> bool:
+        return self.opens_at is not None and moment < self.opens_at
+
+    def closed_at(self, moment: datetime) -> bool:
+        last = self.last_moment
+        return last is not None and moment > last
+
+    def contains(self, moment: datetime) -> bool:
+        """From the opening (inclusive) to the last moment that counts (inclusive); unbounded where unset."""
+        return not self.not_open_at(moment) and not self.closed_at(moment)
+
 
 def window_of(assignment) -> Window:
     return overridden(Window(late_rule=LateRule.NONE), assignment)
@@ -77,12 +90,10 @@ NOT_COUNTING = Credit(0.0, counts=False)
 def credit_at(window: Window, moment: datetime, timed_mode: bool = False) -> Credit:
     if timed_mode and not window.timed:  # a timed assignment not started: nothing counts until it is
         return NOT_COUNTING
-    if window.opens_at is not None and moment < window.opens_at:
+    if not window.contains(moment):
         return NOT_COUNTING
     if window.due_at is None or moment <= window.due_at:
         return Credit(1.0, counts=True)
-    if not window.has_late_window or moment > window.closes_at:  # type: ignore[operator]  # a late window has its close
-        return NOT_COUNTING
     if window.late_rule == LateRule.MULTIPLIER:
         return Credit(clamp(window.late_multiplier if window.late_multiplier is not None else 1.0), True, late=True)
     days_late = math.ceil((moment - window.due_at) / DAY)

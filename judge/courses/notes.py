@@ -33,7 +33,7 @@ def note_for(assignment: Assignment, user, now: datetime) -> DueNote:
     if assignment.time_limit_minutes and not window.timed:
         return DueNote(course, title, f"Timed ({assignment.time_limit_minutes} min): open the assignment to start "
                                       "your time; Submits before that do not count.", False)
-    if window.opens_at and now < window.opens_at:
+    if window.not_open_at(now):
         return DueNote(course, title, f"Opens in {time_left(window.opens_at, now)}; Submits before that are "
                                       "practice and do not count.", False)
     credit = credit_at(window, now, bool(assignment.time_limit_minutes))

@@ -2,6 +2,9 @@
 
 Each function validates everything first and raises ``CourseError`` with messages a person can act on; only
 when nothing is wrong does it write, in one transaction, with an audit row.
+
+Course membership is written by ``enrol`` alone, here and for the LMS (``judge.lti``): every role change and
+every staff member added leaves an audit row, whichever path made it.
 """
 
 from __future__ import annotations
@@ -9,6 +12,7 @@ from __future__ import annotations
 import csv
 import io
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
@@ -47,6 +51,53 @@ def audit(course: Course, by, action: str, summary: str) -> None:
     CourseAudit.objects.create(course=course, user=by, action=action, summary=summary[:1000])
 
 
+class Enrolled(StrEnum):
+    ADDED = "added"
+    CHANGED = "changed"  # their role or section
+    UNCHANGED = "unchanged"
+
+
+KEEP = object()  # enrol's section: leave it as it is
+UNREAD = object()  # enrol's member: not read yet
+
+
+def enrol(course: Course, user, role: str, by=None, how: str = "", section=KEEP, keep_role: bool = False,
+          member=UNREAD) -> tuple[Membership, Enrolled]:
+    """Make ``user`` a member of ``course`` with ``role`` (and ``section``, unless KEEP), or move an existing
+    member to them; with ``keep_role``, an existing member keeps theirs (joining twice changes nothing).
+    ``member``: their row if the caller read it already (None: not a member), as a roster import does.
+
+    The one writer of course membership. A role change, and a member added as staff, write an audit row that
+    says who did it (``by``; None: the LMS) and how (``how``: "join code", "LMS launch from Canvas", ...);
+    students added in bulk are counted by their caller's own row."""
+    wanted = {"role": role} | ({} if section is KEEP else {"section": section})
+    if member is UNREAD:
+        member = Membership.objects.filter(course=course, user=user).first()
+    if member is None:
+        try:
+            with transaction.atomic():
+                member = Membership.objects.create(course=course, user=user, **wanted)
+        except IntegrityError:  # the same person added twice at once: the other one did
+            member = Membership.objects.get(course=course, user=user)
+        else:
+            if role != Role.STUDENT:
+                audit(course, by, "member-added", f"{user} added as {role} ({how})")
+            return member, Enrolled.ADDED
+    if keep_role:
+        wanted.pop("role")
+    now = {"role": member.role, "section": member.section_id}  # ids: no query for the section's row
+    changed = [name for name, value in wanted.items() if now[name] != getattr(value, "pk", value)]
+    if not changed:
+        return member, Enrolled.UNCHANGED
+    was = member.role
+    for name in changed:
+        setattr(member, name, wanted[name])
+    member.save(update_fields=changed)
+    if "role" in changed:
+        audit(course, by, "member-role", f"{user}: {was} -> {member.role} ({how})")
+    return member, Enrolled.CHANGED
+
+
 def announce_credit_rules(assignment_id: int) -> None:
     """Once the change commits, apps above (LTI grade passback) hear that credit on it may differ."""
     transaction.on_commit(lambda: credit_rules_changed.send(sender=Assignment, assignment_id=assignment_id))
@@ -58,7 +109,7 @@ def create_course(by, title: str, term: str = "") -> Course:
     if not title:
         raise CourseError("A course needs a title.")
     course = Course.objects.create(title=title[:200], term=term[:60], created_by=by)
-    Membership.objects.create(course=course, user=by, role=Role.INSTRUCTOR)
+    enrol(course, by, Role.INSTRUCTOR, by, "created the course")
     audit(course, by, "create", f"created {course}")
     return course
 
@@ -86,7 +137,7 @@ def normal_code(code: str) -> str:
 def sign_up_and_join(form, course: Course) -> tuple[object, Membership]:
     """A new account from a valid sign-up form, a student of ``course`` from its first page."""
     user = form.save()
-    return user, Membership.objects.create(course=course, user=user, role=Role.STUDENT)
+    return user, enrol(course, user, Role.STUDENT, user, "signed up through the join link")[0]
 
 
 def join_course(user, code: str) -> tuple[Membership, bool]:
@@ -99,11 +150,8 @@ def join_course(user, code: str) -> tuple[Membership, bool]:
         if RetiredJoinCode.objects.filter(code=code).exists():
             raise CourseError("This join code was replaced by a new one. Ask your instructor for the current code.")
         raise CourseError(f"No course has the join code {code}. Check it for typos.")
-    try:
-        with transaction.atomic():
-            return Membership.objects.get_or_create(course=course, user=user, defaults={"role": Role.STUDENT})
-    except IntegrityError:  # two clicks at once: the other one joined
-        return Membership.objects.get(course=course, user=user), False
+    member, enrolled = enrol(course, user, Role.STUDENT, user, "join code", keep_role=True)
+    return member, enrolled == Enrolled.ADDED
 
 
 @dataclass
@@ -196,16 +244,10 @@ def import_roster(course: Course, by, data: bytes) -> RosterResult:
         if row.section:
             section = sections.get(row.section) or Section.objects.create(course=course, name=row.section)
             sections[row.section] = section
-        member = existing.get(row.user.pk)
-        if member is None:
-            Membership.objects.create(course=course, user=row.user, role=row.role, section=section)
-            result.added.append(row.user.username)
-        elif (member.section_id, member.role) != (section.pk if section else None, row.role):
-            member.section, member.role = section, row.role
-            member.save(update_fields=["section", "role"])
-            result.moved.append(row.user.username)
-        else:
-            result.unchanged.append(row.user.username)
+        _, enrolled = enrol(course, row.user, row.role, by, f"roster line {row.line}", section=section,
+                            member=existing.get(row.user.pk))
+        {Enrolled.ADDED: result.added, Enrolled.CHANGED: result.moved,
+         Enrolled.UNCHANGED: result.unchanged}[enrolled].append(row.user.username)
     audit(course, by, "roster", f"roster: {len(result.added)} added, {len(result.moved)} changed, "
                                 f"{len(result.unchanged)} unchanged")
     return result

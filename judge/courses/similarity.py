@@ -62,8 +62,7 @@ def final_codes(assignment: Assignment, problem) -> dict[str, str]:
         if user_id not in names or window is None:
             continue
         last.setdefault(user_id, code)
-        if (window.opens_at is None or at >= window.opens_at) and (window.last_moment is None
-                                                                 or at <= window.last_moment):
+        if window.contains(at):
             inside.setdefault(user_id, code)
     return {names[u]: inside.get(u, code) for u, code in last.items()}
 

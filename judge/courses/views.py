@@ -254,9 +254,9 @@ def assignment_detail(request, pk: int, assignment_pk: int):
 
 def timed_start_refusal(window, now) -> str:
     """Why a student may not start their timed window now (their own dates, overrides included), or ""."""
-    if window.opens_at and now < window.opens_at:
+    if window.not_open_at(now):
         return "This assignment has not opened yet."
-    if window.last_moment and now > window.last_moment:
+    if window.closed_at(now):
         return "This assignment has closed."
     return ""
 

@@ -16,7 +16,7 @@ from engine.grading import GradeReport, grade
 from engine.package import PackageError
 from engine.pool import draw_cases
 from engine.spec import Case
-from engine.speed import SpeedReport, measure_speed
+from engine.speed import SpeedReport, code_key, measure_speed
 from engine.testset import ReferenceFailed
 from engine.verdicts import Verdict
 from judge.grading.recording import record_verdict
@@ -24,7 +24,7 @@ from judge.lib.broker import Lane, send_task
 from judge.lib.sandbox_backend import discard_worker_sandbox, worker_sandbox
 from judge.problems.models import Problem, TestSet
 from judge.problems.queries import load_benchmark, load_cases, problem_spec
-from judge.submissions import fairshare, push
+from judge.submissions import fairshare, push, speed
 from judge.submissions.composition import builds_on, reference_code, solved_solutions
 from judge.submissions.models import Kind, Status, Submission
 from judge.submissions.services.claims import Heartbeat, claim_submission, park_submission, release_parked
@@ -52,7 +52,7 @@ def grade_submission(submission_id: int, capped: bool = True, band: int | None =
         return False
     started = time.monotonic()
     push.publish_status(submission_id, Status.RUNNING)
-    submission = Submission.objects.select_related("problem", "test_set").get(pk=submission_id)
+    submission = Submission.objects.select_related("problem", "test_set", "user").get(pk=submission_id)
     try:
         recorded = _grade_claimed(submission, token)
         if recorded:  # apps above (LTI) queue what follows; their failure must not fail the grading
@@ -115,8 +115,16 @@ def measure_submission_speed(submission_id: int) -> SpeedReport | None:
 
 def record_speed(submission: Submission, solved: dict[str, str]) -> SpeedReport | None:
     """Measure an accepted Submit's speed against the reference's and store it (after its verdict, which
-    the student sees first); when the sandbox failed, the stored figure says it was not measured and why."""
+    the student sees first); when the sandbox failed, the stored figure says it was not measured and why.
+    The same code measured before on the same test set is not timed again: its figure is stored once more
+    (``speed.figure_of_same_code``), so a Submit sent again costs nothing and gets the figure it got."""
     problem = submission.problem
+    key = code_key(submission.code, problem.solution_code, solved)
+    earlier = speed.figure_of_same_code(submission, key)
+    if earlier is not None:
+        Submission.objects.filter(pk=submission.pk, speed__isnull=True).update(speed=earlier)
+        return SpeedReport(earlier["ratio"], earlier.get("repeats", 0), earlier.get("student_ms", 0.0),
+                           earlier.get("reference_ms", 0.0), earlier.get("message", ""), earlier.get("ratio_precise"))
     draws = load_benchmark(submission.test_set_id)
     if not draws or not problem.solution_code.strip():
         report = SpeedReport(None, message="this problem has no benchmark to time it on")
@@ -132,7 +140,8 @@ def record_speed(submission: Submission, solved: dict[str, str]) -> SpeedReport 
         log.warning("speed of submission %s not measured: %s", submission.pk, exc)
         discard_worker_sandbox()
         report = SpeedReport(None, message="the sandbox failed while timing it")
-    Submission.objects.filter(pk=submission.pk, speed__isnull=True).update(speed=report.as_dict())
+    stored = report.as_dict() | ({"code_key": key} if report.ratio is not None else {})
+    Submission.objects.filter(pk=submission.pk, speed__isnull=True).update(speed=stored)
     return report
 
 

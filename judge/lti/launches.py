@@ -125,10 +125,7 @@ def accept_launch(platform: Platform, claims: dict) -> Launch:
     role = role_of(claims.get(CLAIM + "roles") or [])
     user = user_for(platform, claims)
     context = context_for(platform, claims, role, user)
-    member, created = Membership.objects.get_or_create(course=context.course, user=user, defaults={"role": role})
-    if not created and member.role != role:  # the LMS says who teaches
-        member.role = role
-        member.save(update_fields=["role"])
+    course_services.enrol(context.course, user, role, how=f"LMS launch from {platform}")  # the LMS says who teaches
     deep = claims.get(CLAIM + "message_type") == DEEP_LINKING
     return Launch(user, context.course, role, context, None if deep else link_for(context, claims), deep)
 
@@ -150,10 +147,10 @@ def relink_context(context: LtiContext, course: Course, by) -> int:
     old = context.course
     people = Membership.objects.filter(course=old, user__lti_identities__platform=context.platform)
     moved = 0
-    for member in people:
-        _, created = Membership.objects.get_or_create(course=course, user_id=member.user_id,
-                                                      defaults={"role": member.role})
-        moved += created
+    for member in people.select_related("user"):
+        _, enrolled = course_services.enrol(course, member.user, member.role, by, f"LMS course linked from {old}",
+                                            keep_role=True)
+        moved += enrolled == course_services.Enrolled.ADDED
     context.course = course
     context.save(update_fields=["course"])
     context.links.update(assignment=None)

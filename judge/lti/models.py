@@ -142,3 +142,16 @@ class ScorePost(models.Model):
     class Meta:
         constraints = [models.UniqueConstraint(fields=["link", "user"], name="score_once_per_link_and_user")]
         indexes = [models.Index(fields=["status"])]
+
+
+class SetupAudit(models.Model):
+    """Who changed how this site trusts LMSs, and when: platforms registered, changed or removed, and the tool's
+    keys made, activated, retired or removed; from the LTI pages, the admin, or the site itself (no user)."""
+
+    at = models.DateTimeField(auto_now_add=True, db_index=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    action = models.CharField(max_length=40)
+    summary = models.CharField(max_length=1000, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-pk"]

@@ -14,8 +14,7 @@ from django.utils import timezone
 from pylti1p3.names_roles import NamesRolesProvisioningService
 from pylti1p3.service_connector import ServiceConnector
 
-from judge.courses.models import Membership
-from judge.courses.services import audit
+from judge.courses.services import Enrolled, audit, enrol
 from judge.lti.launches import role_of, user_for
 from judge.lti.models import LtiContext
 from judge.lti.tool import TimeoutSession, registration_of
@@ -61,13 +60,10 @@ def sync_roster(context: LtiContext, by) -> RosterSync:
                 continue
             user = user_for(context.platform, {**member, "sub": member["user_id"]})
             role = role_of(member.get("roles") or [])
-            row, created = Membership.objects.get_or_create(course=context.course, user=user,
-                                                            defaults={"role": role})
-            if created:
+            _, enrolled = enrol(context.course, user, role, by, f"LMS roster of {context.platform}")
+            if enrolled == Enrolled.ADDED:
                 result.added.append(user.username)
-            elif row.role != role:
-                row.role = role
-                row.save(update_fields=["role"])
+            elif enrolled == Enrolled.CHANGED:
                 result.changed.append(user.username)
             else:
                 result.unchanged += 1

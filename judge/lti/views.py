@@ -30,7 +30,7 @@ from pylti1p3.lineitem import LineItem
 
 from judge.courses.access import CHANGE, get_course_for_user, role_in
 from judge.courses.models import Assignment, Course, Role
-from judge.lti import keys, roster, scores
+from judge.lti import keys, roster, scores, setup
 from judge.lti.forms import PlatformForm
 from judge.lti.launches import CLAIM, LaunchRefused, RelinkError, accept_launch, relink_context
 from judge.lti.models import LtiContext, LtiLink, Platform, ScorePost, ScoreStatus, ToolKey
@@ -204,7 +204,7 @@ def platforms(request):
     staff_only(request)
     form = PlatformForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        platform = form.save()
+        platform = setup.save_platform(form.save(commit=False), request.user, form.changed_data, created=True)
         messages.success(request, f"{platform.name} is registered; paste the values above into it.")
         return redirect("lti-platform", platform.pk)
     keys.signing_key()
@@ -219,7 +219,7 @@ def platform_detail(request, pk: int):
     platform = get_object_or_404(Platform, pk=pk)
     form = PlatformForm(request.POST or None, instance=platform)
     if request.method == "POST" and form.is_valid():
-        form.save()
+        setup.save_platform(form.save(commit=False), request.user, form.changed_data, created=False)
         messages.success(request, f"{platform.name} is saved.")
         return redirect("lti-platform", platform.pk)
     return render(request, "lti/platform.html", {"platform": platform, "form": form, "values": tool_values(request)})
@@ -232,11 +232,14 @@ def key_action(request):
     action = request.POST.get("action")
     try:
         if action == "new":
-            key = keys.new_key()
+            key = keys.new_key(request.user)
             messages.success(request, f"Key {key.kid[:12]}… is published; it signs once you activate it.")
         else:
             key = get_object_or_404(ToolKey, pk=request.POST.get("key") or 0)
-            (keys.activate_key if action == "activate" else keys.retire_key)(key)
+            if action == "activate":
+                keys.activate_key(key, by=request.user)
+            else:
+                keys.retire_key(key, by=request.user)
             messages.success(request, f"Key {key.kid[:12]}… is {'signing' if action == 'activate' else 'retired'}.")
     except keys.KeyRotationError as error:
         messages.error(request, str(error))

@@ -102,15 +102,13 @@ async def _stream(send, pk: int, shown: str | None) -> None:
     loop = asyncio.get_running_loop()
     ends = loop.time() + MAX_STREAM_S
     while loop.time() < ends:
-        status = await push.next_status(pk, shown, wait_for(shown, open_streams))
-        if status is None:
+        news = await push.next_event_async(pk, shown, wait_for(shown, open_streams))
+        if news.gone:
             return  # deleted
-        if status != shown or status == Status.QUEUED:  # queued: the position may have moved
-            await send({"type": "http.response.body", "body": event(status), "more_body": True})
-        else:
-            await send({"type": "http.response.body", "body": b": still waiting\n\n", "more_body": True})
-        shown = status
-        if status == Status.DONE:
+        body = event(news.status) if news.news else b": still waiting\n\n"
+        await send({"type": "http.response.body", "body": body, "more_body": True})
+        shown = news.status
+        if news.final:
             return
 
 
@@ -170,13 +168,14 @@ def _one_event(pk: int, shown: str | None, status: str) -> Iterator[bytes]:
     submission's response stays open for its verdict: ending it there cost the page EventSource's
     reconnection delay (``retry``) before the verdict, 500 ms of a 670 ms submit on ``bin/run``."""
     yield b"retry: 500\n\n"
+    news = push.StatusEvent(status, shown)
     while True:
-        if status == shown and status != Status.DONE:
-            status = push.wait_for_change(pk, shown, wait_for(shown))
-        if status is None:
+        if not news.moved and not news.final:
+            news = push.next_event(pk, news.shown, wait_for(news.shown))
+        if news.gone:
             return
-        if status != shown or status == Status.QUEUED:
-            yield event(status)
-        if status in (Status.DONE, Status.QUEUED) or status == shown:
+        if news.news:
+            yield event(news.status)
+        if news.final or news.status == Status.QUEUED or not news.moved:
             return
-        shown = status
+        news = news.seen()

@@ -21,16 +21,10 @@ from judge.lib.validation import SubmissionRejected
 from judge.pages.problem_page import problem_page
 from judge.problems.queries import get_problem_for_user
 from judge.submissions import push, speed
-from judge.submissions.limits import RateLimited, check_rate_limit
+from judge.submissions.limits import RateLimited
 from judge.submissions.models import Kind, Status, Submission
 from judge.submissions.queries import get_submission_for_user
-from judge.submissions.services.intake import (
-    CustomInputRejected,
-    earlier_click,
-    queue_position,
-    submit_custom_run,
-    submit_solution,
-)
+from judge.submissions.services.intake import CustomInputRejected, queue_position, take_submission
 from judge.submissions.workers import cached_grading_state, waited_too_long
 
 
@@ -46,19 +40,9 @@ def submit(request, slug: str):
     code = upload.read(1 << 20) if upload else request.POST.get("code", "")
     custom = request.POST.get("kind") == CUSTOM
     kind = Kind.RUN if request.POST.get("kind") in (Kind.RUN, CUSTOM) else Kind.SUBMIT
-    key = click_key(request)
-    inputs = dict(posted_texts(request.POST)) if custom else None
-    earlier = earlier_click(request.user, problem, key, code, kind, inputs)
-    if earlier:  # a retry of a click whose answer was lost: the same submission, not counted again
-        return accepted(request, earlier)
+    inputs = posted_texts(request.POST) if custom else None
     try:
-        check_rate_limit(request, kind)
-        address = client_address(request)  # as the sign-in limits see it; fair share counts it (docs/contributors/architecture.md#fairness-fair-share-across-accounts-and-addresses)
-        if custom:
-            submission = submit_custom_run(request.user, problem, code, posted_texts(request.POST), client_key=key,
-                                           client_address=address)
-        else:
-            submission = submit_solution(request.user, problem, code, kind, client_key=key, client_address=address)
+        submission = take_submission(request, problem, code, kind, inputs, click_key(request), client_address(request))
     except CustomInputRejected as exc:
         return refused(request, problem, code, "fix the custom input", status=400, custom_errors=exc.errors)
     except RateLimited as exc:
@@ -171,7 +155,7 @@ def submission_status(request, pk: int):
     shown = request.GET.get("wait")
     if shown in (Status.QUEUED, Status.RUNNING) and submission.status == shown:
         timeout = settings.PUSH_QUEUED_WAIT_S if shown == Status.QUEUED else settings.PUSH_WAIT_S
-        if push.wait_for_change(pk, shown, timeout) != shown:
+        if push.next_event(pk, shown, timeout).moved:
             submission = Submission.objects.select_related("problem", "user").get(pk=pk)
     return render(request, "submissions/_status.html", status_context(submission))
 

@@ -6,7 +6,10 @@ added to: a redelivered verdict, a rejudge that changes a verdict, or a second
 call all leave the same rows, so nothing is counted twice. Only the changes
 between the old and the new state are carried into the per-problem and
 per-student totals. ``rebuild_standings`` computes every row from the
-submissions with the same queries, set-based.
+submissions with the same queries, set-based. The rules themselves are written
+once, in plain Python, in ``judge.standings.rules``; these are its faster
+forms, and tests/test_standings_rules.py checks them (and the PostgreSQL
+function) against it on random histories.
 
 A first solve, the common change, is added to the student's totals and their
 week's and month's with UPDATEs (solved + 1), which concurrent verdicts cannot
@@ -23,7 +26,8 @@ admin; ``judge.standings.apps`` connects ``forget_user`` and
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from dataclasses import astuple
+from datetime import datetime
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -34,6 +38,7 @@ from django.utils import timezone
 
 from engine.verdicts import Verdict
 from judge.problems.models import Problem
+from judge.standings import rules
 from judge.standings.models import (
     Period,
     PeriodTotals,
@@ -46,9 +51,6 @@ from judge.submissions.models import Kind, Status, Submission
 
 # Tests set it to check the ORM path (SQLite's) against the rebuild on PostgreSQL too.
 ORM_ONLY = False
-# The best result of a student on a problem: the verdict closest to a solve.
-BEST_FIRST = (Verdict.ACCEPTED, Verdict.WRONG_ANSWER, Verdict.TIME_LIMIT_EXCEEDED, Verdict.MEMORY_LIMIT_EXCEEDED,
-              Verdict.OUTPUT_LIMIT_EXCEEDED, Verdict.RUNTIME_ERROR, Verdict.COMPILE_ERROR, Verdict.INTERNAL_ERROR)
 TRUNC = {Period.MONTH: TruncMonth, Period.WEEK: TruncWeek}
 
 STATE_COLUMNS = ["user", "problem", "attempts", "accepted", "first_accepted_at", "best_verdict"]
@@ -63,10 +65,12 @@ PROBLEM_COLUMNS = ["problem", "submissions", "accepted", "solvers"]
 
 
 def state_rows(submissions: QuerySet[Submission]) -> QuerySet:
-    """STATE_COLUMNS per (user, problem), from the graded submits among ``submissions``."""
+    """STATE_COLUMNS per (user, problem), from the graded submits among ``submissions``: ``rules.state_of`` as
+    one aggregate query, its best verdict ranked in SQL by ``rules.BEST_FIRST``."""
     accepted = Q(verdict=Verdict.ACCEPTED)
-    rank = Case(*(When(verdict=v, then=Value(i)) for i, v in enumerate(BEST_FIRST)), default=Value(len(BEST_FIRST)))
-    best = Case(*(When(best_rank=i, then=Value(v.value)) for i, v in enumerate(BEST_FIRST)), default=Value(""))
+    ranked = rules.BEST_FIRST
+    rank = Case(*(When(verdict=v, then=Value(i)) for i, v in enumerate(ranked)), default=Value(len(ranked)))
+    best = Case(*(When(best_rank=i, then=Value(v.value)) for i, v in enumerate(ranked)), default=Value(""))
     return (submissions.filter(kind=Kind.SUBMIT, status=Status.DONE).order_by().values("user_id", "problem_id")
             .annotate(graded=Count("id"), ok=Count("id", filter=accepted),
                       first=Min("created_at", filter=accepted), best_rank=Min(rank))
@@ -182,8 +186,7 @@ def in_statement(submission: str) -> tuple[str, list] | None:
 
 def period_start(window: str, at: datetime) -> datetime:
     """The start of the calendar month or week (Monday) holding ``at``, in the site's time zone, as Trunc* give."""
-    day = timezone.localtime(at, timezone.get_default_timezone()).replace(hour=0, minute=0, second=0, microsecond=0)
-    return day.replace(day=1) if window == Period.MONTH else day - timedelta(days=day.weekday())
+    return rules.period_start(window, at, timezone.get_default_timezone())
 
 
 def _add_solve(user_id: int, at: datetime) -> None:
@@ -207,18 +210,13 @@ def _bump(model, key: dict, at: datetime) -> None:
 
 
 def pair_figures(user_id: int, problem_id: int) -> tuple | None:
-    """(attempts, accepted, first accepted at, best verdict) from one student's graded submits on one problem.
-
-    The same figures as ``state_rows``, from a query that is quicker to plan: it runs with every verdict.
-    """
+    """(attempts, accepted, first accepted at, best verdict) from one student's graded submits on one problem:
+    ``rules.state_of`` over a count per verdict, a query quicker to plan than ``state_rows`` (it runs with every
+    verdict)."""
     rows = (Submission.objects.filter(user_id=user_id, problem_id=problem_id, kind=Kind.SUBMIT, status=Status.DONE)
             .order_by().values_list("verdict").annotate(n=Count("id"), first=Min("created_at")))
-    by_verdict = {verdict: (n, first) for verdict, n, first in rows}
-    if not by_verdict:
-        return None
-    accepted, first = by_verdict.get(Verdict.ACCEPTED, (0, None))
-    best = min((BEST_FIRST.index(v) for v in by_verdict if v in BEST_FIRST), default=None)
-    return (sum(n for n, _ in by_verdict.values()), accepted, first, "" if best is None else BEST_FIRST[best].value)
+    state = rules.state_of({verdict: (n, first) for verdict, n, first in rows})
+    return None if state is None else astuple(state)
 
 
 def _locked_state(user_id: int, problem_id: int) -> UserProblemState | None:

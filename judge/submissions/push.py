@@ -6,6 +6,10 @@ channel and answers the moment something arrives.  Without Redis (the
 embedded default, a file-system broker) the view re-reads the row every
 ``PUSH_DB_POLL_S`` seconds instead: the database stays the source of truth
 either way, and a message only says "look again".
+
+``StatusEvent`` is what a waiting page or client is told, from ``next_event`` (or ``next_event_async``):
+the long poll, the page's event stream under ASGI and under WSGI, and the API's stream all wait through it
+and only put what it says in their own form.
 """
 
 from __future__ import annotations
@@ -13,12 +17,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from dataclasses import dataclass
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import connection
 
-from judge.submissions.models import Submission
+from judge.submissions.models import Status, Submission
 
 log = logging.getLogger(__name__)
 _client = None
@@ -56,11 +61,50 @@ def publish_status(submission_id: int, status: str) -> None:
         log.warning("could not publish the status of submission %s", submission_id, exc_info=True)
 
 
+@dataclass(frozen=True)
+class StatusEvent:
+    """A submission's status now (None: it is gone), against the status the waiting side shows."""
+
+    status: str | None
+    shown: str | None
+
+    @property
+    def gone(self) -> bool:
+        return self.status is None
+
+    @property
+    def moved(self) -> bool:
+        return self.status != self.shown
+
+    @property
+    def final(self) -> bool:
+        return self.status == Status.DONE
+
+    @property
+    def news(self) -> bool:
+        """Worth telling a page: the status moved, or it is still queued (its queue position may have moved)."""
+        return self.moved or self.status == Status.QUEUED
+
+    def seen(self) -> StatusEvent:
+        """The next wait's starting point: the page now shows this status."""
+        return StatusEvent(self.status, self.status)
+
+
+def next_event(submission_id: int, shown: str | None, timeout: float) -> StatusEvent:
+    """The status once it differs from ``shown``, or as it is after ``timeout`` seconds (0: at once)."""
+    return StatusEvent(wait_for_change(submission_id, shown, timeout), shown)
+
+
+async def next_event_async(submission_id: int, shown: str | None, timeout: float) -> StatusEvent:
+    """``next_event`` for a stream under ASGI: an asyncio task on the process's hub, not a thread."""
+    return StatusEvent(await next_status(submission_id, shown, timeout), shown)
+
+
 def current_status(submission_id: int) -> str | None:
     return Submission.objects.filter(pk=submission_id).values_list("status", flat=True).first()
 
 
-def wait_for_change(submission_id: int, shown: str, timeout: float) -> str | None:
+def wait_for_change(submission_id: int, shown: str | None, timeout: float) -> str | None:
     """Return the submission's status once it differs from ``shown``, or after ``timeout`` seconds."""
     status = current_status(submission_id)
     if status != shown or timeout <= 0:

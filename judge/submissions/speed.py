@@ -85,3 +85,17 @@ def ranking(problem: Problem, user=None, size: int = RANKING_SIZE) -> list[Ranke
         rows.append(Ranked(rank, names.get(user_id, ""), ratio, ratio <= VECTORISED_WITHIN,
                            user is not None and user_id == user.pk))
     return rows
+
+
+def figure_of_same_code(submission: Submission, key: str) -> dict | None:
+    """The figure of an earlier accepted Submit of the same problem and test set whose code is this one's
+    (``engine.speed.code_key``), to be stored again with ``same_code_as``: the Submit it was measured for.
+    None when no such Submit has a figure."""
+    rows = (Submission.objects.filter(problem_id=submission.problem_id, test_set_id=submission.test_set_id,
+                                      kind=Kind.SUBMIT, status=Status.DONE, verdict=Verdict.ACCEPTED,
+                                      speed__code_key=key)
+            .exclude(pk=submission.pk).order_by("pk").values_list("pk", "speed"))
+    for pk, speed in rows[:20]:
+        if speed is not None and speed.get("ratio") is not None:
+            return speed | {"same_code_as": speed.get("same_code_as") or pk}
+    return None

@@ -34,3 +34,21 @@ class AccessToken(models.Model):
 
     def allows(self, scope: str) -> bool:
         return scope in self.scopes
+
+
+class TokenAction(models.TextChoices):
+    CREATED = "created", "Created"
+    REVOKED = "revoked", "Revoked"
+
+
+class TokenAudit(models.Model):
+    """Who made or revoked which token, and when: a token is a password for the API, so each one is on record."""
+
+    at = models.DateTimeField(auto_now_add=True, db_index=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    token = models.ForeignKey(AccessToken, on_delete=models.CASCADE, related_name="audit")
+    action = models.CharField(max_length=10, choices=TokenAction.choices)
+    summary = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-pk"]

@@ -6,9 +6,10 @@ import hashlib
 import secrets
 from datetime import timedelta
 
+from django.db import transaction
 from django.utils import timezone
 
-from judge.tokens.models import AccessToken, Scope
+from judge.tokens.models import AccessToken, Scope, TokenAction, TokenAudit
 
 PREFIX = "npj_"  # recognisable in a leaked file or a secret scanner
 MAX_TOKENS = 20  # live tokens per user
@@ -40,14 +41,25 @@ def create_token(user, name: str, scopes: list[str]) -> tuple[AccessToken, str]:
     if live_tokens(user).count() >= MAX_TOKENS:
         raise TokenRejected(f"you have {MAX_TOKENS} tokens already; revoke one you no longer use")
     secret = PREFIX + secrets.token_urlsafe(32)
-    token = AccessToken.objects.create(user=user, name=name, prefix=secret[:10], digest=digest_of(secret),
-                                       scopes=chosen)
+    with transaction.atomic():
+        token = AccessToken.objects.create(user=user, name=name, prefix=secret[:10], digest=digest_of(secret),
+                                           scopes=chosen)
+        audit(user, token, TokenAction.CREATED)
     return token, secret
 
 
 def revoke_token(user, pk: int) -> bool:
     """Revoke one of the user's own tokens; False when they have no such live token."""
-    return live_tokens(user).filter(pk=pk).update(revoked_at=timezone.now()) == 1
+    with transaction.atomic():
+        revoked = live_tokens(user).filter(pk=pk).update(revoked_at=timezone.now()) == 1
+        if revoked:
+            audit(user, AccessToken.objects.get(pk=pk), TokenAction.REVOKED)
+    return revoked
+
+
+def audit(by, token: AccessToken, action: str) -> None:
+    TokenAudit.objects.create(user=by, token=token, action=action,
+                              summary=f"{token.name} ({token.prefix}…, {', '.join(token.scopes)})"[:300])
 
 
 def live_tokens(user):

@@ -55,11 +55,15 @@ class Job:
     # Timed (one test, ``engine/speed.py``): the child may start no process or thread, and the zygote
     # follows each test event with ``{"event": "cpu", "name", "cpu_ms"}``, the child's CPU time it read.
     timed: bool = False
+    # Where the hidden tests start among ``tests`` (None: all are of one kind): the child gets them only once
+    # it has reported every example, and each part has its own ``budget_s``.
+    hidden_from: int | None = None
 
     def to_request(self) -> dict[str, Any]:
         return {
             "op": "run",
             **({"timed": True} if self.timed else {}),
+            **({"hidden_from": self.hidden_from} if self.hidden_from is not None else {}),
             "code": self.code,
             "modules": dict(self.modules),
             **({"returns": self.returns} if self.returns else {}),
@@ -78,8 +82,10 @@ class Job:
         per_test = (len(self.tests) + 1) * (self.time_limit_s + 1.0) + JOB_SLACK_S
         if self.budget_s is None:
             return per_test
-        # Loading (at most one test's limit), then the budget for every test together.
-        return min(per_test, self.budget_s + self.time_limit_s + JOB_SLACK_S)
+        # Loading (at most one test's limit), then the budget for every test together (the examples' and the
+        # hidden tests' each, in a job with both).
+        budgets = 2 if self.hidden_from is not None else 1
+        return min(per_test, budgets * self.budget_s + self.time_limit_s + JOB_SLACK_S)
 
     def max_frame_bytes(self) -> int:
         return 2 * self.output_bytes + 512 * 1024

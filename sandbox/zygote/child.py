@@ -39,7 +39,9 @@ STDOUT_CAPTURE_CHARS = 4000
 ERROR_MESSAGE_CHARS = 2000
 
 
-def child_main(job: dict[str, Any], first: int, report: BinaryIO) -> None:
+def child_main(job: dict[str, Any], first: int, report: BinaryIO, hidden: BinaryIO | None = None) -> None:
+    """Run ``job``'s tests[first:]; then, with ``hidden`` (the job pipe of a job with ``more_tests``), the
+    hidden tests, which the zygote writes there only once it has read every result above."""
     code = job["code"]
     lines = code.splitlines()
     sys.stdout = sys.stderr = CappedText()
@@ -76,6 +78,11 @@ def child_main(job: dict[str, Any], first: int, report: BinaryIO) -> None:
     P.write_frame(report, {"event": "ready"})
     for test in job["tests"][first:]:
         P.write_frame(report, run_test(function, job, test, lines))
+    if hidden is not None:
+        later = P.read_frame(hidden)
+        hidden.close()
+        for test in later["tests"]:
+            P.write_frame(report, run_test(function, job, test, lines))
     if job.get("timed"):
         # Alive until the zygote has read this process's CPU clock (it kills it then): the clock of a
         # process that has exited cannot be read.

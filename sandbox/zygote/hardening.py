@@ -138,11 +138,13 @@ def limit_child(limits: dict[str, Any], cpu_s: int, processes: int = 16) -> None
 
 
 def run_cpu_s(job: dict[str, Any], first: int) -> int:
-    """The CPU rlimit of a child running tests[first:]: loading plus every test, or the budget."""
+    """The CPU rlimit of a child running tests[first:] (and the ``more_tests`` hidden ones sent later): loading
+    plus every test, or the budget (two, one for the examples and one for the hidden tests, in such a job)."""
     limits = job["limits"]
-    per_test: float = limits["time_limit_s"] * (len(job["tests"]) - first + 1)
+    more = job.get("more_tests") or 0
+    per_test: float = limits["time_limit_s"] * (len(job["tests"]) - first + more + 1)
     if limits.get("budget_s") is not None:
-        per_test = min(per_test, limits["budget_s"] + limits["time_limit_s"])
+        per_test = min(per_test, limits["budget_s"] * (2 if more else 1) + limits["time_limit_s"])
     return math.ceil(per_test) + 1
 
 

@@ -30,15 +30,22 @@ from sandbox.zygote.template import EXITED, FORK, PID_STATUS, SPARE, Spare, temp
 
 
 class Budget:
-    """The wall time a job's tests may take together, counted from the first test's start."""
+    """The wall time a job's tests may take together, counted from the first test's start; in a job with
+    hidden tests (``hidden_from``), the examples' and the hidden tests' each, as two jobs had."""
 
     def __init__(self, budget_s: float | None) -> None:
         self.budget_s = budget_s
         self.deadline: float | None = None
+        self.hidden = False
 
     def start(self) -> None:
         if self.deadline is None and self.budget_s is not None:
             self.deadline = time.monotonic() + self.budget_s
+
+    def start_hidden(self) -> None:
+        """The hidden tests' budget, counted from their first test's start (``start``)."""
+        if not self.hidden:
+            self.hidden, self.deadline = True, None
 
 
 class ReportStream(P.FrameReader):
@@ -173,8 +180,9 @@ class Zygote:
             self.wait_status(spare.pid)
             shutil.rmtree(spare.workdir, ignore_errors=True)
 
-    def start_child(self, raw_job: bytes, first: int) -> Spare:
-        """The spare (or a fresh child), given its job."""
+    def start_child(self, raw_job: bytes, first: int, keep_open: bool = False) -> Spare:
+        """The spare (or a fresh child), given its job; with ``keep_open``, its job pipe stays open for the
+        hidden tests (``send_hidden``)."""
         child = self.take_spare()
         message = P.HEADER.pack(first) + P.HEADER.pack(len(raw_job)) + raw_job
         try:
@@ -183,8 +191,31 @@ class Zygote:
                 view = view[os.write(child.job_fd, view) :]
         except BrokenPipeError:
             pass  # it died waiting: supervise() sees end-of-file and reports a crash
-        os.close(child.job_fd)
+        if not keep_open:
+            os.close(child.job_fd)
+            child.job_fd = -1
         return child
+
+    def send_hidden(self, child: Spare, frame: bytes, timeout_s: float) -> bool:
+        """Hand the hidden tests to a child that has reported every example; False if it did not take them
+        within ``timeout_s`` (it reads them at once, unless its code blocks it)."""
+        deadline = time.monotonic() + timeout_s
+        os.set_blocking(child.job_fd, False)
+        view = memoryview(frame)
+        try:
+            while view:
+                if not select.select([], [child.job_fd], [], max(0.0, deadline - time.monotonic()))[1]:
+                    return False
+                try:
+                    view = view[os.write(child.job_fd, view) :]
+                except BlockingIOError:
+                    continue
+        except BrokenPipeError:
+            pass  # it died or closed the pipe: supervise() reads end-of-file and reports a crash
+        finally:
+            os.close(child.job_fd)
+            child.job_fd = -1
+        return True
 
     def emit(self, message: dict[str, Any], flush: bool = True) -> None:
         """Send a frame; results wait in the buffer for ``done`` (one wake-up of the judge, not one per test)."""
@@ -200,10 +231,13 @@ class Zygote:
         anomalies: list[str] = []
         index, child = 0, None
         budget = Budget(job["limits"].get("budget_s"))
+        hidden_from = sealed_at(job)
         while index < len(job["tests"]):
             if child is not None:
                 self.cleanup(*child, anomalies)  # the next child runs under the same uid
-            child, index = self.run_child(job, raw, index, anomalies, budget)
+            if hidden_from is not None and index >= hidden_from:
+                budget.start_hidden()
+            child, index = self.run_child(job, raw, index, anomalies, budget, hidden_from)
         self.finish(anomalies, child)
 
     def finish(self, anomalies: list[str], child: tuple[int, str] | None) -> None:
@@ -282,18 +316,25 @@ class Zygote:
                 self.kill(pid)
                 return "the generator's process sent an unexpected report"
 
-    def run_child(self, job: dict[str, Any], raw: bytes, first: int, anomalies: list[str],
-                  budget: Budget) -> tuple[tuple[int, str], int]:
-        """Give tests[first:] to a hardened child.
+    def run_child(self, job: dict[str, Any], raw: bytes, first: int, anomalies: list[str], budget: Budget,
+                  hidden_from: int | None = None) -> tuple[tuple[int, str], int]:
+        """Give tests[first:] to a hardened child; with ``hidden_from``, the examples among them first and the
+        hidden tests only once it has reported every example (``child_request``).
 
         Returns the child's (pid, directory), still to be cleaned up, and the index
         of the next test to run (the number of tests when the job is over).
         """
         tests = job["tests"]
         oom_before = oom_kills()
-        child = self.start_child(raw, first)
+        body, hidden = child_request(job, raw, first, hidden_from)
+        child = self.start_child(body, 0 if body is not raw else first, keep_open=hidden is not None)
         pid, read_fd, workdir = child.pid, child.report_fd, child.workdir
-        current, killed_by_us = self.supervise(pid, read_fd, job, first, budget)
+        try:
+            current, killed_by_us = self.supervise(pid, read_fd, job, first, budget,
+                                                   (hidden_from, hidden, child) if hidden is not None and hidden_from is not None else None)
+        finally:
+            if child.job_fd >= 0:
+                os.close(child.job_fd)
         os.close(read_fd)
         wait_status = None
         if current is not None:  # tests[current] did not finish: say why
@@ -316,9 +357,10 @@ class Zygote:
                 self.wait_status(pid)
         return (pid, workdir), len(tests) if finished or current is None else current
 
-    def supervise(self, pid: int, read_fd: int, job: dict[str, Any], first: int,
-                  budget: Budget) -> tuple[int | None, dict[str, Any] | None]:
+    def supervise(self, pid: int, read_fd: int, job: dict[str, Any], first: int, budget: Budget,
+                  sealed: tuple[int, bytes, Spare] | None = None) -> tuple[int | None, dict[str, Any] | None]:
         """Relay the child's frames; in a timed job, each test's is followed by a ``cpu`` event of the zygote's.
+        ``sealed`` (index of the first hidden test, its frame, the child): handed over after the last example.
 
         Returns (the index of the test it did not finish, or None when nothing more is to
         be reported, and the outcome of that test when it was killed by us).
@@ -367,6 +409,13 @@ class Zygote:
                 if current == len(tests) or message.get("outcome") == P.Outcome.TIMEOUT:
                     self.kill(pid)
                     return None, None
+                if sealed is not None and current == sealed[0]:
+                    budget.start_hidden()
+                    budget.start()
+                    if not self.send_hidden(sealed[2], sealed[1], time_limit_s):
+                        self.kill(pid)
+                        return current, {"outcome": P.Outcome.TIMEOUT, "detail": "test time limit",
+                                         "time_ms": time_limit_s * 1000}
                 reports.extend(time_limit_s)
                 reports.limit(budget.deadline)
             elif event in P.BEFORE_TESTS:
@@ -400,6 +449,25 @@ class Zygote:
     def cleanup(self, pid: int, workdir: str, anomalies: list[str]) -> None:
         """Kill what the job left and remove its directory (``cleanup.clean_up``)."""
         clean_up(self.child_uid, workdir, set(self.dying), {self.template_pid}, anomalies)
+
+
+def sealed_at(job: dict[str, Any]) -> int | None:
+    """Where a run's hidden tests start (``hidden_from``: after at least one example, before the end), else None."""
+    at = job.get("hidden_from")
+    return at if type(at) is int and 0 < at < len(job["tests"]) else None
+
+
+def child_request(job: dict[str, Any], raw: bytes, first: int, hidden_from: int | None) -> tuple[bytes, bytes | None]:
+    """What a child running tests[first:] is given: the request as it came (to start at ``first``); in a job
+    with hidden tests, a request of its own holding only the examples still to run, and the hidden tests'
+    frame to send once they are reported (None when it starts among the hidden ones)."""
+    if hidden_from is None:
+        return raw, None
+    tests = job["tests"]
+    if first >= hidden_from:
+        return P.encode_frame(job | {"tests": tests[first:]})[P.HEADER.size :], None
+    examples = job | {"tests": tests[first:hidden_from], "more_tests": len(tests) - hidden_from}
+    return P.encode_frame(examples)[P.HEADER.size :], P.encode_frame({"tests": tests[hidden_from:]})
 
 
 def cpu_clock_ns(pid: int) -> int | None:

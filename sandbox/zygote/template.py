@@ -66,15 +66,17 @@ def fork_spare(scratch: str, child_uid: int | None) -> Spare:
             isolate_child([job_read, report_write], workdir)
             clean_environment(workdir)
             rehearse(job_read)
-            with os.fdopen(job_read, "rb") as requests:
-                first = P.HEADER.unpack(P.read_exact(requests, P.HEADER.size))[0]
-                job = P.read_frame(requests)
+            requests = os.fdopen(job_read, "rb")
+            first = P.HEADER.unpack(P.read_exact(requests, P.HEADER.size))[0]
+            job = P.read_frame(requests)
+            if not job.get("more_tests"):
+                requests.close()
             if child_uid is not None:
                 os.chown(workdir, child_uid, child_uid)
             drop_privileges(child_uid)
             limit_child(job["limits"], run_cpu_s(job, first), processes=1 if job.get("timed") else 16)
             with os.fdopen(report_write, "wb") as report:
-                child_main(job, first, report)
+                child_main(job, first, report, requests if job.get("more_tests") else None)
         except BaseException:
             status = 70
         finally:

@@ -11,7 +11,6 @@ import pytest
 
 from judge.grading import services as grading
 from judge.submissions.models import Submission
-from judge.submissions.services import grading
 from tests.conftest import read_solution
 
 SLUG = "prepend_class_token"

@@ -22,6 +22,7 @@ from engine.spec import Case, ProbeSpec
 from judge.display.results import grading_time, shown_row
 from judge.submissions.models import Submission
 from tests.helpers import npy, spec
+from tests.leftovers import leftovers
 from tests.security.conftest import assert_contained, attack_cases, attack_spec, run_attack, solution
 
 # The tag a payload makes of an input: "T<shape>_<first value's digits>", e.g. "T3x7x5_1234567".
@@ -137,8 +138,9 @@ def test_an_example_cannot_read_the_hidden_inputs_from_the_sandbox_memory(sandbo
     assert_contained(report, sandbox)
 
 
-def test_a_module_that_fails_to_load_only_beside_hidden_inputs_is_not_quoted(sandbox):
-    # At load time the module looks for the hidden inputs; it loads for the examples and fails beside them.
+def test_a_module_that_looks_for_hidden_inputs_as_it_loads_finds_none(sandbox):
+    # At load time the module looks for the hidden inputs, to fail with one in its message: the code loads once,
+    # before the examples, and the hidden inputs reach its process only after every example's result.
     header = TAG + SEARCH + """
 for a in arrays_in_memory():
     if a.shape[1] > 2 and a.flat[0] != 0:  # not an example, nor the sandbox's own
@@ -146,8 +148,8 @@ for a in arrays_in_memory():
 """
     report = run_attack(solution(CORRECT, header=header), sandbox)
     assert hidden_tag() not in what_a_student_reads(report)
-    assert report.verdict == "runtime_error" and "not shown" in report.message
-    assert_contained(report, sandbox)
+    assert report.verdict == "accepted"  # it found nothing to raise about
+    assert leftovers(sandbox) == []
 
 
 PROBE_CODE = """import numpy as np

@@ -47,7 +47,7 @@ return np.array([Gadget()], dtype=object)
 
 # Forged reports that the child writes on its own report pipe, with crafted .npy bytes.
 CRAFTED_NPY = solution(RIGHT + """
-import hashlib, io, json, os, stat, struct
+import fcntl, hashlib, io, json, os, stat, struct
 
 def npy_bytes(header, data=b""):
     text = repr(header).encode("latin1")
@@ -68,9 +68,10 @@ payloads = {
     "lying-shape": saved(np.zeros(3)),
     "not-npy": b"{'verdict': 'accepted'}",
 }
-def is_pipe(fd):
+def is_pipe(fd):  # the report pipe: the one it may write (the job pipe, while hidden tests are to come, it reads)
     try:
-        return fd > 2 and stat.S_ISFIFO(os.fstat(fd).st_mode)
+        writable = fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_ACCMODE == os.O_WRONLY
+        return fd > 2 and stat.S_ISFIFO(os.fstat(fd).st_mode) and writable
     except OSError:  # the directory listing's own descriptor, closed by now
         return False
 

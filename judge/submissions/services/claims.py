@@ -11,7 +11,7 @@ from typing import Self
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import F, Q
+from django.db.models import Exists, F, Q
 from django.utils import timezone
 
 from judge.lib.broker import Lane, held_submissions
@@ -34,26 +34,38 @@ def claim_submission(submission_id: int, capped: bool = False) -> uuid.UUID | No
         Q(status=Status.QUEUED) | Q(status=Status.RUNNING, heartbeat_at__lt=stale))
     with transaction.atomic():
         if capped:
-            user_id = claimable.values_list("user_id", flat=True).first()
+            user_id = _lock_user_claims(submission_id, claimable)
             if user_id is None:
                 return None
-            _lock_user_claims(user_id)
-            if _running_for_user(user_id, stale, other_than=submission_id) >= settings.MAX_RUNNING_PER_USER:
-                return None
-            if Submission.objects.filter(user_id=user_id, status=Status.QUEUED, enqueued_at__isnull=True,
-                                         pk__lt=submission_id).exists():
-                return None  # an older one of theirs is parked: it goes first (this one is parked behind it)
+            # The cap and the parked ones in the UPDATE's own conditions: one statement, not three.
+            others = Submission.objects.filter(user_id=user_id, status=Status.RUNNING, heartbeat_at__gte=stale
+                                               ).exclude(pk=submission_id).order_by("pk")
+            # An older one of theirs parked goes first (this one is parked behind it).
+            older_parked = Submission.objects.filter(user_id=user_id, status=Status.QUEUED,
+                                                     enqueued_at__isnull=True, pk__lt=submission_id)
+            cap = settings.MAX_RUNNING_PER_USER
+            claimable = claimable.filter(~Exists(older_parked))
+            if cap > 0:  # fewer than ``cap`` others running: none in place ``cap``
+                claimable = claimable.filter(~Exists(others[cap - 1 : cap]))
+            else:
+                claimable = claimable.none()
         claimed = claimable.update(status=Status.RUNNING, claim=token, heartbeat_at=now, started_at=now,
                                    attempts=F("attempts") + 1)
     return token if claimed == 1 else None
 
 
-def _lock_user_claims(user_id: int) -> None:
-    """Serialise one user's claims until the transaction ends, so two workers cannot both see a free slot.
-    SQLite needs nothing: its transactions take the write lock as they begin (settings)."""
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [CLAIM_LOCK_CLASS, user_id])
+def _lock_user_claims(submission_id: int, claimable) -> int | None:
+    """The user of the submission, if it is ``claimable``, whose claims are then serialised until the transaction
+    ends, so two workers cannot both see a free slot (one statement on PostgreSQL: the lookup takes the lock).
+    SQLite needs no lock: its transactions take the write lock as they begin (settings)."""
+    if connection.vendor != "postgresql":
+        return claimable.values_list("user_id", flat=True).first()
+    sql, params = claimable.values_list("user_id").query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT user_id, pg_advisory_xact_lock(%s, user_id) FROM ({sql}) AS claimable",  # noqa: S608  (the ORM compiled it)
+                       [CLAIM_LOCK_CLASS, *params])
+        row = cursor.fetchone()
+    return row[0] if row else None
 
 
 CLAIM_LOCK_CLASS = 10_431  # the first key of PostgreSQL's advisory locks taken here
@@ -76,13 +88,14 @@ def park_submission(submission_id: int) -> bool:
 
 def release_parked(user_id: int) -> list[int]:
     """Send this user's oldest parked submissions, as many as they have free slots, to the back of their lanes."""
+    waiting = Submission.objects.filter(user_id=user_id, status=Status.QUEUED, enqueued_at__isnull=True)
+    parked = list(waiting.order_by("pk").values_list("pk", flat=True)[:settings.MAX_RUNNING_PER_USER])
+    if not parked:
+        return []  # the common case, in one query: nobody's slots need counting
     stale = timezone.now() - timedelta(seconds=settings.STALE_AFTER_S)
     free = settings.MAX_RUNNING_PER_USER - _running_for_user(user_id, stale)
-    if free <= 0:
-        return []
-    waiting = Submission.objects.filter(user_id=user_id, status=Status.QUEUED, enqueued_at__isnull=True)
     released = []
-    for pk in waiting.order_by("pk").values_list("pk", flat=True)[:free]:
+    for pk in parked[:max(free, 0)]:
         if Submission.objects.filter(pk=pk, status=Status.QUEUED, enqueued_at__isnull=True).update(
                 enqueued_at=timezone.now()) == 1:
             intake.enqueue(pk)

@@ -1,4 +1,7 @@
-"""Accepting a submission and sending it to be graded: a new one, or a finished one back for a rejudge."""
+"""Accepting a submission and sending it to be graded: a new one, or a finished one back for a rejudge.
+
+``take_submission`` is what a click on Run or Submit does, from the problem page and the API alike: the views
+parse their input and answer in their own form, and nothing else."""
 
 from __future__ import annotations
 
@@ -8,6 +11,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import Count, Q
 from django.utils import timezone
 
 from engine.custom_input import BadInputs, expectations, validate_inputs
@@ -17,6 +21,7 @@ from judge.problems.models import Problem
 from judge.problems.queries import problem_spec, visible_case_data
 from judge.submissions import fairshare
 from judge.submissions.composition import locked_reason
+from judge.submissions.limits import check_rate_limit
 from judge.submissions.models import Kind, Status, Submission
 
 log = logging.getLogger(__name__)
@@ -24,6 +29,26 @@ log = logging.getLogger(__name__)
 
 # The grading Celery task (judge.grading.tasks) takes this name (its old module's); it is sent by name.
 GRADE_TASK = "judge.submissions.tasks.grade_submission"
+
+
+def take_submission(request, problem: Problem, code: str | bytes, kind: str, inputs: dict[str, str] | None,
+                    client_key: uuid.UUID | None, client_address: str) -> Submission:
+    """A click on Run or Submit (``inputs``: a Run on the student's own inputs), from a page or the API.
+
+    The same click again (a retry whose first answer was lost) gets the submission it made, not counted again;
+    otherwise the rate limit counts it (``RateLimited``), then the code is accepted or refused
+    (``SubmissionRejected``; ``CustomInputRejected`` names each refused input). ``client_address``: as the
+    sign-in limits see it (``judge.accounts.limits.client_address``), which fair share counts
+    (docs/contributors/architecture.md#fairness-fair-share-across-accounts-and-addresses)."""
+    kind = Kind.RUN if inputs is not None else kind
+    earlier = earlier_click(request.user, problem, client_key, code, kind, inputs)
+    if earlier:
+        return earlier
+    check_rate_limit(request, kind)
+    if inputs is not None:
+        return submit_custom_run(request.user, problem, code, inputs, client_key=client_key,
+                                 client_address=client_address)
+    return submit_solution(request.user, problem, code, kind, client_key=client_key, client_address=client_address)
 
 
 def submit_solution(user, problem: Problem, code: str | bytes, kind: str = Kind.SUBMIT,
@@ -146,8 +171,11 @@ def fair_priority(submission_id: int) -> int | None:
         return None
     user_id, address = row
     unfinished = Submission.objects.filter(status__in=(Status.QUEUED, Status.RUNNING)).exclude(pk=submission_id)
-    at_address = unfinished.filter(client_address=address).count() if address else 0
-    return fairshare.priority(user_id, address, unfinished.filter(user_id=user_id).count(), at_address)
+    wanted = {"mine": Count("pk", filter=Q(user_id=user_id))}  # both counts in one query
+    if address:
+        wanted["here"] = Count("pk", filter=Q(client_address=address))
+    counts = unfinished.aggregate(**wanted)
+    return fairshare.priority(user_id, address, counts["mine"], counts.get("here", 0))
 
 
 def requeue(submission_ids: list[int], test_sets: dict[int, int], finished_before=None) -> int:
