@@ -80,12 +80,12 @@ def test_percentiles_and_the_ranking_compare_precise_ratios_and_show_rounded_one
 def test_the_result_panel_shows_the_ratio_the_mark_and_the_percentile(client, problems, student, classmates):
     fast = accepted(student, problems["layer_norm"], 1.2)
     client.force_login(student)
-    html = client.get(reverse("problem-detail", args=[fast.slug])).content.decode()
+    html = client.get(reverse("submission-detail", args=[fast.pk])).content.decode()
     assert "1.2&times;</strong> the reference's CPU time" in html
     assert 'class="vectorised-mark"' in html
     assert "faster than 75% of the other students' accepted solutions" in html
     slow = accepted(student, problems["layer_norm"], 12.0)
-    html = client.get(reverse("problem-detail", args=[slow.slug])).content.decode()
+    html = client.get(reverse("submission-detail", args=[slow.pk])).content.decode()
     assert "12.0&times;" in html and 'class="vectorised-mark"' not in html
     assert "faster than 25%" in html
 
@@ -95,7 +95,7 @@ def test_a_submit_without_a_figure_says_why(client, problems, student):
     refused.speed = {"ratio": None, "vectorised": False, "message": "the CPU time could not be read: no speed figure"}
     refused.save()
     client.force_login(student)
-    html = client.get(reverse("problem-detail", args=[refused.slug])).content.decode()
+    html = client.get(reverse("submission-detail", args=[refused.pk])).content.decode()
     assert "Speed: not measured (the CPU time could not be read" in html
 
 
