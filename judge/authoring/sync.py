@@ -131,7 +131,7 @@ def beat(sync: SyncRun) -> None:
 def import_package(package: Package, path_order: int, files: dict[str, str], force: bool = False
                    ) -> SyncOutcome | Queued:
     """Store a changed package as the draft with a queued gate run; an unchanged or skipped one says so."""
-    existing = Problem.objects.filter(slug=package.slug).first()
+    existing = Problem.objects.filter(slug=package.slug).select_related("current_test_set").first()
     imported = existing and (existing.imported_hash or existing.package_hash)
     edited = existing and existing.draft_hash not in ("", imported)  # in the browser, since the import
     current = existing.current_test_set if existing else None
