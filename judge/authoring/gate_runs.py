@@ -135,8 +135,7 @@ def list_gate_run(run_id: int, sandbox: Sandbox | None = None) -> Listed | None:
         _record(run, package, outcome, publish=True)
         return None
     with transaction.atomic():
-        test_set = store_test_set(run.problem, package, outcome, version=LISTING_MARK + package.content_hash[
-            :TEST_SET_VERSION_LENGTH - len(LISTING_MARK)])
+        test_set = store_test_set(run.problem, package, outcome, version=listing_version(package))
         lifecycle.publish(run.problem, package, outcome.budget_s, test_set, run.requested_by,
                           passed="the gate's reference checks (the rest of the gate runs next)")
         GateRun.objects.filter(pk=run_id).update(checks=outcome.as_list(), test_order=outcome.order)
@@ -171,7 +170,14 @@ def drop_listing_test_sets(problem: Problem) -> None:
 
 
 LISTING_MARK = "listing-"  # a listing test set's version: the mark and the start of the content hash
-TEST_SET_VERSION_LENGTH = 64
+
+
+def listing_version(package: Package) -> str:
+    """A listing test set's version: the mark, then as much of the content hash as the column holds."""
+    width = TestSet._meta.get_field("version").max_length
+    assert width is not None  # a CharField's
+    room = width - len(LISTING_MARK)
+    return LISTING_MARK + package.content_hash[:room]
 
 
 def _claim(run_id: int) -> GateRun | None:
