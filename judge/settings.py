@@ -159,6 +159,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "judge.context_processors.sandbox",
                 "judge.context_processors.grading",
+                "judge.context_processors.preferences",
             ],
         },
     },

@@ -7,3 +7,8 @@ urlpatterns = [
     path("<slug:slug>/draft/reset/", views.draft_reset, name="draft-reset"),
     path("<slug:slug>/hints/next/", views.hint_reveal, name="hint-reveal"),
 ]
+
+# Mounted at /settings/ (judge/urls.py): the student's settings are not about one problem.
+settings_patterns = [
+    path("", views.settings_page, name="settings"),
+]

@@ -2,9 +2,11 @@ from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
 from django.http import JsonResponse
-from django.shortcuts import render
-from django.views.decorators.http import require_POST
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods, require_POST
 
+from judge.learning.preferences import PreferencesForm, preferences_of, save_preferences
 from judge.learning.services import DraftRejected, reset_draft, reveal_next_hint, save_code_draft
 from judge.problems.queries import get_problem_for_user
 from judge.problems.rendering import render_markdown
@@ -38,3 +40,17 @@ def hint_reveal(request, slug: str):
         "hints_html": [render_markdown(hint) for hint in problem.hints[:shown]],
         "hints_left": len(problem.hints) - shown,
     })
+
+
+@require_http_methods(["GET", "POST"])
+def settings_page(request):
+    """Everyone's settings page: a signed-in student's are kept on the server (redirect after the POST); a visitor's
+    stay in their browser (prefs.js saves the same form there)."""
+    if request.method == "POST" and request.user.is_authenticated:
+        form = save_preferences(request.user, request.POST)
+        if form.is_valid():
+            return redirect(reverse("settings") + "?saved=1")
+        status = 400
+    else:
+        form, status = PreferencesForm(initial=preferences_of(request.user)), 200
+    return render(request, "learning/settings.html", {"form": form, "saved": "saved" in request.GET}, status=status)

@@ -1,6 +1,7 @@
 // The solution editor: Ace (from the ace-builds npm package) bound to the
 // form's textarea, with a server-side draft autosaved per user and problem,
-// reset to the starter code, and the failing line marked after a verdict.
+// reset to the starter code, and the failing line marked after a verdict.  prefs.js sets it up as the student
+// chose (font size, theme, key bindings, tab width).
 (function () {
   "use strict";
 
@@ -37,17 +38,15 @@
     window.ace.config.set("useStrictCSP", true);  // no injected <style>: the page links Ace's CSS
     var editor = window.ace.edit(holder, {
       mode: "ace/mode/python",
-      theme: "ace/theme/chrome",
       value: textarea.value,
-      tabSize: 4,
       useSoftTabs: true,
       showPrintMargin: false,
-      fontSize: "14px",
       fontFamily: "\"DejaVu Sans Mono\", ui-monospace, Menlo, Consolas, monospace",
       minLines: 18,
       maxLines: 40,
       scrollPastEnd: 0.2,
     });
+    window.judgePrefs.dressEditor(editor);  // the student's font size, theme, keys and tab width
     editor.session.setUseWrapMode(true);  // long lines wrap: nothing is cut off on a narrow screen
     editor.clearSelection();
     form.classList.add("enhanced");
