@@ -90,10 +90,21 @@ def status_context(submission: Submission) -> dict:
         "grading_stopped": grading_stopped(submission),
         "rows": results.result_rows(submission) if final else [],
         "error_line": results.error_line(submission) if final else None,
-        # An accepted Submit's speed: where its figure stands, or that it is still being measured.
+    } | speed_context(submission)
+
+
+SPEED_POLL_S = 3  # how often a page showing "being measured" asks again (a figure takes seconds to minutes)
+
+
+def speed_context(submission: Submission) -> dict:
+    """An accepted Submit's speed: where its figure stands, or that it is still being measured."""
+    final = submission.is_final
+    return {
+        "submission": submission,
         "speed": speed.standing(submission) if final and submission.speed else None,
         "speed_shown": final and submission.speed is not None and submission.verdict == Verdict.ACCEPTED,
         "speed_coming": speed_coming(submission),
+        "speed_poll_s": SPEED_POLL_S,
     }
 
 
@@ -158,6 +169,12 @@ def submission_status(request, pk: int):
         if push.next_event(pk, shown, timeout).moved:
             submission = Submission.objects.select_related("problem", "user").get(pk=pk)
     return render(request, "submissions/_status.html", status_context(submission))
+
+
+@login_required
+def submission_speed(request, pk: int):
+    """The speed line alone, which the page asks for every few seconds while it says "being measured"."""
+    return render(request, "submissions/_speed.html", speed_context(get_submission_for_user(request.user, pk)))
 
 
 @login_required

@@ -11,6 +11,7 @@ urlpatterns = [
     path("submissions/new/<slug:slug>/", submissions.submit, name="submit"),
     path("submissions/<int:pk>/", submissions.submission_detail, name="submission-detail"),
     path("submissions/<int:pk>/status/", submissions.submission_status, name="submission-status"),
+    path("submissions/<int:pk>/speed/", submissions.submission_speed, name="submission-speed"),
     # Under ASGI judge/asgi.py answers this path before Django; this view serves WSGI servers.
     path("submissions/<int:pk>/events/", stream.submission_events, name="submission-events"),
     path("submissions/diff/", submissions.submission_diff, name="submission-diff"),
