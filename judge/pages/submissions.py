@@ -39,7 +39,7 @@ def submit(request, slug: str):
     upload = request.FILES.get("file")
     code = upload.read(1 << 20) if upload else request.POST.get("code", "")
     custom = request.POST.get("kind") == CUSTOM
-    kind = Kind.RUN if request.POST.get("kind") in (Kind.RUN, CUSTOM) else Kind.SUBMIT
+    kind = KINDS.get(request.POST.get("kind", ""), Kind.SUBMIT)
     inputs = posted_texts(request.POST) if custom else None
     try:
         submission = take_submission(request, problem, code, kind, inputs, click_key(request), client_address(request))
@@ -52,6 +52,9 @@ def submit(request, slug: str):
     except SubmissionRejected as exc:
         return refused(request, problem, code, str(exc), status=400)
     return accepted(request, submission)
+
+
+KINDS = {Kind.RUN: Kind.RUN, CUSTOM: Kind.RUN, Kind.REVIEW: Kind.REVIEW}  # the button's value -> what it makes
 
 
 def click_key(request) -> uuid.UUID | None:
@@ -79,7 +82,8 @@ def refused(request, problem, code, error: str, status: int, custom_errors: dict
             "error": error, "custom_fields": fields, "whole_form": (custom_errors or {}).get("", ""),
         }, status=200 if status == 400 else status)
     return problem_page(request, problem, code=code if isinstance(code, str) else None, error=error, status=status,
-                        custom_texts=texts, custom_errors=custom_errors)
+                        custom_texts=texts, custom_errors=custom_errors,
+                        review=request.POST.get("kind") == Kind.REVIEW)
 
 
 def status_context(submission: Submission) -> dict:

@@ -8,6 +8,7 @@ urlpatterns = [
     path("problems/<slug:slug>/", problems.problem_detail, name="problem-detail"),
     path("problems/<slug:slug>/speed/", problems.problem_speed, name="problem-speed"),
     path("problems/<slug:slug>/history/", problems.problem_history, name="problem-history"),
+    path("problems/<slug:slug>/review/", problems.problem_review, name="problem-review"),
     path("submissions/new/<slug:slug>/", submissions.submit, name="submit"),
     path("submissions/<int:pk>/", submissions.submission_detail, name="submission-detail"),
     path("submissions/<int:pk>/status/", submissions.submission_status, name="submission-status"),

@@ -42,6 +42,9 @@
       useSoftTabs: true,
       showPrintMargin: false,
       fontFamily: "\"DejaVu Sans Mono\", ui-monospace, Menlo, Consolas, monospace",
+      // Tab indents inside the editor; Esc then Tab moves on to Run and Submit (Enter goes back in), so the page
+      // works from the keyboard alone.
+      enableKeyboardAccessibility: true,
       minLines: 18,
       maxLines: 40,
       scrollPastEnd: 0.2,
@@ -135,7 +138,23 @@
         form.querySelectorAll(".custom-input .field-error").forEach(function (el) { el.textContent = ""; });
       }
     });
+    // The live region says that a click was sent, then its verdict, once: the result panel itself changes
+    // several times while it waits and would be read out each time.
+    var announcer = document.getElementById("verdict-announcer");
+    function announce(panel) {
+      if (!announcer || !panel) return;
+      var final = panel.dataset.final === "true";
+      var key = panel.dataset.submission + (final ? ":final" : ":sent");
+      if (announcer.dataset.said === key || (!final && announcer.dataset.said === panel.dataset.submission + ":final")) return;
+      announcer.dataset.said = key;
+      var line = panel.querySelector(".status-line");
+      var text = line ? line.textContent.replace(/\s+/g, " ").trim() : "";
+      announcer.textContent = final ? "Result: " + text : "Sent: " + text + ". The verdict follows.";
+    }
+
     document.body.addEventListener("htmx:afterSwap", function () {
+      var latest = document.querySelector("#result .result-panel");
+      announce(latest);
       var panel = document.querySelector("#result .result-panel[data-final=true]");
       if (!panel || panel.dataset.marked) return;
       panel.dataset.marked = "1";
