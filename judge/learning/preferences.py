@@ -15,7 +15,8 @@ FIELDS = ("font_size", "theme", "keys", "tab_width")
 
 
 def defaults() -> dict:
-    return {name: Preferences._meta.get_field(name).get_default() for name in FIELDS}
+    unsaved = Preferences()  # the model's own defaults
+    return {name: getattr(unsaved, name) for name in FIELDS}
 
 
 def preferences_of(user) -> dict:

@@ -20,7 +20,7 @@ log = logging.getLogger(__name__)
 
 PERIOD_NAMES = {1: "second", 60: "minute", 3600: "hour", 86400: "day"}
 ACTIONS: dict[str, tuple[str, str]] = {Kind.RUN: ("runs", "run the examples"), Kind.SUBMIT: ("submissions", "submit")}
-COUNTED_AS = {Kind.REVIEW: Kind.SUBMIT}  # a review's Submit costs the grader as much as any other
+COUNTED_AS: dict[str, str] = {Kind.REVIEW: Kind.SUBMIT}  # a review's Submit costs the grader as much as any other
 
 
 @dataclass(frozen=True)

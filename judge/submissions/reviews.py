@@ -28,11 +28,11 @@ def schedule(solved_at: datetime, reviews_passed: list[datetime]) -> tuple[int, 
     whose accepted review Submits were made at ``reviews_passed``."""
     done, due = 0, solved_at + INTERVALS[0]
     for at in sorted(reviews_passed):
-        if due is None:
-            break
         if at >= due:
             done += 1
-            due = at + INTERVALS[done] if done < len(INTERVALS) else None
+            if done == len(INTERVALS):
+                return done, None
+            due = at + INTERVALS[done]
     return done, due
 
 
