@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.conftest import log_in, sign_up
+from tests.browser.conftest import log_in, screenshot, sign_up
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -53,6 +53,7 @@ def test_settings_hold_across_a_sign_out_and_on_another_device(live_server, prob
     assert editor == {"font": "18px", "theme": "ace/theme/one_dark", "keys": "ace/keyboard/vim", "tab": 2,
                       "dark": True}
     assert page.evaluate(PAGE_LIGHTNESS) < 60
+    screenshot(page, "problem-page-dark")
     before = page.evaluate("window.judgeEditor.getValue()")
     page.click("#editor .ace_content")
     page.keyboard.press("Escape")
