@@ -42,9 +42,6 @@
       useSoftTabs: true,
       showPrintMargin: false,
       fontFamily: "\"DejaVu Sans Mono\", ui-monospace, Menlo, Consolas, monospace",
-      // Tab indents inside the editor; Esc then Tab moves on to Run and Submit (Enter goes back in), so the page
-      // works from the keyboard alone.
-      enableKeyboardAccessibility: true,
       minLines: 18,
       maxLines: 40,
       scrollPastEnd: 0.2,

@@ -45,6 +45,10 @@
     editor.setFontSize(p.fontSize + "px");
     (sessions || [editor.session]).forEach(function (session) { session.setTabSize(p.tabWidth); });
     editor.setTheme(isDark() ? THEMES.dark : THEMES.light);
+    // With the default keys, Tab indents inside the editor and Esc then Tab moves on (Enter goes back in), so the
+    // page works from the keyboard alone.  Vim and Emacs need Esc for themselves: there Ctrl-Enter and
+    // Ctrl-Shift-Enter are the way to Run and Submit.
+    editor.setOption("enableKeyboardAccessibility", p.keys === "default");
     editor.setKeyboardHandler(p.keys === "default" ? null : "ace/keyboard/" + p.keys);
     if (editors.indexOf(editor) < 0) editors.push(editor);
   }
