@@ -91,4 +91,6 @@ def settings_page(request):
         status = 400
     else:
         form, status = PreferencesForm(initial=preferences_of(request.user)), 200
-    return render(request, "learning/settings.html", {"form": form, "saved": "saved" in request.GET}, status=status)
+    return render(request, "learning/settings.html", {
+        "form": form, "saved": "saved" in request.GET,
+        "kept_nowhere": request.method == "POST" and not request.user.is_authenticated}, status=status)

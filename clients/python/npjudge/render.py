@@ -32,7 +32,7 @@ def render(submission: dict, stream: TextIO = sys.stdout) -> None:
     tests = submission.get("tests", [])
     head = f"#{submission['id']} " if submission.get("id") else ""
     kind: dict[str | None, str] = {"run": "Run (visible examples, not counted)", "submit": "Submit",
-                                   "local": "Local test"}
+                                   "review": "Review (counts for the review only)", "local": "Local test"}
     took = f", graded in {submission['graded_in']}" if submission.get("graded_in") else ""
     print(f"{head}{submission.get('problem', '')}  {kind.get(submission.get('kind'), submission.get('kind', ''))}  "
           f"{verdict_text(submission, paint)}  ({len(tests)} test{'s' * (len(tests) != 1)}{took})", file=stream)
