@@ -19,7 +19,7 @@ from judge.courses import desk, services
 from judge.courses.export import gradebook_csv
 from judge.courses.grades import gradebook
 from judge.courses.leaderboard import course_standings
-from judge.courses.models import AdjustmentKind, Course, Feedback, LateRule, Override
+from judge.courses.models import AdjustmentKind, Course, Feedback, Override
 from judge.lti.models import LtiContext, LtiLink, LtiUser, Platform, ScorePost, ScoreStatus
 from judge.standings.models import Period
 from judge.standings.ranking import leaderboard

@@ -8,7 +8,6 @@ import json
 import tarfile
 from pathlib import Path
 
-import psycopg
 import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection
@@ -92,10 +91,10 @@ def test_a_manifest_that_does_not_parse_names_the_field(backup, tmp_path):
 
     with tarfile.open(backup) as archive:
         data = archive.extractfile("database.pgdump").read()
+        manifest = json.loads(archive.extractfile("manifest.json").read())
+    unknown_format(manifest)
     damaged = tmp_path / "bad-manifest.backup"
     with tarfile.open(damaged, "w") as tar:
-        manifest = json.loads(tarfile.open(backup).extractfile("manifest.json").read())
-        unknown_format(manifest)
         for name, content in (("manifest.json", json.dumps(manifest).encode()), ("database.pgdump", data)):
             info = tarfile.TarInfo(name)
             info.size = len(content)
@@ -163,7 +162,7 @@ def test_a_forced_restore_that_cannot_finish_changes_nothing(backup, monkeypatch
         with connection.cursor() as cursor:
             cursor.execute("CREATE TABLE old_site (note text)")
             cursor.execute("INSERT INTO old_site VALUES ('the old term')")
-        holder = psycopg.connect(**postgres.libpq_params(connection.settings_dict))
+        holder = postgres.connect(connection.settings_dict)
         try:
             holder.execute("SELECT * FROM old_site")  # an open transaction reading it, as a page would
             refused(backup, r"Restoring the dump \(nothing was changed\) failed: .*lock timeout", "--force")

@@ -21,6 +21,7 @@ from tests.conftest import REPO
 from tests.databases import connected_to, fresh_database
 from tests.drill import fill_course, observed
 
+
 def test_a_postgresql_backup_restored_into_a_fresh_database_reads_the_same(transactional_db, django_user_model,
                                                                              tmp_path, client):
     course = fill_course(django_user_model)

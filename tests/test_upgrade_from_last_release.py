@@ -48,7 +48,7 @@ def fill_at_release(apps) -> dict[str, int]:
         problem.save()
         problems.append(problem)
 
-    Submission = model("submissions", "Submission")  # noqa: N806 (a model class)
+    Submission = model("submissions", "Submission")
 
     def submitted(user, problem, verdict: str, at: datetime):
         row = Submission.objects.create(user=users[user], problem=problem, test_set=problem.current_test_set,
@@ -63,7 +63,7 @@ def fill_at_release(apps) -> dict[str, int]:
     submitted("grace", first, "accepted", DUE + HOUR)  # late, but within her extension
     submitted("grace", second, "wrong_answer", DUE + 2 * HOUR)
 
-    State, Totals, Level = (model("leaderboard", name) for name in ("UserProblemState", "UserTotals", "SolvedLevel"))  # noqa: N806
+    State, Totals, Level = (model("leaderboard", name) for name in ("UserProblemState", "UserTotals", "SolvedLevel"))
     for user, problem, accepted_count, at in (("ada", first, 1, DUE - 3 * HOUR), ("ada", second, 1, DUE - 2 * HOUR),
                                               ("grace", first, 1, DUE + HOUR), ("grace", second, 0, None)):
         State.objects.create(user=users[user], problem=problem, attempts=1, accepted=accepted_count,
@@ -75,7 +75,7 @@ def fill_at_release(apps) -> dict[str, int]:
 
     course = model("courses", "Course").objects.create(title="Transformers in NumPy", term="Spring 2026",
                                                        join_code="RELEASE1", created_by=users["iris"])
-    Membership = model("courses", "Membership")  # noqa: N806
+    Membership = model("courses", "Membership")
     Membership.objects.create(course=course, user=users["iris"], role="instructor")
     for name in ("ada", "grace"):
         Membership.objects.create(course=course, user=users[name], role="student")

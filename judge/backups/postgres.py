@@ -16,6 +16,7 @@ import subprocess
 from pathlib import Path
 
 import psycopg
+from psycopg.conninfo import make_conninfo
 
 from judge.backups.manifest import BackupError
 
@@ -33,6 +34,10 @@ def libpq_params(db: dict) -> dict[str, str]:
     options = db.get("OPTIONS") or {}
     params.update({name: str(options[name]) for name in LIBPQ_OPTIONS if name in options})
     return {name: value for name, value in params.items() if value}
+
+
+def connect(db: dict) -> psycopg.Connection:
+    return psycopg.connect(make_conninfo(**libpq_params(db)))
 
 
 def client_env(db: dict) -> dict[str, str]:
@@ -61,7 +66,7 @@ def failed(what: str, result: subprocess.CompletedProcess) -> BackupError:
 def dump(db: dict, path: Path) -> set[Key]:
     """The whole database into ``path``; returns the migrations applied in the snapshot dumped."""
     try:
-        connection = psycopg.connect(**libpq_params(db))
+        connection = connect(db)
     except psycopg.Error as exc:
         raise BackupError(f"Cannot connect to the database {db['NAME']!r}: {exc}") from None
     with connection:
@@ -86,7 +91,7 @@ def check(db: dict, path: Path) -> None:
 def is_empty(db: dict) -> bool:
     """No table, view or sequence outside PostgreSQL's own schemas."""
     try:
-        with psycopg.connect(**libpq_params(db)) as connection:
+        with connect(db) as connection:
             row = connection.execute(
                 "SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
                 "WHERE c.relkind IN ('r', 'p', 'v', 'm', 'S', 'f') AND n.nspname <> 'information_schema' "

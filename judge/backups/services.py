@@ -33,7 +33,6 @@ from judge.backups.manifest import (
     MAX_MANIFEST_BYTES,
     MEMBERS,
     BackupError,
-    DatabaseMember,
     Engine,
     Manifest,
     parse_manifest,
