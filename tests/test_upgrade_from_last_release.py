@@ -13,7 +13,9 @@ import csv
 import io
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from django.contrib.auth.hashers import make_password
+from django.core.management import CommandError, call_command
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
@@ -104,6 +106,19 @@ def migrate(targets) -> MigrationExecutor:
     return MigrationExecutor(connection)  # the applied migrations read afresh
 
 
+def week_one_csv(course_pk: int) -> list[list[str]]:
+    out = io.StringIO()
+    gradebook_csv(gradebook(Course.objects.get(pk=course_pk)), out)
+    return list(csv.reader(io.StringIO(out.getvalue())))
+
+
+EXPECTED_CSV = [
+    ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "Week 1", "Email", "Final Score"],
+    ["ada", "", "", "ada", "", "2", "ada@example.org", "100.00"],
+    ["grace", "", "", "grace", "", "1", "grace@example.org", "50.00"],  # on time within her extension
+]
+
+
 def test_a_site_at_the_last_release_upgrades_to_this_code_and_reads_its_data(transactional_db, client):
     release = latest_release()
     targets = sorted(release.migrations.items())
@@ -117,13 +132,7 @@ def test_a_site_at_the_last_release_upgrades_to_this_code_and_reads_its_data(tra
         assert not executor.migration_plan(executor.loader.graph.leaf_nodes())
 
         course = Course.objects.get(pk=ids["course"])
-        out = io.StringIO()
-        gradebook_csv(gradebook(course), out)
-        assert list(csv.reader(io.StringIO(out.getvalue()))) == [
-            ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "Week 1", "Email", "Final Score"],
-            ["ada", "", "", "ada", "", "2", "ada@example.org", "100.00"],
-            ["grace", "", "", "grace", "", "1", "grace@example.org", "50.00"],
-        ]
+        assert week_one_csv(course.pk) == EXPECTED_CSV
         assert [(s.rank, s.username, s.solved) for s in leaderboard()] == [(1, "ada", 2), (2, "grace", 1)]
         assert LtiLink.objects.get().assignment_id == ids["assignment"]
 
@@ -137,3 +146,22 @@ def test_a_site_at_the_last_release_upgrades_to_this_code_and_reads_its_data(tra
         desk.adjust_points(assignment, course.memberships.get(role="instructor").user, ada,
                            assignment.items.first().problem, AdjustmentKind.DELTA, -0.5, "late slides")
         assert gradebook(course).assignments[0].total(ids["ada"]) == 1.5
+
+
+def test_a_backup_taken_at_the_last_release_is_restored_with_migrate_into_this_codes_schema(transactional_db,
+                                                                                          tmp_path):
+    release = latest_release()
+    targets = sorted(release.migrations.items())
+    backup = tmp_path / "release.backup"
+    with fresh_database("at_release") as name, connected_to(name):
+        executor = migrate(targets)
+        ids = fill_at_release(executor.loader.project_state(targets).apps)
+        call_command("backup", str(backup))
+    with fresh_database("restored") as name, connected_to(name):
+        with pytest.raises(CommandError, match=rf"holds the schema of release {release.version} .* Add --migrate"):
+            call_command("restore", str(backup))
+        assert connection.introspection.table_names() == []
+        call_command("restore", str(backup), "--migrate")
+        executor = MigrationExecutor(connection)
+        assert not executor.migration_plan(executor.loader.graph.leaf_nodes())
+        assert week_one_csv(ids["course"]) == EXPECTED_CSV
