@@ -32,7 +32,21 @@ from datetime import datetime
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
-from django.db.models import Case, Count, DateTimeField, F, IntegerField, Max, Min, Q, QuerySet, Sum, Value, When
+from django.db.models import (
+    Case,
+    Count,
+    DateTimeField,
+    Expression,
+    F,
+    IntegerField,
+    Max,
+    Min,
+    Q,
+    QuerySet,
+    Sum,
+    Value,
+    When,
+)
 from django.db.models.functions import Greatest, TruncMonth, TruncWeek
 from django.utils import timezone
 
@@ -87,7 +101,7 @@ def totals_rows(states: QuerySet[UserProblemState]) -> QuerySet:
             .values_list("user_id", "n", "at"))
 
 
-def period_rows(states: QuerySet[UserProblemState], window: str) -> QuerySet:
+def period_rows(states: QuerySet[UserProblemState], window: Period) -> QuerySet:
     return (_counted(states).annotate(kind=Value(window), period=TRUNC[window]("first_accepted_at"))
             .values("user_id", "kind", "period").annotate(n=Count("id"), at=Max("first_accepted_at"))
             .values_list("user_id", "kind", "period", "n", "at"))
@@ -123,7 +137,7 @@ def refresh_progress(user_id: int, problem_id: int) -> None:
     with transaction.atomic(savepoint=False):
         state = _locked_state(user_id, problem_id)
         fresh = pair_figures(user_id, problem_id)
-        old = (state.attempts, state.accepted, state.first_accepted_at) if state else (0, 0, None)
+        old = (state.attempts, state.accepted, state.first_accepted_at)
         new = fresh[:3] if fresh else (0, 0, None)
         _store_state(state, user_id, problem_id, fresh)
         first_solve = old[2] is None and new[2] is not None  # the common case of a change: added, not recounted
@@ -219,7 +233,7 @@ def pair_figures(user_id: int, problem_id: int) -> tuple | None:
     return None if state is None else astuple(state)
 
 
-def _locked_state(user_id: int, problem_id: int) -> UserProblemState | None:
+def _locked_state(user_id: int, problem_id: int) -> UserProblemState:
     """The state row, locked: concurrent verdicts of one student on one problem take turns."""
     state = UserProblemState.objects.select_for_update().filter(user_id=user_id, problem_id=problem_id).first()
     if state is None:
@@ -229,10 +243,9 @@ def _locked_state(user_id: int, problem_id: int) -> UserProblemState | None:
     return state
 
 
-def _store_state(state: UserProblemState | None, user_id: int, problem_id: int, figures: tuple | None) -> None:
+def _store_state(state: UserProblemState, user_id: int, problem_id: int, figures: tuple | None) -> None:
     if figures is None:
-        if state is not None:
-            state.delete()
+        state.delete()
         return
     values = dict(zip(STATE_COLUMNS[2:], figures))
     if any(getattr(state, k) != v for k, v in values.items()):
@@ -250,8 +263,8 @@ def _add_to_problem(problem_id: int, submissions: int, accepted: int, solvers: i
     """Add to the problem's totals; a first solve also becomes the problem's first if it is earlier."""
     if not (submissions or accepted or solvers):
         return
-    change = dict(submissions=F("submissions") + submissions, accepted=F("accepted") + accepted,
-                  solvers=F("solvers") + solvers)
+    change: dict[str, Expression] = dict(submissions=F("submissions") + submissions,
+                                         accepted=F("accepted") + accepted, solvers=F("solvers") + solvers)
     if first_solve:
         user_id, at = first_solve
         earlier = (Q(first_solved_at__isnull=True) | Q(first_solved_at__gt=at)
