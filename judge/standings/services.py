@@ -63,8 +63,6 @@ from judge.standings.models import (
 )
 from judge.submissions.models import Kind, Status, Submission
 
-# Tests set it to check the ORM path (SQLite's) against the rebuild on PostgreSQL too.
-ORM_ONLY = False
 TRUNC = {Period.MONTH: TruncMonth, Period.WEEK: TruncWeek}
 
 STATE_COLUMNS = ["user", "problem", "attempts", "accepted", "first_accepted_at", "best_verdict"]
@@ -156,6 +154,12 @@ def refresh_progress(user_id: int, problem_id: int) -> None:
             _refresh_users([user_id])
 
 
+def in_database() -> bool:
+    """Whether a verdict moves the standings inside the database (PostgreSQL: the function of migration 0003) or
+    through the ORM rules of ``refresh_progress`` (elsewhere)."""
+    return connection.vendor == "postgresql"
+
+
 def apply_verdict(submission_id: int) -> None:
     """The standings after this submission's verdict was recorded; call it in the transaction that recorded it.
 
@@ -165,7 +169,7 @@ def apply_verdict(submission_id: int) -> None:
     (a state with no graded submit left, a solve a rejudge moved or took away). Elsewhere (SQLite) the ORM
     rules of ``refresh_progress`` do it all.
     """
-    if connection.vendor != "postgresql" or ORM_ONLY:
+    if not in_database():
         user_id, problem_id, kind = Submission.objects.values_list("user_id", "problem_id", "kind").get(
             pk=submission_id)
         if kind == Kind.SUBMIT:
@@ -193,7 +197,7 @@ def in_statement(submission: str) -> tuple[str, list] | None:
     ``submission`` is the SQL expression of the submission's id. PostgreSQL only: the function refuses a
     rare case (SQLSTATE JR001), and the verdict is then recorded the long way, with ``apply_verdict``.
     """
-    if connection.vendor != "postgresql" or ORM_ONLY:
+    if not in_database():
         return None
     return f"judge_apply_verdict({submission}, %s, true)", [settings.TIME_ZONE]
 
