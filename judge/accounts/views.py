@@ -14,7 +14,7 @@ from judge.accounts.devices import remember_device
 from judge.accounts.limits import CountersUnavailable, Throttled, check_sign_in, check_signup, record_failed_sign_in
 from judge.accounts.services import set_hidden_from_standings
 from judge.standings.progress import progress_of
-from judge.submissions.reviews import reviews_of
+from judge.submissions.reviews import review_queue
 from judge.tokens.models import Scope
 from judge.tokens.services import TokenRejected, create_token, live_tokens, revoke_token
 
@@ -89,23 +89,11 @@ def profile(request, username: str, tokens: dict | None = None, status: int = 20
         tokens = {"new_token": {"name": fresh["name"]}, "new_secret": fresh["secret"]}
     response = render(request, "accounts/profile.html", {
         "person": person, "own": own, "hidden": hidden, "progress": progress_of(person),
-        "tokens": live_tokens(person) if own else [], "scopes": Scope.choices, "reviews": review_queue(person) if own else {},
-        **(tokens or {})}, status=status)
+        "tokens": live_tokens(person) if own else [], "scopes": Scope.choices,
+        "reviews": review_queue(person, timezone.now()) if own else None, **(tokens or {})}, status=status)
     if fresh:
         response["Cache-Control"] = "no-store"  # the secret must not stay in a cache
     return response
-
-
-def review_queue(person) -> dict:
-    """The owner's spaced review: what is due now, what comes next, and how many problems are done with."""
-    now = timezone.now()
-    items = reviews_of(person)
-    return {"due": [i for i in items if i.is_due(now)],
-            "coming": [i for i in items if i.due_at is not None and not i.is_due(now)][:REVIEWS_COMING],
-            "finished": sum(1 for i in items if i.due_at is None)}
-
-
-REVIEWS_COMING = 5
 
 
 @login_required

@@ -64,6 +64,21 @@ def reviews_of(user, problems: list[Problem] | None = None) -> list[ReviewItem]:
     return sorted(items, key=lambda i: (i.due_at is None, i.due_at.timestamp() if i.due_at else 0, i.problem.path_order))
 
 
+@dataclass(frozen=True)
+class ReviewQueue:
+    due: list[ReviewItem]  # due now, the longest waiting first
+    coming: list[ReviewItem]  # the next few
+    finished: int  # problems reviewed three times
+
+
+def review_queue(user, now: datetime, coming: int = 5) -> ReviewQueue:
+    """What the student's profile shows of their review."""
+    items = reviews_of(user)
+    return ReviewQueue(due=[i for i in items if i.is_due(now)],
+                       coming=[i for i in items if i.due_at is not None and not i.is_due(now)][:coming],
+                       finished=sum(1 for i in items if i.due_at is None))
+
+
 def review_of(user, problem: Problem) -> ReviewItem | None:
     found = reviews_of(user, [problem])
     return found[0] if found else None
