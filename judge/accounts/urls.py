@@ -11,6 +11,7 @@ urlpatterns = [
     path("password/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
     path("users/<path:username>/", views.profile, name="profile"),
     path("privacy/", views.standings_privacy, name="standings-privacy"),
+    path("export/", views.export_work, name="export-work"),
     path("tokens/", views.token_create, name="token-create"),
     path("tokens/<int:pk>/revoke/", views.token_revoke, name="token-revoke"),
 ]
