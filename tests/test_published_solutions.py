@@ -109,7 +109,7 @@ def test_someone_who_has_not_solved_it_reads_nothing(client, problem, second_stu
     listing = client.get(f"/problems/{problem.slug}/solutions/")
     assert listing.status_code == 403
     assert "Solve this problem first" in listing.content.decode()
-    assert "/solutions/%d/" % published.pk not in listing.content.decode()
+    assert f"/solutions/{published.pk}/" not in listing.content.decode()
     assert client.get(f"/problems/{problem.slug}/solutions/{published.pk}/").status_code == 404
     assert client.get(f"/problems/{problem.slug}/solutions/{published.pk}/diff/").status_code == 404
 

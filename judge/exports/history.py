@@ -70,8 +70,9 @@ def _chunks(user, selection: str, folder: str, now: datetime) -> Iterator[bytes]
             problem = submission.problem
             statement = f"{problem.slug}/statement.md"
             if statement not in files:
-                files[statement] = problem.statement_md.encode()
-                repo.put(statement, files[statement])
+                text = problem.statement_md.encode()
+                repo.put(statement, text)
+                files[statement] = text
             path = solution_path(submission)
             repo.put(path, submission.code.encode("utf-8", "surrogateescape"))
             files[path] = submission.pk

@@ -24,12 +24,16 @@ def download(request, export: Export) -> StreamingHttpResponse:
 
 
 async def _pulled(chunks: Iterator[bytes]) -> AsyncIterator[bytes]:
-    step = sync_to_async(next)
+    step = sync_to_async(_next)
     try:
-        while (chunk := await step(chunks, None)) is not None:
+        while (chunk := await step(chunks)) is not None:
             yield chunk
     finally:
         await sync_to_async(_close)(chunks)
+
+
+def _next(chunks: Iterator[bytes]) -> bytes | None:
+    return next(chunks, None)
 
 
 def _close(chunks: Iterator[bytes]) -> None:

@@ -40,6 +40,9 @@ class _Sink:
     def flush(self) -> None:
         pass
 
+    def close(self) -> None:
+        pass
+
     def drain(self) -> bytes:
         data, self.parts = b"".join(self.parts), []
         return data

@@ -37,12 +37,13 @@ def solution_detail(request, slug: str, pk: int):
 
 def detail_page(request, solution: PublishedSolution, error: str = "", status: int = 200):
     reader = request.user
-    mine = own_accepted(reader, solution.problem).exclude(pk=solution.submission_id) if reader.is_authenticated else []
+    mine = (list(own_accepted(reader, solution.problem).exclude(pk=solution.submission_id)[:20])
+            if reader.is_authenticated else [])
     return render(request, "solutions/detail.html", {
         "solution": solution, "problem": solution.problem, "code_html": highlighted(solution.submission.code),
         "votes": solution.votes.count(), "own": solution.user_id == reader.pk,
         "voted": reader.is_authenticated and Vote.objects.filter(solution=solution, user=reader).exists(),
-        "mine": list(mine[:20]), "moderation": solution.moderation.all() if reader.is_staff else [],
+        "mine": mine, "moderation": solution.moderation.all() if reader.is_staff else [],
         "error": error,
     }, status=status)
 
