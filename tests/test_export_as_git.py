@@ -123,3 +123,23 @@ def test_the_api_sends_the_same_zip_to_a_token(client, student, work, tmp_path):
     assert len(git(repo, "log", "--format=%H").split()) == 2
     refused = client.get("/api/v1/me/export?only=nope", HTTP_AUTHORIZATION=f"Bearer {token}")
     assert refused.status_code == 422
+
+
+@pytest.mark.django_db(transaction=True)
+def test_under_asgi_the_zip_is_sent_as_it_is_made(student, work, tmp_path):
+    """Django would read a synchronous iterator to its end before sending it under ASGI; the export pulls its
+    chunks one at a time on the request's thread instead."""
+    from asgiref.sync import async_to_sync
+    from django.test import AsyncClient
+
+    async def fetch():
+        client = AsyncClient()
+        await client.aforce_login(student)
+        response = await client.get("/accounts/export/")
+        assert response.is_async
+        return [chunk async for chunk in response.streaming_content]
+
+    chunks = async_to_sync(fetch)()
+    assert len(chunks) >= 5  # a chunk per commit, then the end
+    repo = unzipped(b"".join(chunks), tmp_path)
+    assert len(git(repo, "log", "--format=%H").split()) == 4
