@@ -71,12 +71,13 @@ def test_every_submit_is_a_commit_in_time_order_with_its_verdict(client, student
     assert git(repo, "log", "-1", "--format=%an %ad", "--date=iso-strict", f"HEAD~{3}").strip() == \
         f"ada {work[0].created_at.isoformat()}"
     assert git(repo, "show", "HEAD~3:add_one/solution.py") == FIRST
-    assert git(repo, "show", f"HEAD~2:double_it/attempts/{work[1].pk}-wrong_answer.py") == WRONG
+    assert git(repo, "show", "HEAD~2:double_it/attempt.py") == WRONG
     assert "-    return x + 1\n+    return np.add(x, 1)" in git(repo, "show", "HEAD~1")
     assert git(repo, "show", "HEAD:add_one/statement.md") == "Add one to every element."
     # The last commit is checked out and git sees nothing changed; the repository is sound.
     assert (repo / "add_one" / "solution.py").read_text() == BETTER
     assert (repo / "double_it" / "solution.py").read_text() == SECOND
+    assert (repo / "double_it" / "attempt.py").read_text() == WRONG
     assert git(repo, "status", "--porcelain") == ""
     git(repo, "fsck", "--strict")
     assert "grace" not in git(repo, "log", "--all", "-p") and "a Run is not a Submit" not in git(repo, "log", "-p")

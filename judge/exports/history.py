@@ -1,8 +1,9 @@
 """A student's Submits as a git history: one folder per problem with ``statement.md`` and ``solution.py`` (the
 code of their accepted Submit), a commit per Submit in the order they were made, its verdict in the message.
 
-Two selections: ``all`` (every Submit: one that was not accepted is kept as ``attempts/<id>-<verdict>.py``
-beside the solution, in a commit of its own) and ``accepted`` (the last accepted Submit of each problem).
+Two selections: ``all`` (every Submit: the code of one that was not accepted goes in ``attempt.py`` beside the
+solution, so each is in the history and the tree keeps the same few files) and ``accepted`` (the last accepted
+Submit of each problem).
 The zip is made as it is sent (``judge.lib.gitzip``): submissions are read a batch at a time and each
 commit's bytes go out before the next batch is read.
 """
@@ -24,11 +25,12 @@ BATCH = 100
 README = """# My work on NumPy Transformer Judge
 
 One folder per problem: `statement.md` (the statement when this was exported), `solution.py` (the code of your
-accepted Submit) and, in an export of every Submit, `attempts/` (the Submits that were not accepted, named by
-their number and verdict).  Each Submit is one commit, made when you submitted it; its message gives the verdict.
+accepted Submit) and, in an export of every Submit, `attempt.py` (the code of a Submit that was not accepted:
+the last one is here, every one is in the history).  Each Submit is one commit, made when you submitted it; its
+message gives the verdict.
 
-    git log --stat        # what you submitted, when, and what the judge said
-    git show HEAD~3       # one Submit's change
+    git log --stat                       # what you submitted, when, and what the judge said
+    git log -p -- SLUG/attempt.py        # every attempt that was not accepted, in turn
 """
 
 
@@ -85,7 +87,7 @@ def solution_path(submission: Submission) -> str:
     slug = submission.problem.slug
     if submission.verdict == Verdict.ACCEPTED:
         return f"{slug}/solution.py"
-    return f"{slug}/attempts/{submission.pk}-{submission.verdict or 'no_verdict'}.py"
+    return f"{slug}/attempt.py"
 
 
 def message(submission: Submission) -> str:
