@@ -52,7 +52,7 @@ def solution_diff(request, slug: str, pk: int):
     """From the reader's own accepted solution (the newest, or ``?mine=``) to this one."""
     solution = solution_of(request, slug, pk)
     accepted = own_accepted(request.user, solution.problem) if request.user.is_authenticated else None
-    if not accepted:
+    if accepted is None or not accepted.exists():
         raise Http404("You have no accepted solution of this problem to compare with.")
     chosen = request.GET.get("mine", "")
     mine = accepted.filter(pk=int(chosen)).first() if chosen.isdigit() else accepted.first()

@@ -36,6 +36,9 @@ def published(problem: Problem, staff: bool = False) -> QuerySet[PublishedSoluti
 
 def solutions_for(problem: Problem, reader, order: str = "speed") -> list[Listed]:
     rows = (published(problem, reader.is_staff).select_related("submission", "user", "user__profile")
+            # The list shows each Submit's speed figure only: not its code or its results (arrays of every test).
+            .defer("submission__code", "submission__results", "submission__properties", "submission__sandbox",
+                   "submission__custom_expected")
             .annotate(vote_count=Count("votes"),
                       ratio=Coalesce(Cast(KeyTextTransform("ratio_precise", "submission__speed"), FloatField()),
                                      Cast(KeyTextTransform("ratio", "submission__speed"), FloatField()))))
