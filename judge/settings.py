@@ -126,6 +126,7 @@ INSTALLED_APPS = [
     "judge.courses",
     "judge.lti",
     "judge.display",  # its template tags
+    "judge.solutions",
     "judge.backups",  # manage.py backup and restore
 ]
 

@@ -12,6 +12,7 @@ urlpatterns = [
     path("me/", views.own_profile, name="own-profile"),
     path("users/<path:username>/", views.profile, name="profile"),
     path("privacy/", views.standings_privacy, name="standings-privacy"),
+    path("export/", views.export_work, name="export-work"),
     path("tokens/", views.token_create, name="token-create"),
     path("tokens/<int:pk>/revoke/", views.token_revoke, name="token-revoke"),
 ]

@@ -4,6 +4,7 @@ from django.contrib.auth import get_user_model, login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.contrib.auth.views import LoginView
+from django.http import HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -13,6 +14,9 @@ from django.views.decorators.http import require_POST
 from judge.accounts.devices import remember_device
 from judge.accounts.limits import CountersUnavailable, Throttled, check_sign_in, check_signup, record_failed_sign_in
 from judge.accounts.services import set_hidden_from_standings
+from judge.exports import history
+from judge.exports.history import SELECTIONS
+from judge.exports.streaming import download
 from judge.standings.progress import progress_of
 from judge.submissions.reviews import review_queue
 from judge.tokens.models import Scope
@@ -129,3 +133,12 @@ def standings_privacy(request):
     """The profile's setting: whether public standings show the student's name or "anonymous"."""
     set_hidden_from_standings(request.user, request.POST.get("hide") == "on")
     return redirect("profile", request.user.username)
+
+
+@login_required
+def export_work(request):
+    """"Download my work": the signed-in student's Submits as a git repository in a zip, streamed."""
+    selection = request.GET.get("only", "all")
+    if selection not in SELECTIONS:
+        return HttpResponseBadRequest(f"only= takes one of: {', '.join(SELECTIONS)}")
+    return download(request, history.export_work(request.user, selection))

@@ -8,6 +8,8 @@ from ninja import Field, Query, Router, Schema
 
 from judge.api.auth import READ
 from judge.api.errors import REFUSALS
+from judge.exports import history
+from judge.exports.streaming import download
 from judge.standings import ranking
 from judge.standings.models import Period
 from judge.standings.progress import progress_of
@@ -94,3 +96,18 @@ def leaderboard(request, query: Query[BoardQuery]):
 
 def standing(s: ranking.Standing, user_id: int) -> dict:
     return {"rank": s.rank, "name": s.shown_name, "solved": s.solved, "tied": s.tied, "me": s.user_id == user_id}
+
+
+class ExportQuery(Schema):
+    only: Literal["all", "accepted"] = Field(
+        "all", description="all: every Submit, with its verdict; accepted: the last accepted Submit of each problem")
+
+
+@router.get("/me/export", response={**REFUSALS}, url_name="api-me-export",
+            openapi_extra={"responses": {200: {
+                "description": "your work as a zip holding a git repository: a folder per problem (statement.md, "
+                               "solution.py), a commit per Submit in time order with its verdict; streamed",
+                "content": {"application/zip": {"schema": {"type": "string", "format": "binary"}}}}}})
+def export(request, query: Query[ExportQuery]):
+    """Download your work, as the profile page's "Download my work" does."""
+    return download(request, history.export_work(request.user, query.only))

@@ -20,6 +20,7 @@ from judge.display.diffs import code_diff
 from judge.lib.validation import SubmissionRejected
 from judge.pages.problem_page import problem_page
 from judge.problems.queries import get_problem_for_user
+from judge.solutions.models import PublishedSolution
 from judge.submissions import push, speed
 from judge.submissions.limits import RateLimited
 from judge.submissions.models import Kind, Status, Submission
@@ -143,7 +144,10 @@ def submission_detail(request, pk: int):
     if own:
         desk.mark_read(request.user, submission)  # read now; this page still marks which were new
     return render(request, "submissions/detail.html", status_context(submission) | {
-        "overall": overall, "lines": lines, "can_reply": own})
+        "overall": overall, "lines": lines, "can_reply": own,
+        # An accepted Submit of one's own may be published for those who solved the problem (judge/solutions).
+        "publishable": own and submission.kind == Kind.SUBMIT and submission.verdict == Verdict.ACCEPTED,
+        "publication": PublishedSolution.objects.filter(submission=submission).first() if own else None})
 
 
 @login_required

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from judge.pages import desk, problems, stream, submissions
+from judge.pages import desk, problems, solutions, stream, submissions
 
 urlpatterns = [
     path("", problems.problem_list, name="problem-list"),
@@ -9,6 +9,14 @@ urlpatterns = [
     path("problems/<slug:slug>/speed/", problems.problem_speed, name="problem-speed"),
     path("problems/<slug:slug>/history/", problems.problem_history, name="problem-history"),
     path("problems/<slug:slug>/review/", problems.problem_review, name="problem-review"),
+    # Published solutions (judge/solutions: who may read them is its access.py's to say).
+    path("problems/<slug:slug>/solutions/", solutions.solution_list, name="solution-list"),
+    path("problems/<slug:slug>/solutions/<int:pk>/", solutions.solution_detail, name="solution-detail"),
+    path("problems/<slug:slug>/solutions/<int:pk>/diff/", solutions.solution_diff, name="solution-diff"),
+    path("submissions/<int:pk>/publish/", solutions.publish, name="solution-publish"),
+    path("solutions/<int:pk>/withdraw/", solutions.withdraw, name="solution-withdraw"),
+    path("solutions/<int:pk>/vote/", solutions.vote, name="solution-vote"),
+    path("solutions/<int:pk>/moderate/", solutions.moderate, name="solution-moderate"),
     path("submissions/new/<slug:slug>/", submissions.submit, name="submit"),
     path("submissions/<int:pk>/", submissions.submission_detail, name="submission-detail"),
     path("submissions/<int:pk>/status/", submissions.submission_status, name="submission-status"),

@@ -6,6 +6,7 @@ import os
 import stat
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -66,3 +67,31 @@ def test_a_student_pulls_tests_and_submits_from_the_terminal(live_server, proble
     again = npjudge(tmp_path, "status", wrong_id)
     assert again.returncode == 1 and "Class token appended instead of prepended" in again.stdout
     assert npjudge(tmp_path, "status", "999999").returncode == 2
+
+
+def test_a_student_exports_their_work_from_the_terminal(live_server, student, tmp_path):
+    from engine.verdicts import Verdict
+    from judge.tokens.services import create_token
+    from tests.boards import quick_problem
+    from tests.students import graded
+
+    problem = quick_problem("add_one")
+    first = graded(student, problem, Verdict.WRONG_ANSWER, code="def f(x):\n    return x\n", minute=1)
+    second = graded(student, problem, Verdict.ACCEPTED, code="def f(x):\n    return x + 1\n", minute=2)
+    _, secret = create_token(student, "terminal", ["read"])
+    assert npjudge(tmp_path, "login", "--server", live_server.url, stdin=secret + "\n").returncode == 0
+
+    exported = npjudge(tmp_path, "export", "-o", "work.zip")
+    assert exported.returncode == 0, exported.stderr
+    assert "Saved your work in" in exported.stdout and not list(tmp_path.glob("*.part"))
+    with zipfile.ZipFile(tmp_path / "work.zip") as archive:
+        archive.extractall(tmp_path)
+    repo = tmp_path / "npjudge-ada"
+    log = subprocess.run(["git", "log", "--reverse", "--format=%s"], cwd=repo, capture_output=True, text=True)
+    assert log.stdout.splitlines() == [f"Add one: Wrong answer (#{first.pk})", f"Add one: Accepted (#{second.pk})"]
+    shown = subprocess.run(["git", "show", "HEAD:add_one/solution.py"], cwd=repo, capture_output=True, text=True)
+    assert shown.stdout == "def f(x):\n    return x + 1\n"
+
+    named = npjudge(tmp_path, "export", "--only", "accepted")  # the server's name for it, in this folder
+    assert named.returncode == 0, named.stderr
+    assert len(list(tmp_path.glob("npjudge-ada-*.zip"))) == 1

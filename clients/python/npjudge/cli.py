@@ -64,6 +64,13 @@ def parser() -> argparse.ArgumentParser:
     submit.add_argument("--run", action="store_true", help="a Run on the visible examples only (not counted)")
     submit.set_defaults(command=cmd_submit)
 
+    export = commands.add_parser("export", help="download your work: a zip holding a git repository of your Submits")
+    export.add_argument("--only", choices=["all", "accepted"], default="all",
+                        help="all: every Submit with its verdict (default); accepted: the last accepted of each problem")
+    export.add_argument("--output", "-o", type=Path, default=None,
+                        help="the zip to write (default: npjudge-USERNAME-DATE.zip here)")
+    export.set_defaults(command=cmd_export)
+
     status = commands.add_parser("status", help="a submission's verdict")
     status.add_argument("id", type=int)
     status.set_defaults(command=cmd_status)
@@ -144,6 +151,14 @@ def cmd_submit(args) -> int:
     progress.done()
     render(submission)
     return ACCEPTED if submission["accepted"] else NOT_ACCEPTED
+
+
+def cmd_export(args) -> int:
+    output = args.output
+    folder = output.parent if output else Path.cwd()
+    saved = Client().save(f"/me/export?only={args.only}", folder, output.name if output else None)
+    print(f"Saved your work in {saved}: unzip it, then `git log` in its folder.")
+    return ACCEPTED
 
 
 def cmd_status(args) -> int:

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+import re
+import shutil
 import urllib.error
 import urllib.request
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 
 from npjudge import config
 
@@ -56,6 +59,17 @@ class Client:
         with self._open("GET", url) as answer:
             return answer.read()
 
+    def save(self, path: str, folder: Path, name: str | None = None) -> Path:
+        """A download streamed to a file in ``folder``, named ``name`` or as the server's Content-Disposition
+        says; written beside it first, so a cut download never leaves a partial file under that name."""
+        with self._open("GET", path, timeout=600) as answer:
+            target = folder / (name or _attachment_name(answer.headers.get("Content-Disposition", "")) or "download")
+            partial = target.with_name(target.name + ".part")
+            with open(partial, "wb") as out:
+                shutil.copyfileobj(answer, out, 1 << 16)
+        partial.replace(target)
+        return target
+
     def submit(self, problem: str, code: str, kind: str = "submit") -> dict:
         """One submission; a retry after a lost answer finds the same one (the Idempotency-Key)."""
         headers = {"Idempotency-Key": str(uuid.uuid4())}
@@ -92,6 +106,12 @@ class Client:
                 if event == "status" and on_status:
                     on_status(data)
             # The stream closed without a verdict (a time-out): ask again.
+
+
+def _attachment_name(disposition: str) -> str | None:
+    """The file name a Content-Disposition header gives, without any folder in it."""
+    match = re.search(r'filename="([^"/\\]+)"', disposition)
+    return match.group(1) if match and match.group(1) not in (".", "..") else None
 
 
 def _detail(error: urllib.error.HTTPError) -> str:

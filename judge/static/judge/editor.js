@@ -47,6 +47,9 @@
       scrollPastEnd: 0.2,
     });
     window.judgePrefs.dressEditor(editor);  // the student's font size, theme, keys and tab width
+    // Keyboard users are not trapped: Tab stops on the editor, Enter starts editing, Escape leaves it, so Tab
+    // reaches Run and Submit (WCAG 2.1.2); Ace reads its own instructions to screen readers.
+    editor.setOption("enableKeyboardAccessibility", true);
     editor.session.setUseWrapMode(true);  // long lines wrap: nothing is cut off on a narrow screen
     editor.clearSelection();
     form.classList.add("enhanced");

@@ -1,0 +1,1 @@
+"""A student's own work, downloaded: their Submits as a git repository in a zip (``history.py``)."""
