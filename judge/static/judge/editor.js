@@ -46,10 +46,9 @@
       maxLines: 40,
       scrollPastEnd: 0.2,
     });
-    window.judgePrefs.dressEditor(editor);  // the student's font size, theme, keys and tab width
-    // Keyboard users are not trapped: Tab stops on the editor, Enter starts editing, Escape leaves it, so Tab
-    // reaches Run and Submit (WCAG 2.1.2); Ace reads its own instructions to screen readers.
-    editor.setOption("enableKeyboardAccessibility", true);
+    // The student's font size, theme, keys and tab width; with the default keys no keyboard trap (WCAG 2.1.2):
+    // Tab stops on the editor, Enter starts editing, Escape leaves it (prefs.js).
+    window.judgePrefs.dressEditor(editor);
     editor.session.setUseWrapMode(true);  // long lines wrap: nothing is cut off on a narrow screen
     editor.clearSelection();
     form.classList.add("enhanced");

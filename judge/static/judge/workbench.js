@@ -33,8 +33,6 @@
       fontFamily: "\"DejaVu Sans Mono\", ui-monospace, Menlo, Consolas, monospace",
       scrollPastEnd: 0.3,
     });
-    // As on the problem page: Tab stops on the editor, Enter edits, Escape leaves it (no keyboard trap).
-    editor.setOption("enableKeyboardAccessibility", true);
     window.judgeWorkbench = editor;
     window.addEventListener("resize", function () { editor.resize(); });  // long lines wrap to the new width
     bench.classList.add("enhanced");
