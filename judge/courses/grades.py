@@ -1,9 +1,10 @@
 """Credit, read from the submissions when it is asked for: nothing is written when a verdict is recorded.
 
 The one rule every reader of grades goes through (the gradebook and its CSV, ``manage.py gradebook``, the course
-pages, the score sent to an LMS): ``grade_assignment`` takes the automatic credit by date, then applies the
-points staff gave by hand (``Adjustment``: an override of the credit, or a bonus or deduction added to it),
-and keeps the result between 0 and the assignment's ``problem_cap``.
+pages, the score sent to an LMS): ``grade_assignment`` takes the automatic credit by date, adds the rubric items
+staff ticked (``RubricMark``), then applies the points staff gave by hand (``Adjustment``: an override of the
+credit, or a bonus or deduction added to it), and keeps the result between 0 and the assignment's
+``problem_cap``. When students may see it is a separate question (``courses.release``).
 
 The Submit that counts for an assignment problem is the best one made inside the student's own window (their
 dates after overrides); a Submit is worth its date's credit (``deadlines.credit_at``) if accepted, nothing
@@ -18,7 +19,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from django.db.models import Count, Max, Min, Q
+from django.db.models import Count, Max, Min, Q, Sum
 
 from engine.verdicts import Verdict
 from judge.courses.deadlines import NOT_COUNTING, Credit, Window, credit_at, personal_window
@@ -31,6 +32,7 @@ from judge.courses.models import (
     Membership,
     Override,
     Role,
+    RubricMark,
     TimedStart,
 )
 from judge.submissions.models import Kind, Status, Submission
@@ -119,16 +121,28 @@ def grade_assignment(assignment: Assignment, students: list[Student]) -> Assignm
         best = grades.cells.get((user_id, problem_id))
         if credit.counts and (best is None or (credit.value, not credit.late) > (best.value, not best.late)):
             grades.cells[(user_id, problem_id)] = credit
-    for adjustment in Adjustment.objects.filter(assignment=assignment, user_id__in=list(windows)):
-        key = (adjustment.user_id, adjustment.problem_id)
-        grades.cells[key] = adjusted(grades.cells.get(key, NOT_COUNTING), adjustment.kind, adjustment.points,
-                                     assignment.problem_cap)
+    marks = rubric_points(assignment, list(windows))
+    by_hand = {(a.user_id, a.problem_id): a for a in Adjustment.objects.filter(assignment=assignment,
+                                                                             user_id__in=list(windows))}
+    for key in marks.keys() | by_hand.keys():
+        grades.cells[key] = with_points_by_hand(grades.cells.get(key, NOT_COUNTING), marks.get(key, 0.0),
+                                                by_hand.get(key), assignment.problem_cap)
     return grades
 
 
-def adjusted(credit: Credit, kind: str, points: float, cap: float) -> Credit:
-    """The credit once staff's points by hand apply: set to ``points`` or moved by them, kept within [0, cap]."""
-    value = points if kind == AdjustmentKind.OVERRIDE else credit.value + points
+def rubric_points(assignment: Assignment, user_ids: list[int]) -> dict[tuple[int, int], float]:
+    """(student, problem) -> the points of the rubric items ticked for them, summed in the database."""
+    rows = (RubricMark.objects.filter(item__assignment=assignment, user_id__in=user_ids).order_by()
+            .values_list("user_id", "item__problem_id").annotate(points=Sum("item__points")))
+    return {(user_id, problem_id): points for user_id, problem_id, points in rows}
+
+
+def with_points_by_hand(credit: Credit, rubric: float, adjustment: Adjustment | None, cap: float) -> Credit:
+    """The one rule's hand-given part: the automatic credit plus the ticked rubric items, then the adjustment (an
+    override sets the points, a bonus or deduction moves them), kept within [0, cap]."""
+    value = credit.value + rubric
+    if adjustment is not None:
+        value = adjustment.points if adjustment.kind == AdjustmentKind.OVERRIDE else value + adjustment.points
     value = min(max(value, 0.0), cap)
     return Credit(value, counts=credit.counts or value > 0, late=credit.late, adjusted=True)
 

@@ -8,12 +8,13 @@ from django.shortcuts import render
 from django.urls import reverse
 
 from engine.speed import VECTORISED_WITHIN
+from judge.courses.release import marked_held, marks_for
 from judge.pages.problem_page import problem_page
 from judge.problems.models import Difficulty, Problem
 from judge.problems.queries import get_problem_for_user, problems_being_prepared
 from judge.problems.tracks import catalogue_tracks
 from judge.standings.models import ProblemTotals
-from judge.standings.ranking import marks_of, problem_totals
+from judge.standings.ranking import problem_totals
 from judge.submissions import speed
 from judge.submissions.composition import chain_to_solve
 from judge.submissions.queries import history
@@ -110,7 +111,7 @@ def problem_list(request):
     query, tag, difficulty = (request.GET.get(k, "").strip() for k in ("q", "tag", "difficulty"))
     problems = list(Problem.objects.filter(published=True).only(*LIST_FIELDS))  # ordered by the learning path
     stats = problem_totals()  # kept with the verdicts: no aggregate over submissions, no cache
-    solved, attempted = marks_of(request.user)
+    solved, attempted = marks_for(request.user)
     url_prefix = reverse("problem-detail", args=["slug"]).removesuffix("slug/")
     rows = [
         listed(p, position, stats.get(p.pk) or ProblemTotals(),
@@ -155,4 +156,4 @@ def problem_speed(request, slug: str):
 def problem_history(request, slug: str):
     """The Submissions tab, refreshed each time it is opened."""
     problem = get_problem_for_user(request.user, slug)
-    return render(request, "problems/_history.html", {"submissions": history(request.user, problem)})
+    return render(request, "problems/_history.html", {"submissions": marked_held(request.user, history(request.user, problem))})
