@@ -204,6 +204,10 @@ class RubricItem(models.Model):
     class Meta:
         ordering = ["position", "pk"]
 
+    @property
+    def points_text(self) -> str:
+        return f"{self.points:+g}"
+
 
 class RubricMark(models.Model):
     """A rubric item ticked for a student, on the submission staff were reading when they ticked it."""
