@@ -87,9 +87,10 @@ def test_unticking_takes_the_points_back_and_every_change_is_audited(client, wor
     tick(client, world.course, world.assignment, submission)
     assert not RubricMark.objects.exists()
     page = unlinked(client.get(reverse("course-gradebook", args=[world.course.pk])).content.decode())
-    assert '<td class="num">1</td><td class="num">·</td><td class="num">1</td>' in page[page.index("<td>ada</td>"):].split("</tr>")[0]
+    row = page[page.index("<td>ada</td>"):].split("</tr>")[0]
+    assert '<td class="num">1</td><td class="num">·</td><td class="num">1</td>' in row
     summaries = list(CourseAudit.objects.filter(action="rubric").order_by("pk").values_list("summary", flat=True))
-    assert summaries[0].endswith("added 'Copied the starter's loop' (-0.5)")
+    assert summaries[0] == "first_step in 'Week 1': added \"Copied the starter's loop\" (-0.5)"
     assert "ticked Copied the starter's loop (-0.5)" in summaries[1] and summaries[2].endswith("ticked none")
 
 
