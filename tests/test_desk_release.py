@@ -20,8 +20,8 @@ from judge.courses.models import Override, Release
 from judge.lti import scores
 from judge.lti.models import ScorePost, ScoreStatus
 from judge.problems.models import Problem
-from judge.submissions.signals import verdict_recorded
 from judge.submissions.models import Submission
+from judge.submissions.signals import verdict_recorded
 from judge.tokens.services import create_token
 from npjudge.render import render
 from tests.courses import DUE, world  # noqa: F401 (fixture)

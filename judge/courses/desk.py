@@ -107,7 +107,7 @@ def add_rubric_item(assignment: Assignment, by, problem: Problem, label: str, po
         errors.append("Give the item a number of points other than 0 (negative for a deduction), at most 100.")
     if RubricItem.objects.filter(assignment=assignment, problem=problem).count() >= MAX_RUBRIC_ITEMS:
         errors.append(f"A problem's rubric holds at most {MAX_RUBRIC_ITEMS} items.")
-    if errors:
+    if errors or points is None:
         raise CourseError(errors)
     position = RubricItem.objects.filter(assignment=assignment, problem=problem).count()
     item = RubricItem.objects.create(assignment=assignment, problem=problem, label=label, points=points,

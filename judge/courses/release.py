@@ -131,7 +131,7 @@ def marked_held(user, submissions) -> list[Submission]:
     submissions = list(submissions)
     withheld = held_submission_ids(user, submissions)
     for submission in submissions:
-        submission.held = submission.pk in withheld  # type: ignore[attr-defined]
+        submission.held = submission.pk in withheld
     return submissions
 
 
@@ -143,8 +143,8 @@ def masked_marks(user, solved: set[int], attempted: set[int]) -> tuple[set[int],
         return solved, attempted
     hidden = set()
     for problem_id, held in holds.items():
-        earliest = [h.since for h in held]
-        if None in earliest:
+        earliest = [h.since for h in held if h.since is not None]
+        if len(earliest) < len(held):  # an assignment with no opening holds every Submit
             hidden.add(problem_id)
             continue
         before = Submission.objects.filter(user=user, problem_id=problem_id, kind=Kind.SUBMIT, verdict=Verdict.ACCEPTED, status=Status.DONE,
