@@ -7,8 +7,9 @@ solved in the end, some late, some after the close; and as many again from outsi
 through Django's test client with DEBUG off, signed in as the instructor: the gradebook page (first page of
 100 students), the CSV download (all 1,000), the live progress matrix of one assignment, and
 ``manage.py gradebook``; then gives points by hand (the grading desk's adjustments: overrides, bonuses and
-deductions on ``--adjusted`` of the cells, 10% by default) and times them all again, side by side with the
-ratio, since every reader applies them through ``grades.grade_assignment``.
+deductions on ``--adjusted`` of the cells, 10% by default) and rubrics (two items per problem, one or both
+ticked on ``--rubric`` of the cells, 20% by default) and times them all again, side by side with the ratio,
+since every reader applies them through ``grades.grade_assignment``.
 
     .venv/bin/python bench/gradebook.py --database-url postgres://postgres@127.0.0.1:5432/judge_gradebook
 
@@ -52,6 +53,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--submits", type=int, default=4, help="Submits per course student and problem, on average")
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--adjusted", type=float, default=0.1, help="share of (student, problem) cells adjusted")
+    parser.add_argument("--rubric", type=float, default=0.2, help="share of cells with rubric items ticked")
     parser.add_argument("--keep", action="store_true")
     return parser.parse_args()
 
@@ -138,6 +140,27 @@ def add_adjustments(course, share: float) -> int:
     return len(rows)
 
 
+def add_rubric_marks(course, share: float) -> int:
+    """Two rubric items per assignment problem (+0.25, -0.5), ticked (one, or both) on ``share`` of the cells."""
+    from judge.courses.models import Membership, Role, RubricItem, RubricMark
+
+    students = list(Membership.objects.filter(course=course, role=Role.STUDENT).values_list("user_id", flat=True))
+    marks, n = [], 0
+    for assignment in course.assignments.all():
+        for problem_id in assignment.items.values_list("problem_id", flat=True):
+            good = RubricItem.objects.create(assignment=assignment, problem_id=problem_id, label="Vectorised",
+                                             points=0.25)
+            bad = RubricItem.objects.create(assignment=assignment, problem_id=problem_id, label="Mutates its input",
+                                            points=-0.5, position=1)
+            for user_id in students:
+                n += 1
+                if (n * 6007) % 1000 < share * 1000:
+                    marks += [RubricMark(item=good, user_id=user_id)] + (
+                        [RubricMark(item=bad, user_id=user_id)] if n % 4 == 0 else [])
+    RubricMark.objects.bulk_create(marks, batch_size=2000)
+    return len(marks)
+
+
 def timed(runs: int, work) -> tuple[float, float]:
     work()
     timings = []
@@ -186,9 +209,11 @@ def main() -> None:
         }
         before = {label: measure() for label, measure in rows.items()}
         count = add_adjustments(course, args.adjusted)
+        ticked = add_rubric_marks(course, args.rubric)
         sql("VACUUM ANALYZE")
         after = {label: measure() for label, measure in rows.items()}
-        print(f"p50 / p95 in ms, without and with {count:,} adjustments (points by hand); ratio of the p50s")
+        print(f"p50 / p95 in ms, without and with {count:,} adjustments (points by hand) and {ticked:,} rubric "
+              "items ticked; ratio of the p50s")
         for label in rows:
             (p50, p95), (q50, q95) = before[label], after[label]
             print(f"{label:42} {p50:8.0f} {p95:8.0f}   {q50:8.0f} {q95:8.0f}   x{q50 / p50:.2f}", flush=True)
