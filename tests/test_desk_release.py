@@ -23,6 +23,7 @@ from judge.problems.models import Problem
 from judge.submissions.models import Submission
 from judge.submissions.signals import verdict_recorded
 from judge.tokens.services import create_token
+from npjudge.notebook import submission_html
 from npjudge.render import render
 from tests.courses import DUE, world  # noqa: F401 (fixture)
 from tests.desk_release import HIDDEN_TEST, MESSAGE, MISTAKE, clock, graded  # noqa: F401 (fixture)
@@ -58,6 +59,7 @@ def student_views(client: Client, w, submission: Submission) -> dict[str, str]:
         "api problem": json.dumps(api.get(f"/api/v1/problems/{slug}").json()),
         "api problems": json.dumps(api.get("/api/v1/problems").json()),
         "cli": cli.getvalue(),
+        "notebook": submission_html(one),
         "problem page": client.get(f"/problems/{slug}/").content.decode(),
         "history": client.get(f"/problems/{slug}/history/").content.decode(),
         "assignment": client.get(reverse("assignment-detail", args=[w.course.pk, w.assignment.pk])).content.decode(),
@@ -76,7 +78,7 @@ def test_before_the_due_time_no_path_shows_the_grade_and_after_it_every_path_doe
         leaked = [word for word in GRADE_WORDS if word in text]
         assert not leaked, f"{where} shows {leaked}"
         assert EDITORIAL not in text, where
-    assert "Received and graded" in views["page"] and "Received and graded" in views["cli"]
+    assert all("Received and graded" in views[where] for where in ("page", "cli", "notebook"))
     assert "Grades for Week 1 are released after the due time" in views["page"]
     assert "example_1" in views["status"]  # the visible example, and how it did
     assert json.loads(views["api"])["verdict"] == "" and json.loads(views["api"])["held"]
