@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import io
 import os
+import statistics
 import sys
 import time
 from datetime import timedelta
@@ -161,6 +162,27 @@ def add_rubric_marks(course, share: float) -> int:
     return len(marks)
 
 
+def cost(runs: int, work) -> tuple[float, int]:
+    """The median CPU time of this process (the web side: Python, the template, the ORM) and the SQL statements
+    of one call. Both hardly move with the machine's load, which the wall times do ten-fold on a shared machine."""
+    from django.db import connection
+
+    statements = []
+
+    def count(execute, sql, params, many, context):
+        statements.append(sql)
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(count):  # a request resets connection.queries; a wrapper sees them all
+        work()
+    timings = []
+    for _ in range(runs):
+        started = time.process_time()
+        work()
+        timings.append((time.process_time() - started) * 1000)
+    return statistics.median(timings), len(statements)
+
+
 def timed(runs: int, work) -> tuple[float, float]:
     work()
     timings = []
@@ -207,16 +229,29 @@ def main() -> None:
             "manage.py gradebook": lambda: timed(max(3, args.runs // 3),
                                                  lambda: call_command("gradebook", str(course.pk), stdout=io.StringIO())),
         }
+        work = {
+            "gradebook page (100 of 1,000 students)": lambda: client.get(reverse("course-gradebook", args=[course.pk])),
+            "gradebook CSV (1,000 students)": lambda: client.get(reverse("course-gradebook-csv", args=[course.pk])),
+            "progress matrix (1,000 x 10)": lambda: client.get(reverse("assignment-progress",
+                                                                       args=[course.pk, assignment.pk])),
+            "manage.py gradebook": lambda: call_command("gradebook", str(course.pk), stdout=io.StringIO()),
+        }
         before = {label: measure() for label, measure in rows.items()}
+        before_cost = {label: cost(max(3, args.runs // 3), one) for label, one in work.items()}
         count = add_adjustments(course, args.adjusted)
         ticked = add_rubric_marks(course, args.rubric)
         sql("VACUUM ANALYZE")
         after = {label: measure() for label, measure in rows.items()}
+        after_cost = {label: cost(max(3, args.runs // 3), one) for label, one in work.items()}
         print(f"p50 / p95 in ms, without and with {count:,} adjustments (points by hand) and {ticked:,} rubric "
               "items ticked; ratio of the p50s")
         for label in rows:
             (p50, p95), (q50, q95) = before[label], after[label]
             print(f"{label:42} {p50:8.0f} {p95:8.0f}   {q50:8.0f} {q95:8.0f}   x{q50 / p50:.2f}", flush=True)
+        print("median CPU ms of the web process and SQL statements per call, without and with; ratio of the CPU")
+        for label in rows:
+            (c0, n0), (c1, n1) = before_cost[label], after_cost[label]
+            print(f"{label:42} {c0:8.0f} {n0:5d}   {c1:8.0f} {n1:5d}   x{c1 / c0:.2f}", flush=True)
     finally:
         if not args.keep:
             drop_database(args.database_url)

@@ -143,8 +143,8 @@ def mark_rubric(assignment: Assignment, by, submission: Submission, ticked: set[
     if before == ticked:
         return [items[pk] for pk in sorted(ticked)]
     RubricMark.objects.filter(item_id__in=before - ticked, user=student).delete()
-    RubricMark.objects.bulk_create(RubricMark(item_id=pk, user=student, submission=submission, by=by)
-                                   for pk in ticked - before)
+    RubricMark.objects.bulk_create((RubricMark(item_id=pk, user=student, submission=submission, by=by)
+                                    for pk in ticked - before), ignore_conflicts=True)  # two staff ticking at once
     shown = ", ".join(f"{items[pk].label} ({items[pk].points:+g})" for pk in sorted(ticked)) or "none"
     audit(assignment.course, by, RUBRIC, f"{student.username} on {problem.slug} in {assignment.title!r} "
                                          f"(#{submission.pk}): ticked {shown}")

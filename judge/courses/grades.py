@@ -122,8 +122,10 @@ def grade_assignment(assignment: Assignment, students: list[Student]) -> Assignm
         if credit.counts and (best is None or (credit.value, not credit.late) > (best.value, not best.late)):
             grades.cells[(user_id, problem_id)] = credit
     marks = rubric_points(assignment, list(windows))
-    by_hand = {(a.user_id, a.problem_id): a for a in Adjustment.objects.filter(assignment=assignment,
-                                                                             user_id__in=list(windows))}
+    # Plain tuples, not model rows: a gradebook's CSV reads thousands of them.
+    by_hand = {(user_id, problem_id): (kind, points) for user_id, problem_id, kind, points in
+               Adjustment.objects.filter(assignment=assignment, user_id__in=list(windows)).order_by()
+               .values_list("user_id", "problem_id", "kind", "points")}
     for key in marks.keys() | by_hand.keys():
         grades.cells[key] = with_points_by_hand(grades.cells.get(key, NOT_COUNTING), marks.get(key, 0.0),
                                                 by_hand.get(key), assignment.problem_cap)
@@ -137,12 +139,13 @@ def rubric_points(assignment: Assignment, user_ids: list[int]) -> dict[tuple[int
     return {(user_id, problem_id): points for user_id, problem_id, points in rows}
 
 
-def with_points_by_hand(credit: Credit, rubric: float, adjustment: Adjustment | None, cap: float) -> Credit:
-    """The one rule's hand-given part: the automatic credit plus the ticked rubric items, then the adjustment (an
-    override sets the points, a bonus or deduction moves them), kept within [0, cap]."""
+def with_points_by_hand(credit: Credit, rubric: float, adjustment: tuple[str, float] | None, cap: float) -> Credit:
+    """The one rule's hand-given part: the automatic credit plus the ticked rubric items, then the adjustment
+    (``(kind, points)``: an override sets the points, a bonus or deduction moves them), kept within [0, cap]."""
     value = credit.value + rubric
     if adjustment is not None:
-        value = adjustment.points if adjustment.kind == AdjustmentKind.OVERRIDE else value + adjustment.points
+        kind, points = adjustment
+        value = points if kind == AdjustmentKind.OVERRIDE else value + points
     value = min(max(value, 0.0), cap)
     return Credit(value, counts=credit.counts or value > 0, late=credit.late, adjusted=True)
 
