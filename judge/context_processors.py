@@ -4,6 +4,7 @@ import numpy
 from django.core.cache import cache
 from django.db import DatabaseError
 
+from judge.lib.releases import version
 from judge.lib.sandbox_backend import PROCESS_WARNING, resolve_backend_cached
 from judge.submissions.queries import reported_sandbox
 from judge.submissions.workers import cached_grading_state
@@ -22,6 +23,7 @@ def sandbox(request) -> dict:
         # Before a worker has said which NumPy it grades with, the pin both sides are built from (pyproject.toml).
         "numpy_version": (worker or {}).get("numpy") or numpy.__version__,
         "sandbox_warning": PROCESS_WARNING if backend == "process" and worker is not None else "",
+        "judge_version": version(),  # pyproject.toml's: which release an operator or a bug report is looking at
     }
 
 

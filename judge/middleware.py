@@ -18,7 +18,8 @@ from __future__ import annotations
 import asyncio
 import codecs
 import io
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.core.exceptions import TooManyFieldsSent
@@ -29,11 +30,14 @@ from django.utils import timezone
 
 from judge.lib.validation import SubmissionRejected, validate_code
 
+if TYPE_CHECKING:
+    from _typeshed import ReadableBuffer
+
 ESCAPED_UTF8 = "judge-utf-8-escaped"
 FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 
 
-def _decode_escaped(data: bytes, errors: str = "strict") -> tuple[str, int]:
+def _decode_escaped(data: ReadableBuffer, errors: str = "strict") -> tuple[str, int]:
     return codecs.utf_8_decode(data, "surrogateescape", True)  # ignores Django's errors="replace"
 
 
@@ -94,7 +98,7 @@ def form_problem(request: HttpRequest) -> str | None:
     return fields_problem(fields)
 
 
-def fields_problem(fields: list[QueryDict]) -> str | None:
+def fields_problem(fields: Sequence[QueryDict]) -> str | None:
     """Why one of these fields cannot be taken: bytes that are not UTF-8, or a NUL, which no text the site keeps
     may hold (PostgreSQL refuses it in any text, so it would fail a search or a save as a server error)."""
     for data in fields:
@@ -135,7 +139,7 @@ def url_name(path: str) -> str | None:
 def body_limit(path_info: str) -> tuple[str | None, int]:
     """The URL's name and the largest body it accepts: the one place both servers' checks take it from."""
     name = url_name(path_info)
-    return name, settings.REQUEST_BODY_LIMITS.get(name, settings.REQUEST_BODY_DEFAULT_LIMIT)
+    return name, settings.REQUEST_BODY_LIMITS.get(name or "", settings.REQUEST_BODY_DEFAULT_LIMIT)
 
 
 def too_big_message(size: int | None, limit: int, name: str | None) -> str:
@@ -186,8 +190,8 @@ class RequestBodyLimitMiddleware:
         return self.get_response(request)
 
 
-Receive = Callable[[], Awaitable[dict]]
-Send = Callable[[dict], Awaitable[None]]
+Receive = Callable[[], Awaitable[Mapping[str, Any]]]
+Send = Callable[[Mapping[str, Any]], Awaitable[None]]
 
 
 def readable_bytes(scope: dict) -> int | None:
@@ -210,7 +214,7 @@ class BoundedBody:
     def __init__(self, receive: Receive, send: Send, allowed: int) -> None:
         self.receive_from_client, self.send_to_client, self.left, self.cut = receive, send, allowed, False
 
-    async def receive(self) -> dict:
+    async def receive(self) -> Mapping[str, Any]:
         if self.cut:  # Django listens for a disconnect once it has the body: reading on would read the rest
             await asyncio.Event().wait()  # until Django, having answered, cancels this
         if self.left == 0:
@@ -224,7 +228,7 @@ class BoundedBody:
         self.left -= len(body)
         return message
 
-    async def send(self, message: dict) -> None:
+    async def send(self, message: Mapping[str, Any]) -> None:
         if self.cut and message["type"] == "http.response.start":
             message = {**message, "headers": [*message.get("headers", ()), (b"connection", b"close")]}
         await self.send_to_client(message)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 from datetime import timedelta
+from typing import Final
 
 from django.db import transaction
 from django.db.models import Q
@@ -36,7 +37,7 @@ from judge.lti.tool import TimeoutSession, registration_of
 log = logging.getLogger(__name__)
 
 POST_SCORE_TASK = "judge.lti.tasks.post_score"
-SCORE_SCOPE = "https://purl.imsglobal.org/spec/lti-ags/scope/score"
+SCORE_SCOPE: Final = "https://purl.imsglobal.org/spec/lti-ags/scope/score"
 STALE_AFTER = timedelta(minutes=2)
 
 
@@ -81,6 +82,8 @@ def assignment_changed(assignment_id: int) -> list[int]:
 def score_of(link: LtiLink, user_id: int) -> tuple[float, float, bool] | None:
     """(points, maximum, every problem solved) as the gradebook counts them now; None while the assignment's
     grades are held from this student."""
+    if link.assignment is None:
+        raise ValueError("Only a link to an assignment carries a score.")
     students = students_of(link.context.course, user_id=user_id)
     grades = grade_assignment(link.assignment, students)
     if students and not released_for(link.assignment, grades.windows[user_id], timezone.now()):
