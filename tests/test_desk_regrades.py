@@ -34,6 +34,7 @@ def test_a_student_asks_the_ta_answers_then_resolves_with_half_a_point(client, w
     assert "already have an open regrade request" in client.get(
         ask(client, submission, w.assignment)["Location"]).content.decode()
     request = RegradeRequest.objects.get()
+    assert "Ask for a regrade" not in client.get(f"/submissions/{submission.pk}/").content.decode()
 
     client.force_login(w.ta)
     queue = client.get(reverse("course-regrades", args=[w.course.pk])).content.decode()

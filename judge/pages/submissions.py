@@ -145,7 +145,7 @@ def submission_detail(request, pk: int):
     hold = hold_on(request.user, submission)
     return render(request, "submissions/detail.html", status_context(submission, hold) | {
         "overall": overall, "lines": lines, "can_reply": own,
-        "regrade": regrades.regrade_choices(request.user, submission) if own and hold is None else None,
+        "regrade": regrades.askable(request.user, submission) if own and hold is None else None,
         "regrade_requests": regrades.requests_on(submission) if own else [],
         "report_kinds": ReportKind.choices, "report_url": reverse("problem-report", args=[submission.pk]),
         "my_reports": reports.reports_of(request.user, submission)})

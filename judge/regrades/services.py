@@ -48,6 +48,13 @@ def regrade_choices(student, submission: Submission) -> list[Assignment]:
     return [a for a in assignments if released_for(a, window_for(a, student), now)]
 
 
+def askable(student, submission: Submission) -> list[Assignment]:
+    """What the submission's page offers: ``regrade_choices`` less those with a request still open on it."""
+    pending = set(RegradeRequest.objects.filter(submission=submission).exclude(status=RegradeStatus.CLOSED)
+                  .values_list("assignment_id", flat=True))
+    return [a for a in regrade_choices(student, submission) if a.pk not in pending]
+
+
 def ask_regrade(student, submission: Submission, assignment_id: int | None, message: str) -> RegradeRequest:
     body = _body(message)
     assignment = next((a for a in regrade_choices(student, submission) if a.pk == assignment_id), None)
