@@ -7,8 +7,9 @@ solved in the end, some late, some after the close; and as many again from outsi
 through Django's test client with DEBUG off, signed in as the instructor: the gradebook page (first page of
 100 students), the CSV download (all 1,000), the live progress matrix of one assignment, and
 ``manage.py gradebook``; then gives points by hand (the grading desk's adjustments: overrides, bonuses and
-deductions on ``--adjusted`` of the cells, 10% by default) and times them all again, side by side with the
-ratio, since every reader applies them through ``grades.grade_assignment``.
+deductions on ``--adjusted`` of the cells, 10% by default) and rubrics (two items per problem, one or both
+ticked on ``--rubric`` of the cells, 20% by default) and times them all again, side by side with the ratio,
+since every reader applies them through ``grades.grade_assignment``.
 
     .venv/bin/python bench/gradebook.py --database-url postgres://postgres@127.0.0.1:5432/judge_gradebook
 
@@ -20,6 +21,7 @@ from __future__ import annotations
 import argparse
 import io
 import os
+import statistics
 import sys
 import time
 from datetime import timedelta
@@ -52,6 +54,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--submits", type=int, default=4, help="Submits per course student and problem, on average")
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--adjusted", type=float, default=0.1, help="share of (student, problem) cells adjusted")
+    parser.add_argument("--rubric", type=float, default=0.2, help="share of cells with rubric items ticked")
     parser.add_argument("--keep", action="store_true")
     return parser.parse_args()
 
@@ -138,6 +141,48 @@ def add_adjustments(course, share: float) -> int:
     return len(rows)
 
 
+def add_rubric_marks(course, share: float) -> int:
+    """Two rubric items per assignment problem (+0.25, -0.5), ticked (one, or both) on ``share`` of the cells."""
+    from judge.courses.models import Membership, Role, RubricItem, RubricMark
+
+    students = list(Membership.objects.filter(course=course, role=Role.STUDENT).values_list("user_id", flat=True))
+    marks, n = [], 0
+    for assignment in course.assignments.all():
+        for problem_id in assignment.items.values_list("problem_id", flat=True):
+            good = RubricItem.objects.create(assignment=assignment, problem_id=problem_id, label="Vectorised",
+                                             points=0.25)
+            bad = RubricItem.objects.create(assignment=assignment, problem_id=problem_id, label="Mutates its input",
+                                            points=-0.5, position=1)
+            for user_id in students:
+                n += 1
+                if (n * 6007) % 1000 < share * 1000:
+                    marks += [RubricMark(item=good, user_id=user_id)] + (
+                        [RubricMark(item=bad, user_id=user_id)] if n % 4 == 0 else [])
+    RubricMark.objects.bulk_create(marks, batch_size=2000)
+    return len(marks)
+
+
+def cost(runs: int, work) -> tuple[float, int]:
+    """The median CPU time of this process (the web side: Python, the template, the ORM) and the SQL statements
+    of one call. Both hardly move with the machine's load, which the wall times do ten-fold on a shared machine."""
+    from django.db import connection
+
+    statements = []
+
+    def count(execute, sql, params, many, context):
+        statements.append(sql)
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(count):  # a request resets connection.queries; a wrapper sees them all
+        work()
+    timings = []
+    for _ in range(runs):
+        started = time.process_time()
+        work()
+        timings.append((time.process_time() - started) * 1000)
+    return statistics.median(timings), len(statements)
+
+
 def timed(runs: int, work) -> tuple[float, float]:
     work()
     timings = []
@@ -184,14 +229,29 @@ def main() -> None:
             "manage.py gradebook": lambda: timed(max(3, args.runs // 3),
                                                  lambda: call_command("gradebook", str(course.pk), stdout=io.StringIO())),
         }
+        work = {
+            "gradebook page (100 of 1,000 students)": lambda: client.get(reverse("course-gradebook", args=[course.pk])),
+            "gradebook CSV (1,000 students)": lambda: client.get(reverse("course-gradebook-csv", args=[course.pk])),
+            "progress matrix (1,000 x 10)": lambda: client.get(reverse("assignment-progress",
+                                                                       args=[course.pk, assignment.pk])),
+            "manage.py gradebook": lambda: call_command("gradebook", str(course.pk), stdout=io.StringIO()),
+        }
         before = {label: measure() for label, measure in rows.items()}
+        before_cost = {label: cost(max(3, args.runs // 3), one) for label, one in work.items()}
         count = add_adjustments(course, args.adjusted)
+        ticked = add_rubric_marks(course, args.rubric)
         sql("VACUUM ANALYZE")
         after = {label: measure() for label, measure in rows.items()}
-        print(f"p50 / p95 in ms, without and with {count:,} adjustments (points by hand); ratio of the p50s")
+        after_cost = {label: cost(max(3, args.runs // 3), one) for label, one in work.items()}
+        print(f"p50 / p95 in ms, without and with {count:,} adjustments (points by hand) and {ticked:,} rubric "
+              "items ticked; ratio of the p50s")
         for label in rows:
             (p50, p95), (q50, q95) = before[label], after[label]
             print(f"{label:42} {p50:8.0f} {p95:8.0f}   {q50:8.0f} {q95:8.0f}   x{q50 / p50:.2f}", flush=True)
+        print("median CPU ms of the web process and SQL statements per call, without and with; ratio of the CPU")
+        for label in rows:
+            (c0, n0), (c1, n1) = before_cost[label], after_cost[label]
+            print(f"{label:42} {c0:8.0f} {n0:5d}   {c1:8.0f} {n1:5d}   x{c1 / c0:.2f}", flush=True)
     finally:
         if not args.keep:
             drop_database(args.database_url)

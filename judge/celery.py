@@ -17,7 +17,7 @@ log = logging.getLogger(__name__)
 
 app = Celery("judge")
 app.config_from_object("django.conf:settings", namespace="CELERY")
-app.autodiscover_tasks(["judge.submissions", "judge.grading", "judge.authoring", "judge.lti"])
+app.autodiscover_tasks(["judge.submissions", "judge.grading", "judge.authoring", "judge.courses", "judge.lti"])
 
 
 @worker_ready.connect

@@ -124,6 +124,7 @@ INSTALLED_APPS = [
     "judge.tokens",
     "ninja",  # the API's docs page (Swagger UI, served as static files)
     "judge.courses",
+    "judge.regrades",
     "judge.lti",
     "judge.display",  # its template tags
     "judge.solutions",
@@ -452,6 +453,7 @@ CELERY_TASK_ROUTES = {
     # Grades to an LMS: short HTTP calls, on the worker that needs no sandbox, never behind a grading backlog.
     "judge.lti.tasks.post_score": {"queue": "maintenance", "priority": 5},
     "judge.lti.tasks.resend_stalled_scores": {"queue": "maintenance", "priority": 5},
+    "judge.courses.tasks.notify_moved_credit": {"queue": "maintenance", "priority": 5},
 }
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
@@ -463,7 +465,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "judge.submissions.tasks.recover_stalled_submissions",
         "schedule": env_number("RECOVERY_INTERVAL_S", 3.0, float),
     },
-    "resend-stalled-lti-scores": {  # scores whose task the broker lost
+    "notify-moved-credit": {  # after a rejudge has finished, students whose released credit moved are told
+        "task": "judge.courses.tasks.notify_moved_credit",
+        "schedule": 60.0,
+    },
+    "resend-stalled-lti-scores": {  # scores whose task the broker lost, and scores released by the time
         "task": "judge.lti.tasks.resend_stalled_scores",
         "schedule": 60.0,
     },

@@ -19,5 +19,6 @@ urlpatterns = [
     path("lti/", include("judge.lti.urls")),
     path("authoring/", include("judge.authoring.urls")),
     path("api/", include("judge.api.urls")),
+    path("", include("judge.regrades.urls")),
     path("", include("judge.pages.urls")),
 ]

@@ -17,10 +17,9 @@ from pydantic import StringConstraints
 from engine.spec import ParamKind
 from judge.api.auth import READ
 from judge.api.errors import REFUSALS
+from judge.courses.release import editorial_for, marks_for
 from judge.problems.models import Problem
 from judge.problems.queries import visible_case_data
-from judge.standings.ranking import marks_of
-from judge.submissions.queries import editorial_access
 
 router = Router(tags=["problems"], auth=READ)
 
@@ -120,7 +119,7 @@ def summary(request, problem: Problem, solved: set[int], attempted: set[int]) ->
 @router.get("/problems", response={200: list[ProblemSummary], **REFUSALS}, url_name="api-problems")
 def list_problems(request, filters: Query[ProblemFilters]):
     """Published problems in learning-path order, filtered by track, tag and whether you solved them."""
-    solved, attempted = marks_of(request.user)
+    solved, attempted = marks_for(request.user)
     problems = published()
     if filters.track:
         problems = problems.filter(track=filters.track)
@@ -134,10 +133,10 @@ def list_problems(request, filters: Query[ProblemFilters]):
 def problem_detail(request, slug: str):
     """One problem: statement and theory as Markdown, the starter, the signature, limits and visible examples."""
     problem = get_published(slug)
-    solved, attempted = marks_of(request.user)
+    solved, attempted = marks_for(request.user)
     spec = dict(problem.spec)
     kinds = spec.get("kinds", {})
-    editorial = editorial_access(request.user, problem)
+    editorial = editorial_for(request.user, problem)
     return {
         **summary(request, problem, solved, attempted),
         "statement_md": problem.statement_md, "theory_md": problem.theory_md,

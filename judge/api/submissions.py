@@ -26,6 +26,7 @@ from judge.accounts.limits import client_address
 from judge.api.auth import READ, SUBMIT
 from judge.api.errors import REFUSALS, ProblemDetails
 from judge.api.problems import Slug, get_published
+from judge.courses.release import Hold, held_submission_ids, hold_on
 from judge.display import results
 from judge.display.templatetags.misconceptions import misconceptions_of, properties_of
 from judge.submissions import push, speed
@@ -98,6 +99,9 @@ class SubmissionOut(Schema):
     misconceptions: list[Named]
     properties: list[Named]
     speed: Speed | None = None
+    # Set while the student's assignment holds their grade (released later): the sentence saying when; the verdict
+    # is "" and only the visible examples are listed until then.
+    held: str = ""
     url: str
 
 
@@ -106,7 +110,8 @@ class SubmissionListed(Schema):
     problem: str
     kind: str
     status: str
-    verdict: str
+    verdict: str  # "" while held
+    held: bool = False
     created_at: str
     url: str
 
@@ -126,6 +131,9 @@ def get_own_submission(user, pk: int) -> Submission:
 
 def shown(request, submission: Submission) -> dict:
     final = submission.is_final
+    hold = hold_on(request.user, submission) if final else None
+    if hold is not None:
+        return held(request, submission, hold)
     rows = results.result_rows(submission) if final else []
     verdict = "" if (final and submission.custom_error) else submission.verdict
     problem_url = reverse("problem-detail", args=[submission.problem.slug])
@@ -141,6 +149,22 @@ def shown(request, submission: Submission) -> dict:
         "misconceptions": [absolute(request, m) for m in misconceptions_of(submission, problem_url)] if final else [],
         "properties": [absolute(request, p) for p in properties_of(submission, problem_url)] if final else [],
         "speed": _speed(submission) if final else None,
+        "url": request.build_absolute_uri(reverse("submission-detail", args=[submission.pk])),
+    }
+
+
+def held(request, submission: Submission, hold: Hold) -> dict:
+    """A Submit whose grade the author's assignment still holds (``courses.release``): graded, with the visible
+    examples' rows, no verdict and nothing from the hidden tests; ``held`` says when grades come."""
+    rows = [row for row in results.result_rows(submission) if not row.hidden]
+    for row in rows:
+        row.misconception = ""
+    return {
+        "id": submission.pk, "problem": submission.problem.slug, "kind": submission.kind, "custom": False,
+        "status": submission.status, "final": True, "verdict": "", "verdict_label": "Received and graded",
+        "accepted": False, "message": "", "queue_position": None, "graded_in": "",
+        "created_at": submission.created_at.isoformat(), "tests": [row_of(row) for row in rows],
+        "misconceptions": [], "properties": [], "speed": None, "held": hold.sentence,
         "url": request.build_absolute_uri(reverse("submission-detail", args=[submission.pk])),
     }
 
@@ -206,10 +230,14 @@ def list_submissions(request, filters: Query[ListFilters]):
     found = Submission.objects.filter(user_id=request.user.pk).select_related("problem")
     if filters.problem:
         found = found.filter(problem__slug=filters.problem)
-    return [{"id": s.pk, "problem": s.problem.slug, "kind": s.kind, "status": s.status, "verdict": s.verdict,
+    listed = list(found.only("id", "kind", "status", "verdict", "created_at", "user_id", "problem__slug")
+                  [:filters.limit])
+    withheld = held_submission_ids(request.user, listed)
+    return [{"id": s.pk, "problem": s.problem.slug, "kind": s.kind, "status": s.status,
+             "verdict": "" if s.pk in withheld else s.verdict, "held": s.pk in withheld,
              "created_at": s.created_at.isoformat(),
              "url": request.build_absolute_uri(reverse("submission-detail", args=[s.pk]))}
-            for s in found.only("id", "kind", "status", "verdict", "created_at", "problem__slug")[:filters.limit]]
+            for s in listed]
 
 
 @router.get("/submissions/{int:pk}", auth=READ, response={200: SubmissionOut, **REFUSALS},

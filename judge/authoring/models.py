@@ -17,6 +17,7 @@ class Action(models.TextChoices):
     UNPUBLISH = "unpublish", "Unpublished"
     REJUDGE = "rejudge", "Requested a rejudge"
     PROMOTE = "promote", "Named a mined misconception"
+    REPORT = "report", "Answered a problem report"
 
 
 class AuditEntry(models.Model):
@@ -73,3 +74,45 @@ class PromotedCluster(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-pk"]
+
+
+class ReportKind(models.TextChoices):
+    WRONG_TEST = "wrong_test", "A test looks wrong"
+    UNCLEAR = "unclear", "The statement is unclear"
+    OTHER = "other", "Something else"
+
+
+class ReportStatus(models.TextChoices):
+    OPEN = "open", "Open"
+    ANSWERED = "answered", "Answered"
+    CLOSED = "closed", "Closed"
+
+
+class ProblemReport(models.Model):
+    """A student's or a course's staff member's report that something is wrong with a problem itself, for its
+    authors (the workbench). The submission it came from is attached; its code is shown to the authors only if
+    its own author chose to share it (``share_code``): see docs/instructors/grading-desk.md."""
+
+    problem = models.ForeignKey(Problem, on_delete=models.CASCADE, related_name="+")
+    submission = models.ForeignKey("submissions.Submission", null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+")
+    reporter = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    kind = models.CharField(max_length=20, choices=ReportKind.choices)
+    message = models.TextField(max_length=2000)
+    share_code = models.BooleanField(default=False)
+    status = models.CharField(max_length=10, choices=ReportStatus.choices, default=ReportStatus.OPEN)
+    answer = models.TextField(max_length=2000, blank=True)
+    answered_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                    related_name="+")
+    answered_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        indexes = [models.Index(fields=["problem", "status"])]
+
+    @property
+    def code_shared(self) -> bool:
+        """The code is shown only when the person who wrote it chose to share it with the authors."""
+        return (self.share_code and self.submission is not None
+                and self.submission.user_id == self.reporter_id)

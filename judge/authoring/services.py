@@ -25,6 +25,7 @@ from judge.authoring.gate_runs import request_gate_run
 from judge.authoring.lifecycle import audit
 from judge.authoring.models import Action, PromotedCluster, RejudgeBatch
 from judge.authoring.queries import rejudge_candidates
+from judge.authoring.signals import rejudge_requested
 from judge.lib.broker import enqueue_on_commit, send_task
 from judge.problems.drafts import MAX_FILES, store_package_draft
 from judge.problems.models import STALLED_AFTER_S, GateRun, Problem
@@ -231,6 +232,7 @@ def request_rejudge(user, scope: str, problem: Problem | None = None,
         target = submission.pk if submission else (problem.slug if problem else "all problems")
         slug = batch.problem.slug if batch.problem else ""
         audit(user, Action.REJUDGE, slug, f"{scope} {target}: {len(ids)} submissions")
+        rejudge_requested.send(sender=RejudgeBatch, batch=batch)
     return batch
 
 

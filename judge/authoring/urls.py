@@ -19,5 +19,6 @@ urlpatterns = [
     path("problems/<slug:slug>/unpublish/", views.unpublish, name="authoring-unpublish"),
     path("problems/<slug:slug>/download/", views.download, name="authoring-download"),
     path("problems/<slug:slug>/mining/", views.mining, name="authoring-mining"),
+    path("problems/<slug:slug>/reports/", views.problem_reports, name="authoring-reports"),
     path("problems/<slug:slug>/mining/<str:cluster>/promote/", views.promote_cluster, name="authoring-promote"),
 ]

@@ -12,11 +12,11 @@ from django.views.decorators.http import require_POST
 
 from engine.package import WRONG_CHECKS, PackageError
 from judge.authoring import mining as mining_queries
-from judge.authoring import services
+from judge.authoring import reports, services
 from judge.authoring.changes import changes_to_publish
 from judge.authoring.forms import PromoteForm, SettingsForm, parse_manifest
 from judge.authoring.lifecycle import CannotPublish, passed_run, publish_draft
-from judge.authoring.models import Action, AuditEntry, RejudgeBatch, RejudgeScope
+from judge.authoring.models import Action, AuditEntry, ProblemReport, RejudgeBatch, RejudgeScope, ReportStatus
 from judge.authoring.queries import rejudge_candidates
 from judge.problems.drafts import MAX_PACKAGE_BYTES
 from judge.problems.models import GateRun, Problem, TestSet
@@ -48,8 +48,9 @@ def get_problem_for_author(slug: str) -> Problem:
 @staff_only
 def home(request):
     problems = Problem.objects.order_by("path_order", "slug")
+    reported = reports.open_reports_by_problem()
     return render(request, "authoring/home.html", {
-        "problems": [(p, p.gate_runs.first()) for p in problems],
+        "problems": [(p, p.gate_runs.first(), reported.get(p.pk, 0)) for p in problems],
         "batches": RejudgeBatch.objects.all()[:5],
     })
 
@@ -82,7 +83,30 @@ def problem_overview(request, slug: str):
         # Made or changed in the browser since problems/ was last imported: only the database holds it.
         "not_in_git": problem.draft_hash != problem.imported_hash,
         "audit": AuditEntry.objects.filter(problem_slug=slug)[:20],
+        "open_reports": ProblemReport.objects.filter(problem=problem, status=ReportStatus.OPEN).count(),
     })
+
+
+@staff_only
+def problem_reports(request, slug: str):
+    """Reports on a problem from students and courses' staff, newest first; an author answers or closes each."""
+    problem = get_problem_for_author(slug)
+    error = ""
+    if request.method == "POST":
+        report = get_object_or_404(ProblemReport, problem=problem, pk=request.POST.get("report") or 0)
+        try:
+            reports.answer_report(request.user, report, request.POST.get("answer", ""), request.POST.get("status", ""))
+        except reports.ReportRefused as refused:
+            error = refused.messages[0]
+        else:
+            return redirect("authoring-reports", slug)
+    shown = request.GET.get("status", ReportStatus.OPEN)
+    found = ProblemReport.objects.filter(problem=problem).select_related("reporter", "submission", "answered_by")
+    if shown in ReportStatus.values:
+        found = found.filter(status=shown)
+    return render(request, "authoring/reports.html", {
+        "problem": problem, "reports": found[:200], "shown": shown, "statuses": ReportStatus.choices,
+        "error": error}, status=400 if error else 200)
 
 
 @staff_only

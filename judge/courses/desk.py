@@ -16,7 +16,17 @@ from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 
-from judge.courses.models import Adjustment, AdjustmentKind, Assignment, Course, Feedback, Membership, Role
+from judge.courses.models import (
+    Adjustment,
+    AdjustmentKind,
+    Assignment,
+    Course,
+    Feedback,
+    Membership,
+    Role,
+    RubricItem,
+    RubricMark,
+)
 from judge.courses.services import CourseError, announce_credit_rules, audit
 from judge.problems.models import Problem
 from judge.problems.rendering import render_markdown
@@ -72,6 +82,99 @@ def adjust_points(assignment: Assignment, by, student, problem: Problem, kind: s
     audit(assignment.course, by, ADJUSTED, f"{where}: {AdjustmentKind(kind).label} {points:g}: {reason}")
     announce_credit_rules(assignment.pk)
     return adjustment
+
+
+# --- Rubrics: items with points staff tick on a student's work ------------------------------------------------
+
+RUBRIC = "rubric"
+MAX_RUBRIC_ITEMS = 30
+
+
+def rubric_of(assignment: Assignment, problem: Problem) -> list[RubricItem]:
+    return list(RubricItem.objects.filter(assignment=assignment, problem=problem))
+
+
+@transaction.atomic
+def add_rubric_item(assignment: Assignment, by, problem: Problem, label: str, points: float | None) -> RubricItem:
+    """A new line of the problem's rubric on this assignment (the instructor's)."""
+    label = (label or "").strip()
+    errors = []
+    if not assignment.items.filter(problem=problem).exists():
+        errors.append(f"{problem.slug} is not a problem of {assignment.title}.")
+    if not label or len(label) > 200:
+        errors.append("Describe the item in 1 to 200 characters, as the student will read it.")
+    if points is None or not math.isfinite(points) or points == 0 or abs(points) > 100:
+        errors.append("Give the item a number of points other than 0 (negative for a deduction), at most 100.")
+    if RubricItem.objects.filter(assignment=assignment, problem=problem).count() >= MAX_RUBRIC_ITEMS:
+        errors.append(f"A problem's rubric holds at most {MAX_RUBRIC_ITEMS} items.")
+    if errors or points is None:
+        raise CourseError(errors)
+    position = RubricItem.objects.filter(assignment=assignment, problem=problem).count()
+    item = RubricItem.objects.create(assignment=assignment, problem=problem, label=label, points=points,
+                                     position=position)
+    audit(assignment.course, by, RUBRIC, f"{problem.slug} in {assignment.title!r}: added {label!r} ({points:+g})")
+    return item
+
+
+@transaction.atomic
+def delete_rubric_item(assignment: Assignment, by, pk: int) -> None:
+    item = RubricItem.objects.filter(assignment=assignment, pk=pk).select_related("problem").first()
+    if item is None:
+        raise CourseError("That rubric item no longer exists.")
+    ticked = item.marks.count()
+    item.delete()
+    audit(assignment.course, by, RUBRIC, f"{item.problem.slug} in {assignment.title!r}: removed {item.label!r} "
+                                         f"({item.points:+g}), ticked for {ticked} student(s)")
+    if ticked:
+        announce_credit_rules(assignment.pk)
+
+
+@transaction.atomic
+def mark_rubric(assignment: Assignment, by, submission: Submission, ticked: set[int]) -> list[RubricItem]:
+    """Tick exactly ``ticked`` (item ids) of the problem's rubric for the submission's author; audited, and the
+    LMS hears the score may differ. Returns the items ticked now."""
+    student, problem = submission.user, submission.problem
+    items = {i.pk: i for i in rubric_of(assignment, problem)}
+    if unknown := ticked - set(items):
+        raise CourseError(f"No such rubric item on {problem.slug}: {', '.join(map(str, sorted(unknown)))}.")
+    if not Membership.objects.filter(course_id=assignment.course_id, user=student, role=Role.STUDENT).exists():
+        raise CourseError(f"{student.username} is not a student of this course.")
+    before = set(RubricMark.objects.filter(item__in=list(items), user=student).values_list("item_id", flat=True))
+    if before == ticked:
+        return [items[pk] for pk in sorted(ticked)]
+    RubricMark.objects.filter(item_id__in=before - ticked, user=student).delete()
+    RubricMark.objects.bulk_create((RubricMark(item_id=pk, user=student, submission=submission, by=by)
+                                    for pk in ticked - before), ignore_conflicts=True)  # two staff ticking at once
+    shown = ", ".join(f"{items[pk].label} ({items[pk].points:+g})" for pk in sorted(ticked)) or "none"
+    audit(assignment.course, by, RUBRIC, f"{student.username} on {problem.slug} in {assignment.title!r} "
+                                         f"(#{submission.pk}): ticked {shown}")
+    announce_credit_rules(assignment.pk)
+    return [items[pk] for pk in sorted(ticked)]
+
+
+def rubrics_of(assignment: Assignment) -> dict[int, list[RubricItem]]:
+    """problem id -> its rubric items on this assignment."""
+    found: dict[int, list[RubricItem]] = {}
+    for item in RubricItem.objects.filter(assignment=assignment):
+        found.setdefault(item.problem_id, []).append(item)
+    return found
+
+
+def rubric_ticked_on(assignment: Assignment, student) -> dict[int, list[RubricItem]]:
+    """problem id -> the rubric items ticked for this student on the assignment (what the student reads)."""
+    found: dict[int, list[RubricItem]] = {}
+    for mark in RubricMark.objects.filter(item__assignment=assignment, user=student).select_related("item"):
+        found.setdefault(mark.item.problem_id, []).append(mark.item)
+    return found
+
+
+def ticked_for(student, problem: Problem) -> dict[int, set[int]]:
+    """assignment id -> the rubric items ticked for this student on this problem."""
+    ticked: dict[int, set[int]] = {}
+    for assignment_id, item_id in RubricMark.objects.filter(user=student, item__problem=problem).values_list(
+            "item__assignment_id", "item_id"):
+        ticked.setdefault(assignment_id, set()).add(item_id)
+    return ticked
 
 
 # --- Feedback on code ------------------------------------------------------------------------------------------

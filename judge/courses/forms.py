@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django import forms
 
-from judge.courses.models import LateRule, time_zone_choices
+from judge.courses.models import LateRule, Release, time_zone_choices
 from judge.problems.models import Problem
 
 DATETIME = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
@@ -39,10 +39,13 @@ class AssignmentForm(WindowForm):
                                             label="Timed: minutes per student (blank: not timed)")
     problem_cap = forms.FloatField(required=False, min_value=0, initial=1.0,
                                    label="Most points a problem can reach with points by hand (blank: 1)")
+    release = forms.ChoiceField(choices=Release.choices, required=False, initial=Release.AT_ONCE,
+                                label="Students see their grades, the hidden tests and the editorial",
+                                widget=forms.RadioSelect)
     problems = forms.ModelMultipleChoiceField(queryset=Problem.objects.filter(published=True),
                                               to_field_name="slug", widget=forms.CheckboxSelectMultiple)
     field_order = ["title", "problems", "opens_at", "due_at", "closes_at", "late_rule", "late_multiplier",
-                   "late_penalty_per_day", "weight", "time_limit_minutes", "problem_cap"]
+                   "late_penalty_per_day", "weight", "time_limit_minutes", "problem_cap", "release"]
 
 
 class OverrideForm(WindowForm):

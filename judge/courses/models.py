@@ -100,6 +100,14 @@ class LateWindow(models.Model):
         abstract = True
 
 
+class Release(models.TextChoices):
+    """When students see their credit, the hidden tests' results and the editorial (``courses.release``)."""
+
+    AT_ONCE = "at_once", "At once"
+    AFTER_DUE = "after_due", "After each student's own due time"
+    MANUAL = "manual", "When staff press Release"
+
+
 class Assignment(LateWindow):
     course = models.ForeignKey(Course, on_delete=models.CASCADE, related_name="assignments")
     title = models.CharField(max_length=200)
@@ -108,6 +116,8 @@ class Assignment(LateWindow):
     time_limit_minutes = models.PositiveIntegerField(null=True, blank=True)
     # The most points a problem can reach once staff adjusted it by hand (a bonus above 1 needs a cap above 1).
     problem_cap = models.FloatField(default=1.0)
+    release = models.CharField(max_length=12, choices=Release.choices, default=Release.AT_ONCE)
+    released_at = models.DateTimeField(null=True, blank=True)  # when staff pressed Release (``Release.MANUAL``)
     problems: models.ManyToManyField[Problem, AssignmentProblem] = models.ManyToManyField(
         Problem, through="AssignmentProblem", related_name="assignments")
 
@@ -179,6 +189,64 @@ class Adjustment(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["assignment", "user", "problem"], name="one_adjustment")]
+
+
+class RubricItem(models.Model):
+    """One line of an assignment problem's rubric: points (positive or negative) staff tick on a student's work;
+    ticked items add to the automatic credit (``grades.grade_assignment``)."""
+
+    assignment = models.ForeignKey(Assignment, on_delete=models.CASCADE, related_name="rubric")
+    problem = models.ForeignKey(Problem, on_delete=models.CASCADE, related_name="+")
+    label = models.CharField(max_length=200)
+    points = models.FloatField()
+    position = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["position", "pk"]
+
+    @property
+    def points_text(self) -> str:
+        return f"{self.points:+g}"
+
+
+class RubricMark(models.Model):
+    """A rubric item ticked for a student, on the submission staff were reading when they ticked it."""
+
+    item = models.ForeignKey(RubricItem, on_delete=models.CASCADE, related_name="marks")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    submission = models.ForeignKey(Submission, null=True, on_delete=models.SET_NULL, related_name="+")
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["item", "user"], name="rubric_item_once_per_student")]
+
+
+class Notice(models.Model):
+    """Something a student is told on their course page: their credit moved after a rejudge, a regrade request
+    was answered. Unread until they open the course page."""
+
+    course = models.ForeignKey(Course, on_delete=models.CASCADE, related_name="notices")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    text = models.CharField(max_length=500)
+    link = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    read_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        indexes = [models.Index(fields=["user", "course", "read_at"])]
+
+
+class CreditBefore(models.Model):
+    """A student's released credit on an assignment problem when a rejudge of it was requested: once the
+    rejudge has finished, a student whose credit differs is told (``release.notify_moved_credit``)."""
+
+    batch_id = models.PositiveIntegerField(db_index=True)  # judge.authoring's RejudgeBatch
+    assignment = models.ForeignKey(Assignment, on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    problem = models.ForeignKey(Problem, on_delete=models.CASCADE, related_name="+")
+    value = models.FloatField()
 
 
 class Feedback(models.Model):

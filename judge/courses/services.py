@@ -28,6 +28,7 @@ from judge.courses.models import (
     CourseAudit,
     Membership,
     Override,
+    Release,
     RetiredJoinCode,
     Role,
     Section,
@@ -277,6 +278,11 @@ def save_assignment(course: Course, by, values: dict, problems: list, assignment
         errors.append(f"Only published problems can be assigned; not {', '.join(unpublished)}.")
     if values.get("weight") is not None and values["weight"] < 0:
         errors.append("A weight cannot be negative.")
+    release = values.get("release", getattr(assignment, "release", Release.AT_ONCE))
+    if release not in Release.values:
+        errors.append(f"Choose when grades are released: {', '.join(str(label) for label in Release.labels)}.")
+    elif release == Release.AFTER_DUE and not values.get("due_at", getattr(assignment, "due_at", None)):
+        errors.append("Grades released after the due time need a due time.")
     if errors:
         raise CourseError(errors)
     created = assignment is None
@@ -289,7 +295,8 @@ def save_assignment(course: Course, by, values: dict, problems: list, assignment
                                           for i, p in enumerate(problems))
     audit(course, by, "assignment", f"{'created' if created else 'changed'} {assignment.title!r}: "
                                     f"opens {assignment.opens_at}, due {assignment.due_at}, "
-                                    f"closes {assignment.closes_at}, {assignment.late_rule}")
+                                    f"closes {assignment.closes_at}, {assignment.late_rule}, "
+                                    f"grades released {Release(assignment.release).label.lower()}")
     announce_credit_rules(assignment.pk)
     return assignment
 

@@ -22,4 +22,6 @@ urlpatterns = [
     path("<int:pk>/assignments/<int:assignment_pk>/progress/", views.progress, name="assignment-progress"),
     path("<int:pk>/assignments/<int:assignment_pk>/insights/", views.assignment_insights, name="assignment-insights"),
     path("<int:pk>/assignments/<int:assignment_pk>/similarity/", views.similarity, name="assignment-similarity"),
+    path("<int:pk>/assignments/<int:assignment_pk>/release/", views.release_grades, name="assignment-release"),
+    path("<int:pk>/assignments/<int:assignment_pk>/rubric/", views.rubric, name="assignment-rubric"),
 ]

@@ -21,7 +21,7 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
 from judge.accounts.limits import CountersUnavailable, Throttled, check_course_signup
-from judge.courses import desk, live, services
+from judge.courses import desk, live, release, services
 from judge.courses.access import CHANGE, READ_ALL, get_assignment_for_user, get_course_for_user
 from judge.courses.deadlines import credit_at
 from judge.courses.export import gradebook_csv
@@ -29,7 +29,7 @@ from judge.courses.forms import AssignmentForm, CourseForm, OverrideForm, Roster
 from judge.courses.grades import gradebook, progress_matrix, stuck_students, students_of, window_for
 from judge.courses.insights import insights
 from judge.courses.leaderboard import course_standings
-from judge.courses.models import Assignment, Course, Membership, Override, Role, Section
+from judge.courses.models import Assignment, Course, Membership, Override, Release, Role, Section
 from judge.courses.pictures import score_histogram, solves_over_time
 from judge.courses.similarity import final_codes, similar_pairs
 from judge.courses.timezones import activate_for, choose_time_zone
@@ -137,10 +137,13 @@ def course_home(request, pk: int):
         rows.append({"assignment": assignment, "window": window,
                      "open_now": credit_at(window, now, bool(assignment.time_limit_minutes)).counts})
     unread = desk.unread_feedback(request.user, course) if role == Role.STUDENT else 0
+    notices = release.unread_notices(request.user, course)
+    release.mark_notices_read(request.user, course)  # shown once on this page
     return render(request, "courses/home.html", {"course": course, "role": role, "rows": rows, "tz": tz,
                                                  "can_change": role in CHANGE, "can_read": role in READ_ALL,
                                                  "unread": unread, "feedback": desk.feedback_for_student(
-                                                     request.user, course) if unread else []})
+                                                     request.user, course) if unread else [],
+                                                 "notices": notices})
 
 
 @login_required
@@ -192,7 +195,8 @@ def assignment_values(data: dict) -> dict:
     return {k: data.get(k) for k in ("title", "weight", "time_limit_minutes", "opens_at", "due_at", "closes_at",
                                      "late_multiplier", "late_penalty_per_day")} | {
         "late_rule": data.get("late_rule") or "",
-        "problem_cap": 1.0 if data.get("problem_cap") is None else data["problem_cap"]}
+        "problem_cap": 1.0 if data.get("problem_cap") is None else data["problem_cap"],
+        "release": data.get("release") or Release.AT_ONCE}
 
 
 @login_required
@@ -241,15 +245,73 @@ def assignment_detail(request, pk: int, assignment_pk: int):
     window = window_for(assignment, request.user)
     context = {"course": assignment.course, "assignment": assignment, "role": role, "window": window, "tz": tz,
                "items": assignment.items.select_related("problem"), "can_read": role in READ_ALL,
-               "can_change": role in CHANGE}
+               "can_change": role in CHANGE, "release_label": Release(assignment.release).label}
     if role == Role.STUDENT:
         me = list(students_of(assignment.course, user_id=request.user.pk))
         grades, cells = progress_matrix(assignment, me)
-        context["mine"] = [(i, cells.get((request.user.pk, i.problem_id)), grades.credit(request.user.pk, i.problem_id))
-                           for i in context["items"]]
-        context["my_points"] = points(grades.total(request.user.pk))
+        ticked = desk.rubric_ticked_on(assignment, request.user)
+        context["release_note"] = release.release_note(assignment, window, timezone.now())
+        if context["release_note"]:  # held: how many times they submitted, nothing of what grading found
+            context["mine_held"] = [(i, cells.get((request.user.pk, i.problem_id))) for i in context["items"]]
+        else:
+            context["mine"] = [(i, cells.get((request.user.pk, i.problem_id)),
+                                grades.credit(request.user.pk, i.problem_id),
+                                ticked.get(i.problem_id, [])) for i in context["items"]]
+            context["my_points"] = points(grades.total(request.user.pk))
         context["override"] = Override.objects.filter(assignment=assignment, user=request.user).first()
     return render(request, "courses/assignment.html", context)
+
+
+@login_required
+@require_POST
+def release_grades(request, pk: int, assignment_pk: int):
+    """Staff press Release: students see their grades, and the LMS is sent every score."""
+    assignment, _ = get_assignment_for_user(request.user, pk, assignment_pk, CHANGE)
+    try:
+        done = release.release_assignment(assignment, request.user)
+    except services.CourseError as error:
+        messages.error(request, error.messages[0])
+    else:
+        messages.success(request, f"Grades of {assignment.title} released." if done
+                         else f"Grades of {assignment.title} were released already.")
+    return redirect("assignment-detail", pk, assignment_pk)
+
+
+@login_required
+def rubric(request, pk: int, assignment_pk: int):
+    """An assignment's rubrics, per problem: the instructor adds and removes items; its TAs read them."""
+    assignment, role = get_assignment_for_user(request.user, pk, assignment_pk, READ_ALL)
+    errors = []
+    if request.method == "POST":
+        if role not in CHANGE:
+            raise PermissionDenied("Only instructors change a rubric.")
+        errors = save_rubric(request, assignment)
+        if not errors:
+            return redirect("assignment-rubric", pk, assignment_pk)
+    items = list(assignment.items.select_related("problem"))
+    rubrics = desk.rubrics_of(assignment)
+    return render(request, "courses/rubric.html", {
+        "course": assignment.course, "assignment": assignment, "role": role, "errors": errors,
+        "can_change": role in CHANGE, "problems": [(i.problem, rubrics.get(i.problem_id, [])) for i in items]},
+        status=400 if errors else 200)
+
+
+def save_rubric(request, assignment: Assignment) -> list[str]:
+    try:
+        if "delete" in request.POST:
+            desk.delete_rubric_item(assignment, request.user, int(request.POST["delete"] or 0))
+            return []
+        problem = assignment.items.filter(problem__slug=request.POST.get("problem", "")).first()
+        if problem is None:
+            return ["Choose one of the assignment's problems."]
+        try:
+            value = float(request.POST.get("points", ""))
+        except ValueError:
+            value = None
+        desk.add_rubric_item(assignment, request.user, problem.problem, request.POST.get("label", ""), value)
+    except (services.CourseError, ValueError) as error:
+        return error_list(error) if isinstance(error, services.CourseError) else ["That item does not exist."]
+    return []
 
 
 def timed_start_refusal(window, now) -> str:

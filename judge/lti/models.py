@@ -120,6 +120,7 @@ class ScoreStatus(models.TextChoices):
     PENDING = "pending", "Waiting to be sent"
     SENT = "sent", "Sent"
     FAILED = "failed", "Failed"
+    HELD = "held", "Held until the assignment's grades are released"
 
 
 class ScorePost(models.Model):

@@ -8,6 +8,10 @@ The rules, in the manner of the submissions' claim protocol:
   the later timestamp: the newest wins, and no older score can arrive after it.
 - A failure is written on the row (FAILED, the error, the attempt count) and the task retries with backoff;
   the instructor sees it and can send it again. A sweep re-sends rows left PENDING (a lost message).
+- Before an assignment's grades are released for a student (``courses.release``), nothing is sent: the row is
+  HELD. Staff pressing Release marks every row PENDING (``credit_rules_changed``); a release that comes with
+  the time (after each student's due time) is found by the sweep, which marks the student's HELD rows PENDING.
+  Sending is idempotent (the platform keeps the newest timestamp), so a row sent twice does no harm.
 """
 
 from __future__ import annotations
@@ -24,7 +28,8 @@ from pylti1p3.grade import Grade
 from pylti1p3.service_connector import ServiceConnector
 
 from judge.courses.grades import grade_assignment, students_of
-from judge.courses.models import Role
+from judge.courses.models import Assignment, Role
+from judge.courses.release import released_for, windows_for_users
 from judge.lib.broker import enqueue_on_commit
 from judge.lti.models import LtiLink, LtiUser, ScorePost, ScoreStatus
 from judge.lti.tool import TimeoutSession, registration_of
@@ -74,12 +79,15 @@ def assignment_changed(assignment_id: int) -> list[int]:
     return mark_pending(linked(LtiLink.objects.filter(assignment_id=assignment_id)))
 
 
-def score_of(link: LtiLink, user_id: int) -> tuple[float, float, bool]:
-    """(points, maximum, every problem solved) as the gradebook counts them now."""
+def score_of(link: LtiLink, user_id: int) -> tuple[float, float, bool] | None:
+    """(points, maximum, every problem solved) as the gradebook counts them now; None while the assignment's
+    grades are held from this student."""
     if link.assignment is None:
         raise ValueError("Only a link to an assignment carries a score.")
     students = students_of(link.context.course, user_id=user_id)
     grades = grade_assignment(link.assignment, students)
+    if students and not released_for(link.assignment, grades.windows[user_id], timezone.now()):
+        return None
     points = grades.total(user_id) if students else 0.0
     solved = bool(students) and all(grades.credit(user_id, pid).counts for pid, _, _ in grades.problems)
     return round(points, 6), float(len(grades.problems)), solved
@@ -108,7 +116,12 @@ def post_score(score_id: int) -> bool:
             row.save()
             return False
         now = timezone.now()
-        points, maximum, solved = score_of(link, row.user_id)
+        score = score_of(link, row.user_id)
+        if score is None:
+            row.status, row.last_error = ScoreStatus.HELD, ""
+            row.save()
+            return False
+        points, maximum, solved = score
         row.attempts += 1
         try:
             connector = ServiceConnector(registration_of(platform), requests_session=TimeoutSession())
@@ -138,6 +151,22 @@ def send_again(score_ids: list[int], course_id: int) -> int:
     """The instructor's "send again": only rows of their own course."""
     rows = ScorePost.objects.filter(pk__in=score_ids, link__context__course_id=course_id)
     return len(mark_pending([(r.link_id, r.user_id) for r in rows]))
+
+
+def send_released() -> int:
+    """HELD rows whose student's grades have been released since (their due time passed): sent now."""
+    held = list(ScorePost.objects.filter(status=ScoreStatus.HELD)
+                .values_list("link_id", "link__assignment_id", "user_id"))
+    by_assignment: dict[int, list[tuple[int, int]]] = {}
+    for link_id, assignment_id, user_id in held:
+        by_assignment.setdefault(assignment_id, []).append((link_id, user_id))
+    now, due = timezone.now(), []
+    for assignment in Assignment.objects.filter(pk__in=list(by_assignment)):
+        pairs = by_assignment[assignment.pk]
+        windows = windows_for_users(assignment, [user_id for _, user_id in pairs])
+        due += [(link_id, user_id) for link_id, user_id in pairs
+                if user_id in windows and released_for(assignment, windows[user_id], now)]
+    return len(mark_pending(due))
 
 
 def resend_stalled() -> int:

@@ -20,3 +20,4 @@ def post_score(self, score_id: int) -> None:
 @shared_task(name="judge.lti.tasks.resend_stalled_scores", ignore_result=True)
 def resend_stalled_scores() -> None:
     scores.resend_stalled()
+    scores.send_released()

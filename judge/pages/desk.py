@@ -11,8 +11,10 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from judge.authoring.models import ReportKind
 from judge.courses import desk
 from judge.courses.access import (
     READ_ALL,
@@ -89,8 +91,42 @@ def student_submission(request, pk: int, submission_pk: int):
     overall, lines = desk.feedback_on(submission)
     return render(request, "desk/submission.html", {
         "course": course, "submission": submission, "overall": overall, "lines": lines, "staff": True,
+        "rubrics": rubrics_for(course, submission), "report_kinds": ReportKind.choices,
+        "report_url": reverse("problem-report", args=[submission.pk]),
         "rows": results.result_rows(submission, staff=True) if final else [],
         "error_line": results.error_line(submission) if final else None})
+
+
+def rubrics_for(course, submission) -> list[dict]:
+    """Per assignment of the course holding the problem with a rubric: its items, those ticked for the student,
+    and the student's credit there now (the one rule's)."""
+    student = students_of(course, user_id=submission.user_id)
+    ticked = desk.ticked_for(submission.user, submission.problem)
+    shown = []
+    for assignment in Assignment.objects.filter(course=course, items__problem=submission.problem):
+        items = desk.rubric_of(assignment, submission.problem)
+        if items:
+            shown.append({"assignment": assignment, "items": items, "ticked": ticked.get(assignment.pk, set()),
+                          "credit": grade_assignment(assignment, student).credit(submission.user_id,
+                                                                                 submission.problem_id)})
+    return shown
+
+
+@login_required
+@require_POST
+def mark_rubric(request, pk: int, submission_pk: int):
+    course, submission = get_work_for_staff(request.user, pk, submission_pk)
+    assignment = get_object_or_404(Assignment, course=course, pk=request.POST.get("assignment") or 0)
+    try:
+        ticked = {int(value) for value in request.POST.getlist("item")}
+        desk.mark_rubric(assignment, request.user, submission, ticked)
+    except ValueError:
+        messages.error(request, "Tick the rubric's items.")
+    except CourseError as error:
+        messages.error(request, error.messages[0])
+    else:
+        messages.success(request, f"Rubric saved for {submission.user.username} in {assignment.title}.")
+    return redirect("desk-submission", course.pk, submission.pk)
 
 
 @login_required

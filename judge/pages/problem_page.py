@@ -10,6 +10,7 @@ from django.shortcuts import render
 from django.utils import timezone
 
 from judge.courses.notes import due_notes
+from judge.courses.release import editorial_for, marked_held
 from judge.display.custom_inputs import custom_fields, takes_params
 from judge.display.results import expected_arrays, format_array, shown_as_bytes
 from judge.learning.services import NOTE_MAX_CHARS, draft_code, is_bookmarked, note_text, revealed_hint_count
@@ -17,7 +18,7 @@ from judge.problems.models import Problem
 from judge.problems.queries import visible_case_data
 from judge.problems.rendering import render_markdown
 from judge.submissions.composition import builds_on, chain_of, locked_reason, prerequisites_of
-from judge.submissions.queries import editorial_access, history
+from judge.submissions.queries import history
 from judge.submissions.reviews import review_of
 
 
@@ -29,7 +30,7 @@ def problem_page(request, problem: Problem, code: str | None = None, error: str 
     user = request.user
     shown = revealed_hint_count(user, problem)
     locked = locked_reason(user, problem) if builds_on(problem) else ""
-    editorial = editorial_access(user, problem)
+    editorial = editorial_for(user, problem)
     return render(request, "problems/detail.html", {
         "problem": problem,
         "click_key": uuid.uuid4(),  # without JavaScript, one per page: a resent form is the same click
@@ -41,7 +42,7 @@ def problem_page(request, problem: Problem, code: str | None = None, error: str 
         "editorial_note": editorial.note,
         "hints_left": len(problem.hints) - shown,
         "examples": visible_examples(problem),
-        "submissions": history(user, problem) if user.is_authenticated else [],
+        "submissions": marked_held(user, history(user, problem)) if user.is_authenticated else [],
         "code": code if code is not None else problem.starter_code if review else draft_code(user, problem),
         "error": error,
         # Earlier problems whose accepted solutions this one imports, and whether that locks it for now.

@@ -9,13 +9,14 @@ from django.urls import reverse
 from django.utils import timezone
 
 from engine.speed import VECTORISED_WITHIN
+from judge.courses.release import editorial_hold, marked_held, marks_for
 from judge.learning.services import bookmarked_ids
 from judge.pages.problem_page import problem_page
 from judge.problems.models import Difficulty, Problem
 from judge.problems.queries import get_problem_for_user, problems_being_prepared
 from judge.problems.tracks import catalogue_tracks
 from judge.standings.models import ProblemTotals
-from judge.standings.ranking import marks_of, problem_totals
+from judge.standings.ranking import problem_totals
 from judge.submissions import speed
 from judge.submissions.composition import chain_to_solve
 from judge.submissions.queries import history
@@ -116,7 +117,7 @@ def problem_list(request):
     only_bookmarked = request.GET.get("bookmarked") == "1"
     problems = list(Problem.objects.filter(published=True).only(*LIST_FIELDS))  # ordered by the learning path
     stats = problem_totals()  # kept with the verdicts: no aggregate over submissions, no cache
-    solved, attempted = marks_of(request.user)
+    solved, attempted = marks_for(request.user)
     bookmarks = bookmarked_ids(request.user)
     url_prefix = reverse("problem-detail", args=["slug"]).removesuffix("slug/")
     rows = [
@@ -155,8 +156,10 @@ def problem_detail(request, slug: str):
 def problem_speed(request, slug: str):
     """The speed ranking: each student's fastest accepted Submit, by CPU time against the reference's."""
     problem = get_problem_for_user(request.user, slug)
-    return render(request, "problems/speed.html", {
-        "problem": problem, "rows": speed.ranking(problem, request.user), "within": VECTORISED_WITHIN})
+    rows = speed.ranking(problem, request.user)
+    if editorial_hold(request.user, problem.pk):  # their own row would say their Submit was accepted
+        rows = [row for row in rows if not row.mine]
+    return render(request, "problems/speed.html", {"problem": problem, "rows": rows, "within": VECTORISED_WITHIN})
 
 
 @login_required
@@ -171,4 +174,4 @@ def problem_review(request, slug: str):
 def problem_history(request, slug: str):
     """The Submissions tab, refreshed each time it is opened."""
     problem = get_problem_for_user(request.user, slug)
-    return render(request, "problems/_history.html", {"submissions": history(request.user, problem)})
+    return render(request, "problems/_history.html", {"submissions": marked_held(request.user, history(request.user, problem))})

@@ -3,6 +3,7 @@ from __future__ import annotations
 import uuid
 
 from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponseBadRequest
 from django.shortcuts import redirect, render
@@ -12,7 +13,11 @@ from django.views.decorators.http import require_POST
 
 from engine.verdicts import Verdict
 from judge.accounts.limits import client_address
+from judge.authoring import reports
+from judge.authoring.models import ReportKind
 from judge.courses import desk
+from judge.courses.access import get_work_for_staff
+from judge.courses.release import Hold, hold_on
 from judge.courses.services import CourseError
 from judge.display import results
 from judge.display.custom_inputs import CUSTOM, custom_fields, posted_texts
@@ -20,6 +25,7 @@ from judge.display.diffs import code_diff
 from judge.lib.validation import SubmissionRejected
 from judge.pages.problem_page import problem_page
 from judge.problems.queries import get_problem_for_user
+from judge.regrades import services as regrades
 from judge.solutions.models import PublishedSolution
 from judge.submissions import push, speed
 from judge.submissions.limits import RateLimited
@@ -87,8 +93,17 @@ def refused(request, problem, code, error: str, status: int, custom_errors: dict
                         review=request.POST.get("kind") == Kind.REVIEW)
 
 
-def status_context(submission: Submission) -> dict:
+def status_context(submission: Submission, hold: Hold | None = None) -> dict:
+    """What the status fragment shows; with a ``hold`` (``courses.release``: the author's assignment has not
+    released grades yet), only that it was graded and how the visible examples went, and when grades come."""
     final = submission.is_final
+    if final and hold is not None:
+        rows = [row for row in results.result_rows(submission) if not row.hidden]
+        for row in rows:
+            row.misconception = ""  # named from the whole Submit, hidden tests included
+        return {"submission": submission, "held": hold, "position": None, "grading_stopped": False,
+                "rows": rows, "error_line": None,
+                "speed": None, "speed_shown": False, "speed_coming": None}
     return {
         "submission": submission,
         "position": queue_position(submission),
@@ -143,11 +158,40 @@ def submission_detail(request, pk: int):
     own = submission.user_id == request.user.pk
     if own:
         desk.mark_read(request.user, submission)  # read now; this page still marks which were new
-    return render(request, "submissions/detail.html", status_context(submission) | {
+    hold = hold_on(request.user, submission)
+    return render(request, "submissions/detail.html", status_context(submission, hold) | {
         "overall": overall, "lines": lines, "can_reply": own,
-        # An accepted Submit of one's own may be published for those who solved the problem (judge/solutions).
-        "publishable": own and submission.kind == Kind.SUBMIT and submission.verdict == Verdict.ACCEPTED,
-        "publication": PublishedSolution.objects.filter(submission=submission).first() if own else None})
+        "regrade": regrades.askable(request.user, submission) if own and hold is None else None,
+        # An accepted Submit of one's own may be published for those who solved the problem (judge/solutions);
+        # not while its grade is held: the offer would tell the student it was accepted.
+        "publishable": (own and hold is None and submission.kind == Kind.SUBMIT
+                        and submission.verdict == Verdict.ACCEPTED),
+        "publication": PublishedSolution.objects.filter(submission=submission).first() if own else None,
+        "regrade_requests": regrades.requests_on(submission) if own else [],
+        "report_kinds": ReportKind.choices, "report_url": reverse("problem-report", args=[submission.pk]),
+        "my_reports": reports.reports_of(request.user, submission)})
+
+
+@login_required
+@require_POST
+def report_problem(request, pk: int):
+    """Report that the submission's problem itself is wrong (a test, the statement), for its authors: by the
+    submission's author, or by a course's staff from a student's work (``course`` posted)."""
+    course = request.POST.get("course", "")
+    if course.isdigit():
+        _, submission = get_work_for_staff(request.user, int(course), pk)
+        back = reverse("desk-submission", args=[int(course), pk])
+    else:
+        submission = get_submission_for_user(request.user, pk)
+        back = reverse("submission-detail", args=[pk])
+    try:
+        reports.report_problem(request.user, submission.problem, request.POST.get("kind", ""),
+                               request.POST.get("message", ""), submission, bool(request.POST.get("share_code")))
+    except reports.ReportRefused as refused:
+        messages.error(request, " ".join(refused.messages))
+    else:
+        messages.success(request, "Reported to the problem's authors; their answer will appear here.")
+    return redirect(back + "#report")
 
 
 @login_required
@@ -176,13 +220,16 @@ def submission_status(request, pk: int):
         timeout = settings.PUSH_QUEUED_WAIT_S if shown == Status.QUEUED else settings.PUSH_WAIT_S
         if push.next_event(pk, shown, timeout).moved:
             submission = Submission.objects.select_related("problem", "user").get(pk=pk)
-    return render(request, "submissions/_status.html", status_context(submission))
+    return render(request, "submissions/_status.html", status_context(submission, hold_on(request.user, submission)))
 
 
 @login_required
 def submission_speed(request, pk: int):
     """The speed line alone, which the page asks for every few seconds while it says "being measured"."""
-    return render(request, "submissions/_speed.html", speed_context(get_submission_for_user(request.user, pk)))
+    submission = get_submission_for_user(request.user, pk)
+    if hold_on(request.user, submission) is not None:  # any figure would tell a held grade: the Submit was accepted
+        return render(request, "submissions/_speed.html", {"submission": submission})
+    return render(request, "submissions/_speed.html", speed_context(submission))
 
 
 @login_required

@@ -32,6 +32,8 @@ urlpatterns = [
     path("courses/<int:pk>/work/<int:submission_pk>/", desk.student_submission, name="desk-submission"),
     path("courses/<int:pk>/work/diff/", desk.attempts_diff, name="desk-diff"),
     path("courses/<int:pk>/work/<int:submission_pk>/feedback/", desk.leave_feedback, name="desk-feedback"),
+    path("courses/<int:pk>/work/<int:submission_pk>/rubric/", desk.mark_rubric, name="desk-rubric"),
     path("courses/<int:pk>/feedback/<int:feedback_pk>/", desk.change_feedback, name="desk-feedback-change"),
     path("submissions/feedback/<int:pk>/reply/", submissions.feedback_reply, name="feedback-reply"),
+    path("submissions/<int:pk>/report/", submissions.report_problem, name="problem-report"),
 ]

@@ -2,8 +2,7 @@
 
 Staff read everything (they moderate).  Anyone else must be signed in and have solved the problem (an accepted
 Submit of their own), and must not be a student of a course whose assignment holds the problem and is still
-open: before its due time (assignments have no separate release yet, so the due time is when the course's
-answers may be read), in a timed assignment at all until its last moment, and while an override still lets any
+open: before its due time, or while the assignment holds its grades (``courses.release``), in a timed assignment at all until its last moment, and while an override still lets any
 student of the course submit to it.  An assignment without an end keeps them closed to its course.
 """
 
@@ -17,6 +16,7 @@ from django.shortcuts import get_object_or_404
 
 from judge.courses.deadlines import overridden, window_of
 from judge.courses.models import Assignment, Role
+from judge.courses.release import holds_for
 from judge.problems.models import Problem
 from judge.solutions.models import PublishedSolution
 from judge.submissions.queries import accepted_submits
@@ -37,6 +37,9 @@ def reading(user, problem: Problem, now: datetime) -> Reading:
         return Reading(False, "Log in and solve this problem to read the solutions others published.")
     if user.is_staff:
         return Reading(True)
+    if holds_for(user, [problem.pk]):  # asked before "solved?": the answer would tell a held grade
+        return Reading(False, "Published solutions stay closed until your course releases the grades of the "
+                              "assignment that holds this problem.")
     if not has_solved(user, problem):
         return Reading(False, "Solve this problem first (an accepted Submit): then you can read the solutions "
                               "others published.")

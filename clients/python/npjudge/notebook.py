@@ -26,12 +26,14 @@ MARKS = {"passed": "✓", "failed": "✗", "skipped": "–"}
 def submission_html(submission: dict) -> str:
     e = html.escape
     verdict = e(submission.get("verdict_label") or submission.get("status", ""))
-    good = "ok" if submission.get("accepted") else "bad"
+    good = "ok" if submission.get("accepted") else "held" if submission.get("held") else "bad"
     took = f" · graded in {e(submission['graded_in'])}" if submission.get("graded_in") else ""
     parts = [STYLE, '<div class="npj">',
              (f'<p><a href="{e(submission.get("url", ""))}">#{submission.get("id")}</a> {e(submission["problem"])} '
               f'<span class="verdict {good}" data-verdict="{e(submission.get("verdict", ""))}">{verdict}</span>'
               f' {len(submission.get("tests", []))} tests{took}</p>')]
+    if submission.get("held"):
+        parts.append(f'<p class="held">{e(submission["held"])}</p>')
     if submission.get("message"):
         parts.append(f'<p class="message">{e(submission["message"])}</p>')
     for found in submission.get("misconceptions", []):

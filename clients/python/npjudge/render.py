@@ -23,6 +23,8 @@ class Painter:
 
 def verdict_text(submission: dict, paint: Painter) -> str:
     label = submission.get("verdict_label") or submission.get("status", "")
+    if submission.get("held"):  # the course releases grades later: no verdict to mark right or wrong
+        return paint(f"• {label}", "yellow")
     colour = "green" if submission.get("accepted") else "red"
     return paint(f"{'✓' if submission.get('accepted') else '✗'} {label}", colour)
 
@@ -36,6 +38,8 @@ def render(submission: dict, stream: TextIO = sys.stdout) -> None:
     took = f", graded in {submission['graded_in']}" if submission.get("graded_in") else ""
     print(f"{head}{submission.get('problem', '')}  {kind.get(submission.get('kind'), submission.get('kind', ''))}  "
           f"{verdict_text(submission, paint)}  ({len(tests)} test{'s' * (len(tests) != 1)}{took})", file=stream)
+    if submission.get("held"):
+        print(textwrap.indent(textwrap.fill(submission["held"], 96), "  "), file=stream)
     if submission.get("message"):
         print(textwrap.indent(submission["message"], "  "), file=stream)
     if tests:
