@@ -16,5 +16,7 @@ urlpatterns = [
     path("lti/", include("judge.lti.urls")),
     path("authoring/", include("judge.authoring.urls")),
     path("api/", include("judge.api.urls")),
+    # The staff status page; /healthz, /readyz and /metrics: judge/monitoring/middleware.py.
+    path("status/", include("judge.monitoring.urls")),
     path("", include("judge.pages.urls")),
 ]
