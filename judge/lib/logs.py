@@ -76,8 +76,8 @@ class RequestIdFilter(logging.Filter):
 def json_formatter() -> logging.Formatter:
     """One JSON object per line: time, level, logger, request id, message (and the exception, when one is
     logged).  ``settings.LOGGING`` names it for LOG_FORMAT=json."""
-    return JsonFormatter("%(asctime)s %(levelname)s %(name)s %(request_id)s %(message)s",
-                         rename_fields={"asctime": "time", "levelname": "level", "name": "logger"})
+    return JsonFormatter("%(levelname)s %(name)s %(request_id)s %(message)s", timestamp="time",
+                         rename_fields={"levelname": "level", "name": "logger"})
 
 
 # --------------------------------------------------------------------------

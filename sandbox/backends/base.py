@@ -25,13 +25,18 @@ JOB_SLACK_S = 10.0
 SETTLE_TIMEOUT_S = 10.0
 
 
-def log_job(log: logging.Logger, job: Job | GenerateJob, run: JobRun, where: str) -> None:
-    """One line per job a grading worker sends (a timed one, 26 to a speed figure, and a generator's only at
-    DEBUG): the worker's logging adds the id of the submission's request to it (judge/lib/logs.py)."""
+# One line per job, on a logger of its own: ``manage.py sync_problems``, whose gates run hundreds of jobs, quiets
+# it unless asked (-v 2).
+job_log = logging.getLogger("sandbox.jobs")
+
+
+def log_job(job: Job | GenerateJob, run: JobRun, where: str) -> None:
+    """One line per job a worker sends (a timed one, 26 to a speed figure, and a generator's only at DEBUG): the
+    worker's logging adds the id of the submission's request to it (judge/lib/logs.py)."""
     graded = isinstance(job, Job) and not job.timed
-    log.log(logging.INFO if graded else logging.DEBUG, "sandbox job: %d test(s) on %s, %d event(s) in %.0f ms%s",
-            len(job.tests) if isinstance(job, Job) else 0, where, len(run.events), run.elapsed_ms,
-            f", anomaly: {run.anomaly}" if run.anomaly else "")
+    job_log.log(logging.INFO if graded else logging.DEBUG, "sandbox job: %d test(s) on %s, %d event(s) in %.0f ms%s",
+                len(job.tests) if isinstance(job, Job) else 0, where, len(run.events), run.elapsed_ms,
+                f", anomaly: {run.anomaly}" if run.anomaly else "")
 
 
 class SandboxError(Exception):

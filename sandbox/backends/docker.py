@@ -312,7 +312,7 @@ class DockerSandbox(Sandbox):
             raise SandboxError(f"docker sandbox failed: {exc}") from None
         container.jobs += 1
         result.info = container.info | {"container": container.id[:12]}
-        log_job(log, job, result, f"container {container.id[:12]}")
+        log_job(job, result, f"container {container.id[:12]}")
         # A job that hit a limit or crashed was cleaned up by the zygote, but its container is
         # replaced anyway (in the background): nothing it did can matter to the next submission.
         limit_hit = next((e["outcome"] for e in result.events if e.get("outcome") in P.Outcome.RECYCLE), None)

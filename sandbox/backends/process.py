@@ -102,7 +102,7 @@ class ProcessSandbox(Sandbox):
             leftovers = f"it did not clean up: {exc}"
         anomaly = "; ".join(filter(None, (result.anomaly, leftovers)))
         result.info = self.info
-        log_job(log, job, result, "the process sandbox")
+        log_job(job, result, "the process sandbox")
         if anomaly:
             log.info("recycling the process sandbox: %s", anomaly)
             self.recycled += 1

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
@@ -20,6 +21,8 @@ class Command(BaseCommand):
                             help="gates run at once (each in a sandbox of its own), after what they build on")
 
     def handle(self, *args, slugs: list[str], root: Path | None, force: bool, jobs: int, **options) -> None:
+        if options.get("verbosity", 1) < 2:  # a line per sandbox job of every gate: hundreds per problem
+            logging.getLogger("sandbox.jobs").setLevel(logging.WARNING)
         try:
             outcomes = sync_problems(root, only=slugs or None, force=force, jobs=jobs)
         except PackageError as exc:
