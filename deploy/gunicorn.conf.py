@@ -36,8 +36,19 @@ threads = int(os.environ.get("GUNICORN_THREADS", "32"))  # gthread only
 timeout = 60
 graceful_timeout = 30
 keepalive = 5
-# With LOG_FORMAT=json the site writes one JSON line per request, with its request id (judge/middleware.py).
+# With LOG_FORMAT=json the site writes one JSON line per request, with its request id (judge/middleware.py), and
+# gunicorn's and uvicorn's own lines (starting, a worker restarted) are JSON too.
 accesslog = None if os.environ.get("LOG_FORMAT") == "json" else "-"
+if os.environ.get("LOG_FORMAT") == "json":
+    logconfig_dict = {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "filters": {"request_id": {"()": "judge.lib.logs.RequestIdFilter"}},
+        "formatters": {"json": {"()": "judge.lib.logs.json_formatter"}},
+        "handlers": {"json": {"class": "logging.StreamHandler", "formatter": "json", "filters": ["request_id"]}},
+        "root": {"handlers": ["json"], "level": "INFO"},
+        "loggers": {"gunicorn.error": {"handlers": ["json"], "level": "INFO", "propagate": False}},
+    }
 
 
 def on_starting(server) -> None:

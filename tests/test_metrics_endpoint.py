@@ -158,3 +158,23 @@ def test_metrics_answer_a_scrape_by_the_containers_name_over_plain_http(client, 
     settings.ALLOWED_HOSTS = ["judge.example.org"]
     settings.SECURE_SSL_REDIRECT = True
     assert client.get("/metrics", HTTP_HOST="web:8000", REMOTE_ADDR="127.0.0.1").status_code == 200
+
+
+def test_the_grafana_dashboard_asks_only_for_figures_the_site_exposes(client, settings):
+    import json
+    import re
+
+    from tests.conftest import REPO
+
+    dashboard = json.loads((REPO / "deploy" / "grafana-dashboard.json").read_text())
+    asked = {name for panel in dashboard["panels"] for target in panel["targets"]
+             for name in re.findall(r"\bjudge_[a-z_]+", target["expr"])}
+    client.get("/")  # an HTTP response counted
+    response = client.get("/metrics", REMOTE_ADDR="127.0.0.1")
+    exposed = set()
+    for family in text_string_to_metric_families(response.content.decode()):
+        suffixes = {"counter": ("_total",), "histogram": ("_bucket", "_count", "_sum")}.get(family.type, ("",))
+        exposed |= {family.name + suffix for suffix in suffixes}
+    if not settings.CELERY_BROKER_URL.startswith("redis"):
+        asked.discard("judge_broker_messages")  # read from the broker's Redis only
+    assert asked and asked <= exposed, asked - exposed
