@@ -21,6 +21,7 @@ import io
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from urllib.parse import quote
 
 from django.conf import settings
 from django.core.exceptions import TooManyFieldsSent
@@ -176,7 +177,8 @@ class RequestIdMiddleware:
             response = self.get_response(request)
             response[HEADER] = request_id
             HTTP_RESPONSES.labels(str(response.status_code)).inc()
-            request_log.info("%s %s %s %.0f ms", request.method, request.path, response.status_code,
+            # The path quoted again: a decoded %0A would start a forged line in the text format.
+            request_log.info("%s %s %s %.0f ms", request.method, quote(request.path), response.status_code,
                              (time.monotonic() - started) * 1000)
         return response
 
