@@ -35,7 +35,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import math
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -218,9 +218,12 @@ def explained(results: list[dict[str, Any]]) -> bool:
     return any(isinstance(t, dict) and t.get("misconception") for t in results)
 
 
-def group(submissions: list[tuple[object, list[dict[str, Any]]]]) -> dict[tuple[Any, ...], list[object]]:
+Item = TypeVar("Item")
+
+
+def group(submissions: list[tuple[Item, list[dict[str, Any]]]]) -> dict[tuple[Any, ...], list[Item]]:
     """Items (anything, with their results) that no misconception explains, by cluster key; largest first."""
-    clusters: dict[tuple[Any, ...], list[object]] = {}
+    clusters: dict[tuple[Any, ...], list[Item]] = {}
     for item, results in submissions:
         key = cluster_key(results)
         if key and not explained(results):

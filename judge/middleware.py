@@ -20,7 +20,8 @@ import codecs
 import io
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from django.conf import settings
@@ -34,13 +35,16 @@ from judge.lib.logs import HEADER, bound_request_id, request_id_from
 from judge.lib.metrics import HTTP_RESPONSES
 from judge.lib.validation import SubmissionRejected, validate_code
 
+if TYPE_CHECKING:
+    from _typeshed import ReadableBuffer
+
 request_log = logging.getLogger("judge.requests")
 
 ESCAPED_UTF8 = "judge-utf-8-escaped"
 FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 
 
-def _decode_escaped(data: bytes, errors: str = "strict") -> tuple[str, int]:
+def _decode_escaped(data: ReadableBuffer, errors: str = "strict") -> tuple[str, int]:
     return codecs.utf_8_decode(data, "surrogateescape", True)  # ignores Django's errors="replace"
 
 
@@ -101,7 +105,7 @@ def form_problem(request: HttpRequest) -> str | None:
     return fields_problem(fields)
 
 
-def fields_problem(fields: list[QueryDict]) -> str | None:
+def fields_problem(fields: Sequence[QueryDict]) -> str | None:
     """Why one of these fields cannot be taken: bytes that are not UTF-8, or a NUL, which no text the site keeps
     may hold (PostgreSQL refuses it in any text, so it would fail a search or a save as a server error)."""
     for data in fields:
@@ -142,7 +146,7 @@ def url_name(path: str) -> str | None:
 def body_limit(path_info: str) -> tuple[str | None, int]:
     """The URL's name and the largest body it accepts: the one place both servers' checks take it from."""
     name = url_name(path_info)
-    return name, settings.REQUEST_BODY_LIMITS.get(name, settings.REQUEST_BODY_DEFAULT_LIMIT)
+    return name, settings.REQUEST_BODY_LIMITS.get(name or "", settings.REQUEST_BODY_DEFAULT_LIMIT)
 
 
 def too_big_message(size: int | None, limit: int, name: str | None) -> str:
@@ -212,8 +216,8 @@ class RequestBodyLimitMiddleware:
         return self.get_response(request)
 
 
-Receive = Callable[[], Awaitable[dict]]
-Send = Callable[[dict], Awaitable[None]]
+Receive = Callable[[], Awaitable[Mapping[str, Any]]]
+Send = Callable[[Mapping[str, Any]], Awaitable[None]]
 
 
 def readable_bytes(scope: dict) -> int | None:
@@ -236,7 +240,7 @@ class BoundedBody:
     def __init__(self, receive: Receive, send: Send, allowed: int) -> None:
         self.receive_from_client, self.send_to_client, self.left, self.cut = receive, send, allowed, False
 
-    async def receive(self) -> dict:
+    async def receive(self) -> Mapping[str, Any]:
         if self.cut:  # Django listens for a disconnect once it has the body: reading on would read the rest
             await asyncio.Event().wait()  # until Django, having answered, cancels this
         if self.left == 0:
@@ -250,7 +254,7 @@ class BoundedBody:
         self.left -= len(body)
         return message
 
-    async def send(self, message: dict) -> None:
+    async def send(self, message: Mapping[str, Any]) -> None:
         if self.cut and message["type"] == "http.response.start":
             message = {**message, "headers": [*message.get("headers", ()), (b"connection", b"close")]}
         await self.send_to_client(message)

@@ -433,6 +433,7 @@ BROKER_POLL_S = env_number("BROKER_POLL_S", 0.05, float)
 # How long a worker with nothing running waits for a message at a time: a message wakes it at once where Linux's
 # inotify watches the queue folder (judge/lib/polling_consumer.py, file_broker.py).
 BROKER_IDLE_WAIT_S = env_number("BROKER_IDLE_WAIT_S", 1.0, float)
+BROKER_PRIORITY_STEPS = list(range(10))  # Redis: one list per priority, so fair share's ten bands stay apart
 if CELERY_BROKER_URL == "filesystem://":
     for sub in ("queue", "processed", "control", "claimed", "damaged"):
         (BROKER_DIR / sub).mkdir(parents=True, exist_ok=True)
@@ -458,7 +459,7 @@ else:
     # always takes from the first of its queues that has work (-Q run,submit,rejudge), after the
     # message priority (0 first): all ten kept apart, since fair share uses them (broker.py).
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600, "queue_order_strategy": "priority",
-                                       "priority_steps": list(range(10))}
+                                       "priority_steps": BROKER_PRIORITY_STEPS}
 # Redis for push notifications and shared counters; none on the embedded default.
 REDIS_URL = os.environ.get("REDIS_URL", CELERY_BROKER_URL if CELERY_BROKER_URL.startswith("redis") else "") or None
 if REDIS_URL:

@@ -135,9 +135,9 @@ def gate_store(request):
     from tests.gates import GateStore, SharedPassedGates
 
     store = GateStore(ProcessSandbox, shared_between_workers(request, "gates"))
-    kept, gate_runs._passed_gates = gate_runs._passed_gates, SharedPassedGates(store)
+    kept, gate_runs.passed_gates = gate_runs.passed_gates, SharedPassedGates(store)
     yield store
-    gate_runs._passed_gates = kept
+    gate_runs.passed_gates = kept
     store.close()
 
 

@@ -30,6 +30,7 @@ from pathlib import Path
 from django.conf import settings
 
 from engine.gate import run_gate
+from judge.authoring.gate_runs import PassedGates
 from sandbox.backends.base import Sandbox
 from tests.conftest import PROBLEMS
 from tests.helpers import package
@@ -140,15 +141,16 @@ class GateStore:
             partial.replace(self._path(slug, kind))
 
 
-class SharedPassedGates(dict):
-    """``gate_runs._passed_gates`` in tests: a packaged problem's passed gate comes from the ``GateStore``."""
+class SharedPassedGates(PassedGates):
+    """``gate_runs.passed_gates`` in tests: a packaged problem's passed gate comes from the ``GateStore``, which
+    every xdist worker of the run shares."""
 
     def __init__(self, store: GateStore) -> None:
-        super().__init__()
+        super().__init__(kept=1024)
         self.store = store
 
-    def get(self, key, default=None):
+    def get(self, key):
         found = super().get(key)
         if found is None and (slug := self.store.slug_of(key)) is not None:
             found = self.store.published_outcome(slug)
-        return default if found is None else found
+        return found

@@ -67,7 +67,7 @@ def test_the_list_counts_problems_being_prepared_and_shows_each_once_published(c
     for slug in FIRST_THREE:
         replaying.replies.update(gate_store.gated(slug).sandbox.replies)
     held = HeldSandbox(replaying, release)
-    monkeypatch.setattr(gate_runs, "_passed_gates", {})
+    monkeypatch.setattr(gate_runs, "passed_gates", gate_runs.PassedGates(kept=128))
     monkeypatch.setattr(sync, "lazy_sandbox", lambda _sandbox=None: contextlib.nullcontext(held))
     outcomes = []
 
@@ -109,7 +109,7 @@ def test_the_notice_counts_every_problem_from_the_sync_s_first_second_and_never_
     for slug in FIRST_THREE:
         replaying.replies.update(gate_store.gated(slug).sandbox.replies)
     held = HeldSandbox(replaying, release)
-    monkeypatch.setattr(gate_runs, "_passed_gates", {})
+    monkeypatch.setattr(gate_runs, "passed_gates", gate_runs.PassedGates(kept=128))
     monkeypatch.setattr(sync, "lazy_sandbox", lambda _sandbox=None: contextlib.nullcontext(held))
     load_package = sync.load_package
     monkeypatch.setattr(sync, "load_package", lambda path: loading.wait(60) and load_package(path))
@@ -265,7 +265,7 @@ def test_a_fresh_start_lists_every_problem_once_its_expected_outputs_are_proven_
     release = threading.Event()
     references = {gate_store.gated(slug).package.solution for slug in FIRST_THREE}
     held = SecondPartHeld(replaying_sandbox(gate_store), references, release)
-    monkeypatch.setattr(gate_runs, "_passed_gates", {})
+    monkeypatch.setattr(gate_runs, "passed_gates", gate_runs.PassedGates(kept=128))
     monkeypatch.setattr(sync, "lazy_sandbox", lambda _sandbox=None: contextlib.nullcontext(held))
     outcomes = []
 
@@ -316,7 +316,7 @@ def test_a_problem_whose_tests_miss_a_known_wrong_solution_is_hidden_again_after
         def close(self) -> None:
             pass
 
-    monkeypatch.setattr(gate_runs, "_passed_gates", {})
+    monkeypatch.setattr(gate_runs, "passed_gates", gate_runs.PassedGates(kept=128))
     outcome, = sync.sync_problems(only=[slug], sandbox=WrongPasses())
     assert outcome.action == "draft" and "wrong" in outcome.note
     problem = Problem.objects.get(slug=slug)
@@ -329,7 +329,7 @@ def test_a_start_stopped_before_the_rest_of_a_gate_ran_gates_that_problem_again_
         gate_store, monkeypatch):
     slug = FIRST_THREE[0]
     replaying = replaying_sandbox(gate_store)
-    monkeypatch.setattr(gate_runs, "_passed_gates", {})
+    monkeypatch.setattr(gate_runs, "passed_gates", gate_runs.PassedGates(kept=128))
 
     def stopped(listed, box):  # Ctrl-C on bin/run once the problem was listed
         raise KeyboardInterrupt
@@ -341,7 +341,7 @@ def test_a_start_stopped_before_the_rest_of_a_gate_ran_gates_that_problem_again_
     assert problem.published and problem.current_test_set.version.startswith(gate_runs.LISTING_MARK)
 
     monkeypatch.undo()
-    monkeypatch.setattr(gate_runs, "_passed_gates", {})
+    monkeypatch.setattr(gate_runs, "passed_gates", gate_runs.PassedGates(kept=128))
     outcome, = sync.sync_problems(only=[slug], sandbox=replaying)  # the next start
     assert outcome.action == "updated"
     problem.refresh_from_db()

@@ -137,7 +137,7 @@ def account_key(username: str) -> tuple[str, int | None]:
     AuthenticationForm's UsernameField strips the name and NFKC-normalises it ("ａｄａ " is "ada"), then the
     backend looks it up with ``get_by_natural_key``; here the same field and the same call.  A name that is no
     account is keyed on that normalised form, casefolded, so spelling it another way gains nothing either."""
-    name = AuthenticationForm().fields["username"].to_python(username)
+    name = AuthenticationForm().fields["username"].to_python(username) or ""
     users = get_user_model()._default_manager
     try:
         pk = users.get_by_natural_key(name).pk

@@ -45,10 +45,26 @@ from sandbox.backends.base import Sandbox, SandboxError
 log = logging.getLogger(__name__)
 GATE_TASK = "judge.authoring.tasks.run_gate"  # sent by name: judge.authoring.tasks imports this module
 
-# content hash -> a passed outcome, oldest first: the gate is deterministic, and
-# tests and bin/run import the same packages again and again.
-_passed_gates: dict[str, GateOutcome] = {}
-PASSED_GATES_KEPT = 128  # more than the course has problems: tests and bin/run sync them all, often
+
+
+class PassedGates:
+    """This process's passed gates by content (package and solved references), the newest ``kept``: a worker
+    asked to gate content it passed already (staff pressing Gate again, another sync of an unchanged package)
+    records that outcome, secret draws and benchmark included, instead of running the gate again."""
+
+    def __init__(self, kept: int) -> None:
+        self.kept, self.outcomes = kept, dict[str, GateOutcome]()
+
+    def get(self, key: str) -> GateOutcome | None:
+        return self.outcomes.get(key)
+
+    def add(self, key: str, outcome: GateOutcome) -> None:
+        self.outcomes[key] = outcome
+        while len(self.outcomes) > self.kept:
+            del self.outcomes[next(iter(self.outcomes))]
+
+
+passed_gates = PassedGates(kept=128)  # more than the catalogue has problems
 
 
 def secret_seeds(count: int = POOL_DRAWS) -> list[int]:
@@ -89,7 +105,7 @@ def execute_gate_run(run_id: int, sandbox: Sandbox | None = None, publish: bool 
     if loaded is None:
         return True
     package, solved = loaded
-    outcome = _guarded(run_id, lambda: _passed_gates.get(_gate_key(package, solved)) or _full_gate(
+    outcome = _guarded(run_id, lambda: passed_gates.get(_gate_key(package, solved)) or _full_gate(
         package, solved, sandbox))
     if outcome is not None:
         _record(run, package, outcome, publish)
@@ -119,7 +135,7 @@ def list_gate_run(run_id: int, sandbox: Sandbox | None = None) -> Listed | None:
     if run is None or loaded is None:
         return None
     package, solved = loaded
-    known = _passed_gates.get(_gate_key(package, solved))
+    known = passed_gates.get(_gate_key(package, solved))
     if known is not None:
         _record(run, package, known, publish=True)
         return None
@@ -235,9 +251,7 @@ def _drawn(outcome: GateOutcome, package: Package, solved: dict[str, str], box: 
     if outcome.passed:
         log.info("%s: %s", package.slug, add_benchmark(outcome, package, box, secret_seeds(BENCH_DRAWS),
                                                       settings.MAX_OUTPUT_BYTES))
-        _passed_gates[_gate_key(package, solved)] = outcome
-        while len(_passed_gates) > PASSED_GATES_KEPT:
-            del _passed_gates[next(iter(_passed_gates))]
+        passed_gates.add(_gate_key(package, solved), outcome)
     return outcome
 
 

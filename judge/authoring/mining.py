@@ -93,7 +93,7 @@ class Cluster:
     def other_samples(self) -> list[str]:
         """Up to ``MORE_SAMPLES`` more of its codes, anonymised and each different from the sample: one student's
         way of writing a mistake can hide what the cluster has in common."""
-        seen, others = {self.sample_code}, []
+        seen, others = {self.sample_code}, list[str]()
         for submission in sorted(self.submissions, key=lambda s: (len(s.code), s.pk)):
             code = anonymised(submission.code, submission.user)
             if code not in seen and len(others) < MORE_SAMPLES:
@@ -179,7 +179,8 @@ def _without_comments(code: str) -> str:
     cuts: dict[int, int] = {}  # line -> column where its comment starts
     starts = (tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT)
     significant = [t for t in tokens if t.type != tokenize.COMMENT]
-    for before, token, after in zip([None] + significant, significant, significant[1:] + [None]):
+    padded: list[tokenize.TokenInfo | None] = [None, *significant, None]
+    for before, token, after in zip(padded, significant, padded[2:]):
         if (token.type == tokenize.STRING and (before is None or before.type in starts)
                 and (after is None or after.type in (tokenize.NEWLINE, tokenize.ENDMARKER))):
             drop.update(range(token.start[0] - 1, token.end[0]))

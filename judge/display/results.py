@@ -116,12 +116,12 @@ def expected_arrays(expected: np.ndarray | dict[str, np.ndarray], as_bytes: froz
     return [format_array("expected", expected, "output" in as_bytes)]
 
 
-def custom_case_data(submission: Submission) -> dict[str, tuple[dict, np.ndarray]]:
+def custom_case_data(submission: Submission) -> dict[str, tuple[dict, np.ndarray | dict[str, np.ndarray]]]:
     """A custom Run's one case: the student's inputs (parsed again from their literals) and the reference's output."""
     if submission.custom_expected is None:
         return {}
     try:
-        inputs = validate_inputs(problem_spec(submission.problem), submission.custom_inputs)
+        inputs = validate_inputs(problem_spec(submission.problem), submission.custom_inputs or {})
         stored = bytes(submission.custom_expected)
         expected = members.load(stored) if members.is_packed(stored) else read_npy(stored, MAX_ACTUAL_BYTES * 8)
     except (BadInputs, UnreadableArray):
@@ -167,9 +167,10 @@ def shown_as_bytes(spec: dict) -> frozenset[str]:
 def check_labels(spec: dict) -> dict[str, str]:
     """The checks' chips for a problem: the dtype chip names the dtype its outputs must have (float64, int64, or
     "dtypes" when its several outputs differ)."""
-    dtypes = set((spec.get("dtypes") or {}).values())
+    declared = spec.get("dtypes") or {}
+    dtypes = set(declared.values())
     names = (spec.get("returns") or {}).get("names") or [""]
-    if dtypes and len(spec.get("dtypes")) == len(names):
+    if dtypes and len(declared) == len(names):
         dtypes.discard("float64")
     elif dtypes:
         dtypes.add("float64")
@@ -205,8 +206,8 @@ def shown_row(test: dict, cases: dict, labels: dict[str, str] = CHECK_LABELS, pi
         output_bytes = "output" in as_bytes
         row.expected = format_array("expected", expected, output_bytes) if not isinstance(expected, dict) else None
         if isinstance(expected, dict):  # several outputs: the failing one (``member``), else the first
-            member = row.detail.get("member")
-            member = member if member in expected else next(iter(expected))
+            failing = row.detail.get("member")
+            member = failing if isinstance(failing, str) and failing in expected else next(iter(expected))
             expected = expected[member]
             output_bytes = member in as_bytes
             row.expected = format_array(f"expected {member}", expected, output_bytes)

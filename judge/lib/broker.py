@@ -110,7 +110,7 @@ def held_submissions(task: str) -> set[int] | None:
     import redis
 
     lists = [name if step == 0 else f"{name}{PRIORITY_SEPARATOR}{step}" for name in (q.name for q in
-             settings.CELERY_TASK_QUEUES) for step in settings.CELERY_BROKER_TRANSPORT_OPTIONS["priority_steps"]]
+             settings.CELERY_TASK_QUEUES) for step in settings.BROKER_PRIORITY_STEPS]
     try:
         client = redis.Redis.from_url(settings.CELERY_BROKER_URL, socket_timeout=5, socket_connect_timeout=2)
         with client, client.pipeline(transaction=False) as pipe:

@@ -31,7 +31,7 @@ import sys
 import time
 import uuid
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from kombu.transport import filesystem
 from kombu.transport.virtual import Channel as VirtualChannel
@@ -62,14 +62,15 @@ def decoded_message(data: bytes) -> dict[str, Any] | None:
 
 
 class Channel(filesystem.Channel):
-    def _put(self, queue: str, payload: dict, **kwargs) -> None:
+    # kombu's two base classes name the second argument differently (payload, message): it is passed by position.
+    def _put(self, queue: str, payload: dict, **kwargs: Any) -> None:  # type: ignore[override]
         name = f"{round(time.monotonic() * 1000)}_{uuid.uuid4()}.{queue}.msg"
         try:
             write_atomically(Path(self.data_folder_out) / name, dumps(payload).encode())
         except OSError as exc:
             raise filesystem.ChannelError(f"Cannot add a message to {self.data_folder_out!r}") from exc
 
-    def _get(self, queue: str) -> dict:
+    def _get(self, queue: str, timeout: float | None = None) -> dict:
         wanted = f"{queue}.msg"
         for name in sorted(os.listdir(self.data_folder_in)):
             if name.partition(".")[2] == wanted and (payload := self._take(name)) is not None:
@@ -194,12 +195,12 @@ class FolderWatch:
 class Transport(filesystem.Transport):
     Channel = Channel
 
-    def drain_events(self, connection, timeout: float | None = None) -> None:
+    def drain_events(self, connection: Any, timeout: float | None = None, **kwargs: Any) -> None:
         """kombu's loop, but between two empty looks it sleeps on the queue folder rather than for a poll."""
         started, watch = time.monotonic(), self._watch()
         while True:
             try:
-                self.cycle.get(self._deliver, timeout=timeout)
+                cast(Any, self.cycle).get(self._deliver, timeout=timeout)  # kombu's stubs type it None
                 return
             except filesystem.Empty:
                 left = None if timeout is None else timeout - (time.monotonic() - started)
@@ -212,6 +213,6 @@ class Transport(filesystem.Transport):
 
     def _watch(self) -> FolderWatch:
         if getattr(self, "_folder_watch", None) is None:
-            options = self.client.transport_options
+            options = cast(Any, self.client).transport_options
             self._folder_watch = FolderWatch(options.get("data_folder_in", "data_in"))
         return self._folder_watch

@@ -12,6 +12,7 @@ nothing to acknowledge: it waits up to ``BROKER_IDLE_WAIT_S``, and the broker's 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from celery.worker import loops, state
 from celery.worker.consumer import Consumer
@@ -43,6 +44,8 @@ def polled_synloop(obj, connection, *args, **kwargs):
 
 
 class PollingConsumer(Consumer):
+    loop: Callable[..., Any]
+
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         if self.loop is loops.synloop:  # a transport with an event loop (Redis) keeps Celery's own

@@ -41,7 +41,7 @@ def fetch_members(context: LtiContext) -> list[dict]:
     connector = ServiceConnector(registration_of(context.platform), requests_session=TimeoutSession())
     service = NamesRolesProvisioningService(connector, {"context_memberships_url": context.memberships_url})
     try:
-        return service.get_members()
+        return [dict(member) for member in service.get_members()]
     except Exception as failure:
         response = getattr(failure, "response", None)
         detail = f"it answered {response.status_code}" if response is not None else f"{type(failure).__name__}"

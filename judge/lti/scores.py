@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 from datetime import timedelta
+from typing import Final
 
 from django.db import transaction
 from django.db.models import Q
@@ -31,7 +32,7 @@ from judge.lti.tool import TimeoutSession, registration_of
 log = logging.getLogger(__name__)
 
 POST_SCORE_TASK = "judge.lti.tasks.post_score"
-SCORE_SCOPE = "https://purl.imsglobal.org/spec/lti-ags/scope/score"
+SCORE_SCOPE: Final = "https://purl.imsglobal.org/spec/lti-ags/scope/score"
 STALE_AFTER = timedelta(minutes=2)
 
 
@@ -75,6 +76,8 @@ def assignment_changed(assignment_id: int) -> list[int]:
 
 def score_of(link: LtiLink, user_id: int) -> tuple[float, float, bool]:
     """(points, maximum, every problem solved) as the gradebook counts them now."""
+    if link.assignment is None:
+        raise ValueError("Only a link to an assignment carries a score.")
     students = students_of(link.context.course, user_id=user_id)
     grades = grade_assignment(link.assignment, students)
     points = grades.total(user_id) if students else 0.0

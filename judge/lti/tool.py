@@ -8,6 +8,8 @@ clock skew the library does not allow (``ToolMessageLaunch``).
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 import jwt
 import requests
 from pylti1p3.contrib.django import DjangoMessageLaunch
@@ -28,9 +30,10 @@ def registration_of(platform: Platform, issuer: str | None = None) -> Registrati
     """``issuer``: as the platform spelled it in this launch or login, which may differ from the registered one
     by a trailing slash; it is the audience of what the tool signs back (deep linking), so it is the platform's."""
     key = signing_key()
+    audience = cast(str, platform.auth_audience or None)  # None: the token endpoint's URL (PyLTI1p3's default)
     return (Registration().set_issuer(issuer or platform.issuer).set_client_id(platform.client_id)
             .set_key_set_url(platform.key_set_url).set_auth_login_url(platform.auth_login_url)
-            .set_auth_token_url(platform.auth_token_url).set_auth_audience(platform.auth_audience or None)
+            .set_auth_token_url(platform.auth_token_url).set_auth_audience(audience)
             .set_tool_private_key(key.private_pem).set_tool_public_key(key.public_pem))
 
 
@@ -53,10 +56,12 @@ class ToolConf(ToolConfAbstract):
     def check_iss_has_many_clients(self, iss: str) -> bool:
         return True
 
-    def find_registration_by_issuer(self, iss: str, *args, **kwargs) -> Registration | None:
+    # PyLTI1p3 refuses the launch when these return None; its stubs say they never do.
+    def find_registration_by_issuer(self, iss: str, *args, **kwargs) -> Registration | None:  # type: ignore[override]
         return self.find_registration_by_params(iss, None)
 
-    def find_registration_by_params(self, iss: str, client_id: str | None, *args, **kwargs) -> Registration | None:
+    def find_registration_by_params(  # type: ignore[override]
+            self, iss: str, client_id: str | None, *args, **kwargs) -> Registration | None:
         platform = find_platform(iss, client_id)
         if platform is None:
             self.refusal = "unknown-platform"
@@ -97,7 +102,8 @@ class ToolMessageLaunch(DjangoMessageLaunch):
     def validate_jwt_signature(self) -> ToolMessageLaunch:
         public_key, algorithm = self.get_public_key()
         try:
-            jwt.decode(self._get_id_token(), public_key, algorithms=[algorithm], options=self._jwt_verify_options,
+            jwt.decode(self._get_id_token(), public_key, algorithms=[algorithm],
+                       options=cast(Any, self._jwt_verify_options),
                        leeway=CLOCK_SKEW_S)
         except jwt.InvalidTokenError as error:
             raise LtiException(f"Can't decode id_token: {error}") from error

@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import re
+from typing import cast
 from urllib.parse import urlsplit
 
 from django.contrib import messages
@@ -141,10 +142,12 @@ def cached_launch(request, launch_id: str) -> tuple[ToolMessageLaunch, LtiContex
     """A deep linking launch this instructor made, from the cache (its nonce is spent already)."""
     conf = ToolConf()
     try:
-        message = ToolMessageLaunch.from_cache(launch_id, request, conf, launch_data_storage=DjangoCacheDataStorage())
+        message = cast(ToolMessageLaunch, ToolMessageLaunch.from_cache(
+            launch_id, request, conf, launch_data_storage=DjangoCacheDataStorage()))
     except LtiException:
         raise Http404("This deep linking session has expired; add the tool again from the LMS.") from None
-    claims = message.get_launch_data()  # its registration was found again: conf.platform is the launch's platform
+    # Its registration was found again: conf.platform is the launch's platform.
+    claims = cast(dict, message.get_launch_data())
     context = get_object_or_404(LtiContext, platform=conf.platform,
                                 context_id=(claims.get(CLAIM + "context") or {}).get("id"))
     if role_in(request.user, context.course) != Role.INSTRUCTOR:
@@ -162,23 +165,25 @@ def deep_link(request, launch_id: str):
                                                       "problems": problems})
     assignment = assignments.filter(pk=request.POST.get("assignment") or 0).first()
     problem = problems.filter(slug=request.POST.get("problem") or "").first() if assignment is None else None
-    if assignment is None and problem is None:
+    target = assignment or problem
+    if target is None:
         messages.error(request, "Choose one of the course's assignments, or one problem.")
         return redirect("lti-deep-link", launch_id)
-    resource = DeepLinkResource().set_url(launch_url(request)).set_title((assignment or problem).title)
+    resource = DeepLinkResource().set_url(launch_url(request)).set_title(target.title)
     if assignment is not None:  # an assignment has points, so a gradebook column
         resource.set_custom_params({"assignment": str(assignment.pk)}).set_lineitem(
             LineItem().set_score_maximum(float(assignment.items.count())).set_label(assignment.title)
             .set_resource_id(f"assignment-{assignment.pk}"))
-    else:
+    elif problem is not None:
         resource.set_custom_params({"problem": problem.slug})
     return_url = message.get_launch_data()[
         "https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings"]["deep_link_return_url"]
     response = render(request, "lti/deep_link_return.html", {
         "return_url": return_url, "jwt": message.get_deep_link().get_response_jwt([resource]),
-        "title": (assignment or problem).title, "platform": context.platform})
+        "title": target.title, "platform": context.platform})
     origin = "{0.scheme}://{0.netloc}".format(urlsplit(return_url))
-    response._csp_update = {"form-action": [origin]}  # this one form goes back to the LMS
+    # This one form goes back to the LMS: django-csp reads the attribute.
+    response._csp_update = {"form-action": [origin]}  # type: ignore[attr-defined]
     return response
 
 

@@ -105,7 +105,7 @@ async def _stream(send, pk: int, shown: str | None) -> None:
         news = await push.next_event_async(pk, shown, wait_for(shown, open_streams))
         if news.gone:
             return  # deleted
-        body = event(news.status) if news.news else b": still waiting\n\n"
+        body = event(news.status) if news.news and news.status else b": still waiting\n\n"
         await send({"type": "http.response.body", "body": body, "more_body": True})
         shown = news.status
         if news.final:
@@ -174,7 +174,7 @@ def _one_event(pk: int, shown: str | None, status: str) -> Iterator[bytes]:
             news = push.next_event(pk, news.shown, wait_for(news.shown))
         if news.gone:
             return
-        if news.news:
+        if news.news and news.status:
             yield event(news.status)
         if news.final or news.status == Status.QUEUED or not news.moved:
             return

@@ -93,7 +93,8 @@ def _cell(day: Day | None) -> str:
 def progress_of(user, today: date | None = None) -> Progress:
     problems = {p.pk: p for p in Problem.objects.filter(published=True).only("slug", "title", "difficulty", "tags")}
     states = list(UserProblemState.objects.filter(user=user, problem_id__in=problems))
-    solved = sorted((Solved(problems[s.problem_id], s.first_accepted_at) for s in states if s.solved),
+    solved = sorted((Solved(problems[s.problem_id], s.first_accepted_at) for s in states
+                     if s.solved and s.first_accepted_at is not None),
                     key=lambda item: item.at)
     attempted = [Attempted(problems[s.problem_id], s.attempts, s.best_verdict) for s in states if not s.solved]
     the_board = board(Period.ALL)

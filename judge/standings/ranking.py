@@ -64,9 +64,10 @@ def window_start(window: str, now: datetime | None = None) -> datetime | None:
 
 def totals(window: str) -> QuerySet:
     """The ranked rows of a window, each with ``user_id``, ``solved`` and ``reached_at``."""
-    if window == Period.ALL:
+    starts_at = window_start(window)
+    if starts_at is None:
         return UserTotals.objects.all()
-    return PeriodTotals.objects.filter(window=window, starts_at=window_start(window))
+    return PeriodTotals.objects.filter(window=window, starts_at=starts_at)
 
 
 def board(window: str = Period.ALL) -> Board:
@@ -202,7 +203,7 @@ def problem_firsts() -> list[ProblemFirst]:
     rows = []
     for problem in problems:
         t = kept.get(problem.pk) or ProblemTotals()
-        name, hidden = names.get(t.first_solver_id, ("", False))
+        name, hidden = names.get(t.first_solver_id, ("", False)) if t.first_solver_id else ("", False)
         rows.append(ProblemFirst(problem, t.solvers, name, t.first_solved_at, hidden))
     return rows
 

@@ -32,7 +32,21 @@ from datetime import datetime
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
-from django.db.models import Case, Count, DateTimeField, F, IntegerField, Max, Min, Q, QuerySet, Sum, Value, When
+from django.db.models import (
+    Case,
+    Count,
+    DateTimeField,
+    Expression,
+    F,
+    IntegerField,
+    Max,
+    Min,
+    Q,
+    QuerySet,
+    Sum,
+    Value,
+    When,
+)
 from django.db.models.functions import Greatest, TruncMonth, TruncWeek
 from django.utils import timezone
 
@@ -49,8 +63,6 @@ from judge.standings.models import (
 )
 from judge.submissions.models import Kind, Status, Submission
 
-# Tests set it to check the ORM path (SQLite's) against the rebuild on PostgreSQL too.
-ORM_ONLY = False
 TRUNC = {Period.MONTH: TruncMonth, Period.WEEK: TruncWeek}
 
 STATE_COLUMNS = ["user", "problem", "attempts", "accepted", "first_accepted_at", "best_verdict"]
@@ -87,7 +99,7 @@ def totals_rows(states: QuerySet[UserProblemState]) -> QuerySet:
             .values_list("user_id", "n", "at"))
 
 
-def period_rows(states: QuerySet[UserProblemState], window: str) -> QuerySet:
+def period_rows(states: QuerySet[UserProblemState], window: Period) -> QuerySet:
     return (_counted(states).annotate(kind=Value(window), period=TRUNC[window]("first_accepted_at"))
             .values("user_id", "kind", "period").annotate(n=Count("id"), at=Max("first_accepted_at"))
             .values_list("user_id", "kind", "period", "n", "at"))
@@ -123,7 +135,7 @@ def refresh_progress(user_id: int, problem_id: int) -> None:
     with transaction.atomic(savepoint=False):
         state = _locked_state(user_id, problem_id)
         fresh = pair_figures(user_id, problem_id)
-        old = (state.attempts, state.accepted, state.first_accepted_at) if state else (0, 0, None)
+        old = (state.attempts, state.accepted, state.first_accepted_at)
         new = fresh[:3] if fresh else (0, 0, None)
         _store_state(state, user_id, problem_id, fresh)
         first_solve = old[2] is None and new[2] is not None  # the common case of a change: added, not recounted
@@ -142,6 +154,12 @@ def refresh_progress(user_id: int, problem_id: int) -> None:
             _refresh_users([user_id])
 
 
+def in_database() -> bool:
+    """Whether a verdict moves the standings inside the database (PostgreSQL: the function of migration 0003) or
+    through the ORM rules of ``refresh_progress`` (elsewhere)."""
+    return connection.vendor == "postgresql"
+
+
 def apply_verdict(submission_id: int) -> None:
     """The standings after this submission's verdict was recorded; call it in the transaction that recorded it.
 
@@ -151,7 +169,7 @@ def apply_verdict(submission_id: int) -> None:
     (a state with no graded submit left, a solve a rejudge moved or took away). Elsewhere (SQLite) the ORM
     rules of ``refresh_progress`` do it all.
     """
-    if connection.vendor != "postgresql" or ORM_ONLY:
+    if not in_database():
         user_id, problem_id, kind = Submission.objects.values_list("user_id", "problem_id", "kind").get(
             pk=submission_id)
         if kind == Kind.SUBMIT:
@@ -179,7 +197,7 @@ def in_statement(submission: str) -> tuple[str, list] | None:
     ``submission`` is the SQL expression of the submission's id. PostgreSQL only: the function refuses a
     rare case (SQLSTATE JR001), and the verdict is then recorded the long way, with ``apply_verdict``.
     """
-    if connection.vendor != "postgresql" or ORM_ONLY:
+    if not in_database():
         return None
     return f"judge_apply_verdict({submission}, %s, true)", [settings.TIME_ZONE]
 
@@ -219,7 +237,7 @@ def pair_figures(user_id: int, problem_id: int) -> tuple | None:
     return None if state is None else astuple(state)
 
 
-def _locked_state(user_id: int, problem_id: int) -> UserProblemState | None:
+def _locked_state(user_id: int, problem_id: int) -> UserProblemState:
     """The state row, locked: concurrent verdicts of one student on one problem take turns."""
     state = UserProblemState.objects.select_for_update().filter(user_id=user_id, problem_id=problem_id).first()
     if state is None:
@@ -229,10 +247,9 @@ def _locked_state(user_id: int, problem_id: int) -> UserProblemState | None:
     return state
 
 
-def _store_state(state: UserProblemState | None, user_id: int, problem_id: int, figures: tuple | None) -> None:
+def _store_state(state: UserProblemState, user_id: int, problem_id: int, figures: tuple | None) -> None:
     if figures is None:
-        if state is not None:
-            state.delete()
+        state.delete()
         return
     values = dict(zip(STATE_COLUMNS[2:], figures))
     if any(getattr(state, k) != v for k, v in values.items()):
@@ -250,8 +267,8 @@ def _add_to_problem(problem_id: int, submissions: int, accepted: int, solvers: i
     """Add to the problem's totals; a first solve also becomes the problem's first if it is earlier."""
     if not (submissions or accepted or solvers):
         return
-    change = dict(submissions=F("submissions") + submissions, accepted=F("accepted") + accepted,
-                  solvers=F("solvers") + solvers)
+    change: dict[str, Expression] = dict(submissions=F("submissions") + submissions,
+                                         accepted=F("accepted") + accepted, solvers=F("solvers") + solvers)
     if first_solve:
         user_id, at = first_solve
         earlier = (Q(first_solved_at__isnull=True) | Q(first_solved_at__gt=at)

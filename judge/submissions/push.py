@@ -118,7 +118,7 @@ def wait_for_change(submission_id: int, shown: str | None, timeout: float) -> st
     return _wait_on_database(submission_id, shown, timeout)
 
 
-def _wait_on_redis(client, submission_id: int, shown: str, timeout: float) -> str | None:
+def _wait_on_redis(client, submission_id: int, shown: str | None, timeout: float) -> str | None:
     deadline = time.monotonic() + timeout
     with client.pubsub(ignore_subscribe_messages=True) as pubsub:
         pubsub.subscribe(channel(submission_id))
@@ -136,7 +136,7 @@ def release_database_connection() -> None:
         connection.close()
 
 
-def _wait_on_database(submission_id: int, shown: str, timeout: float) -> str | None:
+def _wait_on_database(submission_id: int, shown: str | None, timeout: float) -> str | None:
     deadline = time.monotonic() + timeout
     status = shown
     while status == shown and time.monotonic() < deadline:
@@ -266,7 +266,7 @@ async def next_status(submission_id: int, shown: str | None, timeout: float) -> 
             left = deadline - loop.time()
             if status != shown or left <= 0:
                 return status
-            if event is None or not the_hub.connected:
+            if the_hub is None or event is None or not the_hub.connected:
                 left = min(left, settings.PUSH_DB_POLL_S)
             if event is None:
                 await asyncio.sleep(left)
@@ -277,5 +277,5 @@ async def next_status(submission_id: int, shown: str | None, timeout: float) -> 
                 pass
             event.clear()
     finally:
-        if event is not None:
+        if the_hub is not None and event is not None:
             the_hub.forget(submission_id, event)
