@@ -302,6 +302,9 @@ def env_networks(name: str, default: str) -> list[ipaddress.IPv4Network | ipaddr
 # METRICS_NETWORKS (default: this machine only), or that sends METRICS_TOKEN as a bearer token.
 METRICS_NETWORKS = env_networks("METRICS_NETWORKS", "127.0.0.0/8,::1/128")
 METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
+# The graded count and the latency histograms scan the finished submissions: kept this long in the cache (shared
+# through Redis), so a scrape reads the table at most once per period however many servers ask (0: every scrape).
+METRICS_CACHE_S = env_number("METRICS_CACHE_S", 30.0, float)
 if METRICS_TOKEN and len(METRICS_TOKEN) < 16:
     raise ImproperlyConfigured("METRICS_TOKEN must be at least 16 characters (openssl rand -hex 32)")
 

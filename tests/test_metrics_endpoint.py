@@ -35,7 +35,8 @@ def value(samples: dict, name: str, **labels) -> float:
 
 
 def test_a_graded_submission_is_counted_with_its_verdict_latency_and_grading_time(client, problems, student,
-                                                                                    no_enqueue):
+                                                                                    no_enqueue, settings):
+    settings.METRICS_CACHE_S = 0  # every scrape reads the table
     before = scrape(client)
     assert value(before, "judge_submissions_graded_total", kind="submit", verdict="accepted") == 0
     submission = submit_solution(student, problems["prepend_class_token"], read_solution("prepend_class_token"))
@@ -60,6 +61,22 @@ def test_a_graded_submission_is_counted_with_its_verdict_latency_and_grading_tim
         expected = 1 if bound >= first else 0
         assert value(after, "judge_grading_seconds_bucket", le=str(bound)) == expected
     assert value(after, "judge_last_verdict_timestamp_seconds") == pytest.approx(graded.finished_at.timestamp())
+
+
+def test_the_graded_figures_are_read_once_per_cache_period_while_the_queue_is_live(client, problems, student,
+                                                                                     no_enqueue, settings):
+    from django.core.cache import cache
+
+    settings.METRICS_CACHE_S = 30
+    assert value(scrape(client), "judge_submissions_graded_total", kind="submit", verdict="accepted") == 0
+    submission = submit_solution(student, problems["prepend_class_token"], read_solution("prepend_class_token"))
+    assert value(scrape(client), "judge_submissions_waiting", kind="submit") == 1  # not from the cache
+    grading.grade_submission(submission.pk)
+    within_the_period = scrape(client)
+    assert value(within_the_period, "judge_submissions_graded_total", kind="submit", verdict="accepted") == 0
+    assert value(within_the_period, "judge_submissions_waiting", kind="submit") == 0
+    cache.delete("metrics:graded-groups")  # what the period's end does
+    assert value(scrape(client), "judge_submissions_graded_total", kind="submit", verdict="accepted") == 1
 
 
 def test_the_oldest_waiting_submission_is_reported_by_how_long_it_has_waited(client, problems, student, no_enqueue):
