@@ -61,7 +61,7 @@ def test_readyz_fails_naming_the_broker_when_its_redis_does_not_answer(client, s
     response = client.get("/readyz")
     assert response.status_code == 503
     broker = response.json()["checks"]["broker"]
-    assert not broker["ok"] and broker["detail"].startswith("Redis does not answer")
+    assert broker == {"ok": False, "detail": "Redis does not answer"}  # the error's text (its host) is only logged
 
 
 def test_readyz_asks_no_broker_on_the_embedded_default(client, settings):

@@ -3,11 +3,13 @@
 ``/healthz`` touches nothing: a web process that answers it is alive (compose's health check on the web
 service, a load balancer's liveness probe).  ``/readyz`` asks what grading needs: the database, the broker's
 Redis where it is the broker, and a grading worker heard from within ``WORKER_SILENT_AFTER_S``; it fails when
-any of them does not answer, naming which (an uptime monitor's check; docs/operators/monitoring.md#health).
+any of them does not answer, naming which but not why (the reason, which may name hosts and users, is logged);
+an uptime monitor's check (docs/operators/monitoring.md#health).
 """
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -15,6 +17,8 @@ from django.db import DatabaseError, connection
 from django.utils import timezone
 
 from judge.submissions.workers import grading_state
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -29,8 +33,9 @@ def check_database() -> Check:
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
             cursor.fetchone()
-    except DatabaseError as exc:
-        return Check("database", False, f"does not answer: {str(exc).strip()[:200]}")
+    except DatabaseError:  # the reason (host names, users) goes to the log, not to whoever asked
+        log.warning("readiness: the database does not answer", exc_info=True)
+        return Check("database", False, "does not answer")
     return Check("database", True, "answers")
 
 
@@ -44,8 +49,9 @@ def check_broker() -> Check | None:
         client = redis.Redis.from_url(settings.CELERY_BROKER_URL, socket_timeout=2, socket_connect_timeout=2)
         with client:
             client.ping()
-    except redis.RedisError as exc:
-        return Check("broker", False, f"Redis does not answer: {str(exc)[:200]}")
+    except redis.RedisError:
+        log.warning("readiness: the broker's Redis does not answer", exc_info=True)
+        return Check("broker", False, "Redis does not answer")
     return Check("broker", True, "Redis answers")
 
 
