@@ -6,7 +6,7 @@
 #   sh -c "$(cat install-deps.sh)" install-deps app|data INDEX_URL
 #
 #   app:  the project's Python dependencies from PyPI, pinned as in pyproject.toml
-#         (NumPy is already in the base image, at the same pin)
+#         (NumPy is already in the base image, at the same pin), and PostgreSQL's client programs
 #   data: Debian's PostgreSQL and Redis servers
 set -eu
 kind=$1 index=$2
@@ -32,6 +32,10 @@ PY
     $pip install -q --no-cache-dir --break-system-packages --root-user-action=ignore \
         --no-warn-script-location --index-url "$index" ${cert:+--cert "$cert"} -r /tmp/requirements.txt
     python3 -c "import django, celery, gunicorn, uvicorn_worker, uvloop, httptools, psycopg, docker, numpy; print('deps ok, numpy', numpy.__version__)"
+    # pg_dump, pg_restore and psql for manage.py backup and restore (docs/operators/backups.md): Debian's, the
+    # same major version as the data image's server, which a client must match or exceed.
+    apt-get install -y -qq --no-install-recommends postgresql-client >/dev/null
+    pg_dump --version
     useradd --system --uid 10001 --home-dir /var/lib/judge --create-home judge
     ;;
 data)

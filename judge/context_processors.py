@@ -4,6 +4,8 @@ import numpy
 from django.core.cache import cache
 from django.db import DatabaseError
 
+from judge.learning.preferences import defaults, preferences_of
+from judge.lib.releases import version
 from judge.lib.sandbox_backend import PROCESS_WARNING, resolve_backend_cached
 from judge.submissions.queries import reported_sandbox
 from judge.submissions.workers import cached_grading_state
@@ -22,6 +24,7 @@ def sandbox(request) -> dict:
         # Before a worker has said which NumPy it grades with, the pin both sides are built from (pyproject.toml).
         "numpy_version": (worker or {}).get("numpy") or numpy.__version__,
         "sandbox_warning": PROCESS_WARNING if backend == "process" and worker is not None else "",
+        "judge_version": version(),  # pyproject.toml's: which release an operator or a bug report is looking at
     }
 
 
@@ -52,3 +55,14 @@ def grading(request) -> dict:
         return {}
     state = cached_grading_state()
     return {"grading_stopped": state} if state is not None and state.alarming else {}
+
+
+def preferences(request) -> dict:
+    """The student's settings, which <html> carries for the stylesheet and the editor (base.html)."""
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return {"prefs": defaults(), "prefs_local": True}
+    try:
+        return {"prefs": preferences_of(user), "prefs_local": False}
+    except DatabaseError:  # an error page still renders, with the defaults
+        return {"prefs": defaults(), "prefs_local": False}

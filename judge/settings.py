@@ -127,6 +127,7 @@ INSTALLED_APPS = [
     "judge.courses",
     "judge.lti",
     "judge.display",  # its template tags
+    "judge.backups",  # manage.py backup and restore
 ]
 
 MIDDLEWARE = [
@@ -163,6 +164,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "judge.context_processors.sandbox",
                 "judge.context_processors.grading",
+                "judge.context_processors.preferences",
             ],
         },
     },
@@ -333,6 +335,7 @@ REQUEST_BODY_LIMITS = {
     "submit": 3 * 64 * KIB + 256 * KIB,  # the code (MAX_CODE_BYTES, urlencoded) and the custom inputs
     "api-submissions": 6 * 64 * KIB + 256 * KIB,  # the same as JSON, whose \uXXXX escapes take 6 bytes a byte
     "draft-save": 3 * 64 * KIB + 8 * KIB,  # the code, urlencoded
+    "note-save": 3 * 4 * 20_000 + 8 * KIB,  # a note (NOTE_MAX_CHARS, judge/learning/services.py), urlencoded UTF-8
     "authoring-upload": 5 * MIB + 64 * KIB,  # a problem's zip (MAX_ZIP_BYTES, judge/authoring/services.py)
     "authoring-edit": 3 * 2 * MIB + 64 * KIB,  # a package's files (MAX_PACKAGE_BYTES), urlencoded
     "authoring-preview": 512 * KIB,  # statement, theory and hints, multipart (MAX_PREVIEW_BYTES)

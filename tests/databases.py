@@ -13,7 +13,8 @@ creates the test database as usual.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 from django.conf import settings
 from django.db import connection, connections, transaction
@@ -119,3 +120,31 @@ def quick_flush_after_transactional_tests() -> None:
             empty_tables(alias)
 
     TransactionTestCase._fixture_teardown = _fixture_teardown
+
+
+@contextmanager
+def fresh_database(suffix: str) -> Iterator[str]:
+    """An empty PostgreSQL database beside the test database (named after it), dropped afterwards."""
+    quote = connection.ops.quote_name
+    name = f"{connection.settings_dict['NAME']}_{suffix}"
+    with connection._nodb_cursor() as cursor:
+        cursor.execute(f"DROP DATABASE IF EXISTS {quote(name)}")
+        cursor.execute(f"CREATE DATABASE {quote(name)}")
+    try:
+        yield name
+    finally:
+        with connection._nodb_cursor() as cursor:
+            cursor.execute(f"DROP DATABASE IF EXISTS {quote(name)} WITH (FORCE)")
+
+
+@contextmanager
+def connected_to(name: str) -> Iterator[None]:
+    """The site's own connection (the pages, the services, ``call_command``) on another database meanwhile."""
+    kept = connection.settings_dict["NAME"]
+    connection.close()
+    settings.DATABASES[connection.alias]["NAME"] = connection.settings_dict["NAME"] = name
+    try:
+        yield
+    finally:
+        connection.close()
+        settings.DATABASES[connection.alias]["NAME"] = connection.settings_dict["NAME"] = kept

@@ -200,3 +200,30 @@ def test_compose_logs_are_json_lines_carrying_the_request_id(stack):
         time.sleep(0.5)
     assert [line["message"].split(" ")[:3] for line in mine] == [["GET", "/accounts/login/", "200"]]
     assert lines and all({"time", "level", "logger", "message"} <= set(line) for line in lines)
+
+
+def test_compose_backs_up_while_serving_and_restores_into_a_fresh_database(stack):
+    """The operator's steps of docs/operators/backups.md: `manage.py backup -` in the running web container
+    (its image carries pg_dump), then `manage.py restore -` into a new database, which then holds the same
+    submissions and verdicts."""
+    _, compose, env = stack
+
+    def run(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess:
+        done = subprocess.run([*compose, *args], env=env, input=stdin, capture_output=True, timeout=300)
+        assert done.returncode == 0, done.stderr.decode(errors="replace")[-3000:]
+        return done
+
+    def verdicts(database: str) -> str:
+        return run("exec", "-T", "postgres", "psql", "-U", "postgres", "-d", database, "-tAc",
+                   "SELECT string_agg(id || ':' || verdict, ',' ORDER BY id) FROM submissions_submission"
+                   ).stdout.decode().strip()
+
+    backup = run("exec", "-T", "web", "python3", "manage.py", "backup", "-").stdout
+    assert backup[:512].find(b"manifest.json") == 0
+    run("exec", "-T", "postgres", "createdb", "-U", "postgres", "judge_restored")
+    copy_url = f"postgres://postgres:{env['POSTGRES_PASSWORD']}@postgres:5432/judge_restored"
+    restored = run("run", "--rm", "--no-deps", "-T", "-e", f"DATABASE_URL={copy_url}", "migrate",
+                   "python3", "manage.py", "restore", "-", stdin=backup)
+    assert b"Restored the postgresql backup" in restored.stdout
+    assert verdicts("judge_restored") == verdicts("judge")
+    assert "accepted" in verdicts("judge_restored") and "wrong_answer" in verdicts("judge_restored")

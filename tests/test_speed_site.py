@@ -208,3 +208,14 @@ def test_code_measured_before_gets_its_figure_again_without_being_timed(problems
     grading.measure_submission_speed(other.pk)
     other.refresh_from_db()
     assert len(timed) == 1 and other.speed["ratio"] == 3.0
+
+
+def test_the_speed_line_a_page_asks_for_is_its_owners_alone(client, problems, student, second_student, settings):
+    settings.MEASURE_SPEED = True
+    waiting = accepted(student, problems["layer_norm"], None)
+    Submission.objects.filter(pk=waiting.pk).update(finished_at=timezone.now())
+    client.force_login(student)
+    line = client.get(reverse("submission-speed", args=[waiting.pk])).content.decode()
+    assert "being measured" in line and 'hx-trigger="every 3s"' in line
+    client.force_login(second_student)
+    assert client.get(reverse("submission-speed", args=[waiting.pk])).status_code == 404

@@ -5,6 +5,8 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.contrib.auth.views import LoginView
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
@@ -12,8 +14,11 @@ from judge.accounts.devices import remember_device
 from judge.accounts.limits import CountersUnavailable, Throttled, check_sign_in, check_signup, record_failed_sign_in
 from judge.accounts.services import set_hidden_from_standings
 from judge.standings.progress import progress_of
+from judge.submissions.reviews import review_queue
 from judge.tokens.models import Scope
 from judge.tokens.services import TokenRejected, create_token, live_tokens, revoke_token
+
+JUST_MADE = "just_made"  # the session's key for a token just made, until the profile has shown it
 
 
 def signup(request):
@@ -79,9 +84,22 @@ def profile(request, username: str, tokens: dict | None = None, status: int = 20
     hidden = getattr(getattr(person, "profile", None), "hide_from_standings", False)  # no profile: shown
     if hidden and not (own or request.user.is_staff):
         return render(request, "accounts/profile.html", {"person": person, "private": True})
-    return render(request, "accounts/profile.html", {
+    fresh = request.session.pop(JUST_MADE, None) if own else None
+    if fresh:
+        tokens = {"new_token": {"name": fresh["name"]}, "new_secret": fresh["secret"]}
+    response = render(request, "accounts/profile.html", {
         "person": person, "own": own, "hidden": hidden, "progress": progress_of(person),
-        "tokens": live_tokens(person) if own else [], "scopes": Scope.choices, **(tokens or {})}, status=status)
+        "tokens": live_tokens(person) if own else [], "scopes": Scope.choices,
+        "reviews": review_queue(person, timezone.now()) if own else None, **(tokens or {})}, status=status)
+    if fresh:
+        response["Cache-Control"] = "no-store"  # the secret must not stay in a cache
+    return response
+
+
+@login_required
+def own_profile(request):
+    """Where the npjudge client sends a student whose token no longer works: their own profile's tokens."""
+    return redirect(reverse("profile", args=[request.user.username]) + "#tokens")
 
 
 @login_required
@@ -92,9 +110,10 @@ def token_create(request):
         token, secret = create_token(request.user, request.POST.get("name", ""), request.POST.getlist("scopes"))
     except TokenRejected as exc:
         return profile(request, request.user.username, {"token_error": str(exc)}, status=400)
-    response = profile(request, request.user.username, {"new_token": token, "new_secret": secret})
-    response["Cache-Control"] = "no-store"  # the secret must not stay in a cache
-    return response
+    # Redirect after the POST, so a reload does not make a second token.  The secret rides in the session to the
+    # profile, which shows it once and forgets it.
+    request.session[JUST_MADE] = {"name": token.name, "secret": secret}
+    return redirect(reverse("profile", args=[request.user.username]) + "#tokens")
 
 
 @login_required

@@ -4,4 +4,4 @@ from django.apps import AppConfig
 class LearningConfig(AppConfig):
     name = "judge.learning"
     label = "learning"
-    verbose_name = "Per-student progress: drafts and hints"
+    verbose_name = "What a student keeps: drafts, hints, notes, bookmarks and settings"

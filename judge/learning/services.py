@@ -1,10 +1,10 @@
-"""Drafts and hint reveals: the only writes a student makes besides submitting."""
+"""Drafts, hint reveals, notes and bookmarks: what a student keeps on a problem besides their submissions."""
 
 from __future__ import annotations
 
 from django.db import IntegrityError, transaction
 
-from judge.learning.models import Draft, HintReveal
+from judge.learning.models import Bookmark, Draft, HintReveal, Note
 from judge.lib.validation import SubmissionRejected, validate_code
 from judge.problems.models import Problem
 
@@ -54,3 +54,46 @@ def reveal_next_hint(user, problem: Problem) -> int:
     except IntegrityError:  # a double click raced us to the same hint
         pass
     return revealed_hint_count(user, problem)
+
+
+NOTE_MAX_CHARS = 20_000
+
+
+class NoteRejected(ValueError):
+    """The note cannot be kept; the message tells the student why."""
+
+
+def note_text(user, problem: Problem) -> str:
+    if not user.is_authenticated:
+        return ""
+    return Note.objects.filter(user=user, problem=problem).values_list("text", flat=True).first() or ""
+
+
+def save_note(user, problem: Problem, text: str) -> str:
+    """Keep the student's note on the problem (an empty one is forgotten); returns the text kept."""
+    if len(text) > NOTE_MAX_CHARS:
+        raise NoteRejected(f"a note holds at most {NOTE_MAX_CHARS:,} characters; this one has {len(text):,}")
+    if not text.strip():
+        Note.objects.filter(user=user, problem=problem).delete()
+        return ""
+    Note.objects.update_or_create(user=user, problem=problem, defaults={"text": text})
+    return text
+
+
+def is_bookmarked(user, problem: Problem) -> bool:
+    return user.is_authenticated and Bookmark.objects.filter(user=user, problem=problem).exists()
+
+
+def bookmarked_ids(user) -> set[int]:
+    if not user.is_authenticated:
+        return set()
+    return set(Bookmark.objects.filter(user=user).values_list("problem_id", flat=True))
+
+
+def set_bookmark(user, problem: Problem, on: bool) -> bool:
+    """Bookmark the problem or take the bookmark away (either twice is the same as once)."""
+    if on:
+        Bookmark.objects.get_or_create(user=user, problem=problem)
+    else:
+        Bookmark.objects.filter(user=user, problem=problem).delete()
+    return on

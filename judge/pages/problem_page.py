@@ -12,17 +12,20 @@ from django.utils import timezone
 from judge.courses.notes import due_notes
 from judge.display.custom_inputs import custom_fields, takes_params
 from judge.display.results import expected_arrays, format_array, shown_as_bytes
-from judge.learning.services import draft_code, revealed_hint_count
+from judge.learning.services import NOTE_MAX_CHARS, draft_code, is_bookmarked, note_text, revealed_hint_count
 from judge.problems.models import Problem
 from judge.problems.queries import visible_case_data
 from judge.problems.rendering import render_markdown
 from judge.submissions.composition import builds_on, chain_of, locked_reason, prerequisites_of
 from judge.submissions.queries import editorial_access, history
+from judge.submissions.reviews import review_of
 
 
 def problem_page(request, problem: Problem, code: str | None = None, error: str = "", status: int = 200,
-                 custom_texts: dict[str, str] | None = None, custom_errors: dict[str, str] | None = None):
-    """The problem page; also re-shown with ``error`` (and the custom input's) when a plain form post is refused."""
+                 custom_texts: dict[str, str] | None = None, custom_errors: dict[str, str] | None = None,
+                 review: bool = False, review_refused: str = ""):
+    """The problem page; also re-shown with ``error`` (and the custom input's) when a plain form post is refused.
+    ``review``: the spaced review's re-solve, from the starter code, whose Submit counts for the review alone."""
     user = request.user
     shown = revealed_hint_count(user, problem)
     locked = locked_reason(user, problem) if builds_on(problem) else ""
@@ -39,7 +42,7 @@ def problem_page(request, problem: Problem, code: str | None = None, error: str 
         "hints_left": len(problem.hints) - shown,
         "examples": visible_examples(problem),
         "submissions": history(user, problem) if user.is_authenticated else [],
-        "code": draft_code(user, problem) if code is None else code,
+        "code": code if code is not None else problem.starter_code if review else draft_code(user, problem),
         "error": error,
         # Earlier problems whose accepted solutions this one imports, and whether that locks it for now.
         "prerequisites": prerequisites_of(user, problem) if builds_on(problem) else [],
@@ -54,7 +57,18 @@ def problem_page(request, problem: Problem, code: str | None = None, error: str 
         "custom_takes_params": takes_params(problem),
         # Where the problem is in the student's assignments: "due in 2 h 13 min", late, or practice only.
         "due_notes": due_notes(user, problem, timezone.now()),
-    }, status=status)
+        "review": review,
+        "review_refused": review_refused,
+        "review_item": review_of(user, problem) if user.is_authenticated and not review else None,
+        "now": timezone.now(),
+    } | learner_context(user, problem), status=status)
+
+
+def learner_context(user, problem: Problem) -> dict:
+    """The student's own note (as text, and as the page shows it) and bookmark on this problem."""
+    text = note_text(user, problem)
+    return {"note_text": text, "note_html": render_markdown(text) if text else "", "note_max_chars": NOTE_MAX_CHARS,
+            "bookmarked": is_bookmarked(user, problem)}
 
 
 def visible_examples(problem: Problem) -> list[dict]:

@@ -6,8 +6,10 @@ from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils import timezone
 
 from engine.speed import VECTORISED_WITHIN
+from judge.learning.services import bookmarked_ids
 from judge.pages.problem_page import problem_page
 from judge.problems.models import Difficulty, Problem
 from judge.problems.queries import get_problem_for_user, problems_being_prepared
@@ -17,6 +19,7 @@ from judge.standings.ranking import marks_of, problem_totals
 from judge.submissions import speed
 from judge.submissions.composition import chain_to_solve
 from judge.submissions.queries import history
+from judge.submissions.reviews import not_due_reason
 
 # The "still being prepared" notice asks for its count this often, until it is 0 (``problems_preparing``).
 PREPARING_POLL_S = 4
@@ -39,6 +42,7 @@ class ListedProblem:
     acceptance: str  # "67%", or "" before any graded submit
     solvers: int
     mark: str  # solved | attempted | ""
+    bookmarked: bool = False
     # Locked for this student: every problem still to solve before it opens, in learning-path order (titles).
     chain: list[str] = field(default_factory=list)
 
@@ -59,11 +63,12 @@ class TrackSection:
         return round(100 * self.solved / self.total) if self.total else 0
 
 
-def listed(problem: Problem, position: int, stats: ProblemTotals, mark: str, url_prefix: str) -> ListedProblem:
+def listed(problem: Problem, position: int, stats: ProblemTotals, mark: str, url_prefix: str,
+           bookmarked: bool = False) -> ListedProblem:
     rate = stats.acceptance_rate
     return ListedProblem(position, problem.slug, f"{url_prefix}{problem.slug}/", problem.title, problem.summary,
                          problem.difficulty, problem.get_difficulty_display(), problem.tags,
-                         "" if rate is None else f"{round(rate * 100)}%", stats.solvers, mark)
+                         "" if rate is None else f"{round(rate * 100)}%", stats.solvers, mark, bookmarked=bookmarked)
 
 
 OTHER_TRACK = {"slug": "", "title": "More problems", "summary": ""}
@@ -108,19 +113,22 @@ def matches(problem: Problem, query: str, tag: str, difficulty: str) -> bool:
 
 def problem_list(request):
     query, tag, difficulty = (request.GET.get(k, "").strip() for k in ("q", "tag", "difficulty"))
+    only_bookmarked = request.GET.get("bookmarked") == "1"
     problems = list(Problem.objects.filter(published=True).only(*LIST_FIELDS))  # ordered by the learning path
     stats = problem_totals()  # kept with the verdicts: no aggregate over submissions, no cache
     solved, attempted = marks_of(request.user)
+    bookmarks = bookmarked_ids(request.user)
     url_prefix = reverse("problem-detail", args=["slug"]).removesuffix("slug/")
     rows = [
         listed(p, position, stats.get(p.pk) or ProblemTotals(),
-               "solved" if p.pk in solved else "attempted" if p.pk in attempted else "", url_prefix)
-        for position, p in enumerate(problems, start=1) if matches(p, query, tag, difficulty)
+               "solved" if p.pk in solved else "attempted" if p.pk in attempted else "", url_prefix, p.pk in bookmarks)
+        for position, p in enumerate(problems, start=1)
+        if matches(p, query, tag, difficulty) and (p.pk in bookmarks or not only_bookmarked)
     ]
     lock(rows, problems, solved, request.user)
     return render(request, "problems/list.html", {
         "listed": rows, "sections": track_sections(problems, rows, solved), "total": len(problems),
-        "query": query, "tag": tag, "difficulty": difficulty,
+        "query": query, "tag": tag, "difficulty": difficulty, "only_bookmarked": only_bookmarked,
         "tags": sorted({t for p in problems for t in p.tags}), "difficulties": Difficulty.choices,
         "solved_count": len(solved & {p.pk for p in problems}), "preparing": problems_being_prepared(),
         "poll_s": PREPARING_POLL_S, "listed_event": LISTED_EVENT,
@@ -149,6 +157,14 @@ def problem_speed(request, slug: str):
     problem = get_problem_for_user(request.user, slug)
     return render(request, "problems/speed.html", {
         "problem": problem, "rows": speed.ranking(problem, request.user), "within": VECTORISED_WITHIN})
+
+
+@login_required
+def problem_review(request, slug: str):
+    """The spaced review's re-solve: the problem page from a blank editor, its Submit counted for the review."""
+    problem = get_problem_for_user(request.user, slug)
+    refused = not_due_reason(request.user, problem, timezone.now())
+    return problem_page(request, problem, review=not refused, review_refused=refused)
 
 
 @login_required

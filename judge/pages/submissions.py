@@ -39,7 +39,7 @@ def submit(request, slug: str):
     upload = request.FILES.get("file")
     code = upload.read(1 << 20) if upload else request.POST.get("code", "")
     custom = request.POST.get("kind") == CUSTOM
-    kind = Kind.RUN if request.POST.get("kind") in (Kind.RUN, CUSTOM) else Kind.SUBMIT
+    kind = KINDS.get(request.POST.get("kind", ""), Kind.SUBMIT)
     inputs = posted_texts(request.POST) if custom else None
     try:
         submission = take_submission(request, problem, code, kind, inputs, click_key(request), client_address(request))
@@ -52,6 +52,9 @@ def submit(request, slug: str):
     except SubmissionRejected as exc:
         return refused(request, problem, code, str(exc), status=400)
     return accepted(request, submission)
+
+
+KINDS = {Kind.RUN: Kind.RUN, CUSTOM: Kind.RUN, Kind.REVIEW: Kind.REVIEW}  # the button's value -> what it makes
 
 
 def click_key(request) -> uuid.UUID | None:
@@ -79,7 +82,8 @@ def refused(request, problem, code, error: str, status: int, custom_errors: dict
             "error": error, "custom_fields": fields, "whole_form": (custom_errors or {}).get("", ""),
         }, status=200 if status == 400 else status)
     return problem_page(request, problem, code=code if isinstance(code, str) else None, error=error, status=status,
-                        custom_texts=texts, custom_errors=custom_errors)
+                        custom_texts=texts, custom_errors=custom_errors,
+                        review=request.POST.get("kind") == Kind.REVIEW)
 
 
 def status_context(submission: Submission) -> dict:
@@ -90,10 +94,21 @@ def status_context(submission: Submission) -> dict:
         "grading_stopped": grading_stopped(submission),
         "rows": results.result_rows(submission) if final else [],
         "error_line": results.error_line(submission) if final else None,
-        # An accepted Submit's speed: where its figure stands, or that it is still being measured.
+    } | speed_context(submission)
+
+
+SPEED_POLL_S = 3  # how often a page showing "being measured" asks again (a figure takes seconds to minutes)
+
+
+def speed_context(submission: Submission) -> dict:
+    """An accepted Submit's speed: where its figure stands, or that it is still being measured."""
+    final = submission.is_final
+    return {
+        "submission": submission,
         "speed": speed.standing(submission) if final and submission.speed else None,
         "speed_shown": final and submission.speed is not None and submission.verdict == Verdict.ACCEPTED,
         "speed_coming": speed_coming(submission),
+        "speed_poll_s": SPEED_POLL_S,
     }
 
 
@@ -158,6 +173,12 @@ def submission_status(request, pk: int):
         if push.next_event(pk, shown, timeout).moved:
             submission = Submission.objects.select_related("problem", "user").get(pk=pk)
     return render(request, "submissions/_status.html", status_context(submission))
+
+
+@login_required
+def submission_speed(request, pk: int):
+    """The speed line alone, which the page asks for every few seconds while it says "being measured"."""
+    return render(request, "submissions/_speed.html", speed_context(get_submission_for_user(request.user, pk)))
 
 
 @login_required

@@ -8,9 +8,11 @@ urlpatterns = [
     path("problems/<slug:slug>/", problems.problem_detail, name="problem-detail"),
     path("problems/<slug:slug>/speed/", problems.problem_speed, name="problem-speed"),
     path("problems/<slug:slug>/history/", problems.problem_history, name="problem-history"),
+    path("problems/<slug:slug>/review/", problems.problem_review, name="problem-review"),
     path("submissions/new/<slug:slug>/", submissions.submit, name="submit"),
     path("submissions/<int:pk>/", submissions.submission_detail, name="submission-detail"),
     path("submissions/<int:pk>/status/", submissions.submission_status, name="submission-status"),
+    path("submissions/<int:pk>/speed/", submissions.submission_speed, name="submission-speed"),
     # Under ASGI judge/asgi.py answers this path before Django; this view serves WSGI servers.
     path("submissions/<int:pk>/events/", stream.submission_events, name="submission-events"),
     path("submissions/diff/", submissions.submission_diff, name="submission-diff"),

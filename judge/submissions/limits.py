@@ -20,6 +20,7 @@ log = logging.getLogger(__name__)
 
 PERIOD_NAMES = {1: "second", 60: "minute", 3600: "hour", 86400: "day"}
 ACTIONS: dict[str, tuple[str, str]] = {Kind.RUN: ("runs", "run the examples"), Kind.SUBMIT: ("submissions", "submit")}
+COUNTED_AS: dict[str, str] = {Kind.REVIEW: Kind.SUBMIT}  # a review's Submit costs the grader as much as any other
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,7 @@ def _user_key(group: str, request) -> str:
 
 def check_rate_limit(request, kind: str) -> None:
     """Count this attempt; raise RateLimited when the user is over ``RATE_LIMITS[kind]``."""
+    kind = COUNTED_AS.get(kind, kind)
     rate = settings.RATE_LIMITS.get(kind)  # (count, seconds), or None: unlimited
     if not rate:
         return

@@ -20,6 +20,9 @@ class Status(models.TextChoices):
 class Kind(models.TextChoices):
     SUBMIT = "submit", "Submit"  # all tests; counts
     RUN = "run", "Run"  # visible examples only; does not count
+    # A spaced review's re-solve (judge/submissions/reviews.py): graded on every test like a Submit, counted for the
+    # review alone, never in the standings, a course's credit, the calendar or the speed ranking.
+    REVIEW = "review", "Review"
 
 
 def new_draw() -> int:

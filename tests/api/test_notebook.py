@@ -26,11 +26,15 @@ def test_submit_and_run_cells_show_the_verdict_inline(live_server, problems, gra
         nbformat.v4.new_code_cell(f"%%submit {SLUG}\n" + read_solution(SLUG, "wrong/appended.py")),
         nbformat.v4.new_code_cell(f"%%run {SLUG}\n" + read_solution(SLUG)),
         nbformat.v4.new_code_cell("%%submit no_such_problem\nx = 1"),
+        # The cells above defined what they sent, as they would have without the magic.
+        nbformat.v4.new_code_cell("import numpy as np\n"
+                                  "print(prepend_class_token(np.zeros((1, 2, 3)), np.ones((1, 1, 3))).shape, x)"),
     ])
     NotebookClient(notebook, timeout=180, kernel_name="python3").execute()
-    wrong, run, refused = (html_of(cell) for cell in notebook.cells[1:])
+    wrong, run, refused = (html_of(cell) for cell in notebook.cells[1:4])
     assert 'data-verdict="wrong_answer"' in wrong and "Wrong answer" in wrong
     assert 'data-misconception="Class token appended instead of prepended"' in wrong
     assert '<span class="check failed">✗ values</span>' in wrong and '<svg class="heatmap"' in wrong
     assert 'data-verdict="accepted"' in run and "<i>(hidden)</i>" not in run
     assert "Not sent" in refused and "no published problem &#x27;no_such_problem&#x27;" in refused
+    assert "".join(out.get("text", "") for out in notebook.cells[4].outputs) == "(1, 3, 3) 1\n"

@@ -10,12 +10,17 @@ from judge.tokens.services import create_token
 
 def test_a_new_token_is_shown_once_and_only_its_hash_is_stored(client, student):
     client.force_login(student)
-    page = client.post("/accounts/tokens/", {"name": "laptop", "scopes": ["read", "submit"]}).content.decode()
+    made = client.post("/accounts/tokens/", {"name": "laptop", "scopes": ["read", "submit"]})
+    assert made.status_code == 302 and made["Location"] == f"/accounts/users/{student.username}/#tokens"
+    shown = client.get(made["Location"])
+    assert shown["Cache-Control"] == "no-store"
+    page = shown.content.decode()
     secret = re.search(r'<pre id="new-token-secret">(npj_[A-Za-z0-9_-]+)</pre>', page).group(1)
     stored = AccessToken.objects.get(user=student)
     assert secret not in str(stored.__dict__) and stored.prefix == secret[:10]
     again = client.get(f"/accounts/users/{student.username}/").content.decode()
     assert secret not in again and "laptop" in again and f"{secret[:10]}…" in again
+    assert AccessToken.objects.filter(user=student).count() == 1  # the reload after the redirect made no other
     assert client.get("/api/v1/me", HTTP_AUTHORIZATION=f"Bearer {secret}").json()["username"] == "ada"
 
 

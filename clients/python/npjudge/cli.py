@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import getpass
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from npjudge.client import ApiError, Client
 from npjudge.render import Painter, Progress, render
 
 ACCEPTED, NOT_ACCEPTED, REFUSED, UNREACHABLE = 0, 1, 2, 3
+CLOSED_PIPE = 128 + 13  # as a shell reports a program ended by SIGPIPE
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -26,6 +28,11 @@ def main(argv: list[str] | None = None) -> int:
         return REFUSED if error.status else UNREACHABLE
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # The reader left (`npjudge list | head`): stop quietly.  Python would still flush stdout at exit and print
+        # a second error, so stdout now points at /dev/null.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return CLOSED_PIPE
 
 
 def parser() -> argparse.ArgumentParser:

@@ -36,9 +36,17 @@ class Client:
         try:
             return urllib.request.urlopen(request, timeout=timeout or self.timeout)
         except urllib.error.HTTPError as error:
+            if error.code == 401:
+                raise ApiError(self._token_refused(), 401) from None
             raise ApiError(_detail(error), error.code) from None
         except (urllib.error.URLError, OSError) as error:
             raise ApiError(f"cannot reach {self.server}: {getattr(error, 'reason', error)}") from None
+
+    def _token_refused(self) -> str:
+        where = f"{self.server}/accounts/me/"
+        if not self.token:
+            return f"you are not logged in: make a token at {where}, then run `npjudge login`"
+        return f"your token was revoked or is wrong: make a new one at {where}, then run `npjudge login`"
 
     def get(self, path: str):
         with self._open("GET", path) as answer:

@@ -1,6 +1,6 @@
 """The notebook magic: ``%load_ext npjudge``, then ``%%submit SLUG`` or ``%%run SLUG`` on a cell of code.
 
-The cell's code goes to the judge (a Submit, or a Run on the visible examples), and the verdict comes back
+The cell runs in the kernel as it would without the magic, then its code goes to the judge (a Submit, or a Run on the visible examples), and the verdict comes back
 inline as HTML: the site's per-test check chips, the named mistake and the difference heatmap."""
 
 from __future__ import annotations
@@ -76,10 +76,14 @@ def judge_cell(slug: str, code: str, kind: str):
 
 
 def load_ipython_extension(ipython) -> None:
+    # The cell runs in the kernel first, as it would without the magic: the function it defines is there for the
+    # next cell to call (an error in it shows as usual, and the judge still gives its verdict).
     def submit(line: str, cell: str):
+        ipython.run_cell(cell)
         return judge_cell(line, cell, "submit")
 
     def run(line: str, cell: str):
+        ipython.run_cell(cell)
         return judge_cell(line, cell, "run")
 
     ipython.register_magic_function(submit, "cell", "submit")

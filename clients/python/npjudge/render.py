@@ -32,7 +32,7 @@ def render(submission: dict, stream: TextIO = sys.stdout) -> None:
     tests = submission.get("tests", [])
     head = f"#{submission['id']} " if submission.get("id") else ""
     kind: dict[str | None, str] = {"run": "Run (visible examples, not counted)", "submit": "Submit",
-                                   "local": "Local test"}
+                                   "review": "Review (counts for the review only)", "local": "Local test"}
     took = f", graded in {submission['graded_in']}" if submission.get("graded_in") else ""
     print(f"{head}{submission.get('problem', '')}  {kind.get(submission.get('kind'), submission.get('kind', ''))}  "
           f"{verdict_text(submission, paint)}  ({len(tests)} test{'s' * (len(tests) != 1)}{took})", file=stream)
@@ -60,8 +60,26 @@ def render(submission: dict, stream: TextIO = sys.stdout) -> None:
     for broken in submission.get("properties", []):
         print(paint(f"\nA property your code breaks: {broken['name']}", "yellow"), file=stream)
         print(textwrap.indent(textwrap.fill(broken.get("message", ""), 96), "  "), file=stream)
+    speed = speed_text(submission)
+    if speed:
+        print(f"\n{speed}", file=stream)
     if submission.get("url"):
         print(paint(f"\n{submission['url']}", "dim"), file=stream)
+
+
+def speed_text(submission: dict) -> str:
+    """An accepted Submit's speed, as the site's page says it; the figure comes a little after the verdict."""
+    speed = submission.get("speed")
+    if speed:
+        vectorised = " (vectorised)" if speed.get("vectorised") else ""
+        if speed.get("percentile") is None:
+            rank = "the first measured solution of this problem"
+        else:
+            rank = f"faster than {speed['percentile']}% of the other students' accepted solutions"
+        return f"Speed: {speed['ratio']}x the reference's CPU time{vectorised}; {rank}"
+    if submission.get("accepted") and submission.get("kind") == "submit":
+        return f"Speed: being measured; `npjudge status {submission.get('id')}` shows it in a little while"
+    return ""
 
 
 def _name(test: dict) -> str:

@@ -1,6 +1,7 @@
 // The solution editor: Ace (from the ace-builds npm package) bound to the
 // form's textarea, with a server-side draft autosaved per user and problem,
-// reset to the starter code, and the failing line marked after a verdict.
+// reset to the starter code, and the failing line marked after a verdict.  prefs.js sets it up as the student
+// chose (font size, theme, key bindings, tab width).
 (function () {
   "use strict";
 
@@ -37,17 +38,15 @@
     window.ace.config.set("useStrictCSP", true);  // no injected <style>: the page links Ace's CSS
     var editor = window.ace.edit(holder, {
       mode: "ace/mode/python",
-      theme: "ace/theme/chrome",
       value: textarea.value,
-      tabSize: 4,
       useSoftTabs: true,
       showPrintMargin: false,
-      fontSize: "14px",
       fontFamily: "\"DejaVu Sans Mono\", ui-monospace, Menlo, Consolas, monospace",
       minLines: 18,
       maxLines: 40,
       scrollPastEnd: 0.2,
     });
+    window.judgePrefs.dressEditor(editor);  // the student's font size, theme, keys and tab width
     editor.session.setUseWrapMode(true);  // long lines wrap: nothing is cut off on a narrow screen
     editor.clearSelection();
     form.classList.add("enhanced");
@@ -136,7 +135,23 @@
         form.querySelectorAll(".custom-input .field-error").forEach(function (el) { el.textContent = ""; });
       }
     });
+    // The live region says that a click was sent, then its verdict, once: the result panel itself changes
+    // several times while it waits and would be read out each time.
+    var announcer = document.getElementById("verdict-announcer");
+    function announce(panel) {
+      if (!announcer || !panel) return;
+      var final = panel.dataset.final === "true";
+      var key = panel.dataset.submission + (final ? ":final" : ":sent");
+      if (announcer.dataset.said === key || (!final && announcer.dataset.said === panel.dataset.submission + ":final")) return;
+      announcer.dataset.said = key;
+      var line = panel.querySelector(".status-line");
+      var text = line ? line.textContent.replace(/\s+/g, " ").trim() : "";
+      announcer.textContent = final ? "Result: " + text : "Sent: " + text + ". The verdict follows.";
+    }
+
     document.body.addEventListener("htmx:afterSwap", function () {
+      var latest = document.querySelector("#result .result-panel");
+      announce(latest);
       var panel = document.querySelector("#result .result-panel[data-final=true]");
       if (!panel || panel.dataset.marked) return;
       panel.dataset.marked = "1";

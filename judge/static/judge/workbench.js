@@ -28,11 +28,8 @@
     window.ace.config.set("basePath", holder.dataset.aceBase || "/static/vendor/ace/");
     window.ace.config.set("useStrictCSP", true);  // no injected <style>: the page links Ace's CSS
     var editor = window.ace.edit(holder, {
-      theme: "ace/theme/chrome",
-      tabSize: 4,
       useSoftTabs: true,
       showPrintMargin: false,
-      fontSize: "14px",
       fontFamily: "\"DejaVu Sans Mono\", ui-monospace, Menlo, Consolas, monospace",
       scrollPastEnd: 0.3,
     });
@@ -174,6 +171,8 @@
         form.querySelector("textarea[data-file='" + name + "']").value = sessions[name].getValue();
       });
     });
+
+    window.judgePrefs.dressEditor(editor, Object.keys(sessions).map(function (n) { return sessions[n]; }));
 
     var remembered = null;
     try { remembered = sessionStorage.getItem("workbench:" + bench.dataset.slug); } catch (err) { /* private mode */ }

@@ -24,6 +24,7 @@ from judge.submissions import fairshare
 from judge.submissions.composition import locked_reason
 from judge.submissions.limits import check_rate_limit
 from judge.submissions.models import Kind, Status, Submission
+from judge.submissions.reviews import not_due_reason
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +67,9 @@ def submit_solution(user, problem: Problem, code: str | bytes, kind: str = Kind.
     locked = locked_reason(user, problem)
     if locked:
         raise SubmissionRejected(locked)
+    not_due = not_due_reason(user, problem, timezone.now()) if kind == Kind.REVIEW else ""
+    if not_due:
+        raise SubmissionRejected(not_due)
     try:
         with transaction.atomic():
             submission = Submission.objects.create(
