@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import shutil
+from pathlib import Path
 
 bind = os.environ.get("GUNICORN_BIND", f"0.0.0.0:{os.environ.get('PORT', '8000')}")  # all of the container's
 worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "judge.workers.Worker")
@@ -34,4 +36,33 @@ threads = int(os.environ.get("GUNICORN_THREADS", "32"))  # gthread only
 timeout = 60
 graceful_timeout = 30
 keepalive = 5
-accesslog = "-"
+# With LOG_FORMAT=json the site writes one JSON line per request, with its request id (judge/middleware.py), and
+# gunicorn's and uvicorn's own lines (starting, a worker restarted) are JSON too.
+accesslog = None if os.environ.get("LOG_FORMAT") == "json" else "-"
+if os.environ.get("LOG_FORMAT") == "json":
+    logconfig_dict = {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "filters": {"request_id": {"()": "judge.lib.logs.RequestIdFilter"}},
+        "formatters": {"json": {"()": "judge.lib.logs.json_formatter"}},
+        "handlers": {"json": {"class": "logging.StreamHandler", "formatter": "json", "filters": ["request_id"]}},
+        "root": {"handlers": ["json"], "level": "INFO"},
+        "loggers": {"gunicorn.error": {"handlers": ["json"], "level": "INFO", "propagate": False}},
+    }
+
+
+def on_starting(server) -> None:
+    """/metrics adds up the web processes' HTTP counts from files in PROMETHEUS_MULTIPROC_DIR (prometheus-client's
+    multiprocess mode): the files of an earlier run would be counted again, so the directory starts empty."""
+    folder = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if folder:
+        shutil.rmtree(folder, ignore_errors=True)
+        Path(folder).mkdir(parents=True)
+
+
+def child_exit(server, worker) -> None:
+    """A process that exits leaves its counts behind (counters keep counting); its live gauges go."""
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(worker.pid)

@@ -6,8 +6,9 @@ import threading
 from pathlib import Path
 
 from celery import Celery
-from celery.signals import worker_ready, worker_shutdown
+from celery.signals import before_task_publish, setup_logging, task_postrun, task_prerun, worker_ready, worker_shutdown
 
+from judge.lib import logs
 from judge.lib.broker import SANDBOX_LANES
 from judge.lib.sandbox_backend import resolve_backend
 
@@ -18,6 +19,26 @@ log = logging.getLogger(__name__)
 app = Celery("judge")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks(["judge.submissions", "judge.grading", "judge.authoring", "judge.courses", "judge.lti"])
+
+
+# A task's lines carry the request id of whatever sent it (judge/lib/logs.py); a grading task binds its
+# submission's own id instead, whoever sent it.
+before_task_publish.connect(logs.attach_to_task, weak=False)
+task_prerun.connect(logs.adopt_from_task, weak=False)
+task_postrun.connect(logs.drop_after_task, weak=False)
+
+
+@setup_logging.connect
+def use_the_sites_logging(loglevel=None, **kwargs) -> None:
+    """The worker logs as the site does (settings.LOGGING: the request id on every line, JSON with
+    LOG_FORMAT=json) instead of Celery's own format; ``--loglevel`` still sets the level."""
+    import logging.config
+
+    from django.conf import settings
+
+    logging.config.dictConfig(settings.LOGGING)
+    if loglevel:
+        logging.getLogger().setLevel(loglevel)
 
 
 @worker_ready.connect

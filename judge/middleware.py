@@ -18,8 +18,11 @@ from __future__ import annotations
 import asyncio
 import codecs
 import io
+import logging
+import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
 
 from django.conf import settings
 from django.core.exceptions import TooManyFieldsSent
@@ -28,10 +31,14 @@ from django.template.loader import render_to_string
 from django.urls import Resolver404, resolve
 from django.utils import timezone
 
+from judge.lib.logs import HEADER, bound_request_id, request_id_from
+from judge.lib.metrics import HTTP_RESPONSES
 from judge.lib.validation import SubmissionRejected, validate_code
 
 if TYPE_CHECKING:
     from _typeshed import ReadableBuffer
+
+request_log = logging.getLogger("judge.requests")
 
 ESCAPED_UTF8 = "judge-utf-8-escaped"
 FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
@@ -159,6 +166,25 @@ def read_chunked(stream, limit: int) -> bytes | None:
             return bytes(data)
         data += chunk
     return None
+
+
+class RequestIdMiddleware:
+    """First: every line logged for this request carries its id (an incoming ``X-Request-ID`` if sane, else a
+    new one; judge/lib/logs.py), which the answer sends back; then one line and one count per answer."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        started = time.monotonic()
+        with bound_request_id(request_id_from(request.headers.get(HEADER))) as request_id:
+            response = self.get_response(request)
+            response[HEADER] = request_id
+            HTTP_RESPONSES.labels(str(response.status_code)).inc()
+            # The path quoted again: a decoded %0A would start a forged line in the text format.
+            request_log.info("%s %s %s %.0f ms", request.method, quote(request.path), response.status_code,
+                             (time.monotonic() - started) * 1000)
+        return response
 
 
 class RequestBodyLimitMiddleware:

@@ -8,6 +8,7 @@ CELERY_BROKER_URL and SECRET_KEY.  DEBUG is off unless DEBUG=1 (developers only)
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import re
 import secrets
@@ -132,7 +133,10 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    "csp.middleware.CSPMiddleware",  # first, so every answer carries the policy, refusals too
+    # /healthz, /readyz and /metrics, before the host check and the HTTPS redirect a probe would fail.
+    "judge.monitoring.middleware.OperatorEndpointsMiddleware",
+    "judge.middleware.RequestIdMiddleware",  # every line logged for a request carries its id
+    "csp.middleware.CSPMiddleware",  # first of the page's, so every answer carries the policy, refusals too
     "judge.middleware.RequestBodyLimitMiddleware",  # before anything reads, spools or parses a body
     "judge.middleware.TimeZoneMiddleware",  # a person's zone, activated by a course page, ends with the request
     "django.middleware.security.SecurityMiddleware",
@@ -268,12 +272,45 @@ if LTI_FRAME_ANCESTORS:
 # A new key of the tool is published this long before it may sign (platforms cache key sets for hours).
 LTI_KEY_PUBLISH_AHEAD_S = env_number("LTI_KEY_PUBLISH_AHEAD_S", 24 * 3600)
 
+# Every line carries the id of the request or task it belongs to (judge/lib/logs.py).  LOG_FORMAT=json (compose
+# sets it) writes one JSON object per line for a log collector; text, the default, a readable console line.
+# LOG_REQUESTS: one line per request from the site itself (on with JSON, where it replaces gunicorn's access log).
+LOG_FORMAT = env_choice("LOG_FORMAT", "text", ("text", "json"))
+LOG_REQUESTS = env_bool("LOG_REQUESTS", LOG_FORMAT == "json")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"request_id": {"()": "judge.lib.logs.RequestIdFilter"}},
+    "formatters": {"default": {"()": "judge.lib.logs.json_formatter"} if LOG_FORMAT == "json" else
+                   {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["request_id"], "formatter": "default"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    # runserver prints its own line per request: the site's (judge.middleware) only where asked.
+    "loggers": {"judge.requests": {"level": "INFO" if LOG_REQUESTS else "WARNING"}},
 }
+
+
+def env_networks(name: str, default: str) -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
+    """A comma-separated list of CIDRs (``10.0.0.0/8,fd00::/8``); a bare address is a network of one."""
+    networks = []
+    for text in os.environ.get(name, default).split(","):
+        if text.strip():
+            try:
+                networks.append(ipaddress.ip_network(text.strip(), strict=False))
+            except ValueError:
+                raise ImproperlyConfigured(f"{name} must list networks such as 10.0.0.0/8, got {text.strip()!r}") from None
+    return networks
+
+
+# /metrics (judge/monitoring): served to a client whose address (as TRUSTED_PROXY_COUNT sees it) is in one of
+# METRICS_NETWORKS (default: this machine only), or that sends METRICS_TOKEN as a bearer token.
+METRICS_NETWORKS = env_networks("METRICS_NETWORKS", "127.0.0.0/8,::1/128")
+METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
+# The graded count and the latency histograms scan the finished submissions: kept this long in the cache (shared
+# through Redis), so a scrape reads the table at most once per period however many servers ask (0: every scrape).
+METRICS_CACHE_S = env_number("METRICS_CACHE_S", 30.0, float)
+if METRICS_TOKEN and len(METRICS_TOKEN) < 16:
+    raise ImproperlyConfigured("METRICS_TOKEN must be at least 16 characters (openssl rand -hex 32)")
 
 # --- The judge --------------------------------------------------------------
 PROBLEMS_DIR = Path(os.environ.get("PROBLEMS_DIR", BASE_DIR / "problems"))

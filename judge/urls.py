@@ -20,5 +20,7 @@ urlpatterns = [
     path("authoring/", include("judge.authoring.urls")),
     path("api/", include("judge.api.urls")),
     path("", include("judge.regrades.urls")),
+    # The staff status page; /healthz, /readyz and /metrics: judge/monitoring/middleware.py.
+    path("status/", include("judge.monitoring.urls")),
     path("", include("judge.pages.urls")),
 ]

@@ -9,6 +9,7 @@ submits to, the third in learning-path order, and then stops the sync.
 from __future__ import annotations
 
 import http.cookiejar
+import json
 import os
 import re
 import socket
@@ -156,6 +157,49 @@ def test_compose_redis_refuses_a_client_without_the_password(stack):
     with_password = subprocess.run([*compose, "exec", "-T", "redis", "redis-cli", "ping"], env=env,
                                    capture_output=True, text=True, timeout=60)
     assert with_password.stdout.strip() == "PONG"
+
+
+def service_health(compose: list[str], env: dict) -> dict[str, str]:
+    listed = subprocess.run([*compose, "ps", "--format", "json"], env=env, capture_output=True, text=True,
+                            timeout=60).stdout.strip()
+    rows = json.loads(listed) if listed.startswith("[") else [json.loads(line) for line in listed.splitlines()]
+    return {row["Service"]: row.get("Health", "") for row in rows}
+
+
+def test_compose_services_are_healthy_and_metrics_are_for_the_operator_only(stack):
+    base, compose, env = stack
+    health = service_health(compose, env)
+    assert all(health.get(name) == "healthy" for name in ("web", "worker", "speed", "maintenance")), health
+
+    with urllib.request.urlopen(base + "/readyz", timeout=30) as response:
+        assert json.loads(response.read())["ready"] is True  # database, Redis and a grading worker
+    # From this host the request reaches gunicorn through Docker's published port, from outside the container.
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(base + "/metrics", timeout=30)
+    assert refused.value.code == 403
+    scrape = "import urllib.request; print(urllib.request.urlopen('http://127.0.0.1:8000/metrics').read().decode())"
+    inside = subprocess.run([*compose, "exec", "-T", "web", "python3", "-c", scrape], env=env, capture_output=True,
+                            text=True, timeout=120)
+    assert 'judge_submissions_graded_total{kind="submit",verdict="accepted"}' in inside.stdout, inside.stderr[-2000:]
+
+
+def test_compose_logs_are_json_lines_carrying_the_request_id(stack):
+    base, compose, env = stack
+    request_id = f"compose-{uuid.uuid4().hex}"
+    request = urllib.request.Request(base + "/accounts/login/", headers={"X-Request-ID": request_id})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        assert response.headers["X-Request-ID"] == request_id
+    deadline = time.monotonic() + 30
+    while True:
+        logs = subprocess.run([*compose, "logs", "--no-color", "--no-log-prefix", "web"], env=env,
+                              capture_output=True, text=True, timeout=60).stdout
+        lines = [json.loads(line) for line in logs.splitlines() if line.startswith("{")]
+        mine = [line for line in lines if line.get("request_id") == request_id]
+        if mine or time.monotonic() > deadline:
+            break
+        time.sleep(0.5)
+    assert [line["message"].split(" ")[:3] for line in mine] == [["GET", "/accounts/login/", "200"]]
+    assert lines and all({"time", "level", "logger", "message"} <= set(line) for line in lines)
 
 
 def test_compose_backs_up_while_serving_and_restores_into_a_fresh_database(stack):

@@ -30,15 +30,21 @@ from judge.accounts.devices import device_for
 log = logging.getLogger(__name__)
 
 
-def client_address(request) -> str:
-    """Who is asking, as far as the limits go: REMOTE_ADDR, or the address the trusted proxies saw
-    (``TRUSTED_PROXY_COUNT``). An IPv6 client is its /64, which one client can hold whole."""
+def client_ip(request) -> str:
+    """The client's address: REMOTE_ADDR, or the address the trusted proxies saw (``TRUSTED_PROXY_COUNT``)."""
     address = request.META.get("REMOTE_ADDR", "")
     hops = settings.TRUSTED_PROXY_COUNT
     if hops:
         forwarded = [part.strip() for part in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")]
         if len(forwarded) >= hops:
             address = forwarded[-hops]
+    return address
+
+
+def client_address(request) -> str:
+    """Who is asking, as far as the limits go: ``client_ip``, an IPv6 client as its /64, which one client can
+    hold whole."""
+    address = client_ip(request)
     try:
         parsed = ipaddress.ip_address(address)
     except ValueError:

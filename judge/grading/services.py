@@ -9,6 +9,7 @@ import time
 import uuid
 
 from django.conf import settings
+from django.db import DatabaseError
 
 from engine.custom_input import CASE_NAME as CUSTOM_CASE
 from engine.custom_input import BadInputs, InvalidInput, expectations, expected_output, validate_inputs
@@ -21,7 +22,8 @@ from engine.testset import ReferenceFailed
 from engine.verdicts import Verdict
 from judge.grading.recording import record_verdict
 from judge.lib.broker import Lane, send_task
-from judge.lib.sandbox_backend import discard_worker_sandbox, worker_sandbox
+from judge.lib.logs import bound_request_id
+from judge.lib.sandbox_backend import discard_worker_sandbox, worker_sandbox, worker_sandbox_stats
 from judge.problems.models import Problem, TestSet
 from judge.problems.queries import load_benchmark, load_cases, problem_spec
 from judge.submissions import fairshare, push, speed
@@ -30,6 +32,7 @@ from judge.submissions.models import Kind, Status, Submission
 from judge.submissions.services.claims import Heartbeat, claim_submission, park_submission, release_parked
 from judge.submissions.services.intake import CUSTOM_UNAVAILABLE, example_inputs, stepped_back
 from judge.submissions.signals import verdict_recorded
+from judge.submissions.workers import report_sandbox_pool
 from sandbox.backends.base import SandboxError
 
 log = logging.getLogger(__name__)
@@ -43,6 +46,12 @@ def grade_submission(submission_id: int, capped: bool = True, band: int | None =
 
     ``capped`` (all but staff rejudges): refused while its user is at their cap, it is parked.  ``band``: the
     fair-share band it was sent with; one whose student is over that share now steps back (``stepped_back``)."""
+    request_id = Submission.objects.filter(pk=submission_id).values_list("request_id", flat=True).first()
+    with bound_request_id(request_id or ""):  # its lines carry the id of the request that made it
+        return _grade_submission(submission_id, capped, band)
+
+
+def _grade_submission(submission_id: int, capped: bool, band: int | None) -> bool:
     if capped and stepped_back(submission_id, band):
         return False
     token = claim_submission(submission_id, capped=capped)
@@ -53,6 +62,8 @@ def grade_submission(submission_id: int, capped: bool = True, band: int | None =
     started = time.monotonic()
     push.publish_status(submission_id, Status.RUNNING)
     submission = Submission.objects.select_related("problem", "test_set", "user").get(pk=submission_id)
+    log.info("submission %s claimed (%s of %s, attempt %s)", submission_id, submission.kind,
+             submission.problem.slug, submission.attempts)
     try:
         recorded = _grade_claimed(submission, token)
         if recorded:  # apps above (LTI) queue what follows; their failure must not fail the grading
@@ -86,9 +97,12 @@ def _grade_claimed(submission: Submission, token: uuid.UUID) -> bool:
     if solved:  # which of their submissions it imported, in loading order (a list: jsonb reorders keys)
         report.sandbox["solved"] = [[slug, s.pk] for slug, s in solved.items()]
     recorded = record_verdict(submission.pk, token, report)
+    report_sandbox_pool(worker_sandbox_stats(), str(report.sandbox.get("numpy", "")))
     if not recorded:
         log.warning("submission %s was reclaimed while this worker graded it; result discarded", submission.pk)
-    elif report.verdict == Verdict.ACCEPTED and submission.kind == Kind.SUBMIT and settings.MEASURE_SPEED:
+        return recorded
+    log.info("submission %s graded: %s in %.0f ms", submission.pk, report.verdict or "no verdict", report.time_ms)
+    if report.verdict == Verdict.ACCEPTED and submission.kind == Kind.SUBMIT and settings.MEASURE_SPEED:
         enqueue_speed(submission.pk)
     return recorded
 
@@ -110,7 +124,9 @@ def measure_submission_speed(submission_id: int) -> SpeedReport | None:
     if submission is None or not settings.MEASURE_SPEED:
         return None
     solved = solved_solutions(submission.user, submission.problem)
-    return record_speed(submission, {slug: s.code for slug, s in solved.items()})
+    report = record_speed(submission, {slug: s.code for slug, s in solved.items()})
+    report_sandbox_pool(worker_sandbox_stats())
+    return report
 
 
 def record_speed(submission: Submission, solved: dict[str, str]) -> SpeedReport | None:
@@ -209,8 +225,11 @@ def open_sandbox_ahead() -> None:
     """Open this worker process's sandbox before its first submission arrives."""
     try:
         worker_sandbox()
+        report_sandbox_pool(worker_sandbox_stats())
     except SandboxError:  # the first submission tries again, with the usual retries
         log.warning("could not open the sandbox ahead of the first submission", exc_info=True)
+    except DatabaseError:  # a database not there yet: the first verdict reports the sandbox
+        log.warning("could not record this process's sandbox", exc_info=True)
 
 
 def grade_with_retries(code: str, spec, cases, tries: int | None = None,

@@ -49,6 +49,17 @@ def open_sandbox(kind: str | None = None, pool_size: int | None = None) -> Sandb
     return ProcessSandbox()
 
 
+def worker_sandbox_stats() -> dict[str, int | str] | None:
+    """This process's warm sandbox as ``/metrics`` and the status page show it: backend, image, how many it
+    keeps warm, how many were recycled after a job and thrown away after a failure; None before it opened."""
+    sandbox = getattr(_local, "sandbox", None)
+    if sandbox is None:
+        return None
+    return {"backend": sandbox.name, "image": settings.SANDBOX_IMAGE if sandbox.name == "docker" else "",
+            "size": sandbox.pool_size, "recycled": getattr(_local, "recycled", 0) + sandbox.recycled,
+            "failures": getattr(_local, "failures", 0)}
+
+
 def worker_sandbox() -> Sandbox:
     """The sandbox this worker process keeps warm between submissions."""
     sandbox = getattr(_local, "sandbox", None)
@@ -58,9 +69,12 @@ def worker_sandbox() -> Sandbox:
 
 
 def discard_worker_sandbox() -> None:
+    """After a failure mid-job: the next job opens a fresh sandbox (counted in ``worker_sandbox_stats``)."""
     sandbox = getattr(_local, "sandbox", None)
     _local.sandbox = None
     if sandbox is not None:
+        _local.recycled = getattr(_local, "recycled", 0) + sandbox.recycled
+        _local.failures = getattr(_local, "failures", 0) + 1
         sandbox.close()
 
 

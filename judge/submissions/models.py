@@ -63,6 +63,10 @@ class Submission(models.Model):
     client_key = models.UUIDField(null=True, blank=True, editable=False)
     # Where it came from, as fair share counts it (``fairshare.address_key``): an IPv4 address or an IPv6 /64.
     client_address = models.CharField(max_length=64, blank=True, default="")
+    # The id of the web request that made it (``judge/lib/logs.py``): the worker logs its grading under the same
+    # id, whoever sends it to be graded, so one grep finds the submission's whole story.
+    # db_default: the column keeps its default, so code older than this field still inserts rows while it serves.
+    request_id = models.CharField(max_length=128, blank=True, default="", db_default="", editable=False)
 
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     enqueued_at = models.DateTimeField(null=True, blank=True)
@@ -118,3 +122,25 @@ class WorkerHeartbeat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.hostname} ({self.lanes})"
+
+
+class SandboxPool(models.Model):
+    """One grading process's sandbox, as that process last reported it (``judge/submissions/workers.py``): its
+    backend, image and NumPy, how many warm sandboxes it keeps, and how often one was replaced.  Read by
+    ``/metrics`` and the staff status page; a row whose host no worker beats from any more is not shown."""
+
+    host = models.CharField(max_length=255)  # the machine (container), as WorkerHeartbeat.host
+    pid = models.PositiveIntegerField()
+    backend = models.CharField(max_length=20)
+    image = models.CharField(max_length=255, blank=True)
+    numpy = models.CharField(max_length=40, blank=True)
+    size = models.PositiveSmallIntegerField()  # warm sandboxes it keeps (Docker: containers; process: 1)
+    recycled = models.PositiveIntegerField(default=0)  # replaced after a job (a limit hit, leftovers, its age)
+    failures = models.PositiveIntegerField(default=0)  # thrown away whole after failing mid-job
+    seen_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["host", "pid"], name="sandbox_pool_once_per_process")]
+
+    def __str__(self) -> str:
+        return f"{self.backend} sandbox of {self.host}/{self.pid}"

@@ -8,6 +8,7 @@ whose submission waits is told that grading is not running, and compose's health
 
 from __future__ import annotations
 
+import os
 import socket
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -18,7 +19,7 @@ from django.db import DatabaseError
 from django.utils import timezone
 
 from judge.lib.broker import GRADING_LANES
-from judge.submissions.models import Status, Submission, WorkerHeartbeat
+from judge.submissions.models import SandboxPool, Status, Submission, WorkerHeartbeat
 
 GRADING_STATE_KEY = "workers:grading-state"
 GRADING_STATE_TTL_S = 5
@@ -51,6 +52,7 @@ def beat(hostname: str, lanes: list[str], slots: int, pid: int, started_at: date
         "host": socket.gethostname(), "pid": pid, "lanes": ",".join(lanes), "slots": slots,
         "started_at": started_at, "seen_at": now})
     WorkerHeartbeat.objects.filter(seen_at__lt=now - timedelta(days=1)).delete()
+    forget_dead_sandbox_pools(now)
 
 
 def forget(hostname: str) -> None:
@@ -94,3 +96,53 @@ def host_worker_alive(host: str | None = None, now: datetime | None = None) -> b
     health check on a worker service."""
     since = (now or timezone.now()) - timedelta(seconds=settings.WORKER_SILENT_AFTER_S)
     return WorkerHeartbeat.objects.filter(host=host or socket.gethostname(), seen_at__gte=since).exists()
+
+
+# --------------------------------------------------------------------------
+# The grading processes' sandboxes (their pool size and replacements, for /metrics and the status page)
+# --------------------------------------------------------------------------
+
+_reported: dict[str, int | str] = {}
+
+
+def report_sandbox_pool(stats: dict[str, int | str] | None, numpy: str = "") -> bool:
+    """Record this process's sandbox (``judge.lib.sandbox_backend.worker_sandbox_stats``) when it changed since
+    this process last did: a write when a sandbox opens or is replaced, none per submission otherwise."""
+    global _reported
+    if stats is None:
+        return False
+    wanted = stats | {"numpy": numpy or str(_reported.get("numpy", ""))}
+    if wanted == _reported:
+        return False
+    SandboxPool.objects.update_or_create(host=socket.gethostname(), pid=os.getpid(),
+                                         defaults=wanted | {"seen_at": timezone.now()})
+    _reported = wanted
+    return True
+
+
+def forget_dead_sandbox_pools(now: datetime) -> None:
+    """A worker's beat drops the rows of this host's processes that are gone (pool processes replaced, a
+    worker killed), and rows of hosts silent for a day."""
+    host = socket.gethostname()
+    for pool in SandboxPool.objects.filter(host=host).only("pid"):
+        if not _process_alive(pool.pid):
+            pool.delete()
+    beating = WorkerHeartbeat.objects.values_list("host", flat=True)
+    SandboxPool.objects.exclude(host__in=beating).filter(seen_at__lt=now - timedelta(days=1)).delete()
+
+
+def _process_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process: alive
+        return True
+    return True
+
+
+def live_sandbox_pools() -> list[SandboxPool]:
+    """The sandboxes of the hosts where a worker beats now (a host's rows outlive its worker by a day)."""
+    since = timezone.now() - timedelta(seconds=settings.WORKER_SILENT_AFTER_S)
+    hosts = WorkerHeartbeat.objects.filter(seen_at__gte=since).values_list("host", flat=True)
+    return list(SandboxPool.objects.filter(host__in=hosts).order_by("host", "pid"))

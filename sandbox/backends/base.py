@@ -9,6 +9,7 @@ failed (died, hung, spoke nonsense); the caller then retries on a fresh one.
 
 from __future__ import annotations
 
+import logging
 import os
 import select
 import time
@@ -22,6 +23,20 @@ from sandbox import protocol as P
 JOB_SLACK_S = 10.0
 # How long a zygote may take, after a job's ``done``, to kill what the job left and say ``clean``.
 SETTLE_TIMEOUT_S = 10.0
+
+
+# One line per job, on a logger of its own: ``manage.py sync_problems``, whose gates run hundreds of jobs, quiets
+# it unless asked (-v 2).
+job_log = logging.getLogger("sandbox.jobs")
+
+
+def log_job(job: Job | GenerateJob, run: JobRun, where: str) -> None:
+    """One line per job a worker sends (a timed one, 26 to a speed figure, and a generator's only at DEBUG): the
+    worker's logging adds the id of the submission's request to it (judge/lib/logs.py)."""
+    graded = isinstance(job, Job) and not job.timed
+    job_log.log(logging.INFO if graded else logging.DEBUG, "sandbox job: %d test(s) on %s, %d event(s) in %.0f ms%s",
+                len(job.tests) if isinstance(job, Job) else 0, where, len(run.events), run.elapsed_ms,
+                f", anomaly: {run.anomaly}" if run.anomaly else "")
 
 
 class SandboxError(Exception):
@@ -141,6 +156,8 @@ class Sandbox(ABC):
     """One warm zygote.  Not thread-safe: one job at a time."""
 
     name = "abstract"
+    pool_size = 1  # warm zygotes kept (the Docker pool's containers)
+    recycled = 0  # zygotes replaced after a job: a limit hit, something left behind, a failure, their age
 
     @abstractmethod
     def run(self, job: Job | GenerateJob) -> JobRun: ...

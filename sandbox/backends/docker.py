@@ -38,6 +38,7 @@ zygote reads end-of-file and exits, and the engine removes the container.
 
 from __future__ import annotations
 
+import contextvars
 import logging
 import os
 import random
@@ -53,7 +54,7 @@ from pathlib import Path
 from typing import Any
 
 from sandbox import protocol as P
-from sandbox.backends.base import FrameChannel, GenerateJob, Job, JobRun, Sandbox, SandboxError
+from sandbox.backends.base import FrameChannel, GenerateJob, Job, JobRun, Sandbox, SandboxError, log_job
 
 log = logging.getLogger(__name__)
 
@@ -311,6 +312,7 @@ class DockerSandbox(Sandbox):
             raise SandboxError(f"docker sandbox failed: {exc}") from None
         container.jobs += 1
         result.info = container.info | {"container": container.id[:12]}
+        log_job(job, result, f"container {container.id[:12]}")
         # A job that hit a limit or crashed was cleaned up by the zygote, but its container is
         # replaced anyway (in the background): nothing it did can matter to the next submission.
         limit_hit = next((e["outcome"] for e in result.events if e.get("outcome") in P.Outcome.RECYCLE), None)
@@ -321,7 +323,8 @@ class DockerSandbox(Sandbox):
         else:
             with self._lock:
                 self._settling += 1
-            self._settler.submit(self._settle, container)
+            # In the caller's context: a container recycled after this job logs it under the job's request id.
+            self._settler.submit(contextvars.copy_context().run, self._settle, container)
         return result
 
     def close(self) -> None:
@@ -403,6 +406,7 @@ class DockerSandbox(Sandbox):
     def _retire(self, container: Container, why: str) -> None:
         log.info("recycling sandbox container %s: %s", container.id[:12], why)
         with self._lock:
+            self.recycled += 1
             self._busy -= 1
             if not self._closed:
                 self._executor.submit(container.close)

@@ -20,7 +20,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from sandbox.backends.base import FrameChannel, GenerateJob, Job, JobRun, Sandbox, SandboxError
+from sandbox.backends.base import FrameChannel, GenerateJob, Job, JobRun, Sandbox, SandboxError, log_job
 
 log = logging.getLogger(__name__)
 
@@ -90,6 +90,7 @@ class ProcessSandbox(Sandbox):
             result = self.channel.run_job(job)
         except (SandboxError, OSError) as exc:
             self.close()
+            self.recycled += 1
             raise SandboxError(f"process sandbox failed: {exc}") from None
         # Unlike the Docker pool, which settles in the background, wait for the cleanup
         # here: this backend is for machines without Docker, where a millisecond is cheap.
@@ -101,8 +102,10 @@ class ProcessSandbox(Sandbox):
             leftovers = f"it did not clean up: {exc}"
         anomaly = "; ".join(filter(None, (result.anomaly, leftovers)))
         result.info = self.info
+        log_job(job, result, "the process sandbox")
         if anomaly:
             log.info("recycling the process sandbox: %s", anomaly)
+            self.recycled += 1
             self.close()
         return result
 

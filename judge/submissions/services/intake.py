@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from engine.custom_input import BadInputs, expectations, validate_inputs
 from judge.lib.broker import Lane, send_task
+from judge.lib.logs import current_request_id
 from judge.lib.validation import SubmissionRejected, validate_code
 from judge.problems.models import Problem
 from judge.problems.queries import problem_spec, visible_case_data
@@ -75,7 +76,7 @@ def submit_solution(user, problem: Problem, code: str | bytes, kind: str = Kind.
                 user=user, problem=problem, test_set_id=problem.current_test_set_id,
                 kind=Kind.RUN if custom_inputs is not None else kind, code=code, custom_inputs=custom_inputs,
                 enqueued_at=timezone.now(), client_key=client_key,
-                client_address=fairshare.address_key(client_address),
+                client_address=fairshare.address_key(client_address), request_id=current_request_id(),
             )
             transaction.on_commit(lambda: enqueue(submission.pk))
     except IntegrityError:
@@ -86,6 +87,7 @@ def submit_solution(user, problem: Problem, code: str | bytes, kind: str = Kind.
             return earlier
         # The key with other code: not a retry but a form restored by the Back button, which kept its key.
         return submit_solution(user, problem, code, kind, custom_inputs, client_address=client_address)
+    log.info("submission %s accepted: %s of %s by user %s", submission.pk, submission.kind, problem.slug, user.pk)
     return submission
 
 

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
@@ -20,10 +21,16 @@ class Command(BaseCommand):
                             help="gates run at once (each in a sandbox of its own), after what they build on")
 
     def handle(self, *args, slugs: list[str], root: Path | None, force: bool, jobs: int, **options) -> None:
+        job_log = logging.getLogger("sandbox.jobs")
+        level = job_log.level
+        if options.get("verbosity", 1) < 2:  # a line per sandbox job of every gate: hundreds per problem
+            job_log.setLevel(logging.WARNING)
         try:
             outcomes = sync_problems(root, only=slugs or None, force=force, jobs=jobs)
         except PackageError as exc:
             raise CommandError(f"malformed problem package: {exc}", returncode=2) from None
+        finally:
+            job_log.setLevel(level)  # called from a process that goes on (a test, bin/run's first start)
         for outcome in outcomes:
             note = f" - {outcome.note}" if outcome.note else ""
             self.stdout.write(f"{outcome.slug}: {outcome.action} ({outcome.cases} tests){note}")
