@@ -469,6 +469,8 @@ def progress(request, pk: int, assignment_pk: int):
     # ?wait=<fingerprint shown>: a long poll, answered once a Submit of the assignment changes (``live``).
     shown = request.GET.get("wait")
     version = live.wait_for_change(assignment, shown, settings.PUSH_WAIT_S) if shown else live.fingerprint(assignment)
+    if shown and not Assignment.objects.filter(pk=assignment.pk).exists():
+        raise Http404("This assignment was deleted.")  # while the request waited
     if shown:
         assignment.refresh_from_db()  # its dates may have changed while the request waited
     section = section_choice(request, assignment.course)
