@@ -39,6 +39,8 @@ def test_the_review_page_starts_blank_and_submits_a_review(client, student, solv
     assert "Due for review (1 of 3)" in problem_page and "my draft" in problem_page
     page = client.get(reverse("problem-review", args=["alpha"])).content.decode()
     assert "my draft" not in page and 'data-draft-url=""' in page
+    # Nothing on a blank page shows the way: no hints, no Submissions tab with the accepted code, no notes, no editorial.
+    assert not [tab for tab in ("tab-hints", "tab-submissions", "tab-notes", "tab-editorial") if tab in page]
     assert '<button type="submit" name="kind" value="review"' in page and ">Submit review</button>" in page
 
     client.post(reverse("submit", args=["alpha"]), {"code": "import numpy as np\n", "kind": "review"})
