@@ -11,6 +11,7 @@ from django.utils import timezone
 from prometheus_client.parser import text_string_to_metric_families
 
 from judge.grading import services as grading
+from judge.lti.models import ScoreStatus
 from judge.problems.models import GateRun
 from judge.submissions import workers
 from judge.submissions.models import Submission, WorkerHeartbeat
@@ -118,8 +119,9 @@ def test_gate_runs_are_counted_by_state(client, problems):
 
 def test_score_posts_are_counted_by_state_and_every_state_is_shown(client):
     samples = scrape(client)
-    assert {dict(labels)["state"] for (name, labels) in samples if name == "judge_lti_score_posts"} == {
-        "pending", "sent", "failed"}
+    shown = {dict(labels)["state"] for (name, labels) in samples if name == "judge_lti_score_posts"}
+    assert shown == set(ScoreStatus.values)  # a state no post is in yet is shown at 0, so a dashboard can plot it
+    assert {"pending", "sent", "failed", "held"} <= shown
 
 
 def test_http_responses_are_counted_by_status(client):
