@@ -3,9 +3,11 @@ order, its verdict in the message, and the files of the last commit checked out.
 
 from __future__ import annotations
 
+import asyncio
 import io
 import subprocess
 import zipfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -127,10 +129,12 @@ def test_the_api_sends_the_same_zip_to_a_token(client, student, work, tmp_path):
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db(transaction=True)  # the request runs on other threads, which see only committed rows
 def test_under_asgi_the_zip_is_sent_as_it_is_made(student, work, tmp_path):
     """Django would read a synchronous iterator to its end before sending it under ASGI; the export pulls its
     chunks one at a time on the request's thread instead."""
-    from asgiref.sync import async_to_sync
+    from asgiref.sync import sync_to_async
+    from django.db import connections
     from django.test import AsyncClient
 
     async def fetch():
@@ -138,9 +142,14 @@ def test_under_asgi_the_zip_is_sent_as_it_is_made(student, work, tmp_path):
         await client.aforce_login(student)
         response = await client.get("/accounts/export/")
         assert response.is_async
-        return [chunk async for chunk in response.streaming_content]
+        chunks = [chunk async for chunk in response.streaming_content]
+        await sync_to_async(connections.close_all)()  # the views' thread's connection, or the test database stays open
+        return chunks
 
-    chunks = async_to_sync(fetch)()
+    # A thread with an event loop of its own: a browser test earlier in this process leaves Playwright's loop
+    # running on this thread, where no other loop may start.
+    with ThreadPoolExecutor(1) as pool:
+        chunks = pool.submit(asyncio.run, fetch()).result()
     assert len(chunks) >= 5  # a chunk per commit, then the end
     repo = unzipped(b"".join(chunks), tmp_path)
     assert len(git(repo, "log", "--format=%H").split()) == 4
