@@ -280,10 +280,12 @@ LOG_REQUESTS = env_bool("LOG_REQUESTS", LOG_FORMAT == "json")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"request_id": {"()": "judge.lib.logs.RequestIdFilter"}},
+    "filters": {"request_id": {"()": "judge.lib.logs.RequestIdFilter"},
+                "routine_tasks": {"()": "judge.lib.logs.RoutineTaskFilter"}},
     "formatters": {"default": {"()": "judge.lib.logs.json_formatter"} if LOG_FORMAT == "json" else
                    {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["request_id"], "formatter": "default"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["request_id", "routine_tasks"],
+                             "formatter": "default"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     # runserver prints its own line per request: the site's (judge.middleware) only where asked.
     "loggers": {"judge.requests": {"level": "INFO" if LOG_REQUESTS else "WARNING"}},

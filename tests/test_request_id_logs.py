@@ -120,3 +120,29 @@ def test_a_real_workers_json_lines_carry_the_id_of_the_request_that_made_the_sub
     assert f"submission {submission.pk} claimed (submit of prepend_class_token, attempt 1)" in story
     assert any(message.startswith(graded) for message in story)
     assert sum(message.startswith("sandbox job: 13 test(s) on ") for message in story) == 1
+
+
+def test_the_worker_log_is_not_buried_under_the_recovery_sweeps_routine_lines():
+    """The sweep runs every 3 s: Celery's "received"/"succeeded" lines for it (and the beat's "sending") are
+    dropped, while a grading task's lines and any warning about the sweep still show."""
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    handler.addFilter(logs.RoutineTaskFilter())
+    trace, beat = logging.getLogger("celery.app.trace"), logging.getLogger("celery.beat")
+    for logger in (trace, beat):
+        logger.addHandler(handler)
+    try:
+        beat.info("Scheduler: Sending due task recover-stalled-submissions "
+                  "(judge.submissions.tasks.recover_stalled_submissions)")
+        trace.info("Task %s[%s] succeeded in %ss: %s", "judge.submissions.tasks.recover_stalled_submissions",
+                   "86c0", 0.018, None)
+        trace.info("Task %s[%s] succeeded in %ss: %s", "judge.grading.tasks.grade_submission", "9f1e", 0.4, None)
+        trace.error("Task %s[%s] raised unexpected: %s", "judge.submissions.tasks.recover_stalled_submissions",
+                    "77aa", "OperationalError('database is locked')")
+    finally:
+        for logger in (trace, beat):
+            logger.removeHandler(handler)
+    printed = stream.getvalue().splitlines()
+    assert printed == ["Task judge.grading.tasks.grade_submission[9f1e] succeeded in 0.4s: None",
+                       ("Task judge.submissions.tasks.recover_stalled_submissions[77aa] raised unexpected: "
+                        "OperationalError('database is locked')")]

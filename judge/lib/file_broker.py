@@ -194,6 +194,8 @@ class FolderWatch:
 
 class Transport(filesystem.Transport):
     Channel = Channel
+    # A folder on this machine has no host: without this kombu warns at every start that none was supplied.
+    default_connection_params: dict[str, Any] = {}
 
     def drain_events(self, connection: Any, timeout: float | None = None, **kwargs: Any) -> None:
         """kombu's loop, but between two empty looks it sleeps on the queue folder rather than for a poll."""

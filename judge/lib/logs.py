@@ -73,6 +73,32 @@ class RequestIdFilter(logging.Filter):
         return True
 
 
+class RoutineTaskFilter(logging.Filter):
+    """Drops Celery's "received" and "succeeded" lines for the beat's periodic tasks (the recovery sweep runs
+    every 3 s: two lines each time would bury everything else).  Their warnings and failures still show, and
+    the tasks log what they did when they do something."""
+
+    LOGGERS = ("celery.app.trace", "celery.worker.strategy", "celery.beat")
+
+    def __init__(self, name: str = "") -> None:
+        super().__init__(name)
+        self._names: tuple[str, ...] | None = None
+
+    def names(self) -> tuple[str, ...]:
+        if self._names is None:
+            from django.conf import settings
+
+            schedule = getattr(settings, "CELERY_BEAT_SCHEDULE", {})
+            self._names = tuple(schedule) + tuple(entry["task"] for entry in schedule.values())
+        return self._names
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno >= logging.WARNING or not record.name.startswith(self.LOGGERS):
+            return True
+        message = record.getMessage()
+        return not any(name in message for name in self.names())
+
+
 def json_formatter() -> logging.Formatter:
     """One JSON object per line: time, level, logger, request id, message (and the exception, when one is
     logged).  ``settings.LOGGING`` names it for LOG_FORMAT=json."""
