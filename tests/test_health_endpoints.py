@@ -3,7 +3,15 @@ Compose's health checks ask endpoints that exist."""
 
 from __future__ import annotations
 
+import json
+import os
 import re
+import signal
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
 from datetime import timedelta
 
 import pytest
@@ -107,3 +115,45 @@ def test_the_worker_health_checks_read_the_beat_file_the_workers_touch():
     beat_file = env["WORKER_BEAT_FILE"]
     for name in ("worker", "speed", "maintenance"):
         assert beat_file in " ".join(COMPOSE["services"][name]["healthcheck"]["test"])
+
+
+@pytest.mark.heavy
+@pytest.mark.django_db(transaction=True)
+def test_with_the_database_down_the_site_is_alive_but_not_ready_and_says_which_part_is_missing(tmp_path):
+    """The web server as compose starts it, its database unreachable: the liveness probe still answers (the
+    orchestrator must not restart a web process for the database's sake), and /readyz is a 503 naming the
+    database, without the host or user the error mentions."""
+    from tests.test_request_body_limits_over_sockets import free_port, server_env
+
+    port = free_port()
+    env = server_env(port, str(tmp_path), DATABASE_URL="postgres://judge@127.0.0.1:1/judge")  # nothing listens
+    log = open(tmp_path / "web.log", "wb")  # noqa: SIM115  (closed below)
+    web = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "deploy/gunicorn.conf.py", "judge.asgi"],
+                           cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        health = probe(port, "/healthz", web, tmp_path / "web.log")
+        assert health == (200, b"ok\n")
+        status, body = probe(port, "/readyz", web, tmp_path / "web.log")
+        assert status == 503
+        checks = json.loads(body)["checks"]
+        assert checks["database"] == {"ok": False, "detail": "does not answer"}
+        assert checks["grading_worker"]["ok"] is False
+        assert b"127.0.0.1:1" not in body and b"judge@" not in body
+    finally:
+        os.killpg(web.pid, signal.SIGINT)
+        web.wait(timeout=20)
+        log.close()
+
+
+def probe(port: int, path: str, web: subprocess.Popen, log) -> tuple[int, bytes]:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        assert web.poll() is None, log.read_text()[-3000:]
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=20) as response:
+                return response.status, response.read()
+        except urllib.error.HTTPError as refused:
+            return refused.code, refused.read()
+        except OSError:
+            time.sleep(0.3)
+    raise AssertionError(f"the site did not answer within 60 s:\n{log.read_text()[-3000:]}")
