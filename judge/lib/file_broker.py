@@ -61,6 +61,21 @@ def decoded_message(data: bytes) -> dict[str, Any] | None:
     return payload
 
 
+def queued_counts(folder: Path) -> dict[str, int]:
+    """Messages waiting in the queue folder, per queue (a message file is named ``<time>_<uuid>.<queue>.msg``;
+    one a worker has taken has left the folder)."""
+    counts: dict[str, int] = {}
+    try:
+        names = os.listdir(folder)
+    except FileNotFoundError:
+        return counts
+    for name in names:
+        queue, _, suffix = name.partition(".")[2].rpartition(".")
+        if suffix == "msg" and queue:
+            counts[queue] = counts.get(queue, 0) + 1
+    return counts
+
+
 class Channel(filesystem.Channel):
     # kombu's two base classes name the second argument differently (payload, message): it is passed by position.
     def _put(self, queue: str, payload: dict, **kwargs: Any) -> None:  # type: ignore[override]

@@ -222,7 +222,8 @@ def broker_figures() -> Iterator[Metric]:
     depths = broker_depths()
     if depths is None:
         return
-    messages = GaugeMetricFamily("judge_broker_messages", "Messages waiting in the broker's Redis, by queue",
+    messages = GaugeMetricFamily("judge_broker_messages", "Messages waiting in the broker (Redis, or the embedded "
+                                 "default's queue folder), by queue",
                                  labels=["queue"])
     for queue, n in depths.items():
         messages.add_metric([queue], n)

@@ -39,8 +39,14 @@ def oldest_waiting() -> Submission | None:
 
 
 def broker_depths() -> dict[str, int] | None:
-    """Messages the broker's Redis holds per queue, all priorities together; None without a Redis broker, or
-    when it does not answer (the database's figures stand on their own)."""
+    """Messages the broker holds per queue, all priorities together: the Redis lists, or the embedded default's
+    queue folder; None with another broker, or when Redis does not answer (the database's figures stand on their
+    own)."""
+    if settings.CELERY_BROKER_URL == "filesystem://":
+        from judge.lib.file_broker import queued_counts
+
+        waiting = queued_counts(settings.BROKER_DIR / "queue")
+        return {str(queue): waiting.get(str(queue), 0) for queue in BROKER_QUEUES}
     if not settings.CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
         return None
     import redis
