@@ -15,6 +15,7 @@ from ninja.errors import AuthenticationError, HttpError, ValidationError
 from judge.api import people, problems, submissions
 from judge.api.errors import PROBLEM_JSON, field_errors, problem_response
 from judge.lib.validation import SubmissionRejected
+from judge.submissions.admission import SubmitRefused
 from judge.submissions.limits import RateLimited
 from judge.submissions.services.intake import CustomInputRejected
 
@@ -83,6 +84,12 @@ def bad_custom_input(request, exc: CustomInputRejected):
 @api.exception_handler(SubmissionRejected)
 def rejected(request, exc):
     return problem_response(400, str(exc))
+
+
+@api.exception_handler(SubmitRefused)
+def refused(request, exc: SubmitRefused):
+    """Well-formed code that may not be submitted now (an assignment's attempt limit is used up): 403."""
+    return problem_response(403, str(exc))
 
 
 @api.exception_handler(RateLimited)

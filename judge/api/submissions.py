@@ -197,7 +197,8 @@ def row_of(row: results.TestRow) -> dict:
 
 
 @router.post("/submissions", auth=SUBMIT,
-             response={202: SubmissionOut, 429: ProblemDetails, 413: ProblemDetails, **REFUSALS},
+             response={202: SubmissionOut, 403: ProblemDetails, 429: ProblemDetails, 413: ProblemDetails,
+                       **REFUSALS},
              url_name="api-submissions")
 def create_submission(request, body: NewSubmission):
     """Run or submit code, as the problem page's buttons do (same limits, locks and checks); 202 while queued.

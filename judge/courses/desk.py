@@ -33,12 +33,32 @@ from judge.problems.rendering import render_markdown
 from judge.submissions.models import Submission
 
 READ_WORK = "read work"
+DOWNLOADED = "downloaded work"
 ADJUSTED = "adjusted points"
 
 
 def record_reading(course: Course, by, student, what: str) -> None:
     """One audit row for one page of a student's work that a member of staff opened."""
     audit(course, by, READ_WORK, f"{by.username} read {student.username}'s {what}")
+
+
+def record_site_reading(by, submission: Submission, what: str) -> None:
+    """Site staff opened a student's work through the site's own submission pages (not the desk): a row in the
+    audit log of each course the author is a student of that assigns the problem."""
+    courses = Course.objects.filter(memberships__user_id=submission.user_id, memberships__role=Role.STUDENT,
+                                    assignments__items__problem_id=submission.problem_id).distinct()
+    for course in courses:
+        record_reading(course, by, submission.user, what)
+
+
+def record_comparison(course: Course, by, students: int, what: str) -> None:
+    """One audit row for a page showing many students' work side by side (similarity)."""
+    audit(course, by, READ_WORK, f"{by.username} read the final submissions of {students} student(s) {what}")
+
+
+def record_download(course: Course, by, what: str) -> None:
+    """One audit row for a download of many students' work (an assignment's submissions as a zip)."""
+    audit(course, by, DOWNLOADED, f"{by.username} downloaded {what}")
 
 
 def attempts_of(student, problem: Problem) -> QuerySet[Submission]:

@@ -42,10 +42,13 @@ class AssignmentForm(WindowForm):
     release = forms.ChoiceField(choices=Release.choices, required=False, initial=Release.AT_ONCE,
                                 label="Students see their grades, the hidden tests and the editorial",
                                 widget=forms.RadioSelect)
+    max_submits = forms.IntegerField(required=False, min_value=1, max_value=1000,
+                                     label="Submits per problem for each student (blank: no limit; Run is free)")
     problems = forms.ModelMultipleChoiceField(queryset=Problem.objects.filter(published=True),
                                               to_field_name="slug", widget=forms.CheckboxSelectMultiple)
     field_order = ["title", "problems", "opens_at", "due_at", "closes_at", "late_rule", "late_multiplier",
-                   "late_penalty_per_day", "weight", "time_limit_minutes", "problem_cap", "release"]
+                   "late_penalty_per_day", "weight", "time_limit_minutes", "max_submits", "problem_cap",
+                   "release"]
 
 
 class OverrideForm(WindowForm):

@@ -118,6 +118,8 @@ class Assignment(LateWindow):
     problem_cap = models.FloatField(default=1.0)
     release = models.CharField(max_length=12, choices=Release.choices, default=Release.AT_ONCE)
     released_at = models.DateTimeField(null=True, blank=True)  # when staff pressed Release (``Release.MANUAL``)
+    # Submits a student may make per problem inside their window (``courses.attempts``); None: no limit. Run is free.
+    max_submits = models.PositiveIntegerField(null=True, blank=True)
     problems: models.ManyToManyField[Problem, AssignmentProblem] = models.ManyToManyField(
         Problem, through="AssignmentProblem", related_name="assignments")
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from judge.courses.attempts import AttemptLimit, submits_used
 from judge.courses.deadlines import credit_at, time_left
 from judge.courses.grades import window_for
 from judge.courses.models import Assignment, Role
@@ -24,10 +25,10 @@ def due_notes(user, problem, now: datetime) -> list[DueNote]:
         return []
     assignments = (Assignment.objects.filter(items__problem=problem, course__memberships__user=user,
                                              course__memberships__role=Role.STUDENT).select_related("course"))
-    return [note_for(a, user, now) for a in assignments]
+    return [note_for(a, user, problem, now) for a in assignments]
 
 
-def note_for(assignment: Assignment, user, now: datetime) -> DueNote:
+def note_for(assignment: Assignment, user, problem, now: datetime) -> DueNote:
     window = window_for(assignment, user)
     course, title = str(assignment.course), assignment.title
     if assignment.time_limit_minutes and not window.timed:
@@ -39,9 +40,13 @@ def note_for(assignment: Assignment, user, now: datetime) -> DueNote:
     credit = credit_at(window, now, bool(assignment.time_limit_minutes))
     if not credit.counts:
         return DueNote(course, title, "Closed: Submits still grade, as practice, but do not count.", False)
+    left = ""
+    if assignment.max_submits:  # the attempt limit (``courses.attempts``), counted in their window
+        used = submits_used(user.pk, problem.pk, window)
+        left = f" {AttemptLimit(assignment, assignment.max_submits, used).text} (Run does not count)."
     if window.due_at is None:
-        return DueNote(course, title, "No due time.", True)
+        return DueNote(course, title, "No due time." + left, True)
     if not credit.late:
-        return DueNote(course, title, f"Due in {time_left(window.due_at, now)}.", True)
+        return DueNote(course, title, f"Due in {time_left(window.due_at, now)}." + left, True)
     return DueNote(course, title, f"Late: an accepted Submit now earns {round(credit.value * 100)}%; "
-                                  f"closes in {time_left(window.closes_at, now)}.", True)
+                                  f"closes in {time_left(window.closes_at, now)}." + left, True)

@@ -296,7 +296,8 @@ def save_assignment(course: Course, by, values: dict, problems: list, assignment
     audit(course, by, "assignment", f"{'created' if created else 'changed'} {assignment.title!r}: "
                                     f"opens {assignment.opens_at}, due {assignment.due_at}, "
                                     f"closes {assignment.closes_at}, {assignment.late_rule}, "
-                                    f"grades released {Release(assignment.release).label.lower()}")
+                                    f"grades released {Release(assignment.release).label.lower()}, "
+                                    f"{assignment.max_submits or 'unlimited'} Submits per problem")
     announce_credit_rules(assignment.pk)
     return assignment
 

@@ -21,7 +21,7 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
 from judge.accounts.limits import CountersUnavailable, Throttled, check_course_signup
-from judge.courses import desk, live, release, services
+from judge.courses import attempts, bulk, desk, live, release, services
 from judge.courses.access import CHANGE, READ_ALL, get_assignment_for_user, get_course_for_user
 from judge.courses.deadlines import credit_at
 from judge.courses.export import gradebook_csv
@@ -33,6 +33,7 @@ from judge.courses.models import Assignment, Course, Membership, Override, Relea
 from judge.courses.pictures import score_histogram, solves_over_time
 from judge.courses.similarity import final_codes, similar_pairs
 from judge.courses.timezones import activate_for, choose_time_zone
+from judge.exports import streaming
 
 GRADEBOOK_PAGE = 100
 
@@ -193,7 +194,7 @@ def people(request, pk: int):
 
 def assignment_values(data: dict) -> dict:
     return {k: data.get(k) for k in ("title", "weight", "time_limit_minutes", "opens_at", "due_at", "closes_at",
-                                     "late_multiplier", "late_penalty_per_day")} | {
+                                     "late_multiplier", "late_penalty_per_day", "max_submits")} | {
         "late_rule": data.get("late_rule") or "",
         "problem_cap": 1.0 if data.get("problem_cap") is None else data["problem_cap"],
         "release": data.get("release") or Release.AT_ONCE}
@@ -242,24 +243,67 @@ def assignment_detail(request, pk: int, assignment_pk: int):
         else:
             services.start_timed(assignment, request.user)
         return redirect("assignment-detail", pk, assignment_pk)
-    window = window_for(assignment, request.user)
-    context = {"course": assignment.course, "assignment": assignment, "role": role, "window": window, "tz": tz,
-               "items": assignment.items.select_related("problem"), "can_read": role in READ_ALL,
-               "can_change": role in CHANGE, "release_label": Release(assignment.release).label}
+    context = {"course": assignment.course, "assignment": assignment, "role": role, "tz": tz,
+               "can_read": role in READ_ALL, "can_change": role in CHANGE,
+               "release_label": Release(assignment.release).label}
     if role == Role.STUDENT:
-        me = list(students_of(assignment.course, user_id=request.user.pk))
-        grades, cells = progress_matrix(assignment, me)
-        ticked = desk.rubric_ticked_on(assignment, request.user)
-        context["release_note"] = release.release_note(assignment, window, timezone.now())
-        if context["release_note"]:  # held: how many times they submitted, nothing of what grading found
-            context["mine_held"] = [(i, cells.get((request.user.pk, i.problem_id))) for i in context["items"]]
-        else:
-            context["mine"] = [(i, cells.get((request.user.pk, i.problem_id)),
-                                grades.credit(request.user.pk, i.problem_id),
-                                ticked.get(i.problem_id, [])) for i in context["items"]]
-            context["my_points"] = points(grades.total(request.user.pk))
-        context["override"] = Override.objects.filter(assignment=assignment, user=request.user).first()
+        context |= as_seen_by(assignment, request.user)
+    else:
+        context |= {"window": window_for(assignment, request.user), "items": assignment.items.select_related("problem")}
     return render(request, "courses/assignment.html", context)
+
+
+def as_seen_by(assignment: Assignment, student) -> dict:
+    """What the assignment page shows this student: their dates, and per problem what they may see of their
+    grade now (only how many times they submitted while it is held), with the Submits they have left."""
+    window = window_for(assignment, student)
+    items = list(assignment.items.select_related("problem"))
+    me = list(students_of(assignment.course, user_id=student.pk))
+    grades, cells = progress_matrix(assignment, me)
+    now = timezone.now()
+    left = attempts.left_on(assignment, student, now)
+    context = {"window": window, "items": items, "release_note": release.release_note(assignment, window, now),
+               "override": Override.objects.filter(assignment=assignment, user=student).first()}
+    if context["release_note"]:  # held: how many times they submitted, nothing of what grading found
+        context["mine_held"] = [(i, cells.get((student.pk, i.problem_id)), left.get(i.problem_id)) for i in items]
+    else:
+        ticked = desk.rubric_ticked_on(assignment, student)
+        context["mine"] = [(i, cells.get((student.pk, i.problem_id)), grades.credit(student.pk, i.problem_id),
+                            ticked.get(i.problem_id, []), left.get(i.problem_id)) for i in items]
+        context["my_points"] = points(grades.total(student.pk))
+    return context
+
+
+@login_required
+def assignment_as_student(request, pk: int, assignment_pk: int):
+    """The assignment page exactly as one of its students sees it (``?student=<username>``), for the course's
+    staff: read-only (nothing on it is posted as the student), in the student's time zone, and audited."""
+    assignment, role = get_assignment_for_user(request.user, pk, assignment_pk, READ_ALL)
+    wanted = request.GET.get("student", "").strip()
+    member = Membership.objects.filter(course=assignment.course, role=Role.STUDENT,
+                                       user__username__iexact=wanted).select_related("user").first()
+    if member is None:
+        messages.error(request, f"{wanted or 'Nobody'} is not a student of this course." if wanted
+                       else "Choose one of the course's students by username.")
+        return redirect("assignment-detail", pk, assignment_pk)
+    desk.record_reading(assignment.course, request.user, member.user,
+                        f"page of {assignment.title!r}, seen as the student")
+    tz = activate_for(member.user)
+    return render(request, "courses/assignment.html", {
+        "course": assignment.course, "assignment": assignment, "role": Role.STUDENT, "tz": tz,
+        "as_student": member.user, "staff_role": role, "can_read": False, "can_change": False,
+        "release_label": Release(assignment.release).label} | as_seen_by(assignment, member.user))
+
+
+@login_required
+def assignment_download(request, pk: int, assignment_pk: int):
+    """The assignment's submissions as a zip with a CSV manifest, streamed: per student and problem the Submit
+    that counts, or every Submit with ``?every=1``; for the course's staff, audited."""
+    assignment, _ = get_assignment_for_user(request.user, pk, assignment_pk, READ_ALL)
+    every = request.GET.get("every") == "1"
+    desk.record_download(assignment.course, request.user,
+                         f"{'every Submit' if every else 'the Submits that count'} of {assignment.title!r} as a zip")
+    return streaming.download(request, bulk.download(assignment, every))
 
 
 @login_required
@@ -525,6 +569,7 @@ def similarity(request, pk: int, assignment_pk: int):
         codes = final_codes(assignment, chosen)
         pairs, count = similar_pairs(codes, chosen.starter_code), len(codes)
         took = time.perf_counter() - started
+        desk.record_comparison(assignment.course, request.user, count, f"on {chosen.slug} (similarity)")
     return render(request, "courses/similarity.html", {
         "course": assignment.course, "assignment": assignment, "role": role, "items": items, "chosen": chosen,
         "pairs": pairs, "took": took, "count": count})

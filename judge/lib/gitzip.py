@@ -23,32 +23,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
+from judge.lib.zipstream import Sink
+
 FILE_MODE = "100644"
 TREE_MODE = "40000"
 BRANCH = "main"
-
-
-class _Sink:
-    """A write-only file for ZipFile (which then writes data descriptors instead of seeking back)."""
-
-    def __init__(self) -> None:
-        self.parts: list[bytes] = []
-
-    def write(self, data: bytes) -> int:
-        self.parts.append(bytes(data))
-        if len(self.parts) > 512:  # the zip's directory comes as three small writes a member: keep them as one
-            self.parts = [b"".join(self.parts)]
-        return len(data)
-
-    def flush(self) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
-
-    def drain(self) -> bytes:
-        data, self.parts = b"".join(self.parts), []
-        return data
 
 
 @dataclass(frozen=True)
@@ -68,7 +47,7 @@ class GitZip:
     """``put`` files, ``commit`` them, repeat; ``finish`` writes the refs, the working tree and the index."""
 
     def __init__(self, folder: str, when: datetime) -> None:
-        self._sink = _Sink()
+        self._sink = Sink()
         self._zip = zipfile.ZipFile(self._sink, "w")
         self._folder = folder.strip("/")
         self._when = when.timetuple()[:6]

@@ -158,6 +158,9 @@ def submission_detail(request, pk: int):
     own = submission.user_id == request.user.pk
     if own:
         desk.mark_read(request.user, submission)  # read now; this page still marks which were new
+    else:  # site staff: a course's student's work read outside the desk is in that course's audit log too
+        desk.record_site_reading(request.user, submission, f"submission #{submission.pk} on "
+                                                           f"{submission.problem.slug} (site staff)")
     hold = hold_on(request.user, submission)
     return render(request, "submissions/detail.html", status_context(submission, hold) | {
         "overall": overall, "lines": lines, "can_reply": own,
@@ -242,4 +245,6 @@ def submission_diff(request):
     newer = get_submission_for_user(request.user, newer_pk)
     if older.created_at > newer.created_at:
         older, newer = newer, older
+    for theirs in {s.user_id: s for s in (older, newer) if s.user_id != request.user.pk}.values():  # site staff
+        desk.record_site_reading(request.user, theirs, f"change from #{older.pk} to #{newer.pk} (site staff)")
     return render(request, "submissions/diff.html", {"older": older, "newer": newer, "lines": code_diff(older, newer)})

@@ -20,7 +20,7 @@ from judge.lib.logs import current_request_id
 from judge.lib.validation import SubmissionRejected, validate_code
 from judge.problems.models import Problem
 from judge.problems.queries import problem_spec, visible_case_data
-from judge.submissions import fairshare
+from judge.submissions import admission, fairshare
 from judge.submissions.composition import locked_reason
 from judge.submissions.limits import check_rate_limit
 from judge.submissions.models import Kind, Status, Submission
@@ -60,7 +60,8 @@ def submit_solution(user, problem: Problem, code: str | bytes, kind: str = Kind.
 
     ``client_key`` is the page's key for the click: a second request with it (a retry whose first answer was
     lost) gets the submission the first one made, stored and graded once (``earlier_click``).
-    ``client_address``: the web request's, which fair share counts beside the account."""
+    ``client_address``: the web request's, which fair share counts beside the account. A Submit is admitted
+    by the rules apps above add (``admission``: an assignment's attempt limit), under a lock on the student."""
     code = validate_code(code)
     if not problem.published or problem.current_test_set_id is None:
         raise SubmissionRejected(f"the problem {problem.slug!r} is not open for submissions")
@@ -72,6 +73,8 @@ def submit_solution(user, problem: Problem, code: str | bytes, kind: str = Kind.
         raise SubmissionRejected(not_due)
     try:
         with transaction.atomic():
+            if kind == Kind.SUBMIT and custom_inputs is None:
+                admission.admit(user, problem, timezone.now())  # an attempt limit, counted under a lock
             submission = Submission.objects.create(
                 user=user, problem=problem, test_set_id=problem.current_test_set_id,
                 kind=Kind.RUN if custom_inputs is not None else kind, code=code, custom_inputs=custom_inputs,
@@ -79,6 +82,12 @@ def submit_solution(user, problem: Problem, code: str | bytes, kind: str = Kind.
                 client_address=fairshare.address_key(client_address), request_id=current_request_id(),
             )
             transaction.on_commit(lambda: enqueue(submission.pk))
+    except admission.SubmitRefused:
+        # The same click sent twice at once: the second waited for the first's lock and counted its Submit.
+        earlier = earlier_click(user, problem, client_key, code, kind, custom_inputs)
+        if earlier:
+            return earlier
+        raise
     except IntegrityError:
         if client_key is None:
             raise

@@ -1,0 +1,156 @@
+"""One assignment's submissions as a zip, for the course's staff: per student and problem the Submit that counts
+(or every Submit inside the student's window), with ``manifest.csv`` first.
+
+The manifest's credit is the one rule's (``grades.grade_assignment``: credit by date, rubric items, points by
+hand, the cap), so it agrees with the gradebook to the digit; it has a row for every student and problem, a
+Submit or not. The Submit that counts is the one the credit was chosen from: the accepted Submit inside the
+student's own window worth the most (the earliest of equals); when none was accepted, their last Submit inside
+the window, which earned nothing; none when they made no Submit inside it.
+
+The zip is made as it is sent (``judge.lib.zipstream``): one query reads every Submit's date and verdict (no
+code) in order to choose, then the chosen code is read a batch at a time and each batch's bytes go out before
+the next is read. What stays in memory is the manifest's rows and a record per file for the zip's directory.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from django.utils import timezone
+from django.utils.text import slugify
+
+from engine.verdicts import Verdict
+from judge.courses.deadlines import Credit, credit_at
+from judge.courses.export import points
+from judge.courses.grades import Student, course_submits, grade_assignment, students_of
+from judge.courses.models import Assignment
+from judge.exports.history import Export
+from judge.lib.zipstream import ZipStream
+from judge.submissions.models import Kind, Status, Submission
+
+BATCH = 500  # submissions whose code one query reads (SQLite takes at most 32,766 parameters a query)
+COLUMNS = ["student", "section", "problem", "submission", "time", "verdict", "credit", "counts", "file"]
+README = """# {title}
+
+`manifest.csv` has one row per student and problem: the Submit that counts (or, in a download of every Submit,
+one row per Submit made inside the student's own window), its time (UTC), its verdict, and the student's credit
+on the problem as the gradebook shows it (credit by date, rubric items and points by hand). `file` is where its
+code is in this folder; a row without a submission is a problem the student made no Submit on inside their
+window.
+"""
+
+
+@dataclass
+class Row:
+    student: Student
+    slug: str
+    submission_id: int | None = None
+    at: datetime | None = None
+    verdict: str = ""
+    counts: bool = False
+    credit: Credit | None = None  # on the row of the Submit that counts (or of a problem without one)
+    path: str = ""  # where its code is in the zip
+
+    def cells(self) -> list[str]:
+        when = self.at.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ") if self.at else ""
+        return [self.student.username, self.student.section, self.slug, str(self.submission_id or ""), when,
+                self.verdict, "" if self.credit is None else points(self.credit.value), "yes" if self.counts else "no",
+                self.path]
+
+
+def download(assignment: Assignment, every: bool = False, now: datetime | None = None) -> Export:
+    now = now or timezone.now()
+    folder = f"{slugify(assignment.course.title)[:40] or 'course'}-{slugify(assignment.title)[:40] or 'assignment'}"
+    name = f"{folder}-{'every-submit' if every else 'counted'}-{now:%Y%m%d}"
+    return Export(f"{name}.zip", _chunks(assignment, every, name, now))
+
+
+def student_folders(students: list[Student]) -> dict[int, str]:
+    """A folder per student named after them; names that would clash on a case-blind disk, or that are all
+    dots, get their id too."""
+    taken: dict[str, int] = {}
+    for s in students:
+        taken[s.username.lower()] = taken.get(s.username.lower(), 0) + 1
+    return {s.user_id: s.username if taken[s.username.lower()] == 1 and s.username.strip(".")
+            else f"{s.username.strip('.') or 'student'}-{s.user_id}" for s in students}
+
+
+def choose(assignment: Assignment, students: list[Student], every: bool) -> list[Row]:
+    """The manifest's rows, in order: by student, then by problem as the assignment lists them."""
+    grades = grade_assignment(assignment, students)
+    folders = student_folders(students)
+    timed = bool(assignment.time_limit_minutes)
+    problems = [(pid, slug) for pid, slug, _ in grades.problems]
+    shown = {s.user_id for s in students}
+    # One ordered read of every Submit's date and verdict, no code; the one rule's windows decide what counts.
+    submits = (course_submits(assignment.course, [pid for pid, _ in problems])
+               .order_by("user_id", "problem_id", "created_at", "pk")
+               .values_list("pk", "user_id", "problem_id", "created_at", "status", "verdict"))
+    inside: dict[tuple[int, int], list[tuple[int, datetime, str, Credit]]] = {}
+    for pk, user_id, problem_id, at, status, verdict in submits.iterator(chunk_size=5000):
+        if user_id not in shown:
+            continue
+        worth = credit_at(grades.windows[user_id], at, timed)
+        if worth.counts:
+            shown_as = verdict if status == Status.DONE else status  # "queued", "running": not graded yet
+            inside.setdefault((user_id, problem_id), []).append((pk, at, shown_as, worth))
+    rows = []
+    for student in students:
+        folder = folders[student.user_id]
+        for pid, slug in problems:
+            made = inside.get((student.user_id, pid), [])
+            counted = counted_submit(made)
+            credit = grades.credit(student.user_id, pid)
+            if every and made:
+                rows += [Row(student, slug, pk, at, verdict, pk == counted, credit if pk == counted else None,
+                             f"{folder}/{slug}/{pk}.py") for pk, at, verdict, _ in made]
+            elif counted is not None:
+                _, at, verdict, _ = next(m for m in made if m[0] == counted)
+                rows.append(Row(student, slug, counted, at, verdict, True, credit, f"{folder}/{slug}.py"))
+            else:
+                rows.append(Row(student, slug, credit=credit))
+    return rows
+
+
+def counted_submit(made: list[tuple[int, datetime, str, Credit]]) -> int | None:
+    """Of a student's Submits on a problem inside their window (oldest first): the accepted one worth the most,
+    the earliest of equals, as ``grade_assignment`` chooses; else the last one; None without any."""
+    best: tuple[float, bool] | None = None
+    chosen = None
+    for pk, _, verdict, worth in made:
+        if verdict == Verdict.ACCEPTED and (best is None or (worth.value, not worth.late) > best):
+            best, chosen = (worth.value, not worth.late), pk
+    if chosen is None and made:
+        chosen = made[-1][0]
+    return chosen
+
+
+def manifest(rows: list[Row]) -> bytes:
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(COLUMNS)
+    writer.writerows(row.cells() for row in rows)
+    return out.getvalue().encode()
+
+
+def _chunks(assignment: Assignment, every: bool, folder: str, now: datetime) -> Iterator[bytes]:
+    rows = choose(assignment, students_of(assignment.course), every)
+    archive = ZipStream(folder)
+    archive.add("README.md", README.format(title=assignment.title).encode(), now)
+    archive.add("manifest.csv", manifest(rows), now)
+    yield archive.ready()
+    with_code = [row for row in rows if row.submission_id is not None]
+    for start in range(0, len(with_code), BATCH):
+        batch = with_code[start:start + BATCH]
+        codes = dict(Submission.objects.filter(pk__in=[r.submission_id for r in batch], kind=Kind.SUBMIT)
+                     .values_list("pk", "code"))
+        for row in batch:
+            if row.submission_id in codes and row.at is not None:
+                archive.add(row.path, codes[row.submission_id].encode("utf-8", "surrogateescape"), row.at)
+        if chunk := archive.ready():
+            yield chunk
+    yield archive.close()
