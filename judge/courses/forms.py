@@ -51,7 +51,11 @@ class AssignmentForm(WindowForm):
 class OverrideForm(WindowForm):
     student = forms.CharField(required=False, max_length=150, help_text="A username; or choose a section")
     section = forms.CharField(required=False, max_length=60)
-    reason = forms.CharField(max_length=500)
+    reason = forms.CharField(max_length=500, required=False, label="Message to the student",
+                             help_text="The student reads this beside their own dates. Leave out anything private.")
+    staff_note = forms.CharField(max_length=500, required=False, label="Private note for staff",
+                                 help_text="Never shown to the student: the course's staff read it here and in the "
+                                           "audit log (for example, that a doctor's note was seen).")
 
 
 class RosterForm(forms.Form):

@@ -145,7 +145,10 @@ class Override(LateWindow):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
                              related_name="+")
     section = models.ForeignKey(Section, null=True, blank=True, on_delete=models.CASCADE, related_name="overrides")
-    reason = models.CharField(max_length=500)
+    # What the student reads beside their own dates; ``staff_note`` is for the course's staff only (a doctor's note,
+    # a family matter), and never reaches the student's pages.
+    reason = models.CharField(max_length=500, blank=True)
+    staff_note = models.CharField(max_length=500, blank=True, db_default="")
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
 

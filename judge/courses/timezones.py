@@ -1,12 +1,22 @@
-"""Each person reads dates in their own time zone; the database keeps UTC."""
+"""Each person reads dates in their own time zone; the database keeps UTC.
+
+Audit rows are text written once and read by people in many zones: a moment in them is written in UTC as
+``stamp`` writes it, and ``local_times`` shows every such moment (and the ``str(datetime)`` of rows written
+before, whatever their offset) in the reader's zone, in the one format ``shown`` uses."""
 
 from __future__ import annotations
 
+import re
 import zoneinfo
+from datetime import UTC, datetime
 
 from django.utils import timezone
 
 from judge.courses.models import TimeZoneChoice
+
+SHOWN = "%Y-%m-%d %H:%M"
+# A moment with its offset: 2026-03-02T17:00Z (stamp) or 2026-03-02 18:00:00+01:00 (str of an aware datetime).
+MOMENT = re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})")
 
 
 def time_zone_of(user) -> str:
@@ -24,3 +34,24 @@ def activate_for(user) -> str:
 def choose_time_zone(user, name: str) -> None:
     zoneinfo.ZoneInfo(name)  # raises on a name that is not a zone
     TimeZoneChoice.objects.update_or_create(user=user, defaults={"name": name})
+
+
+def stamp(moment: datetime | None) -> str:
+    """A moment for an audit row: UTC, to the minute, with its Z (``local_times`` reads it back)."""
+    return "none" if moment is None else moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%MZ")
+
+
+def shown(moment: datetime) -> str:
+    """A moment in the active time zone, as the audit log shows every moment."""
+    return timezone.localtime(moment).strftime(SHOWN)
+
+
+def local_times(text: str) -> str:
+    """``text`` with each moment written with its offset shown in the active time zone."""
+    def local(match: re.Match[str]) -> str:
+        try:
+            return shown(datetime.fromisoformat(match.group(0)))
+        except ValueError:
+            return match.group(0)
+
+    return MOMENT.sub(local, text)
