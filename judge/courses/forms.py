@@ -2,7 +2,8 @@ from __future__ import annotations
 
 from django import forms
 
-from judge.courses.models import LateRule, Release, time_zone_choices
+from judge.courses.models import LateRule, Release
+from judge.courses.timezones import zone_named
 from judge.problems.models import Problem
 
 DATETIME = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
@@ -63,4 +64,13 @@ class RosterForm(forms.Form):
 
 
 class TimeZoneForm(forms.Form):
-    time_zone = forms.ChoiceField(choices=time_zone_choices)
+    """A zone typed or picked from the page's list (``zone_names``, common first); any spelling of a real one."""
+
+    time_zone = forms.CharField(max_length=64, widget=forms.TextInput(attrs={
+        "list": "time-zones", "autocomplete": "off", "spellcheck": "false", "placeholder": "Europe/Paris"}))
+
+    def clean_time_zone(self) -> str:
+        name = zone_named(self.cleaned_data["time_zone"])
+        if name is None:
+            raise forms.ValidationError("Choose a time zone from the list, such as Europe/Paris.")
+        return name

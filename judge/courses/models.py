@@ -6,7 +6,6 @@ Every time is stored in UTC; pages show it in the viewer's own time zone (``Time
 from __future__ import annotations
 
 import secrets
-import zoneinfo
 
 from django.conf import settings
 from django.db import models
@@ -283,10 +282,6 @@ class CourseAudit(models.Model):
 
     class Meta:
         ordering = ["-at", "-pk"]
-
-
-def time_zone_choices() -> list[tuple[str, str]]:
-    return [(name, name) for name in sorted(zoneinfo.available_timezones())]
 
 
 class TimeZoneChoice(models.Model):

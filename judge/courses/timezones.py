@@ -14,9 +14,36 @@ from django.utils import timezone
 
 from judge.courses.models import TimeZoneChoice
 
+# Offered first, west to east: where most of a class reads from. Every other zone follows, by name.
+COMMON = ("Pacific/Honolulu", "America/Anchorage", "America/Los_Angeles", "America/Denver", "America/Phoenix",
+          "America/Chicago", "America/Mexico_City", "America/New_York", "America/Bogota", "America/Toronto",
+          "America/Halifax", "America/Sao_Paulo", "America/Argentina/Buenos_Aires", "UTC", "Europe/London",
+          "Europe/Dublin", "Europe/Lisbon", "Africa/Lagos", "Europe/Paris", "Europe/Berlin", "Europe/Madrid",
+          "Europe/Rome", "Europe/Amsterdam", "Europe/Warsaw", "Africa/Johannesburg", "Africa/Cairo", "Europe/Athens",
+          "Europe/Kyiv", "Europe/Istanbul", "Africa/Nairobi", "Europe/Moscow", "Asia/Dubai", "Asia/Karachi",
+          "Asia/Kolkata", "Asia/Dhaka", "Asia/Bangkok", "Asia/Jakarta", "Asia/Singapore", "Asia/Shanghai",
+          "Asia/Hong_Kong", "Asia/Taipei", "Asia/Seoul", "Asia/Tokyo", "Australia/Perth", "Australia/Sydney",
+          "Pacific/Auckland")
 SHOWN = "%Y-%m-%d %H:%M"
 # A moment with its offset: 2026-03-02T17:00Z (stamp) or 2026-03-02 18:00:00+01:00 (str of an aware datetime).
 MOMENT = re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})")
+
+
+def zone_names() -> list[str]:
+    """Every zone a person may choose: the common ones first, then the rest by name."""
+    rest = sorted(zoneinfo.available_timezones() - set(COMMON))
+    return [name for name in COMMON if name in zoneinfo.available_timezones()] + rest
+
+
+def zone_named(text: str) -> str | None:
+    """The zone ``text`` names, read as people type it ("europe/paris", "America/New York"), or None."""
+    wanted = text.strip().replace(" ", "_").lower()
+    return next((name for name in zoneinfo.available_timezones() if name.lower() == wanted), None)
+
+
+def utc_offset(name: str) -> str:
+    offset = timezone.now().astimezone(zoneinfo.ZoneInfo(name)).strftime("%z")
+    return f"UTC{offset[:3]}:{offset[3:]}"
 
 
 def time_zone_of(user) -> str:

@@ -32,7 +32,15 @@ from judge.courses.leaderboard import course_standings
 from judge.courses.models import Assignment, Course, Membership, Override, Release, Role, Section
 from judge.courses.pictures import score_histogram, solves_over_time
 from judge.courses.similarity import final_codes, similar_pairs
-from judge.courses.timezones import activate_for, choose_time_zone, local_times, shown
+from judge.courses.timezones import (
+    COMMON,
+    activate_for,
+    choose_time_zone,
+    local_times,
+    shown,
+    utc_offset,
+    zone_names,
+)
 
 GRADEBOOK_PAGE = 100
 
@@ -46,7 +54,9 @@ def course_list(request):
     activate_for(request.user)
     memberships = Membership.objects.filter(user=request.user).select_related("course")
     return render(request, "courses/list.html", {"memberships": memberships, "form": CourseForm(),
-                                                 "tz_form": TimeZoneForm(initial={"time_zone": activate_for(request.user)})})
+                                                 "tz_form": TimeZoneForm(initial={"time_zone": activate_for(request.user)}),
+                                                 "zones": [(name, utc_offset(name) if name in COMMON else "")
+                                                           for name in zone_names()]})
 
 
 @login_required
