@@ -43,6 +43,8 @@ class AssignmentForm(WindowForm):
     release = forms.ChoiceField(choices=Release.choices, required=False, initial=Release.AT_ONCE,
                                 label="Students see their grades, the hidden tests and the editorial",
                                 widget=forms.RadioSelect)
+    # In the learning path's order (Problem's ordering), which is the order they are saved and shown in; the page
+    # draws the list itself (courses/_problem_picker.html) with each title, and a search where JavaScript runs.
     problems = forms.ModelMultipleChoiceField(queryset=Problem.objects.filter(published=True),
                                               to_field_name="slug", widget=forms.CheckboxSelectMultiple)
     field_order = ["title", "problems", "opens_at", "due_at", "closes_at", "late_rule", "late_multiplier",

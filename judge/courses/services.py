@@ -283,7 +283,8 @@ def update_course(course: Course, by, title: str, term: str, leaderboard_enabled
 @transaction.atomic
 def save_assignment(course: Course, by, values: dict, problems: list, assignment: Assignment | None = None
                     ) -> Assignment:
-    """Create or change an assignment. ``values`` holds its fields; ``problems`` its published problems, in order."""
+    """Create or change an assignment. ``values`` holds its fields; ``problems`` its published problems (kept in the
+    learning path's order)."""
     fields = ("opens_at", "due_at", "closes_at", "late_rule", "late_multiplier", "late_penalty_per_day")
     errors = window_errors(*(values[f] if f in values else getattr(assignment, f, None) for f in fields))
     if not (values.get("title", getattr(assignment, "title", "")) or "").strip():
@@ -307,8 +308,10 @@ def save_assignment(course: Course, by, values: dict, problems: list, assignment
         setattr(assignment, name, value)
     assignment.save()
     AssignmentProblem.objects.filter(assignment=assignment).delete()
+    # Columns, the matrix and the student's list follow the learning path, whatever order the problems came in.
+    ordered = sorted(problems, key=lambda p: (p.path_order, p.slug))
     AssignmentProblem.objects.bulk_create(AssignmentProblem(assignment=assignment, problem=p, position=i)
-                                          for i, p in enumerate(problems))
+                                          for i, p in enumerate(ordered))
     audit(course, by, "assignment", f"{'created' if created else 'changed'} {assignment.title!r}: "
                                     f"{window_text(assignment)}, "
                                     f"grades released {Release(assignment.release).label.lower()}")

@@ -239,9 +239,10 @@ def assignment_edit(request, pk: int, assignment_pk: int | None = None):
             initial = {k: getattr(assignment, k) for k in assignment_values({})}
             initial["problems"] = [i.problem.slug for i in assignment.items.select_related("problem")]
         form = AssignmentForm(initial=initial)
-    return render(request, "courses/assignment_edit.html", {"course": course, "role": role, "form": form,
-                                                            "assignment": assignment, "errors": errors},
-                  status=400 if errors else 200)
+    chosen = set(request.POST.getlist("problems") if form.is_bound else form.initial.get("problems", []))
+    return render(request, "courses/assignment_edit.html", {
+        "course": course, "role": role, "form": form, "assignment": assignment, "errors": errors, "chosen": chosen,
+        "choices": form.fields["problems"].queryset.only("slug", "title", "track")}, status=400 if errors else 200)
 
 
 @login_required
