@@ -98,7 +98,7 @@ def test_an_extension_changes_one_students_credit_and_is_audited(client, world):
     assert CourseAudit.objects.filter(course=world.course, action="override", summary__contains="medical note").exists()
     client.force_login(world.student)
     page = client.get(reverse("assignment-detail", args=[world.course.pk, world.assignment.pk])).content.decode()
-    assert "Your own dates (medical note)" in page and "March 2, 2026, 8 p.m." in page
+    assert "Your own dates: medical note" in page and "March 2, 2026, 8 p.m." in page
 
 
 def test_changing_an_assignment_checks_its_dates_as_they_will_be(world):

@@ -112,3 +112,15 @@ def test_a_binary_file_or_a_bad_role_imports_nothing(client, world):
     refused(client, world, b"sam\x00\x01,Lab\n", "binary data")
     refused(client, world, b"sam,Lab B,owner\n", "Line 1: the role &#x27;owner&#x27; is not one of")
     refused(client, world, b"\n\n", "The roster is empty")
+
+
+def test_the_course_home_shows_its_staff_the_join_code_and_link(client, world):
+    url = reverse("course-home", args=[world.course.pk])
+    link = f"http://testserver/courses/join/{world.course.join_code}/"
+    for persona in ("instructor", "ta"):
+        client.force_login(getattr(world, persona))
+        page = client.get(url).content.decode()
+        assert f'<code id="join-code">{world.course.join_code}</code>' in page, persona
+        assert link in page, persona
+    client.force_login(world.student)
+    assert world.course.join_code not in client.get(url).content.decode()

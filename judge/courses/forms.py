@@ -2,7 +2,8 @@ from __future__ import annotations
 
 from django import forms
 
-from judge.courses.models import LateRule, Release, time_zone_choices
+from judge.courses.models import LateRule, Release
+from judge.courses.timezones import zone_named
 from judge.problems.models import Problem
 
 DATETIME = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
@@ -44,6 +45,8 @@ class AssignmentForm(WindowForm):
                                 widget=forms.RadioSelect)
     max_submits = forms.IntegerField(required=False, min_value=1, max_value=1000,
                                      label="Submits per problem for each student (blank: no limit; Run is free)")
+    # In the learning path's order (Problem's ordering), which is the order they are saved and shown in; the page
+    # draws the list itself (courses/_problem_picker.html) with each title, and a search where JavaScript runs.
     problems = forms.ModelMultipleChoiceField(queryset=Problem.objects.filter(published=True),
                                               to_field_name="slug", widget=forms.CheckboxSelectMultiple)
     field_order = ["title", "problems", "opens_at", "due_at", "closes_at", "late_rule", "late_multiplier",
@@ -54,7 +57,11 @@ class AssignmentForm(WindowForm):
 class OverrideForm(WindowForm):
     student = forms.CharField(required=False, max_length=150, help_text="A username; or choose a section")
     section = forms.CharField(required=False, max_length=60)
-    reason = forms.CharField(max_length=500)
+    reason = forms.CharField(max_length=500, required=False, label="Message to the student",
+                             help_text="The student reads this beside their own dates. Leave out anything private.")
+    staff_note = forms.CharField(max_length=500, required=False, label="Private note for staff",
+                                 help_text="Never shown to the student: the course's staff read it here and in the "
+                                           "audit log (for example, that a doctor's note was seen).")
 
 
 class RosterForm(forms.Form):
@@ -62,4 +69,13 @@ class RosterForm(forms.Form):
 
 
 class TimeZoneForm(forms.Form):
-    time_zone = forms.ChoiceField(choices=time_zone_choices)
+    """A zone typed or picked from the page's list (``zone_names``, common first); any spelling of a real one."""
+
+    time_zone = forms.CharField(max_length=64, widget=forms.TextInput(attrs={
+        "list": "time-zones", "autocomplete": "off", "spellcheck": "false", "placeholder": "Europe/Paris"}))
+
+    def clean_time_zone(self) -> str:
+        name = zone_named(self.cleaned_data["time_zone"])
+        if name is None:
+            raise forms.ValidationError("Choose a time zone from the list, such as Europe/Paris.")
+        return name

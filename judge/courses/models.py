@@ -6,7 +6,6 @@ Every time is stored in UTC; pages show it in the viewer's own time zone (``Time
 from __future__ import annotations
 
 import secrets
-import zoneinfo
 
 from django.conf import settings
 from django.db import models
@@ -147,7 +146,10 @@ class Override(LateWindow):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
                              related_name="+")
     section = models.ForeignKey(Section, null=True, blank=True, on_delete=models.CASCADE, related_name="overrides")
-    reason = models.CharField(max_length=500)
+    # What the student reads beside their own dates; ``staff_note`` is for the course's staff only (a doctor's note,
+    # a family matter), and never reaches the student's pages.
+    reason = models.CharField(max_length=500, blank=True)
+    staff_note = models.CharField(max_length=500, blank=True, db_default="")
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -282,10 +284,6 @@ class CourseAudit(models.Model):
 
     class Meta:
         ordering = ["-at", "-pk"]
-
-
-def time_zone_choices() -> list[tuple[str, str]]:
-    return [(name, name) for name in sorted(zoneinfo.available_timezones())]
 
 
 class TimeZoneChoice(models.Model):

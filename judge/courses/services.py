@@ -26,6 +26,7 @@ from judge.courses.models import (
     AssignmentProblem,
     Course,
     CourseAudit,
+    LateRule,
     Membership,
     Override,
     Release,
@@ -36,6 +37,7 @@ from judge.courses.models import (
     new_join_code,
 )
 from judge.courses.signals import credit_rules_changed
+from judge.courses.timezones import stamp
 
 ROSTER_MAX_BYTES = 1_000_000
 ROSTER_MAX_ROWS = 5_000
@@ -50,6 +52,20 @@ class CourseError(Exception):
 
 def audit(course: Course, by, action: str, summary: str) -> None:
     CourseAudit.objects.create(course=course, user=by, action=action, summary=summary[:1000])
+
+
+def window_text(window) -> str:
+    """An assignment's or an override's dates and late rule for the audit log, values included."""
+    return (f"opens {stamp(window.opens_at)}, due {stamp(window.due_at)}, closes {stamp(window.closes_at)}, "
+            f"{late_rule_text(window)}")
+
+
+def late_rule_text(window) -> str:
+    if window.late_rule == LateRule.MULTIPLIER:
+        return f"late Submits earn {window.late_multiplier:g} of the credit"
+    if window.late_rule == LateRule.PER_DAY:
+        return f"late Submits lose {window.late_penalty_per_day:g} of the credit per day"
+    return "no late Submits"
 
 
 class Enrolled(StrEnum):
@@ -267,7 +283,8 @@ def update_course(course: Course, by, title: str, term: str, leaderboard_enabled
 @transaction.atomic
 def save_assignment(course: Course, by, values: dict, problems: list, assignment: Assignment | None = None
                     ) -> Assignment:
-    """Create or change an assignment. ``values`` holds its fields; ``problems`` its published problems, in order."""
+    """Create or change an assignment. ``values`` holds its fields; ``problems`` its published problems (kept in the
+    learning path's order)."""
     fields = ("opens_at", "due_at", "closes_at", "late_rule", "late_multiplier", "late_penalty_per_day")
     errors = window_errors(*(values[f] if f in values else getattr(assignment, f, None) for f in fields))
     if not (values.get("title", getattr(assignment, "title", "")) or "").strip():
@@ -291,11 +308,12 @@ def save_assignment(course: Course, by, values: dict, problems: list, assignment
         setattr(assignment, name, value)
     assignment.save()
     AssignmentProblem.objects.filter(assignment=assignment).delete()
+    # Columns, the matrix and the student's list follow the learning path, whatever order the problems came in.
+    ordered = sorted(problems, key=lambda p: (p.path_order, p.slug))
     AssignmentProblem.objects.bulk_create(AssignmentProblem(assignment=assignment, problem=p, position=i)
-                                          for i, p in enumerate(problems))
+                                          for i, p in enumerate(ordered))
     audit(course, by, "assignment", f"{'created' if created else 'changed'} {assignment.title!r}: "
-                                    f"opens {assignment.opens_at}, due {assignment.due_at}, "
-                                    f"closes {assignment.closes_at}, {assignment.late_rule}, "
+                                    f"{window_text(assignment)}, "
                                     f"grades released {Release(assignment.release).label.lower()}, "
                                     f"{assignment.max_submits or 'unlimited'} Submits per problem")
     announce_credit_rules(assignment.pk)
@@ -303,13 +321,17 @@ def save_assignment(course: Course, by, values: dict, problems: list, assignment
 
 
 @transaction.atomic
-def set_override(assignment: Assignment, by, values: dict, reason: str, student=None, section: Section | None = None
-                 ) -> Override:
-    """Give one student (a member with the student role) or one section of this course their own dates."""
+def set_override(assignment: Assignment, by, values: dict, reason: str, student=None, section: Section | None = None,
+                 staff_note: str = "") -> Override:
+    """Give one student (a member with the student role) or one section of this course their own dates.
+
+    ``reason`` is the message the student reads; ``staff_note`` stays with the course's staff."""
     course = assignment.course
+    reason, staff_note = reason.strip()[:500], staff_note.strip()[:500]
     errors = []
-    if not reason.strip():
-        errors.append("Say why: an override needs a reason (it is kept in the course's audit log).")
+    if not (reason or staff_note):
+        errors.append("Say why: write a message to the student, a private note for staff, or both "
+                      "(the audit log keeps them).")
     if (student is None) == (section is None):
         errors.append("Choose either one student or one section.")
     if student is not None and not Membership.objects.filter(course=course, user=student, role=Role.STUDENT).exists():
@@ -324,10 +346,10 @@ def set_override(assignment: Assignment, by, values: dict, reason: str, student=
         raise CourseError(errors)
     override, _ = Override.objects.update_or_create(
         assignment=assignment, user=student, section=section,
-        defaults={**values, "reason": reason.strip()[:500], "created_by": by})
+        defaults={**values, "reason": reason, "staff_note": staff_note, "created_by": by})
     who = student.username if student else f"section {section.name}"
-    audit(course, by, "override", f"{assignment.title!r} for {who}: opens {merged.opens_at}, due {merged.due_at}, "
-                                  f"closes {merged.closes_at}, {merged.late_rule}. Reason: {reason.strip()}")
+    audit(course, by, "override", f"{assignment.title!r} for {who}: {window_text(merged)}. "
+                                  f"Message to the student: {reason or 'none'}. Staff note: {staff_note or 'none'}")
     announce_credit_rules(assignment.pk)
     return override
 

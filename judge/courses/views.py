@@ -32,7 +32,15 @@ from judge.courses.leaderboard import course_standings
 from judge.courses.models import Assignment, Course, Membership, Override, Release, Role, Section
 from judge.courses.pictures import score_histogram, solves_over_time
 from judge.courses.similarity import final_codes, similar_pairs
-from judge.courses.timezones import activate_for, choose_time_zone
+from judge.courses.timezones import (
+    COMMON,
+    activate_for,
+    choose_time_zone,
+    local_times,
+    shown,
+    utc_offset,
+    zone_names,
+)
 from judge.exports import streaming
 
 GRADEBOOK_PAGE = 100
@@ -47,7 +55,9 @@ def course_list(request):
     activate_for(request.user)
     memberships = Membership.objects.filter(user=request.user).select_related("course")
     return render(request, "courses/list.html", {"memberships": memberships, "form": CourseForm(),
-                                                 "tz_form": TimeZoneForm(initial={"time_zone": activate_for(request.user)})})
+                                                 "tz_form": TimeZoneForm(initial={"time_zone": activate_for(request.user)}),
+                                                 "zones": [(name, utc_offset(name) if name in COMMON else "")
+                                                           for name in zone_names()]})
 
 
 @login_required
@@ -144,12 +154,15 @@ def course_home(request, pk: int):
                                                  "can_change": role in CHANGE, "can_read": role in READ_ALL,
                                                  "unread": unread, "feedback": desk.feedback_for_student(
                                                      request.user, course) if unread else [],
-                                                 "notices": notices})
+                                                 "notices": notices,
+                                                 "join_url": request.build_absolute_uri(
+                                                     reverse("course-join-link", args=[course.join_code]))})
 
 
 @login_required
 def course_settings(request, pk: int):
     course, role = get_course_for_user(request.user, pk, CHANGE)
+    tz = activate_for(request.user)
     errors = []
     if request.method == "POST":
         if "rotate" in request.POST:
@@ -167,7 +180,9 @@ def course_settings(request, pk: int):
                                  "leaderboard_enabled": course.leaderboard_enabled})
     join_url = request.build_absolute_uri(f"/courses/join/{course.join_code}/")
     return render(request, "courses/settings.html", {"course": course, "role": role, "form": form, "errors": errors,
-                                                     "join_url": join_url, "audit": course.audit.all()[:50]},
+                                                     "join_url": join_url, "tz": tz, "audit": [
+                                                         (shown(a.at), a.user, a.action, local_times(a.summary))
+                                                         for a in course.audit.select_related("user")[:50]]},
                   status=400 if errors else 200)
 
 
@@ -225,9 +240,10 @@ def assignment_edit(request, pk: int, assignment_pk: int | None = None):
             initial = {k: getattr(assignment, k) for k in assignment_values({})}
             initial["problems"] = [i.problem.slug for i in assignment.items.select_related("problem")]
         form = AssignmentForm(initial=initial)
-    return render(request, "courses/assignment_edit.html", {"course": course, "role": role, "form": form,
-                                                            "assignment": assignment, "errors": errors},
-                  status=400 if errors else 200)
+    chosen = set(request.POST.getlist("problems") if form.is_bound else form.initial.get("problems", []))
+    return render(request, "courses/assignment_edit.html", {
+        "course": course, "role": role, "form": form, "assignment": assignment, "errors": errors, "chosen": chosen,
+        "choices": form.fields["problems"].queryset.only("slug", "title", "track")}, status=400 if errors else 200)
 
 
 @login_required
@@ -409,7 +425,8 @@ def save_override(request, assignment: Assignment) -> list[str]:
     values = {k: data[k] for k in ("opens_at", "due_at", "closes_at", "late_multiplier", "late_penalty_per_day")}
     values["late_rule"] = data["late_rule"] or ""
     try:
-        services.set_override(assignment, request.user, values, data["reason"], student, section)
+        services.set_override(assignment, request.user, values, data["reason"], student, section,
+                              data["staff_note"])
     except services.CourseError as error:
         return error_list(error)
     return []
