@@ -7,9 +7,10 @@ Submit or not. The Submit that counts is the one the credit was chosen from: the
 student's own window worth the most (the earliest of equals); when none was accepted, their last Submit inside
 the window, which earned nothing; none when they made no Submit inside it.
 
-The zip is made as it is sent (``judge.lib.zipstream``): one query reads every Submit's date and verdict (no
-code) in order to choose, then the chosen code is read a batch at a time and each batch's bytes go out before
-the next is read. What stays in memory is the manifest's rows and a record per file for the zip's directory.
+The zip is made as it is sent (``judge.lib.zipstream``): the Submits are chosen without their code (PostgreSQL
+picks the one that counts per student and problem; every Submit is one ordered read of dates and verdicts), the
+manifest goes out, then the code: the chosen Submits' a batch at a time, or, for every Submit, one ordered read
+through a cursor. What stays in memory is the manifest's rows and a record per file for the zip's directory.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from engine.verdicts import Verdict
 from judge.courses.deadlines import Credit, credit_at
 from judge.courses.export import points
 from judge.courses.grades import AssignmentGrades, Student, course_submits, grade_assignment, students_of
-from judge.courses.models import Assignment
+from judge.courses.models import Assignment, AssignmentProblem
 from judge.exports.history import Export
 from judge.lib.zipstream import ZipStream
 from judge.submissions.models import Kind, Status, Submission
@@ -46,7 +47,7 @@ window.
 """
 
 
-@dataclass
+@dataclass(slots=True)  # a row per Submit: 88,000 of them for every Submit of 1,000 students x 30 problems
 class Row:
     student: Student
     slug: str
@@ -109,7 +110,8 @@ def choose(assignment: Assignment, students: list[Student], every: bool) -> list
     return rows
 
 
-Made = dict[tuple[int, int], list[tuple[int, datetime, str, Credit]]]  # (student, problem) -> Submits, oldest first
+Rank = tuple[float, bool]  # what a Submit inside the window is worth: (credit by date, on time)
+Made = dict[tuple[int, int], list[tuple[int, datetime, str, Rank]]]  # (student, problem) -> Submits, oldest first
 
 
 def submits_inside(assignment: Assignment, grades: AssignmentGrades, students: list[Student]) -> Made:
@@ -126,7 +128,7 @@ def submits_inside(assignment: Assignment, grades: AssignmentGrades, students: l
         worth = credit_at(grades.windows[user_id], at, timed)
         if worth.counts:
             shown_as = verdict if status == Status.DONE else status  # "queued", "running": not graded yet
-            inside.setdefault((user_id, problem_id), []).append((pk, at, shown_as, worth))
+            inside.setdefault((user_id, problem_id), []).append((pk, at, shown_as, (worth.value, not worth.late)))
     return inside
 
 
@@ -154,18 +156,19 @@ def counted_by_the_database(assignment: Assignment, grades: AssignmentGrades, st
                   .values_list("pk", "user_id", "problem_id", "created_at", "status", "verdict"))
         for pk, user_id, problem_id, at, status, verdict in chosen:
             shown_as = verdict if status == Status.DONE else status
-            inside[(user_id, problem_id)] = [(pk, at, shown_as, credit_at(grades.windows[user_id], at))]
+            worth = credit_at(grades.windows[user_id], at)
+            inside[(user_id, problem_id)] = [(pk, at, shown_as, (worth.value, not worth.late))]
     return inside
 
 
-def counted_submit(made: list[tuple[int, datetime, str, Credit]]) -> int | None:
+def counted_submit(made: list[tuple[int, datetime, str, Rank]]) -> int | None:
     """Of a student's Submits on a problem inside their window (oldest first): the accepted one worth the most,
     the earliest of equals, as ``grade_assignment`` chooses; else the last one; None without any."""
-    best: tuple[float, bool] | None = None
+    best: Rank | None = None
     chosen = None
-    for pk, _, verdict, worth in made:
-        if verdict == Verdict.ACCEPTED and (best is None or (worth.value, not worth.late) > best):
-            best, chosen = (worth.value, not worth.late), pk
+    for pk, _, verdict, rank in made:
+        if verdict == Verdict.ACCEPTED and (best is None or rank > best):
+            best, chosen = rank, pk
     if chosen is None and made:
         chosen = made[-1][0]
     return chosen
@@ -185,14 +188,31 @@ def _chunks(assignment: Assignment, every: bool, folder: str, now: datetime) -> 
     archive.add("README.md", README.format(title=assignment.title).encode(), now)
     archive.add("manifest.csv", manifest(rows), now)
     yield archive.ready()
+    for row, code in (every_code if every else chosen_code)(assignment, rows):
+        if row.at is not None:
+            archive.add(row.path, code.encode("utf-8", "surrogateescape"), row.at)
+        if chunk := archive.ready():  # once 64 KB are waiting
+            yield chunk
+    yield archive.close()
+
+
+def chosen_code(assignment: Assignment, rows: list[Row]) -> Iterator[tuple[Row, str]]:
+    """The code of the rows' Submits, a batch at a time, in the manifest's order (one Submit of several)."""
     with_code = [row for row in rows if row.submission_id is not None]
     for start in range(0, len(with_code), BATCH):
         batch = with_code[start:start + BATCH]
         codes = dict(Submission.objects.filter(pk__in=[r.submission_id for r in batch], kind=Kind.SUBMIT)
                      .values_list("pk", "code"))
-        for row in batch:
-            if row.submission_id in codes and row.at is not None:
-                archive.add(row.path, codes[row.submission_id].encode("utf-8", "surrogateescape"), row.at)
-        if chunk := archive.ready():
-            yield chunk
-    yield archive.close()
+        yield from ((row, codes[row.submission_id]) for row in batch if row.submission_id in codes)
+
+
+def every_code(assignment: Assignment, rows: list[Row]) -> Iterator[tuple[Row, str]]:
+    """The code of nearly every Submit of the course's students on the assignment's problems: one ordered read
+    through a cursor, keeping the rows' (a few lists of ids would read it all the same, in 200 queries)."""
+    wanted = {row.submission_id: row for row in rows if row.submission_id is not None}
+    problem_ids = list(AssignmentProblem.objects.filter(assignment=assignment).values_list("problem_id", flat=True))
+    codes = (course_submits(assignment.course, problem_ids).order_by("user_id", "problem_id", "created_at", "pk")
+             .values_list("pk", "code"))
+    for pk, code in codes.iterator(chunk_size=BATCH):
+        if pk in wanted:
+            yield wanted[pk], code
