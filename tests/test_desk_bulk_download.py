@@ -14,10 +14,10 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from engine.verdicts import Verdict
-from judge.courses import desk
+from judge.courses import desk, services
 from judge.courses.export import rows as gradebook_rows
 from judge.courses.grades import gradebook
-from judge.courses.models import AdjustmentKind, CourseAudit
+from judge.courses.models import AdjustmentKind, CourseAudit, TimedStart
 from judge.submissions.models import Submission
 from tests.boards import recorded
 from tests.courses import DUE, world  # noqa: F401 (fixture)
@@ -121,3 +121,21 @@ def test_a_refused_download_writes_nothing(client, term):
     client.force_login(term.other_instructor)
     download(client, term)
     assert not CourseAudit.objects.filter(action="downloaded work").exists()
+
+
+def test_a_timed_assignment_counts_the_submits_inside_each_students_own_time(client, world):
+    first = world.problems[0]
+    exam = services.save_assignment(world.course, world.instructor, {
+        "title": "Exam", "opens_at": DUE - timedelta(days=7), "due_at": DUE, "time_limit_minutes": 60}, [first])
+    TimedStart.objects.create(assignment=exam, user=world.student, started_at=DUE - timedelta(days=1))
+    before = made(world.student, first, Verdict.ACCEPTED, DUE - timedelta(days=2), "early = 1\n")  # not started
+    wrong = made(world.student, first, Verdict.WRONG_ANSWER, DUE - timedelta(days=1, minutes=-10), "w = 1\n")
+    right = made(world.student, first, Verdict.ACCEPTED, DUE - timedelta(days=1, minutes=-50), "r = 1\n")
+    made(world.student, first, Verdict.ACCEPTED, DUE - timedelta(hours=20), "too late = 1\n")
+    client.force_login(world.instructor)
+    rows = manifest(opened(client.get(reverse("assignment-download", args=[world.course.pk, exam.pk]))))
+    assert [(r["student"], r["submission"], r["credit"]) for r in rows] == [("ada", str(right.pk), "1"),
+                                                                            ("grace", "", "0")]
+    rows = manifest(opened(client.get(reverse("assignment-download", args=[world.course.pk, exam.pk]) + "?every=1")))
+    assert [r["submission"] for r in rows] == [str(wrong.pk), str(right.pk), ""] and str(before.pk) not in str(rows)
+

@@ -114,3 +114,10 @@ def test_the_staff_page_offers_the_view_and_the_downloads(client, world):
     client.force_login(world.student)
     page = client.get(reverse("assignment-detail", args=[world.course.pk, world.assignment.pk])).content.decode()
     assert "as-student-form" not in page and "submissions.zip" not in page
+
+
+def test_a_students_attempts_on_the_desk_link_to_their_view_of_each_assignment(client, world):
+    client.force_login(world.ta)
+    page = client.get(reverse("desk-attempts", args=[world.course.pk, world.student.pk, world.problems[0].slug]))
+    assert as_student_url(world) in page.content.decode()
+
