@@ -2,7 +2,9 @@
 
 Quality, before and after side by side. ``bench/similarity_corpus/<problem>/`` holds independent correct
 solutions of four catalogue problems, written separately in different styles (the check is never tuned on them).
-For each solution the bench plants two copies: one renamed (every name the student chose, comments added), one
+``others/`` holds three more per problem, the site's
+accepted solutions from outside the class that the new check reads to know which lines independent people write
+(the old check read none). For each solution the bench plants two copies: one renamed (every name the student chose, comments added), one
 reordered (renamed, independent statements swapped, helpers moved, reformatted by ``ast.unparse``). Each class is
 the problem's independent solutions plus one planted copy; every pair is scored by the old check (copydetect's
 winnowing, the starter as boilerplate, the larger share: the site's scoring before issue 40) and the new one
@@ -77,11 +79,12 @@ def old_scores(codes: dict[str, str], starter: str) -> dict[tuple[str, str], flo
     return scores
 
 
-def new_scores(codes: dict[str, str], starter: str, reference: str) -> dict[tuple[str, str], float]:
+def new_scores(codes: dict[str, str], starter: str, reference: str, others: list[str]
+               ) -> dict[tuple[str, str], float]:
     """Every pair the new check judges (a program with too little of its own is left out, and the page says so)."""
     from judge.courses.similarity import similar_pairs
 
-    report = similar_pairs(codes, starter, reference, limit=10_000)
+    report = similar_pairs(codes, starter, reference, others, limit=10_000)
     found = {(p.first, p.second): p.similarity for p in report.pairs}
     return {pair: found.get(pair, 0.0) for pair in itertools.combinations(sorted(codes), 2)
             if not set(pair) & set(report.left_out)}
@@ -152,11 +155,12 @@ def quality() -> None:
         starter = (ROOT / "problems" / slug / "starter.py").read_text()
         reference = (ROOT / "problems" / slug / "solution.py").read_text()
         own = {f.stem: f.read_text() for f in sorted(folder.glob("*.py"))}
+        outside = [f.read_text() for f in sorted((folder / "others").glob("*.py"))]
         for original, kind in itertools.product(sorted(own), ("renamed", "reordered")):
             plant = renamed if kind == "renamed" else reordered
             codes = own | {"copy": plant(own[original], slug, rng)}
             classes += 1
-            for method, scores in (("old", old_scores(codes, starter)), ("new", new_scores(codes, starter, reference))):
+            for method, scores in (("old", old_scores(codes, starter)), ("new", new_scores(codes, starter, reference, outside))):
                 copies = [s for pair, s in scores.items() if set(pair) == {original, "copy"}]
                 others = [s for pair, s in scores.items() if "copy" not in pair]
                 rows["copy"][method] += copies

@@ -139,6 +139,22 @@ def test_a_line_half_the_class_wrote_is_not_unusual():
     assert [(p.first, p.second) for p in report.pairs] == [("s1", "s2")]  # the softmax line all six wrote joins none
 
 
+def test_lines_that_people_outside_the_class_wrote_weigh_less(client, world, django_user_model):
+    problem = world.problems[0]
+    Problem.objects.filter(pk=problem.pk).update(starter_code=STARTER)
+    students(world, django_user_model, ["third"])
+    submit(world.student, problem, ORIGINAL)
+    submit(world.second, problem, COPY)
+    before = run(client, world, problem).split('<li class="pair">')[1]
+    assert "<h2>ada and grace: 100%</h2>" in before
+    for n in range(4):  # elsewhere on the site, four people solved it the way ada did, each their own names
+        outsider = django_user_model.objects.create_user(f"outsider{n}")
+        submit(outsider, problem, ORIGINAL.replace("scores", f"s{n}").replace("weights", f"w{n}"))
+    page = run(client, world, problem)
+    assert '<li class="pair">' not in page  # what many independent people write is nobody's to copy
+    assert "Too little of their own to compare (fewer than 25 tokens of unusual lines): ada, grace." in page
+
+
 def test_only_the_courses_instructors_see_it(client, world):
     url = reverse("assignment-similarity", args=[world.course.pk, world.assignment.pk])
     for persona, code in (("instructor", 200), ("ta", 403), ("student", 403), ("stranger", 404),

@@ -9,7 +9,9 @@ fingerprints. What points at copying is sharing what is *unusual*. So:
   everyone uses are kept): renaming variables or reordering statements changes nothing.
 - A statement of the starter code or of the reference solution, or written by at least half the class, is
   common: it never counts. The rest are weighted by their length in tokens and by how few others wrote them
-  (a statement three students share weighs half as much as one only two share).
+  (a statement three students share weighs half as much as one only two share). "Others" include the authors of
+  up to ``OTHERS`` accepted solutions from outside the class (``accepted_elsewhere``): a line many independent
+  people write weighs little even when only two students of this class wrote it.
 - A pair's score is the weight of the unusual statements the two share over the unusual weight of the smaller
   of the two. The shared statements are what the page marks.
 - A program with fewer than ``TOO_SHORT_TOKENS`` tokens of unusual statements cannot be told from an independent
@@ -36,11 +38,14 @@ from statistics import median
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
+from engine.verdicts import Verdict
 from judge.courses.grades import course_submits, students_of, windows_of
 from judge.courses.models import Assignment
+from judge.submissions.models import Kind, Submission
 
 SHOWN_PAIRS = 20
 TOO_SHORT_TOKENS = 25  # tokens of unusual statements: less than a few lines of one's own
+OTHERS = 200  # correct programs from outside the class, read to know which lines independent people write
 COMMON_SHARE = 0.5  # a statement written by at least this share of the class (and by 3 or more) is common
 PLACEHOLDER = "_"
 KEPT_NAMES = frozenset(dir(builtins)) | {"np", "numpy", "math", "self", "cls"}
@@ -130,12 +135,14 @@ def keys(code: str) -> set[str]:
     return {s.key for s in statements(code)}
 
 
-def weigh(codes: dict[str, str], common_code: list[str]) -> dict[str, Program]:
-    """Each student's program with the weight of each of its unusual statements."""
+def weigh(codes: dict[str, str], common_code: list[str], others: list[str]) -> dict[str, Program]:
+    """Each student's program with the weight of each of its unusual statements. ``others`` are correct programs
+    by people outside the class: they are never paired, but what they wrote counts as written (by one more)."""
     programs = {name: Program(statements(code)) for name, code in codes.items()}
     common = set().union(*(keys(code) for code in common_code)) if common_code else set()
     written_by = Counter(key for p in programs.values() for key in {s.key for s in p.statements})
-    crowd = max(3, COMMON_SHARE * len(programs))
+    written_by.update(key for code in others for key in keys(code))
+    crowd = max(3, COMMON_SHARE * (len(programs) + len(others)))
     for program in programs.values():
         for s in program.statements:
             if s.key not in common and written_by[s.key] < crowd:
@@ -143,9 +150,10 @@ def weigh(codes: dict[str, str], common_code: list[str]) -> dict[str, Program]:
     return programs
 
 
-def compare(codes: dict[str, str], common_code: list[str], limit: int = SHOWN_PAIRS) -> Report:
+def compare(codes: dict[str, str], common_code: list[str], others: list[str] | None = None,
+            limit: int = SHOWN_PAIRS) -> Report:
     """The ``limit`` pairs that share the most of what is unusual, highest first."""
-    programs = weigh(codes, common_code)
+    programs = weigh(codes, common_code, others or [])
     own = {name: sum(s.tokens for s in p.statements if s.key in p.unusual) for name, p in programs.items()}
     judged = sorted(name for name in programs if own[name] >= TOO_SHORT_TOKENS)
     by_key: dict[str, list[str]] = {}
@@ -195,7 +203,21 @@ def final_codes(assignment: Assignment, problem) -> dict[str, str]:
     return {names[u]: inside.get(u, code) for u, code in last.items()}
 
 
-def similar_pairs(codes: dict[str, str], starter: str, reference: str = "", limit: int = SHOWN_PAIRS) -> Report:
+def accepted_elsewhere(assignment: Assignment, problem, most: int = OTHERS) -> list[str]:
+    """The latest accepted Submit of up to ``most`` people outside the course's students (the most recent first):
+    what correct solutions of this problem look like when nobody in the class wrote them."""
+    inside = course_submits(assignment.course, [problem.pk]).values("user_id")
+    rows = (Submission.objects.filter(problem=problem, kind=Kind.SUBMIT, verdict=Verdict.ACCEPTED)
+            .exclude(user_id__in=inside).order_by("-created_at").values_list("user_id", "code")[:most * 5])
+    latest: dict[int, str] = {}
+    for user_id, code in rows:
+        latest.setdefault(user_id, code)
+    return list(latest.values())[:most]
+
+
+def similar_pairs(codes: dict[str, str], starter: str, reference: str = "", others: list[str] | None = None,
+                  limit: int = SHOWN_PAIRS) -> Report:
     """``compare`` with what every student was given (the starter) and what a correct answer looks like (the
-    reference solution) as common code."""
-    return compare(codes, [code for code in (starter, reference) if code.strip()], limit)
+    reference solution) as common code, and correct programs from outside the class (``others``) as the measure of
+    what independent people write."""
+    return compare(codes, [code for code in (starter, reference) if code.strip()], others, limit)

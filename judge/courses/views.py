@@ -31,7 +31,7 @@ from judge.courses.insights import insights
 from judge.courses.leaderboard import course_standings
 from judge.courses.models import Assignment, Course, Membership, Override, Release, Role, Section
 from judge.courses.pictures import score_histogram, solves_over_time
-from judge.courses.similarity import TOO_SHORT_TOKENS, final_codes, similar_pairs
+from judge.courses.similarity import TOO_SHORT_TOKENS, accepted_elsewhere, final_codes, similar_pairs
 from judge.courses.timezones import (
     COMMON,
     activate_for,
@@ -540,7 +540,9 @@ def similarity(request, pk: int, assignment_pk: int):
     if chosen is not None and request.GET.get("run"):
         started = time.perf_counter()
         codes = final_codes(assignment, chosen)
-        report, count = similar_pairs(codes, chosen.starter_code, chosen.solution_code), len(codes)
+        report = similar_pairs(codes, chosen.starter_code, chosen.solution_code,
+                               accepted_elsewhere(assignment, chosen))
+        count = len(codes)
         took = time.perf_counter() - started
     return render(request, "courses/similarity.html", {
         "course": assignment.course, "assignment": assignment, "role": role, "items": items, "chosen": chosen,
