@@ -178,7 +178,7 @@ def compare(codes: dict[str, str], common_code: list[str], others: list[str] | N
 
 def marked(code: str, program: Program, shared: set[str]) -> SafeString:
     """The code, HTML-escaped, with the lines of the shared unusual statements in <mark>."""
-    lines = code.splitlines()
+    lines = code.rstrip("\n").split("\n")  # as the tokenizer numbers them (splitlines also breaks at \f, \r and U+2028)
     hit = {n for s in program.statements if s.key in shared for n in range(s.lines[0], s.lines[1] + 1)}
     shown = [f'<mark class="match">{escape(line)}</mark>' if n in hit else str(escape(line))
              for n, line in enumerate(lines, 1)]
