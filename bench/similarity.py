@@ -1,8 +1,19 @@
-"""How long the courses' similarity check takes for N final submissions to one problem (no database).
+"""The courses' similarity check: does it rank planted copies above independent solutions, and how long it takes.
 
-Makes N programs of 30-60 lines, the size of a composed problem's answer: each a random choice, per line, among
-three ways of writing it, with random names, so that pairs share some runs of tokens and not others. Then times
-``judge.courses.similarity.similar_pairs`` (fingerprints, every pair compared, the top 20 marked up).
+Quality, before and after side by side. ``bench/similarity_corpus/<problem>/`` holds independent correct
+solutions of four catalogue problems, written separately in different styles (the check is never tuned on them).
+``others/`` holds three more per problem, the site's
+accepted solutions from outside the class that the new check reads to know which lines independent people write
+(the old check read none). For each solution the bench plants two copies: one renamed (every name the student chose, comments added), one
+reordered (renamed, independent statements swapped, helpers moved, reformatted by ``ast.unparse``). Each class is
+the problem's independent solutions plus one planted copy; every pair is scored by the old check (copydetect's
+winnowing, the starter as boilerplate, the larger share: the site's scoring before issue 40) and the new one
+(``judge.courses.similarity``: unusual statements only). A program the new check leaves out as too short to judge
+leaves its pairs out of the new figures. The old figures move from run to run: copydetect hashes its k-grams with
+Python's ``hash()``, salted per process (set PYTHONHASHSEED to repeat one); the new ones do not.
+
+Speed: N programs of 30-60 lines made of random choices among three ways of writing each line, timed through
+``similar_pairs`` (old: copydetect over the same programs).
 
     .venv/bin/python bench/similarity.py --submissions 300
 """
@@ -10,13 +21,21 @@ three ways of writing it, with random names, so that pairs share some runs of to
 from __future__ import annotations
 
 import argparse
+import ast
+import builtins
+import io
+import itertools
+import keyword
 import os
 import random
+import statistics
 import sys
 import time
+import tokenize
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT / "bench" / "similarity_corpus"
 sys.path.insert(0, str(ROOT))
 
 LINES = [
@@ -31,6 +50,7 @@ LINES = [
     ("h = h.transpose(0, 2, 1, 3)", "h = np.moveaxis(h, 2, 1)", "h = h.swapaxes(1, 2)"),
     ("o = w @ v", "o = np.einsum('...ij,...jd->...id', w, v)", "o = np.matmul(w, v)"),
 ]
+KEPT = set(dir(builtins)) | {"np", "numpy", "math"}
 
 
 def program(rng: random.Random) -> str:
@@ -39,6 +59,143 @@ def program(rng: random.Random) -> str:
         for line in LINES:
             body.append("    " + rng.choice(line).replace("x", rng.choice(["x", "z", "scores", "t0"])))
     return "import math\nimport numpy as np\n\n\ndef solve(q, k, v, x, n, b, t, heads, d):\n" + "\n".join(body) + "\n    return o\n"
+
+
+def old_scores(codes: dict[str, str], starter: str) -> dict[tuple[str, str], float]:
+    """The check before issue 40: copydetect's fingerprints (12-token noise, 18-token guarantee), the starter as
+    boilerplate, every pair compared, the larger of the two shares."""
+    import numpy as np
+    from copydetect import CodeFingerprint, compare_files
+
+    def fingerprint(code: str, boilerplate):
+        return CodeFingerprint("solution.py", 12, 7, boilerplate=boilerplate, language="python", fp=io.StringIO(code))
+
+    boilerplate = np.array(sorted(fingerprint(starter, None).hashes), dtype=np.int64) if starter.strip() else None
+    prints = {name: fingerprint(code, boilerplate) for name, code in codes.items()}
+    scores = {}
+    for a, b in itertools.combinations(sorted(prints), 2):
+        overlap, shares, _ = compare_files(prints[a], prints[b])
+        scores[(a, b)] = float(max(shares)) if overlap else 0.0
+    return scores
+
+
+def new_scores(codes: dict[str, str], starter: str, reference: str, others: list[str]
+               ) -> dict[tuple[str, str], float]:
+    """Every pair the new check judges (a program with too little of its own is left out, and the page says so)."""
+    from judge.courses.similarity import similar_pairs
+
+    report = similar_pairs(codes, starter, reference, others, limit=10_000)
+    found = {(p.first, p.second): p.similarity for p in report.pairs}
+    return {pair: found.get(pair, 0.0) for pair in itertools.combinations(sorted(codes), 2)
+            if not set(pair) & set(report.left_out)}
+
+
+def renamed(code: str, function: str, rng: random.Random) -> str:
+    """Every name the student chose replaced (the graded function's name kept), and a comment on each statement."""
+    words = ["alpha", "beta_", "acc", "tmp", "val", "arr", "res", "buf", "num", "den", "aux", "out_"]
+    names: dict[str, str] = {}
+    tokens = list(tokenize.generate_tokens(io.StringIO(code).readline))
+    out = []
+    depth = 0
+    for index, token in enumerate(tokens):
+        text = token.string
+        before = tokens[index - 1].string if index else ""
+        depth += (text in "([{") - (text in ")]}") if token.type == tokenize.OP else 0
+        keyword_argument = (depth and index + 1 < len(tokens) and tokens[index + 1].string == "="
+                            and not token.line.lstrip().startswith("def "))
+        if (token.type == tokenize.NAME and not keyword.iskeyword(text) and text not in KEPT and text != function
+                and before != "." and not keyword_argument):
+            text = names.setdefault(text, f"{rng.choice(words)}{len(names)}")
+        if token.type == tokenize.NEWLINE and before != ":" and token.line.startswith("    "):
+            text = "  # step\n"
+        out.append(token._replace(string=text))
+    return tokenize.untokenize(out)
+
+
+def reordered(code: str, function: str, rng: random.Random) -> str:
+    """``renamed``, then independent neighbouring statements swapped, helpers moved after the graded function,
+    and the whole reformatted (ast.unparse)."""
+    tree = ast.parse(renamed(code, function, rng))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef):
+            node.body = swapped(node.body)
+    defs = [n for n in tree.body if isinstance(n, ast.FunctionDef)]
+    tree.body = [n for n in tree.body if not isinstance(n, ast.FunctionDef)] + defs[::-1]
+    return ast.unparse(tree) + "\n"
+
+
+def swapped(body: list[ast.stmt]) -> list[ast.stmt]:
+    body = list(body)
+    for i in range(len(body) - 1):
+        a, b = body[i], body[i + 1]
+        if isinstance(a, ast.Expr | ast.Return) or isinstance(b, ast.Return):
+            continue
+        if not (written(a) & read(b) or written(b) & read(a) or written(a) & written(b)):
+            body[i], body[i + 1] = b, a
+    return body
+
+
+def written(node: ast.AST) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)} | (
+        {n.target.id for n in ast.walk(node) if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name)})
+
+
+def read(node: ast.AST) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+
+
+def quality() -> None:
+    rng = random.Random(40)
+    rows: dict[str, dict[str, list[float]]] = {"copy": {"old": [], "new": []}, "independent": {"old": [], "new": []}}
+    ranked = {"old": 0, "new": 0}
+    judged = {"old": 0, "new": 0}
+    classes = 0
+    for folder in sorted(p for p in CORPUS.iterdir() if p.is_dir()):
+        slug = folder.name
+        starter = (ROOT / "problems" / slug / "starter.py").read_text()
+        reference = (ROOT / "problems" / slug / "solution.py").read_text()
+        own = {f.stem: f.read_text() for f in sorted(folder.glob("*.py"))}
+        outside = [f.read_text() for f in sorted((folder / "others").glob("*.py"))]
+        for original, kind in itertools.product(sorted(own), ("renamed", "reordered")):
+            plant = renamed if kind == "renamed" else reordered
+            codes = own | {"copy": plant(own[original], slug, rng)}
+            classes += 1
+            for method, scores in (("old", old_scores(codes, starter)), ("new", new_scores(codes, starter, reference, outside))):
+                copies = [s for pair, s in scores.items() if set(pair) == {original, "copy"}]
+                others = [s for pair, s in scores.items() if "copy" not in pair]
+                rows["copy"][method] += copies
+                rows["independent"][method] += others
+                judged[method] += bool(copies)
+                ranked[method] += bool(copies) and min(copies) > max(others, default=0.0)
+    print(f"Quality: {classes} classes over {len(list(CORPUS.glob('*/*.py')))} independent solutions of "
+          f"{len([p for p in CORPUS.iterdir() if p.is_dir()])} problems, each with one planted copy")
+    print(f"{'pairs':<14}{'old n':>6}{'min':>6}{'median':>8}{'max':>6}   {'new n':>6}{'min':>6}{'median':>8}{'max':>6}")
+    for kind, methods in rows.items():
+        figures = "   ".join(f"{len(v):>6}" + "".join(f"{f:>{w}.2f}" for f, w in zip(
+            (min(v), statistics.median(v), max(v)), (6, 8, 6))) for v in (methods["old"], methods["new"]))
+        print(f"{kind:<14}{figures}")
+    print(f"classes whose copy was judged: old {judged['old']}/{classes}, new {judged['new']}/{classes} (the rest: "
+          "the page says the copied program is too short to judge)")
+    print(f"the copy ranked above every independent pair: old {ranked['old']}/{judged['old']}, "
+          f"new {ranked['new']}/{judged['new']}")
+
+
+def speed(submissions: int) -> None:
+    from judge.courses.similarity import similar_pairs
+
+    rng = random.Random(7)
+    codes = {f"student{i}": program(rng) for i in range(submissions)}
+    started = time.perf_counter()
+    report = similar_pairs(codes, "import numpy as np\n")
+    took = time.perf_counter() - started
+    started = time.perf_counter()
+    old = old_scores(codes, "import numpy as np\n") if submissions <= 100 else None
+    old_took = time.perf_counter() - started
+    comparisons = submissions * (submissions - 1) // 2
+    print(f"Speed: {submissions} submissions ({comparisons:,} pairs), mean {sum(map(len, codes.values())) // len(codes)} "
+          f"characters: new {took:.2f} s (top pair {report.pairs[0].similarity:.2f})"
+          + (f", old {old_took:.2f} s (every pair compared)" if old is not None else "")
+          + f"; load {os.getloadavg()[0]:.1f}")
 
 
 def main() -> None:
@@ -50,16 +207,8 @@ def main() -> None:
     import django
 
     django.setup()
-    from judge.courses.similarity import similar_pairs
-
-    rng = random.Random(7)
-    codes = {f"student{i}": program(rng) for i in range(args.submissions)}
-    started = time.perf_counter()
-    pairs = similar_pairs(codes, "import numpy as np\n")
-    took = time.perf_counter() - started
-    comparisons = args.submissions * (args.submissions - 1) // 2
-    print(f"{args.submissions} submissions ({comparisons:,} pairs), mean {sum(map(len, codes.values())) // len(codes)} "
-          f"characters: {took:.1f} s; top pair {pairs[0].similarity:.2f}; load {os.getloadavg()[0]:.1f}")
+    quality()
+    speed(args.submissions)
 
 
 if __name__ == "__main__":

@@ -31,7 +31,7 @@ from judge.courses.insights import insights
 from judge.courses.leaderboard import course_standings
 from judge.courses.models import Assignment, Course, Membership, Override, Release, Role, Section
 from judge.courses.pictures import score_histogram, solves_over_time
-from judge.courses.similarity import final_codes, similar_pairs
+from judge.courses.similarity import TOO_SHORT_TOKENS, accepted_elsewhere, final_codes, similar_pairs
 from judge.courses.timezones import (
     COMMON,
     activate_for,
@@ -580,13 +580,15 @@ def similarity(request, pk: int, assignment_pk: int):
     assignment, role = get_assignment_for_user(request.user, pk, assignment_pk, CHANGE)
     items = list(assignment.items.select_related("problem"))
     chosen = next((i.problem for i in items if i.problem.slug == request.GET.get("problem")), None)
-    pairs, took, count = [], None, 0
+    report, took, count = None, None, 0
     if chosen is not None and request.GET.get("run"):
         started = time.perf_counter()
         codes = final_codes(assignment, chosen)
-        pairs, count = similar_pairs(codes, chosen.starter_code), len(codes)
+        report = similar_pairs(codes, chosen.starter_code, chosen.solution_code,
+                               accepted_elsewhere(assignment, chosen))
+        count = len(codes)
         took = time.perf_counter() - started
         desk.record_comparison(assignment.course, request.user, count, f"on {chosen.slug} (similarity)")
     return render(request, "courses/similarity.html", {
         "course": assignment.course, "assignment": assignment, "role": role, "items": items, "chosen": chosen,
-        "pairs": pairs, "took": took, "count": count})
+        "report": report, "took": took, "count": count, "too_short_tokens": TOO_SHORT_TOKENS})

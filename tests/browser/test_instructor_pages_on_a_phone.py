@@ -65,7 +65,11 @@ def fits_a_phone(context, site: str, world) -> None:
             ("live-matrix", f"/courses/{course}/assignments/{assignment}/progress/", "#progress-matrix"),
             ("assignment-form", f"/courses/{course}/assignments/{assignment}/edit/", "#problem-picker"),
             ("overrides", f"/courses/{course}/assignments/{assignment}/overrides/", "#override-form"),
-            ("course-settings", f"/courses/{course}/settings/", "#audit")):
+            ("course-settings", f"/courses/{course}/settings/", "#audit"),
+            ("people", f"/courses/{course}/people/", "#members"),
+            ("insights", f"/courses/{course}/assignments/{assignment}/insights/", "h1"),
+            ("similarity", f"/courses/{course}/assignments/{assignment}/similarity/?problem=first_step&run=1",
+             "#similarity-summary")):
         page.goto(site + path)
         page.wait_for_selector(ready)
         widths = page.evaluate(WIDTHS)

@@ -19,7 +19,6 @@ from django.utils import timezone
 from judge.courses.models import Assignment
 from judge.submissions.models import Submission
 from tests.browser.conftest import PASSWORD, log_in, open_problem, replace_code, screenshot, submit_and_wait
-from tests.conftest import read_solution
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -32,6 +31,17 @@ def prepend_class_token(patches, cls_token):
     out[:, 0, :] = cls_token.reshape(-1)
     out[:, 1:, :] = patches
     return out
+"""
+
+
+# ada's own way (the reference solution's lines are everyone's: a copy of it could not be told from writing it)
+ADA = """import numpy as np
+
+
+def prepend_class_token(patches, cls_token):
+    first = np.repeat(cls_token.reshape(1, 1, -1), patches.shape[0], axis=0)
+    joined = np.hstack([first, patches])
+    return joined.astype(np.float64)
 """
 
 
@@ -111,7 +121,7 @@ def test_an_instructor_runs_a_course_from_creation_to_similarity(site, page, chr
     page.goto(f"{assignment_url}progress/")
     page.wait_for_selector('tr[data-student="ada"] td.not-started')
 
-    solution = read_solution(SLUG)
+    solution = ADA
     students["ada"].goto(f"{site}/problems/{SLUG}/")
     assert "Week 1 (Transformers (Spring)): Due in" in students["ada"].inner_text(".due-note")
     assert solve(students["ada"], site, solution) == "Accepted"  # before the due time
@@ -120,7 +130,8 @@ def test_an_instructor_runs_a_course_from_creation_to_similarity(site, page, chr
     move_time(assignment_pk, timedelta(hours=2))  # now an hour into the late window
     students["grace"].goto(f"{site}/problems/{SLUG}/")
     assert "earns 50%" in students["grace"].inner_text(".due-note")
-    copy = solution.replace("\n", "\n\n")  # grace's planted copy: ada's program, spaced out
+    # grace's planted copy: ada's program, renamed and spaced out
+    copy = solution.replace("first", "token_row").replace("joined", "result").replace("\n", "\n\n")
     assert solve(students["grace"], site, copy) == "Accepted"
     page.wait_for_selector('tr[data-student="grace"] td.solved.late', timeout=60_000)
 
@@ -142,7 +153,8 @@ def test_an_instructor_runs_a_course_from_creation_to_similarity(site, page, chr
     page.fill("#override-form #id_student", "grace")
     page.fill("#override-form #id_due_at", local(grace_due))
     page.fill("#override-form #id_closes_at", local(grace_due + timedelta(hours=1)))
-    page.fill("#override-form #id_reason", "doctor's note")
+    page.fill("#override-form #id_reason", "Your due time moved, as agreed")
+    page.fill("#override-form #id_staff_note", "doctor's note")
     page.get_by_role("button", name="Save override").click()
     page.wait_for_selector("text=Override saved.")
     page.goto(f"{course_url}gradebook/")
