@@ -21,7 +21,7 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
 from judge.accounts.limits import CountersUnavailable, Throttled, check_course_signup
-from judge.courses import desk, live, release, services
+from judge.courses import desk, groups, live, release, services
 from judge.courses.access import CHANGE, READ_ALL, get_assignment_for_user, get_course_for_user
 from judge.courses.deadlines import credit_at
 from judge.courses.export import gradebook_csv
@@ -259,7 +259,18 @@ def assignment_detail(request, pk: int, assignment_pk: int):
                                 ticked.get(i.problem_id, [])) for i in context["items"]]
             context["my_points"] = points(grades.total(request.user.pk))
         context["override"] = Override.objects.filter(assignment=assignment, user=request.user).first()
+        context |= group_context(assignment, request.user)
     return render(request, "courses/assignment.html", context)
+
+
+def group_context(assignment: Assignment, student) -> dict:
+    """The student's group box: their group, or the forms to make or join one; the group's Submits."""
+    box = groups.group_view(assignment, student)
+    if box is None or box.group is None:
+        return {"group": box}
+    submits = list(groups.group_submits(assignment, box.group)[:50])
+    held = groups.held_for_reader(student, submits)
+    return {"group": box, "group_submits": [(s, s.pk in held) for s in submits]}
 
 
 @login_required
