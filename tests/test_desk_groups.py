@@ -15,7 +15,7 @@ from django.db import connection
 from django.urls import reverse
 
 from engine.verdicts import Verdict
-from judge.courses import groups, release, services
+from judge.courses import desk, groups, release, services
 from judge.courses.models import CourseAudit, GroupFormation, GroupMember, Membership, Release, Role, StudentGroup
 from judge.courses.services import CourseError
 from tests.boards import recorded
@@ -271,3 +271,16 @@ def test_a_group_larger_than_a_new_size_must_be_split_first(world, django_user_m
     groups.join_group(world.assignment, django_user_model.objects.get(username="hal"), group.code)
     with pytest.raises(CourseError, match="These groups have more than 2 members"):
         groups.set_group_rule(world.assignment, world.instructor, 2, GroupFormation.STUDENTS)
+
+
+def test_a_rubric_ticked_on_a_groups_submit_is_ticked_for_every_member(client, world):
+    students_form_groups(world)
+    group = groups.create_group(world.assignment, world.student)
+    groups.join_group(world.assignment, world.second, group.code)
+    submission = recorded(world.second, world.problems[0], at=DUE - HOUR)
+    item = desk.add_rubric_item(world.assignment, world.instructor, world.problems[0], "A Python loop", -0.25)
+    client.force_login(world.ta)
+    client.post(reverse("desk-rubric", args=[world.course.pk, submission.pk]),
+                {"assignment": world.assignment.pk, "item": [item.pk]})
+    assert csv_points(client, world) == {"ada": "0.75", "grace": "0.75"}
+    assert CourseAudit.objects.filter(action="rubric", summary__startswith="ada and grace on first_step").exists()
