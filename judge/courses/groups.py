@@ -116,7 +116,7 @@ def create_group(assignment: Assignment, student) -> StudentGroup:
         raise CourseError("You are in a group on this assignment already: leave it first.")
     check_student_may_change(assignment, student)
     group = StudentGroup.objects.create(assignment=assignment, created_by=student)
-    GroupMember.objects.create(group=group, assignment=assignment, user=student)
+    add_member(group, student)  # refused (and the group rolled back) if a second click made one meanwhile
     changed(assignment, student, f"{student.username} created group {group.code}")
     return group
 
