@@ -16,7 +16,16 @@ from django.urls import reverse
 
 from engine.verdicts import Verdict
 from judge.courses import desk, groups, release, services
-from judge.courses.models import CourseAudit, GroupFormation, GroupMember, Membership, Release, Role, StudentGroup
+from judge.courses.models import (
+    CourseAudit,
+    GroupFormation,
+    GroupMember,
+    Membership,
+    Release,
+    Role,
+    StudentGroup,
+    TimedStart,
+)
 from judge.courses.services import CourseError
 from tests.boards import recorded
 from tests.courses import DUE, PASSWORD, make_world, unlinked, world  # noqa: F401 (fixture)
@@ -284,3 +293,14 @@ def test_a_rubric_ticked_on_a_groups_submit_is_ticked_for_every_member(client, w
                 {"assignment": world.assignment.pk, "item": [item.pk]})
     assert csv_points(client, world) == {"ada": "0.75", "grace": "0.75"}
     assert CourseAudit.objects.filter(action="rubric", summary__startswith="ada and grace on first_step").exists()
+
+
+def test_in_a_timed_assignment_a_teammates_submit_counts_only_inside_each_members_own_time(client, world):
+    world.assignment.time_limit_minutes = 60
+    world.assignment.save()
+    students_form_groups(world)
+    group = groups.create_group(world.assignment, world.student)
+    groups.join_group(world.assignment, world.second, group.code)
+    TimedStart.objects.create(assignment=world.assignment, user=world.student, started_at=DUE - 5 * HOUR)
+    recorded(world.second, world.problems[0], at=DUE - 4.5 * HOUR)  # grace never pressed Start
+    assert csv_points(client, world) == {"ada": "1", "grace": "0"}

@@ -9,9 +9,9 @@ credit, or a bonus or deduction added to it), and keeps the result between 0 and
 The Submit that counts for an assignment problem is the best one made inside the student's own window (their
 dates after overrides); a Submit is worth its date's credit (``deadlines.credit_at``) if accepted, nothing
 otherwise. On an assignment with groups (``courses.groups``), a student's Submits are those of every member of
-their group, each still weighed against the student's own window: a member's extension is theirs alone. Reading it from the submissions means a rejudge, an override or a changed due time is reflected on
-the next page load, with no second copy of the verdicts to keep in step, and recording a verdict costs what
-it did. The queries reach a course's Submits through the (user, problem, kind) index.
+their group, each still weighed against the student's own window: a member's extension is theirs alone.
+Reading it from the submissions means a rejudge, an override or a changed due time is reflected on the next page
+load, with no second copy of the verdicts to keep in step, and recording a verdict costs what it did. The queries reach a course's Submits through the (user, problem, kind) index.
 """
 
 from __future__ import annotations
