@@ -304,3 +304,14 @@ def test_in_a_timed_assignment_a_teammates_submit_counts_only_inside_each_member
     TimedStart.objects.create(assignment=world.assignment, user=world.student, started_at=DUE - 5 * HOUR)
     recorded(world.second, world.problems[0], at=DUE - 4.5 * HOUR)  # grace never pressed Start
     assert csv_points(client, world) == {"ada": "1", "grace": "0"}
+
+
+def test_the_desk_says_whose_submits_count_for_a_group_member(client, world):
+    students_form_groups(world)
+    group = groups.create_group(world.assignment, world.student)
+    groups.join_group(world.assignment, world.second, group.code)
+    recorded(world.second, world.problems[0], at=DUE - HOUR)
+    client.force_login(world.ta)
+    page = client.get(reverse("desk-attempts", args=[world.course.pk, world.student.pk, "first_step"])).content.decode()
+    assert f"In group {group.code} with grace: their Submits count here too" in page
+    assert 'data-points="1.0"' in page
