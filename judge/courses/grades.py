@@ -211,8 +211,17 @@ def accepted_in_windows(problem_ids: list[int], windows: dict[int, Window], time
         if until is not None:
             submits = submits.filter(created_at__lte=until)
         firsts = submits.order_by().values_list("user_id", "problem_id").annotate(first=Min("created_at"))
-        rows += credited(list(firsts), user_ids, mates)
+        rows += earliest(credited(list(firsts), user_ids, mates)) if mates else list(firsts)
     return rows
+
+
+def earliest(rows: list[tuple[int, int, datetime]]) -> list[tuple[int, int, datetime]]:
+    """The first of each (student, problem): after a shared opening, an earlier Submit is never worth less."""
+    first: dict[tuple[int, int], datetime] = {}
+    for user_id, problem_id, at in rows:
+        if (user_id, problem_id) not in first or at < first[(user_id, problem_id)]:
+            first[(user_id, problem_id)] = at
+    return [(user_id, problem_id, at) for (user_id, problem_id), at in first.items()]
 
 
 def credited(rows, user_ids: list[int], mates: dict[int, set[int]]) -> list[tuple[int, int, datetime]]:
