@@ -9,7 +9,9 @@ through Django's test client with DEBUG off, signed in as the instructor: the gr
 ``manage.py gradebook``; then gives points by hand (the grading desk's adjustments: overrides, bonuses and
 deductions on ``--adjusted`` of the cells, 10% by default) and rubrics (two items per problem, one or both
 ticked on ``--rubric`` of the cells, 20% by default) and times them all again, side by side with the ratio,
-since every reader applies them through ``grades.grade_assignment``.
+since every reader applies them through ``grades.grade_assignment``; then puts every student in a group of
+``--group-size`` (3 by default) on every assignment, whose members' Submits count for each other, and times them
+a third time.
 
     .venv/bin/python bench/gradebook.py --database-url postgres://postgres@127.0.0.1:5432/judge_gradebook
 
@@ -55,6 +57,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--adjusted", type=float, default=0.1, help="share of (student, problem) cells adjusted")
     parser.add_argument("--rubric", type=float, default=0.2, help="share of cells with rubric items ticked")
+    parser.add_argument("--group-size", type=int, default=3, help="students per group in the third round")
     parser.add_argument("--keep", action="store_true")
     return parser.parse_args()
 
@@ -162,6 +165,44 @@ def add_rubric_marks(course, share: float) -> int:
     return len(marks)
 
 
+def add_groups(course, size: int) -> int:
+    """Every student of the course in a group of ``size`` (by username) on every assignment."""
+    from judge.courses.models import GroupFormation, GroupMember, Membership, Role, StudentGroup
+
+    students = list(Membership.objects.filter(course=course, role=Role.STUDENT).order_by("user__username")
+                    .values_list("user_id", flat=True))
+    made = 0
+    for assignment in course.assignments.all():
+        assignment.group_size, assignment.groups_formed_by = size, GroupFormation.STAFF
+        assignment.save(update_fields=["group_size", "groups_formed_by"])
+        teams = StudentGroup.objects.bulk_create(StudentGroup(assignment=assignment, code=f"B{assignment.pk}X{i}")
+                                                 for i in range(-(-len(students) // size)))
+        GroupMember.objects.bulk_create((GroupMember(group=teams[i // size], assignment=assignment, user_id=user_id)
+                                         for i, user_id in enumerate(students)), batch_size=2000)
+        made += len(teams)
+    return made
+
+
+def interleaved(course, work: dict, runs: int) -> None:
+    """Groups off and on in turns (the same rows; only the assignments' group size changes), so that the load's
+    drift falls on both alike: wall and CPU medians per reader, and their ratio."""
+    from judge.courses.models import Assignment
+
+    sizes = dict(course.assignments.values_list("pk", "group_size"))
+    print("groups off and on in turns, same data: median wall ms / CPU ms, off then on; ratio of the wall medians")
+    for label, one in work.items():
+        timings: dict[bool, list[tuple[float, float]]] = {False: [], True: []}
+        for _ in range(runs):
+            for on in (False, True):
+                for pk, size in sizes.items():
+                    Assignment.objects.filter(pk=pk).update(group_size=size if on else None)
+                wall, cpu = time.perf_counter(), time.process_time()
+                one()
+                timings[on].append(((time.perf_counter() - wall) * 1000, (time.process_time() - cpu) * 1000))
+        (w0, c0), (w1, c1) = ([statistics.median(t[i] for t in timings[on]) for i in (0, 1)] for on in (False, True))
+        print(f"{label:42} {w0:8.0f} {c0:6.0f}   {w1:8.0f} {c1:6.0f}   x{w1 / w0:.2f}", flush=True)
+
+
 def cost(runs: int, work) -> tuple[float, int]:
     """The median CPU time of this process (the web side: Python, the template, the ORM) and the SQL statements
     of one call. Both hardly move with the machine's load, which the wall times do ten-fold on a shared machine."""
@@ -243,15 +284,23 @@ def main() -> None:
         sql("VACUUM ANALYZE")
         after = {label: measure() for label, measure in rows.items()}
         after_cost = {label: cost(max(3, args.runs // 3), one) for label, one in work.items()}
+        teams = add_groups(course, args.group_size)
+        sql("VACUUM ANALYZE")
+        grouped = {label: measure() for label, measure in rows.items()}
+        grouped_cost = {label: cost(max(3, args.runs // 3), one) for label, one in work.items()}
         print(f"p50 / p95 in ms, without and with {count:,} adjustments (points by hand) and {ticked:,} rubric "
-              "items ticked; ratio of the p50s")
+              f"items ticked, then also with {teams:,} groups of {args.group_size}; ratios of the p50s to the first")
         for label in rows:
-            (p50, p95), (q50, q95) = before[label], after[label]
-            print(f"{label:42} {p50:8.0f} {p95:8.0f}   {q50:8.0f} {q95:8.0f}   x{q50 / p50:.2f}", flush=True)
-        print("median CPU ms of the web process and SQL statements per call, without and with; ratio of the CPU")
+            (p50, p95), (q50, q95), (g50, g95) = before[label], after[label], grouped[label]
+            print(f"{label:42} {p50:8.0f} {p95:8.0f}   {q50:8.0f} {q95:8.0f}   {g50:8.0f} {g95:8.0f}   "
+                  f"x{q50 / p50:.2f} x{g50 / p50:.2f}", flush=True)
+        print("median CPU ms of the web process and SQL statements per call, in the same three rounds; ratios of the "
+              "CPU to the first")
         for label in rows:
-            (c0, n0), (c1, n1) = before_cost[label], after_cost[label]
-            print(f"{label:42} {c0:8.0f} {n0:5d}   {c1:8.0f} {n1:5d}   x{c1 / c0:.2f}", flush=True)
+            (c0, n0), (c1, n1), (c2, n2) = before_cost[label], after_cost[label], grouped_cost[label]
+            print(f"{label:42} {c0:8.0f} {n0:5d}   {c1:8.0f} {n1:5d}   {c2:8.0f} {n2:5d}   x{c1 / c0:.2f} "
+                  f"x{c2 / c0:.2f}", flush=True)
+        interleaved(course, work, args.runs)
     finally:
         if not args.keep:
             drop_database(args.database_url)

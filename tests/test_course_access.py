@@ -27,6 +27,7 @@ def urls(w):
         "insights": reverse("assignment-insights", args=[c, a]),
         "leaderboard": reverse("course-leaderboard", args=[c]),
         "similarity": reverse("assignment-similarity", args=[c, a]),
+        "groups": reverse("assignment-groups", args=[c, a]),
     }
 
 
@@ -45,6 +46,7 @@ EXPECTED = {
     "insights":        (200, 200, 403, 403, 404, 404),
     "leaderboard":     (200, 200, 200, 200, 404, 404),
     "similarity":      (200, 403, 403, 403, 404, 404),
+    "groups":          (200, 200, 403, 403, 404, 404),
 }
 
 

@@ -11,11 +11,15 @@ from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
-from judge.courses.models import Adjustment, CourseAudit
-from judge.lti.models import ScorePost, ScoreStatus
+from judge.courses import groups
+from judge.courses.models import Adjustment, CourseAudit, GroupFormation
+from judge.lti.models import LtiUser, ScorePost, ScoreStatus
+from judge.submissions.models import Submission
+from judge.submissions.signals import verdict_recorded
 from tests.boards import recorded
 from tests.courses import unlinked, world  # noqa: F401 (fixture)
-from tests.lti import lms  # noqa: F401 (fixture)
+from tests.lti import launch, lms  # noqa: F401 (fixture)
+from tests.lti_platform import LEARNER
 from tests.test_lti_grades import linked, send_all  # noqa: F401 (fixture)
 
 PERSONAS = ("instructor", "ta", "student", "second", "stranger", "other_instructor")
@@ -56,6 +60,43 @@ def test_five_readers_agree_on_points_given_by_hand(db, linked, django_capture_o
     assert "Your points: <strong>1.25</strong> of 2." in page
     assert lms.scores_for("lms-ada")[-1]["scoreGiven"] == 1.25
     assert ScorePost.objects.get().status == ScoreStatus.SENT
+
+
+def test_five_readers_agree_on_a_groups_credit_for_each_member(db, linked, django_capture_on_commit_callbacks):
+    """bob's Submit counts for ada, his group's other member; the points ada is given by hand stay hers."""
+    lms, course, assignment, problems, ada, instructor, link = linked
+    launch(Client(), lms, lms.person("lms-bob", "Bob", "Babbage", [LEARNER]), link)
+    bob = LtiUser.objects.get(sub="lms-bob").user
+    iris = LtiUser.objects.get(sub="lms-teacher").user
+    with django_capture_on_commit_callbacks(execute=True):
+        groups.set_group_rule(assignment, iris, 2, GroupFormation.STAFF)
+        groups.add_to_group(assignment, iris, [ada.username, bob.username])
+        adjust(instructor, course, ada, problems[1], assignment, "delta", "0.25", "explained the group's mask")
+    send_all()
+    submission = recorded(bob, problems[0])
+    verdict_recorded.send(sender=Submission, submission=submission)  # as the worker does: both scores queued
+    send_all()
+
+    gradebook = unlinked(instructor.get(reverse("course-gradebook", args=[course.pk])).content.decode())
+    rows = {name: gradebook[gradebook.index(f"<td>{name}</td>"):].split("</tr>")[0]
+            for name in (ada.username, bob.username)}
+    download = instructor.get(reverse("course-gradebook-csv", args=[course.pk])).content.decode()
+    out = io.StringIO()
+    call_command("gradebook", str(course.pk), stdout=out)
+    pages = {}
+    for user in (ada, bob):
+        student = Client()
+        student.force_login(user)
+        pages[user.username] = student.get(reverse("assignment-detail", args=[course.pk, assignment.pk])).content.decode()
+
+    assert '<td class="num">1</td><td class="num adjusted">0.25 ✎</td><td class="num">1.25</td>' in rows[ada.username]
+    assert '<td class="num">1</td><td class="num">·</td><td class="num">1</td>' in rows[bob.username]
+    for text in (download, out.getvalue()):
+        assert (csv_total(text, ada.username, "Week 1"), csv_total(text, bob.username, "Week 1")) == ("1.25", "1")
+    assert "Your points: <strong>1.25</strong> of 2." in pages[ada.username]
+    assert "Your points: <strong>1</strong> of 2." in pages[bob.username]
+    assert lms.scores_for("lms-ada")[-1]["scoreGiven"] == 1.25
+    assert lms.scores_for("lms-bob")[-1]["scoreGiven"] == 1.0
 
 
 def test_the_cap_and_zero_bound_what_hand_points_can_reach(client, world):

@@ -22,6 +22,7 @@ from judge.courses.models import (
     Assignment,
     Course,
     Feedback,
+    GroupMember,
     Membership,
     Role,
     RubricItem,
@@ -151,25 +152,43 @@ def delete_rubric_item(assignment: Assignment, by, pk: int) -> None:
 
 @transaction.atomic
 def mark_rubric(assignment: Assignment, by, submission: Submission, ticked: set[int]) -> list[RubricItem]:
-    """Tick exactly ``ticked`` (item ids) of the problem's rubric for the submission's author; audited, and the
-    LMS hears the score may differ. Returns the items ticked now."""
+    """Tick exactly ``ticked`` (item ids) of the problem's rubric for the submission's author, and for the other
+    members of their group on the assignment (the Submit is the group's); audited, and the LMS hears the score
+    may differ. Returns the items ticked now."""
     student, problem = submission.user, submission.problem
     items = {i.pk: i for i in rubric_of(assignment, problem)}
     if unknown := ticked - set(items):
         raise CourseError(f"No such rubric item on {problem.slug}: {', '.join(map(str, sorted(unknown)))}.")
     if not Membership.objects.filter(course_id=assignment.course_id, user=student, role=Role.STUDENT).exists():
         raise CourseError(f"{student.username} is not a student of this course.")
+    marked = [member for member in with_group(assignment, student)
+              if tick_exactly(items, member, submission, ticked, by)]
+    if marked:
+        shown = ", ".join(f"{items[pk].label} ({items[pk].points:+g})" for pk in sorted(ticked)) or "none"
+        who = " and ".join(sorted(m.username for m in marked))
+        audit(assignment.course, by, RUBRIC, f"{who} on {problem.slug} in {assignment.title!r} "
+                                             f"(#{submission.pk}): ticked {shown}")
+        announce_credit_rules(assignment.pk)
+    return [items[pk] for pk in sorted(ticked)]
+
+
+def with_group(assignment: Assignment, student) -> list:
+    """The student, and the other members of their group on the assignment if it has groups."""
+    if not assignment.group_size:
+        return [student]
+    group = GroupMember.objects.filter(assignment=assignment, user=student).values("group_id")
+    return [m.user for m in GroupMember.objects.filter(group_id__in=group).select_related("user")] or [student]
+
+
+def tick_exactly(items: dict[int, RubricItem], student, submission: Submission, ticked: set[int], by) -> bool:
+    """``student``'s ticks on these items made ``ticked``; False if they were already."""
     before = set(RubricMark.objects.filter(item__in=list(items), user=student).values_list("item_id", flat=True))
     if before == ticked:
-        return [items[pk] for pk in sorted(ticked)]
+        return False
     RubricMark.objects.filter(item_id__in=before - ticked, user=student).delete()
     RubricMark.objects.bulk_create((RubricMark(item_id=pk, user=student, submission=submission, by=by)
                                     for pk in ticked - before), ignore_conflicts=True)  # two staff ticking at once
-    shown = ", ".join(f"{items[pk].label} ({items[pk].points:+g})" for pk in sorted(ticked)) or "none"
-    audit(assignment.course, by, RUBRIC, f"{student.username} on {problem.slug} in {assignment.title!r} "
-                                         f"(#{submission.pk}): ticked {shown}")
-    announce_credit_rules(assignment.pk)
-    return [items[pk] for pk in sorted(ticked)]
+    return True
 
 
 def rubrics_of(assignment: Assignment) -> dict[int, list[RubricItem]]:

@@ -8,9 +8,10 @@ credit, or a bonus or deduction added to it), and keeps the result between 0 and
 
 The Submit that counts for an assignment problem is the best one made inside the student's own window (their
 dates after overrides); a Submit is worth its date's credit (``deadlines.credit_at``) if accepted, nothing
-otherwise. Reading it from the submissions means a rejudge, an override or a changed due time is reflected on
-the next page load, with no second copy of the verdicts to keep in step, and recording a verdict costs what
-it did. The queries reach a course's Submits through the (user, problem, kind) index.
+otherwise. On an assignment with groups (``courses.groups``), a student's Submits are those of every member of
+their group, each still weighed against the student's own window: a member's extension is theirs alone.
+Reading it from the submissions means a rejudge, an override or a changed due time is reflected on the next page
+load, with no second copy of the verdicts to keep in step, and recording a verdict costs what it did. The queries reach a course's Submits through the (user, problem, kind) index.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from judge.courses.models import (
     Assignment,
     AssignmentProblem,
     Course,
+    GroupMember,
     Membership,
     Override,
     Role,
@@ -117,7 +119,8 @@ def grade_assignment(assignment: Assignment, students: list[Student]) -> Assignm
     windows = windows_of(assignment, students)
     grades = AssignmentGrades(assignment, problems, windows)
     timed = bool(assignment.time_limit_minutes)
-    for user_id, problem_id, at in accepted_in_windows([p[0] for p in problems], windows, timed):
+    mates = group_mates(assignment, list(windows))
+    for user_id, problem_id, at in accepted_in_windows([p[0] for p in problems], windows, timed, mates):
         credit = credit_at(windows[user_id], at, timed)
         best = grades.cells.get((user_id, problem_id))
         if credit.counts and (best is None or (credit.value, not credit.late) > (best.value, not best.late)):
@@ -168,29 +171,70 @@ def with_points_by_hand(credit: Credit, rubric: float, adjustment: tuple[str, fl
     return Credit(value, counts=credit.counts or value > 0, late=credit.late, adjusted=True)
 
 
-def accepted_in_windows(problem_ids: list[int], windows: dict[int, Window], timed: bool
-                        ) -> list[tuple[int, int, datetime]]:
-    """The accepted Submits that may count. Credit never rises with time once a window is open, so for students
-    who share an opening time only the first accepted Submit after it matters: one aggregate per opening time.
-    A timed assignment gives each student their own opening; its few Submits are read one by one."""
+def group_mates(assignment: Assignment, user_ids: list[int]) -> dict[int, set[int]]:
+    """Student -> the students whose Submits count for them: their group's members still students of the
+    course, themselves included; empty when the assignment has no groups (each student counts their own)."""
+    if not assignment.group_size or not user_ids:
+        return {}
+    members = GroupMember.objects.filter(assignment=assignment, user__course_memberships__course=assignment.course_id,
+                                         user__course_memberships__role=Role.STUDENT)
+    ids = set(user_ids)
+    in_groups = {u: g for u, g in some_students(members, ids).values_list("user_id", "group_id") if u in ids}
+    by_group: dict[int, set[int]] = defaultdict(set)
+    for user_id, group_id in members.filter(group_id__in=set(in_groups.values())).values_list("user_id", "group_id"):
+        by_group[group_id].add(user_id)
+    return {u: by_group[g] | {u} for u, g in in_groups.items()}
+
+
+def accepted_in_windows(problem_ids: list[int], windows: dict[int, Window], timed: bool,
+                        mates: dict[int, set[int]] | None = None) -> list[tuple[int, int, datetime]]:
+    """The accepted Submits that may count, as (student credited, problem, time): a student's own, and those of
+    their group's members (``mates``). Credit never rises with time once a window is open, so for students who
+    share an opening time only the first accepted Submit after it of each author matters: one aggregate per
+    opening time. A timed assignment gives each student their own opening; its few Submits are read one by one."""
+    mates = mates or {}
     if timed or not windows:
         since, until = bounds(list(windows.values()))
-        return [row for row in accepted_between(problem_ids, since, until, list(windows))
-                if row[0] in windows]
+        authors = set(windows).union(*mates.values())
+        return credited(accepted_between(problem_ids, since, until, list(authors)), list(windows), mates)
     groups: dict[datetime | None, list[int]] = defaultdict(list)
     for user_id, window in windows.items():
         groups[window.opens_at].append(user_id)
     rows = []
     for opens_at, user_ids in groups.items():
         _, until = bounds([windows[u] for u in user_ids])
+        authors = set(user_ids).union(*(mates.get(u, set()) for u in user_ids))
         submits = Submission.objects.filter(problem_id__in=problem_ids, kind=Kind.SUBMIT, status=Status.DONE,
-                                            verdict=Verdict.ACCEPTED, user_id__in=user_ids)
+                                            verdict=Verdict.ACCEPTED, user_id__in=list(authors))
         if opens_at is not None:
             submits = submits.filter(created_at__gte=opens_at)
         if until is not None:
             submits = submits.filter(created_at__lte=until)
-        rows += submits.order_by().values_list("user_id", "problem_id").annotate(first=Min("created_at"))
+        firsts = submits.order_by().values_list("user_id", "problem_id").annotate(first=Min("created_at"))
+        rows += earliest(credited(list(firsts), user_ids, mates)) if mates else list(firsts)
     return rows
+
+
+def earliest(rows: list[tuple[int, int, datetime]]) -> list[tuple[int, int, datetime]]:
+    """The first of each (student, problem): after a shared opening, an earlier Submit is never worth less."""
+    first: dict[tuple[int, int], datetime] = {}
+    for user_id, problem_id, at in rows:
+        if (user_id, problem_id) not in first or at < first[(user_id, problem_id)]:
+            first[(user_id, problem_id)] = at
+    return [(user_id, problem_id, at) for (user_id, problem_id), at in first.items()]
+
+
+def credited(rows, user_ids: list[int], mates: dict[int, set[int]]) -> list[tuple[int, int, datetime]]:
+    """Each Submit (author, problem, time) as it counts for each of ``user_ids``: the author's, and their
+    group's members'."""
+    if not mates:
+        wanted = set(user_ids)
+        return [row for row in rows if row[0] in wanted]
+    counts_for: dict[int, list[int]] = defaultdict(list)
+    for user_id in user_ids:
+        for author in mates.get(user_id, {user_id}):
+            counts_for[author].append(user_id)
+    return [(user_id, problem_id, at) for author, problem_id, at in rows for user_id in counts_for.get(author, [])]
 
 
 @dataclass

@@ -107,6 +107,11 @@ class Release(models.TextChoices):
     MANUAL = "manual", "When staff press Release"
 
 
+class GroupFormation(models.TextChoices):
+    STAFF = "staff", "The course's staff form the groups"
+    STUDENTS = "students", "Students form them with a group code"
+
+
 class Assignment(LateWindow):
     course = models.ForeignKey(Course, on_delete=models.CASCADE, related_name="assignments")
     title = models.CharField(max_length=200)
@@ -119,6 +124,9 @@ class Assignment(LateWindow):
     released_at = models.DateTimeField(null=True, blank=True)  # when staff pressed Release (``Release.MANUAL``)
     # Submits a student may make per problem inside their window (``courses.attempts``); None: no limit. Run is free.
     max_submits = models.PositiveIntegerField(null=True, blank=True)
+    # Groups (``courses.groups``): None, each student works alone; N, groups of up to N share their Submits' credit.
+    group_size = models.PositiveSmallIntegerField(null=True, blank=True)
+    groups_formed_by = models.CharField(max_length=10, choices=GroupFormation.choices, default=GroupFormation.STAFF)
     problems: models.ManyToManyField[Problem, AssignmentProblem] = models.ManyToManyField(
         Problem, through="AssignmentProblem", related_name="assignments")
 
@@ -160,6 +168,35 @@ class Override(LateWindow):
             models.UniqueConstraint(fields=["assignment", "user"], name="one_override_per_student"),
             models.UniqueConstraint(fields=["assignment", "section"], name="one_override_per_section"),
         ]
+
+
+class StudentGroup(models.Model):
+    """Students who work on an assignment together: a Submit of one member counts for every member
+    (``grades.grade_assignment``). Others join with ``code`` when students form the groups."""
+
+    assignment = models.ForeignKey(Assignment, on_delete=models.CASCADE, related_name="groups")
+    code = models.CharField(max_length=16, unique=True, default=new_join_code)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["pk"]
+
+    def __str__(self) -> str:
+        return f"group {self.code}"
+
+
+class GroupMember(models.Model):
+    """A student in a group; the assignment is repeated here so that a student is in one group per assignment."""
+
+    group = models.ForeignKey(StudentGroup, on_delete=models.CASCADE, related_name="members")
+    assignment = models.ForeignKey(Assignment, on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["joined_at", "pk"]
+        constraints = [models.UniqueConstraint(fields=["assignment", "user"], name="one_group_per_assignment")]
 
 
 class TimedStart(models.Model):

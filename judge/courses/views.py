@@ -21,7 +21,7 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
 from judge.accounts.limits import CountersUnavailable, Throttled, check_course_signup
-from judge.courses import attempts, bulk, desk, live, release, services
+from judge.courses import attempts, bulk, desk, groups, live, release, services
 from judge.courses.access import CHANGE, READ_ALL, get_assignment_for_user, get_course_for_user
 from judge.courses.deadlines import credit_at
 from judge.courses.export import gradebook_csv
@@ -271,7 +271,8 @@ def assignment_detail(request, pk: int, assignment_pk: int):
 
 def as_seen_by(assignment: Assignment, student) -> dict:
     """What the assignment page shows this student: their dates, and per problem what they may see of their
-    grade now (only how many times they submitted while it is held), with the Submits they have left."""
+    grade now (only how many times they submitted while it is held), with the Submits they have left; their
+    group, where the assignment has groups."""
     window = window_for(assignment, student)
     items = list(assignment.items.select_related("problem"))
     me = list(students_of(assignment.course, user_id=student.pk))
@@ -287,7 +288,17 @@ def as_seen_by(assignment: Assignment, student) -> dict:
         context["mine"] = [(i, cells.get((student.pk, i.problem_id)), grades.credit(student.pk, i.problem_id),
                             ticked.get(i.problem_id, []), left.get(i.problem_id)) for i in items]
         context["my_points"] = points(grades.total(student.pk))
-    return context
+    return context | group_context(assignment, student)
+
+
+def group_context(assignment: Assignment, student) -> dict:
+    """The student's group box: their group, or the forms to make or join one; the group's Submits."""
+    box = groups.group_view(assignment, student)
+    if box is None or box.group is None:
+        return {"group": box}
+    submits = list(groups.group_submits(assignment, box.group)[:50])
+    held = groups.held_for_reader(student, submits)
+    return {"group": box, "group_submits": [(s, s.pk in held) for s in submits]}
 
 
 @login_required

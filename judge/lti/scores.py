@@ -28,6 +28,7 @@ from pylti1p3.grade import Grade
 from pylti1p3.service_connector import ServiceConnector
 
 from judge.courses.grades import grade_assignment, students_of
+from judge.courses.groups import mates_on_problem
 from judge.courses.models import Assignment, Role
 from judge.courses.release import released_for, windows_for_users
 from judge.lib.broker import enqueue_on_commit
@@ -69,9 +70,10 @@ def mark_pending(pairs: list[tuple[int, int]]) -> list[int]:
 
 
 def credit_changed(user_id: int, problem_id: int) -> list[int]:
-    """A verdict of this student on this problem: every linked assignment holding it is sent again."""
+    """A verdict of this student on this problem: every linked assignment holding it is sent again, for them and
+    for the members of their group on it (a member's Submit counts for the whole group)."""
     return mark_pending(linked(LtiLink.objects.filter(assignment__items__problem_id=problem_id).distinct(),
-                               [user_id]))
+                               sorted(mates_on_problem(user_id, problem_id))))
 
 
 def assignment_changed(assignment_id: int) -> list[int]:

@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from judge.authoring.models import ReportKind
-from judge.courses import desk
+from judge.courses import desk, groups
 from judge.courses.access import (
     READ_ALL,
     course_problem_ids,
@@ -58,7 +58,16 @@ def points_by_assignment(course, member, problem) -> list[dict]:
         assignment__course=course, problem=problem).values("assignment_id"))
     by_hand = desk.adjustments_of(member.user, problem)
     return [{"assignment": a, "credit": grade_assignment(a, student).credit(member.user_id, problem.pk),
-             "adjustment": by_hand.get(a.pk)} for a in held]
+             "adjustment": by_hand.get(a.pk), "group": group_note(a, member.user)} for a in held]
+
+
+def group_note(assignment, student) -> str:
+    """"group K7MPQ2XA with grace, hal" when the student shares their credit on the assignment, else ""."""
+    group = groups.group_of(assignment, student) if assignment.group_size else None
+    if group is None:
+        return ""
+    others = [m.username for m in groups.members_of(group) if m.pk != student.pk]
+    return f"group {group.code} with {', '.join(others) or 'nobody else yet'}"
 
 
 @login_required

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from judge.pages import desk, problems, solutions, stream, submissions
+from judge.pages import desk, groups, problems, solutions, stream, submissions
 
 urlpatterns = [
     path("", problems.problem_list, name="problem-list"),
@@ -34,6 +34,11 @@ urlpatterns = [
     path("courses/<int:pk>/work/<int:submission_pk>/feedback/", desk.leave_feedback, name="desk-feedback"),
     path("courses/<int:pk>/work/<int:submission_pk>/rubric/", desk.mark_rubric, name="desk-rubric"),
     path("courses/<int:pk>/feedback/<int:feedback_pk>/", desk.change_feedback, name="desk-feedback-change"),
+    # Groups on an assignment (judge/pages/groups.py).
+    path("courses/<int:pk>/assignments/<int:assignment_pk>/groups/", groups.groups_page, name="assignment-groups"),
+    path("courses/<int:pk>/assignments/<int:assignment_pk>/group/", groups.my_group, name="assignment-my-group"),
+    path("courses/<int:pk>/assignments/<int:assignment_pk>/group/submits/<int:submission_pk>/",
+         groups.teammate_submission, name="assignment-teammate-submit"),
     path("submissions/feedback/<int:pk>/reply/", submissions.feedback_reply, name="feedback-reply"),
     path("submissions/<int:pk>/report/", submissions.report_problem, name="problem-report"),
 ]
