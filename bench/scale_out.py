@@ -216,6 +216,12 @@ def graded_by(stack: Stack, name: str) -> int:
     return len(re.findall(r"submission \d+ graded", path.read_text(errors="replace"))) if path.exists() else 0
 
 
+def cpu_times() -> tuple[int, int]:
+    """The machine's busy and total CPU time so far, from /proc/stat (all cores, whoever used them)."""
+    fields = [int(n) for n in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:8]]
+    return sum(fields) - fields[3] - fields[4], sum(fields)  # idle and iowait are not busy
+
+
 def wait_until(predicate, timeout: float, what: str) -> None:
     deadline = time.monotonic() + timeout
     while not predicate():
@@ -231,16 +237,17 @@ def one_round(stack: Stack, hosts: list[Host], count: int, round_no: int) -> dic
     wait_until(lambda: all(b" ready." in (stack.var / f"{n}.log").read_bytes() for n in names), stack.args.timeout,
                f"{count} workers to be ready")
     time.sleep(stack.args.warm)  # their sandbox pools fill
-    load = Path("/proc/loadavg").read_text().split()[0]
+    load, cpu = Path("/proc/loadavg").read_text().split()[0], cpu_times()
     pks = stack.burst()
     started = time.monotonic()
     wait_until(lambda: stack.outcome(pks)["done"] == len(pks) or time.monotonic() - started > stack.args.timeout,
                stack.args.timeout + 30, "the burst")
     result = stack.outcome(pks)
+    busy, total = (now - then for now, then in zip(cpu_times(), cpu, strict=True))
     stack.stop(workers)
     return result | {"workers": count, "burst": len(pks), "load": load,
                      "load_end": Path("/proc/loadavg").read_text().split()[0],
-                     "share": [graded_by(stack, n) for n in names]}
+                     "share": [graded_by(stack, n) for n in names], "cpu_busy_pct": 100 * busy / total}
 
 
 def main() -> None:
@@ -279,14 +286,15 @@ def main() -> None:
              else "plain processes of this machine (--no-namespaces)")
     print(f"\nScale out: compose's worker command ({' '.join(compose_command('worker')[1:])}), {where}; "
           f"{args.sandbox} sandbox, {os.cpu_count()} cores, a burst of {args.burst} Submits per round")
-    print("| grading workers | graded/s | final | claimed twice | graded by each worker | load average start / end |")
-    print("| --- | --- | --- | --- | --- | --- |")
+    print("| grading workers | graded/s | final | claimed twice | graded by each worker | machine's CPU busy "
+          "| load average start / end |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
     base = None
     for r in results:
         rate = r["done"] / r["seconds"] if r["seconds"] else 0.0
         base = base or rate
         print(f"| {r['workers']} | {rate:.1f} ({rate / base:.2f}x) | {r['done']} of {r['burst']} | {r['claimed_twice']} | "
-              f"{' / '.join(map(str, r['share']))} | {r['load']} / {r['load_end']} |")
+              f"{' / '.join(map(str, r['share']))} | {r['cpu_busy_pct']:.0f}% | {r['load']} / {r['load_end']} |")
 
 
 if __name__ == "__main__":

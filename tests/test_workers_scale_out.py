@@ -36,11 +36,12 @@ def graded_lines(log) -> dict[int, int]:
     return counts
 
 
-def kill_a_worker_holding_a_claim(graders: list, log) -> set[int]:
-    """Kill a grading worker while it grades; the submission it held when it died (running, under its claim)."""
+def kill_a_worker_holding_a_claim(graders: list, slow: set[int], log) -> set[int]:
+    """Kill a grading worker while it grades one of the ``slow`` submissions (seconds each, so it is still at
+    it when the kill comes); the submission it held when it died (running, under its claim)."""
     while True:
-        running = wait_for(lambda: list(Submission.objects.filter(status=Status.RUNNING).values_list("pk", "claim")),
-                           120, "a worker to grade something", log)
+        running = wait_for(lambda: list(Submission.objects.filter(pk__in=slow, status=Status.RUNNING).values_list(
+            "pk", "claim")), 120, "a worker to grade something", log)
         for pk, claim in running:
             holder = worker_grading(graders, pk)
             if holder is None:
@@ -68,7 +69,8 @@ def test_a_worker_killed_mid_burst_loses_nothing_and_grades_nothing_twice(proble
         expected[submission.pk] = "wrong_answer" if wrong else "accepted"
     wait_for(lambda: Submission.objects.filter(status=Status.DONE).count() >= 2, 180, "the first verdicts", log)
 
-    held = kill_a_worker_holding_a_claim(graders, log)
+    slow = {pk for pk, verdict in expected.items() if verdict == "accepted"}
+    held = kill_a_worker_holding_a_claim(graders, slow, log)
     assert held, "the killed worker held no claim"
 
     wait_for(lambda: Submission.objects.filter(pk__in=expected, status=Status.DONE).count() == BURST, 300,
