@@ -147,7 +147,7 @@ def test_every_waiting_page_of_a_process_shares_one_redis_connection(client, pro
 
     async def scenario() -> tuple[int, list[Page]]:
         pages = [Page(s.pk, cookie, shown=Status.QUEUED) for s in waiting]
-        await until(lambda: push.hub().connected and len(push.hub().waiters) == len(waiting))
+        await until(lambda: push.hub().connected and len(push.hub().watches) == len(waiting))
         connections = await asyncio.to_thread(hub_connections)
         in_a_thread(lambda: worker_grades(waiting[7].pk)).join(10)
         await pages[7].wait_for_event(Status.DONE, timeout=5)

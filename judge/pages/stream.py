@@ -21,6 +21,7 @@ Two ways to serve it:
 from __future__ import annotations
 
 import asyncio
+import random
 import re
 from collections.abc import Iterator
 from importlib import import_module
@@ -38,8 +39,10 @@ from judge.submissions.queries import get_submission_for_user
 
 PATH = re.compile(r"/submissions/(?P<pk>[0-9]+)/events/")
 STATUSES = {choice.value for choice in Status}
-KEEPALIVE_S = 15.0  # a comment now and then, so that proxies and browsers keep the connection
-MAX_STREAM_S = 600.0  # then the browser reconnects (and the session is checked again)
+# A comment now and then, so that proxies and browsers keep the connection: every 15-30 s, drawn afresh each
+# time, so that a hall whose pages opened in the same minute does not wake all at once (nginx waits 60 s).
+KEEPALIVE_S = 15.0
+MAX_STREAM_S = 600.0  # 10-20 minutes, then the browser reconnects (and the session is checked again)
 HEADERS = [(b"content-type", b"text/event-stream; charset=utf-8"), (b"cache-control", b"no-store"),
            (b"x-accel-buffering", b"no"), (b"x-content-type-options", b"nosniff")]
 
@@ -56,13 +59,18 @@ def shown_status(last_event_id: str | None, query_shown: str | None) -> str | No
     return None
 
 
+def spread(seconds: float) -> float:
+    """Between ``seconds`` and twice that, at random: waits that started together end apart."""
+    return random.uniform(seconds, 2 * seconds)
+
+
 def wait_for(shown: str | None, streams: int = 1) -> float:
     """How long to wait before saying something.  A queued page refreshes its queue position every
     PUSH_QUEUED_WAIT_S, but a process refreshes at most PUSH_POSITIONS_PER_S positions a second in all
     (each costs the page a fetch): with a hall of waiting pages, each refreshes less often."""
     if shown != Status.QUEUED:
-        return KEEPALIVE_S
-    return max(settings.PUSH_QUEUED_WAIT_S, min(KEEPALIVE_S * 4, streams / settings.PUSH_POSITIONS_PER_S))
+        return spread(KEEPALIVE_S)
+    return spread(max(settings.PUSH_QUEUED_WAIT_S, min(KEEPALIVE_S * 4, streams / settings.PUSH_POSITIONS_PER_S)))
 
 
 open_streams = 0  # in this process (ASGI)
@@ -100,7 +108,7 @@ async def status_stream(scope: dict, receive, send, pk: int) -> None:
 async def _stream(send, pk: int, shown: str | None) -> None:
     await send({"type": "http.response.body", "body": b"retry: 1000\n\n", "more_body": True})
     loop = asyncio.get_running_loop()
-    ends = loop.time() + MAX_STREAM_S
+    ends = loop.time() + spread(MAX_STREAM_S)
     while loop.time() < ends:
         news = await push.next_event_async(pk, shown, wait_for(shown, open_streams))
         if news.gone:

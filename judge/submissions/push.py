@@ -147,10 +147,13 @@ def _wait_on_database(submission_id: int, shown: str | None, timeout: float) -> 
 
 # --- The asynchronous side: status streams under ASGI (judge/pages/stream.py) -------------------------------
 #
-# Under ASGI a waiting page costs an asyncio task and an Event, not a thread.  Each web process opens ONE
-# Redis pub/sub connection (the hub), subscribed to the pattern of every submission's channel; a message
-# sets the Events of the streams waiting on that submission, which then read the row again.  Without Redis,
-# or while the hub is reconnecting, the streams re-read the row every PUSH_DB_POLL_S instead.
+# Under ASGI a waiting page costs an asyncio task, not a thread.  Each web process opens ONE Redis pub/sub
+# connection (the hub), subscribed to the pattern of every submission's channel, and keeps one ``Watch`` per
+# submission that has streams open in it: the status it last read.  A message marks that watch stale and wakes
+# its streams; the first of them to look reads the row again, and that one read serves every stream of the
+# submission in the process.  A stream whose wait ends without a message (a keep-alive) reads nothing: while the
+# hub is connected, no message means no change, because every change of status is published after it commits.
+# Without Redis, or while the hub is reconnecting, the watches are read every PUSH_DB_POLL_S instead.
 
 RECONNECT_S = 1.0
 
@@ -165,35 +168,86 @@ def hub_name() -> str:
     return "judge-push-hub:" + "".join(c if c.isalnum() or c in "_-." else "_" for c in str(connection.settings_dict["NAME"]))
 
 
+class Watch:
+    """One submission's status as this process last read it, shared by every stream waiting on it.
+
+    ``changed`` is set (and replaced) when a message says the row may have changed: a stream takes it before
+    it looks at the status, so a message that arrives while it looks still wakes it.  A read that a message
+    overtook is not kept: the status stays stale and the next look reads again."""
+
+    def __init__(self, submission_id: int) -> None:
+        self.submission_id = submission_id
+        self.streams = 0
+        self.status: str | None = None
+        self.fresh = False
+        self.read_at = 0.0
+        self.version = 0
+        self.changed = asyncio.Event()
+        self.reading: asyncio.Future | None = None
+
+    def invalidate(self) -> None:
+        self.fresh = False
+        self.version += 1
+        self.reading = None  # a read already under way may have missed the change: the next look starts another
+        self.changed.set()
+        self.changed = asyncio.Event()
+
+    def known(self, connected: bool) -> bool:
+        """True if the status may be used without reading: the hub is connected and nothing came since the
+        read (a change would have been published), or, without the hub, the read is under PUSH_DB_POLL_S old."""
+        if not self.fresh:
+            return False
+        return connected or asyncio.get_running_loop().time() - self.read_at < settings.PUSH_DB_POLL_S
+
+    async def current(self, connected: bool) -> str | None:
+        if self.known(connected):
+            return self.status
+        if self.reading is None:
+            self.reading = asyncio.ensure_future(self._read())
+        # Shielded: a stream whose page went away must not cancel the read its neighbours wait on.
+        return await asyncio.shield(self.reading)
+
+    async def _read(self) -> str | None:
+        version = self.version
+        try:
+            status = await read_status(self.submission_id)
+        finally:
+            if self.reading is asyncio.current_task():  # else a message overtook it, or the next read began
+                self.reading = None
+        if version == self.version:
+            self.status, self.fresh, self.read_at = status, True, asyncio.get_running_loop().time()
+        return status
+
+
 class Hub:
     """One process's Redis pub/sub connection, fanned out to every stream waiting in it."""
 
     def __init__(self, url: str, pattern: str, name: str) -> None:
         self.url, self.pattern, self.name = url, pattern, name  # the name: CLIENT LIST shows the connection
         self.connected = False
-        self.waiters: dict[int, set[asyncio.Event]] = {}
+        self.watches: dict[int, Watch] = {}
         self.task: asyncio.Task | None = None
 
-    def watch(self, submission_id: int) -> asyncio.Event:
+    def watch(self, submission_id: int) -> Watch:
         if self.task is None or self.task.done():
             self.task = asyncio.get_running_loop().create_task(self.listen(), name="judge-push-hub")
-        event = asyncio.Event()
-        self.waiters.setdefault(submission_id, set()).add(event)
-        return event
+        watch = self.watches.get(submission_id) or self.watches.setdefault(submission_id, Watch(submission_id))
+        watch.streams += 1
+        return watch
 
-    def forget(self, submission_id: int, event: asyncio.Event) -> None:
-        events = self.waiters.get(submission_id)
-        if events is not None:
-            events.discard(event)
-            if not events:
-                del self.waiters[submission_id]
+    def forget(self, watch: Watch) -> None:
+        watch.streams -= 1
+        if watch.streams <= 0 and self.watches.get(watch.submission_id) is watch:
+            del self.watches[watch.submission_id]
 
     def wake(self, submission_id: int | None = None) -> None:
-        """Wake the streams of one submission, or all of them (the connection changed: they re-read)."""
-        groups = self.waiters.values() if submission_id is None else [self.waiters.get(submission_id, ())]
-        for events in groups:
-            for event in events:
-                event.set()
+        """Mark one submission's watch stale, or every watch (the connection changed: anything may have)."""
+        if submission_id is None:
+            watches = list(self.watches.values())
+        else:
+            watches = [w for w in [self.watches.get(submission_id)] if w is not None]
+        for watch in watches:
+            watch.invalidate()
 
     async def listen(self) -> None:
         import redis.asyncio as aioredis
@@ -256,26 +310,34 @@ async def read_status(submission_id: int) -> str | None:
 
 async def next_status(submission_id: int, shown: str | None, timeout: float) -> str | None:
     """The status once it differs from ``shown``, or the status after ``timeout`` seconds (async)."""
+    the_hub = hub()
+    if the_hub is None:
+        return await _poll_status(submission_id, shown, timeout)
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
-    the_hub = hub()
-    event = the_hub.watch(submission_id) if the_hub else None  # before reading: no message falls in between
+    watch = the_hub.watch(submission_id)
     try:
         while True:
-            status = await read_status(submission_id)
+            changed = watch.changed  # before looking: a message that comes meanwhile still wakes this stream
+            status = await watch.current(the_hub.connected)
             left = deadline - loop.time()
             if status != shown or left <= 0:
                 return status
-            if the_hub is None or event is None or not the_hub.connected:
-                left = min(left, settings.PUSH_DB_POLL_S)
-            if event is None:
-                await asyncio.sleep(left)
-                continue
             try:
-                await asyncio.wait_for(event.wait(), left)
+                await asyncio.wait_for(changed.wait(), left if the_hub.connected else min(left, settings.PUSH_DB_POLL_S))
             except TimeoutError:
                 pass
-            event.clear()
     finally:
-        if the_hub is not None and event is not None:
-            the_hub.forget(submission_id, event)
+        the_hub.forget(watch)
+
+
+async def _poll_status(submission_id: int, shown: str | None, timeout: float) -> str | None:
+    """Without Redis: the row every PUSH_DB_POLL_S, as the synchronous side does."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        status = await read_status(submission_id)
+        left = deadline - loop.time()
+        if status != shown or left <= 0:
+            return status
+        await asyncio.sleep(min(left, settings.PUSH_DB_POLL_S))

@@ -15,6 +15,7 @@ from django.db.models import Exists, F, Q
 from django.utils import timezone
 
 from judge.lib.broker import Lane, held_submissions
+from judge.submissions import push
 from judge.submissions.models import Status, Submission
 from judge.submissions.services import intake
 
@@ -171,6 +172,7 @@ def requeue_dead_workers_submissions(now) -> list[int]:
             "pk", flat=True)[:500]:
         if Submission.objects.filter(pk=submission_id, status=Status.RUNNING, heartbeat_at__lt=stale).update(
                 status=Status.QUEUED, claim=None, heartbeat_at=None, enqueued_at=now) == 1:
+            push.publish_status(submission_id, Status.QUEUED)  # a waiting page reads only when told (push.py)
             intake.enqueue(submission_id, Lane.RUN)
             resent.append(submission_id)
     return resent
