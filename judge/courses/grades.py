@@ -67,8 +67,8 @@ def windows_of(assignment: Assignment, students: list[Student]) -> dict[int, Win
     by_user = {o.user_id: o for o in overrides if o.user_id}
     by_section = {o.section_id: o for o in overrides if o.section_id}
     starts = dict(TimedStart.objects.filter(assignment=assignment).values_list("user_id", "started_at"))
-    return {s.user_id: personal_window(assignment, by_section.get(s.section_id), by_user.get(s.user_id),
-                                       starts.get(s.user_id)) for s in students}
+    return {s.user_id: personal_window(assignment, by_section.get(s.section_id) if s.section_id else None,
+                                       by_user.get(s.user_id), starts.get(s.user_id)) for s in students}
 
 
 def window_for(assignment: Assignment, user) -> Window:
@@ -108,9 +108,10 @@ class AssignmentGrades:
 
 def bounds(windows: list[Window]) -> tuple[datetime | None, datetime | None]:
     """The earliest opening and the latest moment that counts, over every student's window (None: unbounded)."""
-    opens = [w.opens_at for w in windows]
-    lasts = [w.last_moment for w in windows]
-    return (None if not opens or None in opens else min(opens)), (None if not lasts or None in lasts else max(lasts))
+    opens = [w.opens_at for w in windows if w.opens_at is not None]
+    lasts = [w.last_moment for w in windows if w.last_moment is not None]
+    return (min(opens) if opens and len(opens) == len(windows) else None,
+            max(lasts) if lasts and len(lasts) == len(windows) else None)
 
 
 def grade_assignment(assignment: Assignment, students: list[Student]) -> AssignmentGrades:

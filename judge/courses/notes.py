@@ -34,7 +34,7 @@ def note_for(assignment: Assignment, user, problem, now: datetime) -> DueNote:
     if assignment.time_limit_minutes and not window.timed:
         return DueNote(course, title, f"Timed ({assignment.time_limit_minutes} min): open the assignment to start "
                                       "your time; Submits before that do not count.", False)
-    if window.not_open_at(now):
+    if window.opens_at is not None and window.not_open_at(now):
         return DueNote(course, title, f"Opens in {time_left(window.opens_at, now)}; Submits before that are "
                                       "practice and do not count.", False)
     credit = credit_at(window, now, bool(assignment.time_limit_minutes))
@@ -49,4 +49,5 @@ def note_for(assignment: Assignment, user, problem, now: datetime) -> DueNote:
     if not credit.late:
         return DueNote(course, title, f"Due in {time_left(window.due_at, now)}." + left, True)
     return DueNote(course, title, f"Late: an accepted Submit now earns {round(credit.value * 100)}%; "
-                                  f"closes in {time_left(window.closes_at, now)}." + left, True)
+                                  + (f"closes in {time_left(window.closes_at, now)}." if window.closes_at else "closes soon.")
+                                  + left, True)

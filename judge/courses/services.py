@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User  # the site keeps Django's own (no AUTH_USER_MODEL)
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.db.models.functions import Lower
@@ -151,7 +152,7 @@ def normal_code(code: str) -> str:
 
 
 @transaction.atomic
-def sign_up_and_join(form, course: Course) -> tuple[object, Membership]:
+def sign_up_and_join(form, course: Course) -> tuple[User, Membership]:
     """A new account from a valid sign-up form, a student of ``course`` from its first page."""
     user = form.save()
     return user, enrol(course, user, Role.STUDENT, user, "signed up through the join link")[0]
@@ -174,7 +175,7 @@ def join_course(user, code: str) -> tuple[Membership, bool]:
 @dataclass
 class RosterRow:
     line: int
-    user: object
+    user: User
     section: str
     role: str
 
@@ -216,20 +217,22 @@ def parse_roster(course: Course, data: bytes) -> list[RosterRow]:
 
 def resolve_rows(course: Course, rows: list[tuple[int, list[str]]]) -> list[RosterRow]:
     names = {row[0].lower() for _, row in rows if row}
-    found = {}
+    found: dict[str, User] = {}  # by lower-cased username and email
     accounts = get_user_model().objects.annotate(lower_name=Lower("username"), lower_email=Lower("email"))
-    for user in accounts.filter(Q(lower_name__in=names) | Q(lower_email__in=names)).order_by("pk"):
-        found.setdefault(user.lower_name, user)
-        if user.lower_email:
-            found.setdefault(user.lower_email, user)
-    errors, parsed, seen = [], [], {}
+    for account in accounts.filter(Q(lower_name__in=names) | Q(lower_email__in=names)).order_by("pk"):
+        found.setdefault(account.lower_name, account)
+        if account.lower_email:
+            found.setdefault(account.lower_email, account)
+    errors: list[str] = []
+    parsed: list[RosterRow] = []
+    seen: dict[int, int] = {}
     for line, cells in rows:
         if len(cells) > 3:
             errors.append(f"Line {line}: {len(cells)} columns; expected username or email, section, optional role.")
             continue
         name, section, role = (cells + ["", ""])[:3]
         role = (role or Role.STUDENT).lower()
-        user = found.get(name.lower())
+        user: User | None = found.get(name.lower())
         if not name:
             errors.append(f"Line {line}: the username or email is blank.")
         elif user is None:
@@ -347,7 +350,7 @@ def set_override(assignment: Assignment, by, values: dict, reason: str, student=
     override, _ = Override.objects.update_or_create(
         assignment=assignment, user=student, section=section,
         defaults={**values, "reason": reason, "staff_note": staff_note, "created_by": by})
-    who = student.username if student else f"section {section.name}"
+    who = student.username if student else f"section {section.name if section else '?'}"
     audit(course, by, "override", f"{assignment.title!r} for {who}: {window_text(merged)}. "
                                   f"Message to the student: {reason or 'none'}. Staff note: {staff_note or 'none'}")
     announce_credit_rules(assignment.pk)
@@ -356,7 +359,7 @@ def set_override(assignment: Assignment, by, values: dict, reason: str, student=
 
 @transaction.atomic
 def delete_override(override: Override, by) -> None:
-    who = override.user.username if override.user else f"section {override.section.name}"
+    who = override.user.username if override.user else f"section {override.section.name if override.section else '?'}"
     audit(override.assignment.course, by, "override-removed", f"{override.assignment.title!r} for {who}")
     announce_credit_rules(override.assignment_id)
     override.delete()

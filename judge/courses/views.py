@@ -4,14 +4,18 @@ service, renders; dates are shown in the viewer's time zone."""
 from __future__ import annotations
 
 import time
+from datetime import timedelta
+from typing import cast
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.models import User
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
+from django.forms import ModelMultipleChoiceField
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -106,7 +110,7 @@ def join_sign_up(request, code: str):
     ceiling, not the address's sign-up limit (a lab of 300 behind one address signs up at once)."""
     if request.user.is_authenticated:
         return redirect("course-join-link", code)
-    form = UserCreationForm(request.POST)
+    form: UserCreationForm[User] = UserCreationForm(request.POST)
     course = services.course_for_code(code)
     if course is None or not form.is_valid():
         return join_page(request, code, form, [] if course else [("This join link is not valid any more. "
@@ -175,7 +179,7 @@ def course_settings(request, pk: int):
             services.update_course(course, request.user, data["title"], data["term"], data["leaderboard_enabled"])
             messages.success(request, "Saved.")
             return redirect("course-settings", pk)
-        errors = [f"{name}: {', '.join(e)}" for name, e in form.errors.items()]
+        errors = [f"{name}: {', '.join(str(m) for m in e)}" for name, e in form.errors.items()]
     form = SettingsForm(initial={"title": course.title, "term": course.term,
                                  "leaderboard_enabled": course.leaderboard_enabled})
     join_url = request.build_absolute_uri(f"/courses/join/{course.join_code}/")
@@ -232,7 +236,7 @@ def assignment_edit(request, pk: int, assignment_pk: int | None = None):
             except services.CourseError as error:
                 errors = error_list(error)
         else:
-            errors = [f"{form.fields[name].label or name}: {' '.join(e)}" if name in form.fields else " ".join(e)
+            errors = [f"{form.fields[name].label or name}: {' '.join(str(m) for m in e)}" if name in form.fields else " ".join(str(m) for m in e)
                       for name, e in form.errors.items()]
     else:
         initial = {}
@@ -241,9 +245,11 @@ def assignment_edit(request, pk: int, assignment_pk: int | None = None):
             initial["problems"] = [i.problem.slug for i in assignment.items.select_related("problem")]
         form = AssignmentForm(initial=initial)
     chosen = set(request.POST.getlist("problems") if form.is_bound else form.initial.get("problems", []))
+    choices = cast(ModelMultipleChoiceField, form.fields["problems"]).queryset
+    assert choices is not None  # AssignmentForm sets it
     return render(request, "courses/assignment_edit.html", {
         "course": course, "role": role, "form": form, "assignment": assignment, "errors": errors, "chosen": chosen,
-        "choices": form.fields["problems"].queryset.only("slug", "title", "track")}, status=400 if errors else 200)
+        "choices": choices.only("slug", "title", "track")}, status=400 if errors else 200)
 
 
 @login_required
@@ -422,7 +428,7 @@ def save_override(request, assignment: Assignment) -> list[str]:
         return []
     form = OverrideForm(request.POST)
     if not form.is_valid():
-        return [f"{form.fields[name].label or name}: {' '.join(e)}" for name, e in form.errors.items()]
+        return [f"{form.fields[name].label or name}: {' '.join(str(m) for m in e)}" for name, e in form.errors.items()]
     data = form.cleaned_data
     student = section = None
     if data["student"]:
@@ -556,7 +562,7 @@ def progress(request, pk: int, assignment_pk: int):
     elif sort == "credit":
         rows.sort(key=lambda r: (-r["total"], r["student"].username))
     minutes = int(request.GET["stuck_minutes"]) if request.GET.get("stuck_minutes", "").isdigit() else 30
-    stuck = stuck_students(assignment, students, timezone.now() - timezone.timedelta(minutes=minutes))
+    stuck = stuck_students(assignment, students, timezone.now() - timedelta(minutes=minutes))
     template = "courses/_matrix.html" if request.GET.get("fragment") else "courses/progress.html"
     return render(request, template, {
         "course": assignment.course, "assignment": assignment, "role": role, "grades": grades, "rows": rows,
