@@ -171,6 +171,8 @@ def recover_stalled_submissions(broker_lost: bool = False) -> list[int]:
     forgot its messages) every queued submission is sent again at once, oldest first, to its own lane.
     """
     now = timezone.now()
+    if not broker_lost and not anything_to_recover(now):
+        return []  # the common case, every 3 s: one statement
     resent = requeue_dead_workers_submissions(now)
     lost = Submission.objects.filter(status=Status.QUEUED, enqueued_at__isnull=False)
     if not broker_lost:
@@ -190,6 +192,21 @@ def recover_stalled_submissions(broker_lost: bool = False) -> list[int]:
         log.warning("re-sent %d stalled submission(s)%s: %s", len(resent), " (the broker lost its messages)"
                     if broker_lost else "", resent[:50])
     return resent
+
+
+# Whether the sweep has anything to look at: a claim gone stale, a submission queued long ago, a parked one.
+ANYTHING_TO_RECOVER = """SELECT EXISTS (SELECT 1 FROM submissions_submission WHERE status = %s AND heartbeat_at < %s)
+    OR EXISTS (SELECT 1 FROM submissions_submission WHERE status = %s AND enqueued_at < %s)
+    OR EXISTS (SELECT 1 FROM submissions_submission WHERE status = %s AND enqueued_at IS NULL)"""
+
+
+def anything_to_recover(now) -> bool:
+    stale, old = (connection.ops.adapt_datetimefield_value(now - timedelta(seconds=seconds))
+                  for seconds in (settings.STALE_AFTER_S, settings.REQUEUE_AFTER_S))
+    with connection.cursor() as cursor:
+        cursor.execute(ANYTHING_TO_RECOVER, [Status.RUNNING.value, stale, Status.QUEUED.value, old,
+                                             Status.QUEUED.value])
+        return bool(cursor.fetchone()[0])
 
 
 def requeue_dead_workers_submissions(now) -> list[int]:
