@@ -54,7 +54,16 @@ from pathlib import Path
 from typing import Any
 
 from sandbox import protocol as P
-from sandbox.backends.base import FrameChannel, GenerateJob, Job, JobRun, Sandbox, SandboxError, log_job
+from sandbox.backends.base import (
+    ZYGOTE_ENVIRONMENT,
+    FrameChannel,
+    GenerateJob,
+    Job,
+    JobRun,
+    Sandbox,
+    SandboxError,
+    log_job,
+)
 
 log = logging.getLogger(__name__)
 
@@ -545,6 +554,7 @@ class DockerSandbox(Sandbox):
             stdin_open=listener is None,
             tty=False,
             network_disabled=True,
+            environment=ZYGOTE_ENVIRONMENT,
             labels=labels | ({SOCKET_LABEL: str(socket_dir)} if socket_dir else {}),
             host_config=self.host_config(socket_dir),
         )
