@@ -115,7 +115,7 @@ class ScoringLinks:
 
     def forget(self) -> None:
         """Look again at the next verdict (this process made a link that carries scores)."""
-        self.looked_at = -math.inf
+        self.seen, self.looked_at = False, -math.inf
 
 
 scoring_links_seen = ScoringLinks()
