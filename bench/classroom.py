@@ -1,7 +1,7 @@
 """A class of students on the real stack: graded/s, submit -> verdict, errors, and what the database says.
 
 Starts its own compose-like stack on 127.0.0.1 (gunicorn with deploy/gunicorn.conf.py, uvicorn workers,
-one grading Celery worker with 2 processes on run,submit,rejudge, a maintenance worker
+one grading Celery worker with as many processes as compose starts on run,submit,rejudge, a maintenance worker
 with the beat, the speed worker (nice 19), PostgreSQL and Redis already running on this machine, the Docker
 sandbox when it is there), in a database and a Redis db of its own.  Then Locust, as
 a library, plays N students for a bounded time: each logs in, then submits (HTMX,
@@ -18,6 +18,11 @@ submission.
 
     .venv/bin/pip install -e '.[bench]'
     .venv/bin/python bench/classroom.py --students 50 --duration 120
+    .venv/bin/python bench/classroom.py --students 50 --duration 120 --no-victim --before main --rounds 1
+
+With ``--before REF`` the same class runs against the code at REF and against this tree, in alternating rounds,
+each with a sandbox image built from its own tree and as many grading processes as its compose file starts,
+and a table compares the two (medians over the rounds).
 
 Targets (issues 10 and 18, on a 2-core machine, 50 students, 10% loops): 0 errors, 0 lost,
 0 graded twice, correct p95 submit -> verdict <= 5 s; the victim of one account's flood <= 3 s,
@@ -88,11 +93,13 @@ def codes_for(slug: str) -> dict[str, str]:
 class Stack:
     env: dict
     url: str
+    tree: Path = ROOT  # the code the stack runs (``--before``: another tree)
+    concurrency: int = 2
     processes: list = field(default_factory=list)
     logs: Path = ROOT / "var" / "bench-classroom"
 
     def manage(self, *args: str, stdin: str | None = None) -> str:
-        done = subprocess.run([PYTHON, "manage.py", *args], cwd=ROOT, env=self.env, input=stdin, text=True,
+        done = subprocess.run([PYTHON, "manage.py", *args], cwd=self.tree, env=self.env, input=stdin, text=True,
                               capture_output=True, check=False)
         if done.returncode:
             raise SystemExit(f"manage.py {' '.join(args)} failed:\n{done.stdout[-2000:]}{done.stderr[-3000:]}")
@@ -105,8 +112,8 @@ class Stack:
     def start(self, name: str, *command: str) -> None:
         self.logs.mkdir(parents=True, exist_ok=True)
         log = open(self.logs / f"{name}.log", "wb")  # noqa: SIM115  (the process writes it until stop())
-        self.processes.append(subprocess.Popen(command, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
-                                               start_new_session=True))
+        self.processes.append(subprocess.Popen(command, cwd=self.tree, env=self.env, stdout=log,
+                                               stderr=subprocess.STDOUT, start_new_session=True))
 
     def stop(self) -> None:
         for process in self.processes:
@@ -121,25 +128,32 @@ class Stack:
                 os.killpg(process.pid, signal.SIGKILL)
 
 
-def make_stack(args) -> Stack:
+def make_stack(args, tree: Path = ROOT, image: str | None = None) -> Stack:
     db_url = f"postgres://postgres@127.0.0.1:5432/{args.database}"
     redis_url = f"redis://127.0.0.1:6379/{args.redis_db}"
-    env = {k: v for k, v in os.environ.items() if k != "JUDGE_TEST"} | {  # the production password hash
+    env = {k: v for k, v in os.environ.items() if k != "JUDGE_TEST" and not k.startswith("TEST_")} | {
+        # (no JUDGE_TEST: the production password hash)
         "DATABASE_URL": db_url, "CELERY_BROKER_URL": redis_url, "REDIS_URL": redis_url,
         "DEBUG": "0", "SECRET_KEY": "classroom-benchmark-" + "x" * 40, "ALLOWED_HOSTS": "127.0.0.1,localhost",
         "JUDGE_PLAIN_HTTP": "1",  # gunicorn on 127.0.0.1 without a TLS proxy
         "JUDGE_VAR_DIR": str(ROOT / "var" / "bench-classroom"), "GUNICORN_BIND": f"127.0.0.1:{args.port}",
-        "DATABASE_POOL_MAX": "12", "PYTHONPATH": str(ROOT), "LOG_LEVEL": "WARNING",
-        "PROBLEMS_DIR": str(copy_problem(args.problem, ROOT / "var" / "bench-classroom" / "problems")),
-    }
-    return Stack(env, f"http://127.0.0.1:{args.port}")
+        "DATABASE_POOL_MAX": "12", "PYTHONPATH": str(tree), "LOG_LEVEL": "WARNING",
+        "PROBLEMS_DIR": str(copy_problem(args.problem, ROOT / "var" / "bench-classroom" / "problems", tree)),
+    } | ({"SANDBOX_IMAGE": image, "SANDBOX_BACKEND": "docker"} if image else {})
+    return Stack(env, f"http://127.0.0.1:{args.port}", tree, args.concurrency or compose_concurrency(tree))
 
 
-def copy_problem(slug: str, into: Path) -> Path:
+def compose_concurrency(tree: Path) -> int:
+    """The grading processes compose starts from ``tree`` (``WORKER_CONCURRENCY``'s default there)."""
+    found = re.search(r"WORKER_CONCURRENCY:-(\d+)", (tree / "docker-compose.yml").read_text())
+    return int(found.group(1)) if found else 2
+
+
+def copy_problem(slug: str, into: Path, tree: Path = ROOT) -> Path:
     """The one problem the class works on, without its prerequisites (which are not loaded)."""
     target = into / slug
     shutil.rmtree(target, ignore_errors=True)
-    shutil.copytree(ROOT / "problems" / slug, target)
+    shutil.copytree(tree / "problems" / slug, target)
     manifest = target / "problem.toml"
     manifest.write_text(re.sub(r"(?m)^prerequisites = .*$", "prerequisites = []", manifest.read_text()))
     return into
@@ -171,7 +185,7 @@ print(json.dumps({{"ok": True}}))
     celery = [PYTHON, "-m", "celery", "-A", "judge", "worker", "--loglevel=WARNING", "--without-mingle",
               "--without-gossip"]
     stack.start("web", PYTHON, "-m", "gunicorn", "-c", "deploy/gunicorn.conf.py", "judge.asgi")
-    stack.start("worker", *celery, "-Q", "run,submit,rejudge", f"--concurrency={args.concurrency}",
+    stack.start("worker", *celery, "-Q", "run,submit,rejudge", f"--concurrency={stack.concurrency}",
                 "--hostname=classroom-grading@%h")
     stack.start("maintenance", *celery, "-Q", "maintenance", "--beat", "--pool=solo",
                 "--hostname=classroom-maintenance@%h", f"--schedule={stack.logs}/beat-schedule")
@@ -451,6 +465,48 @@ def report(args, tally: Tally, graded: dict, db: dict, floods: list[tuple[str, s
     print(f"\nVerdicts seen by the students: {tally.verdicts}")
 
 
+def summary(tally: Tally, graded: dict, db: dict) -> dict:
+    """The figures compared side by side with ``--before``."""
+    correct = tally.latencies["correct"]
+    return {
+        "correct p50 s": pct(correct, 50), "correct p95 s": pct(correct, 95),
+        "every verdict p95 s": pct([t for times in tally.latencies.values() for t in times], 95),
+        "graded/s": graded["done"] / graded["span_s"] if graded["span_s"] else 0.0,
+        "graded": graded["done"], "HTTP errors": sum(tally.errors.values()),
+        "lost": len(set(tally.lost) | (set(tally.ids) - set(db["ids"]))), "stuck": db["open"],
+        "graded twice": db["graded_more_than_once"], "load average": os.getloadavg()[0],
+    }
+
+
+def compare(args, results: dict[str, list[dict]], concurrency: dict[str, int]) -> None:
+    import statistics
+
+    print(f"\n## Before ({args.before}, {concurrency['before']} grading processes) and after (this tree, "
+          f"{concurrency['after']}), median of {args.rounds} round(s), {args.students} students, "
+          f"{args.duration:.0f} s\n")
+    print("| figure | before | after | after / before |")
+    print("| --- | --- | --- | --- |")
+    for key in results["after"][0]:
+        before, after = (statistics.median(r[key] for r in results[side]) for side in ("before", "after"))
+        ratio = f"{after / before:.2f}" if before else "-"
+        print(f"| {key} | {before:.2f} | {after:.2f} | {ratio} |")
+
+
+def run_side(args, codes: dict[str, str], tree: Path, image: str | None) -> tuple[dict, int]:
+    stack = make_stack(args, tree, image)
+    try:
+        bring_up(stack, args)
+        tally = run_class(stack, args, codes)
+        graded = db = drain(stack, args.drain_timeout)
+        floods = [] if args.no_victim else run_floods(stack, args, codes)
+        if floods:
+            db = drain(stack, args.drain_timeout)
+        report(args, tally, graded, db, floods)
+        return summary(tally, graded, db), stack.concurrency
+    finally:
+        stack.stop()
+
+
 def run_floods(stack: Stack, args, codes: dict[str, str]) -> list:
     """The victim of a flood, in four layouts, each flood drained before the next (issue 38's three address
     layouts for ten accounts, beside one account's flood)."""
@@ -481,7 +537,10 @@ def main() -> None:
     parser.add_argument("--spawn-rate", type=float, default=10.0, help="students logging in per second")
     parser.add_argument("--problem", default="prepend_class_token",
                         choices=["prepend_class_token", "scaled_dot_product_attention"])
-    parser.add_argument("--concurrency", type=int, default=2, help="grading worker processes")
+    parser.add_argument("--concurrency", type=int, default=None,
+                        help="grading worker processes (default: compose's, read from each tree)")
+    parser.add_argument("--before", help="a git ref to run beside this tree, side by side (its own sandbox image)")
+    parser.add_argument("--rounds", type=int, default=1, help="with --before: alternating rounds per side")
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument("--database", default="judge_bench_classroom")
     parser.add_argument("--redis-db", type=int, default=14)
@@ -495,17 +554,25 @@ def main() -> None:
         parser.error("--students must be 1-200 and --duration at most 600 s")
 
     codes = codes_for(args.problem)
-    stack = make_stack(args)
-    try:
-        bring_up(stack, args)
-        tally = run_class(stack, args, codes)
-        graded = db = drain(stack, args.drain_timeout)
-        floods = [] if args.no_victim else run_floods(stack, args, codes)
-        if floods:
-            db = drain(stack, args.drain_timeout)
-        report(args, tally, graded, db, floods)
-    finally:
-        stack.stop()
+    if not args.before:
+        run_side(args, codes, ROOT, None)
+        return
+    import tempfile
+
+    sys.path.insert(0, str(ROOT))
+    from bench.grading_cpu import build_image, export_tree
+
+    with tempfile.TemporaryDirectory(prefix="classroom-") as scratch:
+        trees = {"before": export_tree(args.before, Path(scratch)), "after": ROOT}
+        images = {side: build_image(tree) for side, tree in trees.items()}
+        results: dict[str, list[dict]] = {"before": [], "after": []}
+        concurrency: dict[str, int] = {}
+        for round_ in range(args.rounds):
+            for side in ("before", "after") if round_ % 2 == 0 else ("after", "before"):
+                print(f"\n# Round {round_ + 1}, {side}", flush=True)
+                figures, concurrency[side] = run_side(args, codes, trees[side], images[side])
+                results[side].append(figures)
+        compare(args, results, concurrency)
 
 
 if __name__ == "__main__":

@@ -492,6 +492,7 @@ CELERY_TASK_ROUTES = {
     # Grades to an LMS: short HTTP calls, on the worker that needs no sandbox, never behind a grading backlog.
     "judge.lti.tasks.post_score": {"queue": "maintenance", "priority": 5},
     "judge.lti.tasks.resend_stalled_scores": {"queue": "maintenance", "priority": 5},
+    "judge.lti.tasks.send_assignment_scores": {"queue": "maintenance", "priority": 5},
     "judge.courses.tasks.notify_moved_credit": {"queue": "maintenance", "priority": 5},
 }
 CELERY_TASK_ACKS_LATE = True

@@ -76,7 +76,8 @@ def pytest_collection_modifyitems(config, items):
 
 @pytest.fixture(autouse=True)
 def fresh_cache():
-    """Rate-limit counters, cached statistics and test sets cached by key do not leak from one test into the next.
+    """Rate-limit counters, cached statistics, test sets cached by key and whether the site has LMS links do not
+    leak from one test into the next.
 
     The site keeps a test set's cases and examples by its key, since a test set never changes and production
     never reuses a key; tests do (a rolled-back test's keys come back when the ``problems`` fixture writes its
@@ -85,12 +86,14 @@ def fresh_cache():
     from django.core.cache import cache
 
     from judge.grading.services import cached_cases
+    from judge.lti.scores import scoring_links_seen
     from judge.pages.problem_page import _examples
     from judge.problems.queries import visible_case_data
 
     cache.clear()
     for keyed_by_test_set in (_examples, visible_case_data, cached_cases):
         keyed_by_test_set.cache_clear()
+    scoring_links_seen.forget()  # whether the site has an LMS link: asked again at the next verdict
 
 
 @pytest.fixture(autouse=True)

@@ -26,6 +26,10 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def linked(lms):
+    return link_a_course(lms)
+
+
+def link_a_course(lms):
     """An LMS course linked here, an assignment of two problems behind an LMS link with a line item, a student
     who came from the LMS through that link."""
     teacher = lms.person("lms-teacher", "Iris", "Ng", [INSTRUCTOR])

@@ -30,7 +30,7 @@ from judge.submissions import fairshare, push, speed
 from judge.submissions.composition import builds_on, reference_code, solved_solutions
 from judge.submissions.models import Kind, Status, Submission
 from judge.submissions.services.claims import Heartbeat, claim_submission, park_submission, release_parked
-from judge.submissions.services.intake import CUSTOM_UNAVAILABLE, example_inputs, stepped_back
+from judge.submissions.services.intake import CUSTOM_UNAVAILABLE, Delivery, delivery, example_inputs, stepped_back
 from judge.submissions.signals import verdict_recorded
 from judge.submissions.workers import report_sandbox_pool
 from sandbox.backends.base import SandboxError
@@ -46,15 +46,18 @@ def grade_submission(submission_id: int, capped: bool = True, band: int | None =
 
     ``capped`` (all but staff rejudges): refused while its user is at their cap, it is parked.  ``band``: the
     fair-share band it was sent with; one whose student is over that share now steps back (``stepped_back``)."""
-    request_id = Submission.objects.filter(pk=submission_id).values_list("request_id", flat=True).first()
-    with bound_request_id(request_id or ""):  # its lines carry the id of the request that made it
-        return _grade_submission(submission_id, capped, band)
-
-
-def _grade_submission(submission_id: int, capped: bool, band: int | None) -> bool:
-    if capped and stepped_back(submission_id, band):
+    # One statement reads what the fair-share check and the claim need (its counts only for that check).
+    found = delivery(submission_id, counts=capped and band is not None and bool(settings.REDIS_URL))
+    if found is None:
         return False
-    token = claim_submission(submission_id, capped=capped)
+    with bound_request_id(found.request_id or ""):  # its lines carry the id of the request that made it
+        return _grade_submission(submission_id, capped, band, found)
+
+
+def _grade_submission(submission_id: int, capped: bool, band: int | None, found: Delivery) -> bool:
+    if capped and stepped_back(submission_id, band, found):
+        return False
+    token = claim_submission(submission_id, capped=capped, user_id=found.user_id)
     if token is None:
         if capped:
             park_submission(submission_id)

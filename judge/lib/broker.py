@@ -44,11 +44,14 @@ SANDBOX_LANES = (*GRADING_LANES, Lane.SPEED)
 
 
 def send_task(name: str, *args, queue: str | None = None, on_failure: Callable[[], None] | None = None,
-              priority: int | None = None, **kwargs) -> bool:
+              priority: int | None = None, countdown: float | None = None, **kwargs) -> bool:
     """Send the task called ``name`` now; if the broker is unreachable, log it, call ``on_failure`` and return
     False. By name, so that a service never imports the tasks module that calls it. ``priority``: 0 is taken
-    first (Redis); None leaves the task's routed default."""
-    options = {"priority": priority} if priority is not None else {}
+    first (Redis); None leaves the task's routed default.  ``countdown``: run it no sooner than that many seconds
+    from now."""
+    options: dict = {"priority": priority} if priority is not None else {}
+    if countdown is not None:
+        options["countdown"] = countdown
     try:
         current_app.send_task(name, args, kwargs or None, queue=queue, **options)
     except Exception:  # the broker is down: the caller's recovery path takes over
@@ -60,9 +63,10 @@ def send_task(name: str, *args, queue: str | None = None, on_failure: Callable[[
 
 
 def enqueue_on_commit(name: str, *args, queue: str | None = None, on_failure: Callable[[], None] | None = None,
-                      **kwargs) -> None:
+                      countdown: float | None = None, **kwargs) -> None:
     """Send a task once the current transaction commits (at once outside one), tolerating a broker outage."""
-    transaction.on_commit(lambda: send_task(name, *args, queue=queue, on_failure=on_failure, **kwargs))
+    transaction.on_commit(lambda: send_task(name, *args, queue=queue, on_failure=on_failure, countdown=countdown,
+                                            **kwargs))
 
 
 # --------------------------------------------------------------------------

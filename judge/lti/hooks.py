@@ -15,7 +15,7 @@ from judge.submissions.signals import verdict_recorded
 @receiver(verdict_recorded)
 def on_verdict(sender, submission, **kwargs) -> None:
     if submission.kind == Kind.SUBMIT:
-        scores.credit_changed(submission.user_id, submission.problem_id)
+        scores.scoring_links_seen.verdict(submission.user_id, submission.problem_id)
 
 
 @receiver(credit_rules_changed)

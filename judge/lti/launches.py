@@ -15,6 +15,7 @@ from django.db import IntegrityError, transaction
 
 from judge.courses import services as course_services
 from judge.courses.models import Assignment, Course, Membership, Role
+from judge.lti import scores
 from judge.lti.models import LtiContext, LtiLink, LtiUser, Platform, UsedNonce
 from judge.problems.models import Problem
 
@@ -103,6 +104,7 @@ def link_for(context: LtiContext, claims: dict) -> LtiLink | None:
     if not resource.get("id"):
         return None
     link, _ = LtiLink.objects.get_or_create(context=context, resource_link_id=resource["id"])
+    before = (link.lineitem_url, link.assignment_id)
     custom = claims.get(CLAIM + "custom") or {}
     if str(custom.get("assignment", "")).isdigit():
         link.assignment = Assignment.objects.filter(pk=int(custom["assignment"]), course=context.course).first()
@@ -110,6 +112,7 @@ def link_for(context: LtiContext, claims: dict) -> LtiLink | None:
         link.problem = Problem.objects.filter(slug=str(custom["problem"]), published=True).first()
     link.lineitem_url = (claims.get(AGS) or {}).get("lineitem", link.lineitem_url)
     link.save()
+    scores.link_ready(link, before)
     return link
 
 

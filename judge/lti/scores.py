@@ -17,6 +17,8 @@ The rules, in the manner of the submissions' claim protocol:
 from __future__ import annotations
 
 import logging
+import math
+import time
 from datetime import timedelta
 from typing import Final
 
@@ -38,6 +40,7 @@ from judge.lti.tool import TimeoutSession, registration_of
 log = logging.getLogger(__name__)
 
 POST_SCORE_TASK = "judge.lti.tasks.post_score"
+SEND_ASSIGNMENT_TASK = "judge.lti.tasks.send_assignment_scores"
 SCORE_SCOPE: Final = "https://purl.imsglobal.org/spec/lti-ags/scope/score"
 STALE_AFTER = timedelta(minutes=2)
 
@@ -74,6 +77,63 @@ def credit_changed(user_id: int, problem_id: int) -> list[int]:
     for the members of their group on it (a member's Submit counts for the whole group)."""
     return mark_pending(linked(LtiLink.objects.filter(assignment__items__problem_id=problem_id).distinct(),
                                sorted(mates_on_problem(user_id, problem_id))))
+
+
+# Whether any link carries a line item for an assignment, as this process last looked (``verdict_recorded``).
+LINKS_RECHECK_S = 10.0
+
+
+class ScoringLinks:
+    """A worker asks on every verdict whether its credit goes to an LMS; on a site with no LMS set up (most of
+    them) the answer is no, and asking the database each time cost a query per verdict.  So a process that
+    found no link looks again only every ``LINKS_RECHECK_S`` seconds, and keeps the verdicts it let pass
+    meanwhile: if the next look finds a link, they are sent as if just recorded (a score is always the credit
+    read when it is sent).  Once a link is seen, every verdict asks, as before.  A launch that makes a link able
+    to carry scores tells its own process at once and, for the other processes, sends every score of the
+    link's assignment again once they have all looked (``link_ready``): a verdict is never left out, even by a
+    worker that died holding some."""
+
+    def __init__(self) -> None:
+        self.seen = False
+        self.looked_at = -math.inf
+        self.let_pass: set[tuple[int, int]] = set()
+
+    def verdict(self, user_id: int, problem_id: int) -> list[int]:
+        if not self.seen and time.monotonic() - self.looked_at < LINKS_RECHECK_S:
+            self.let_pass.add((user_id, problem_id))
+            return []
+        if not self.seen:
+            self.seen = self.look()
+            let_pass, self.let_pass = self.let_pass, set()
+            if not self.seen:
+                return []
+            for earlier in let_pass - {(user_id, problem_id)}:
+                credit_changed(*earlier)
+        return credit_changed(user_id, problem_id)
+
+    def look(self) -> bool:
+        self.looked_at = time.monotonic()
+        return scoring_links().exists()
+
+    def forget(self) -> None:
+        """Look again at the next verdict (this process made a link that carries scores)."""
+        self.seen, self.looked_at = False, -math.inf
+
+
+scoring_links_seen = ScoringLinks()
+
+
+def scoring_links():
+    return LtiLink.objects.exclude(lineitem_url="").filter(assignment__isnull=False)
+
+
+def link_ready(link: LtiLink, before: tuple[str, int | None]) -> None:
+    """A launch saved ``link``; ``before``: its line item and assignment before.  When it can now carry scores,
+    its assignment's scores are all sent again after every process has looked for links once more."""
+    if not link.lineitem_url or link.assignment_id is None or before == (link.lineitem_url, link.assignment_id):
+        return
+    scoring_links_seen.forget()
+    enqueue_on_commit(SEND_ASSIGNMENT_TASK, link.assignment_id, countdown=2 * LINKS_RECHECK_S)
 
 
 def assignment_changed(assignment_id: int) -> list[int]:

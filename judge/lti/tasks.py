@@ -21,3 +21,8 @@ def post_score(self, score_id: int) -> None:
 def resend_stalled_scores() -> None:
     scores.resend_stalled()
     scores.send_released()
+
+
+@shared_task(name=scores.SEND_ASSIGNMENT_TASK, ignore_result=True)
+def send_assignment_scores(assignment_id: int) -> None:
+    scores.assignment_changed(assignment_id)

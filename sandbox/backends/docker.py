@@ -54,7 +54,16 @@ from pathlib import Path
 from typing import Any
 
 from sandbox import protocol as P
-from sandbox.backends.base import FrameChannel, GenerateJob, Job, JobRun, Sandbox, SandboxError, log_job
+from sandbox.backends.base import (
+    ZYGOTE_ENVIRONMENT,
+    FrameChannel,
+    GenerateJob,
+    Job,
+    JobRun,
+    Sandbox,
+    SandboxError,
+    log_job,
+)
 
 log = logging.getLogger(__name__)
 
@@ -73,6 +82,8 @@ DEFAULT_SOCKET_DIR = Path(tempfile.gettempdir()) / f"judge-sandbox-{os.getuid()}
 # own uid: these are the capabilities that takes (sandbox/image/README.md says why).
 ZYGOTE_CAPABILITIES = ["SETUID", "SETGID", "KILL", "CHOWN", "DAC_OVERRIDE"]
 START_TIMEOUT_S = 60.0
+# A job whose test ran past half its limit runs on at this fraction of the CPU weight (sandbox/zygote/supervisor.py).
+SLOW_WEIGHT_DIVISOR = 8
 STDOUT, STDERR = 1, 2
 
 
@@ -232,6 +243,7 @@ class Container:
         self._keepalive = keepalive  # for attach: the HTTP response owning the socket
         self.info: dict[str, Any] = {}
         self.jobs = 0
+        self.slowing: threading.Thread | None = None  # lowering its CPU weight during a slow test
 
     def close(self) -> None:
         _remove(self.client, self.id)
@@ -305,6 +317,7 @@ class DockerSandbox(Sandbox):
 
     def run(self, job: Job | GenerateJob) -> JobRun:
         container = self._take()
+        container.channel.on_slow = lambda: self._slow_down(container)
         try:
             result = container.channel.run_job(job)
         except (SandboxError, OSError) as exc:
@@ -381,11 +394,17 @@ class DockerSandbox(Sandbox):
                     raise SandboxError("no sandbox container became ready in time")
 
     def _settle(self, container: Container) -> None:
-        """Wait for the zygote's ``clean`` after a job, then make the container available again."""
+        """Wait for the zygote's ``clean`` after a job, then make the container available again (at its full
+        CPU weight: the next job is another student's)."""
         try:
             anomaly = container.channel.settle()
         except (SandboxError, OSError) as exc:
             anomaly = f"it did not clean up: {exc}"
+        if not anomaly and container.slowing is not None:
+            container.slowing.join()
+            container.slowing = None
+            if not self._set_weight(container, self.weight):
+                anomaly = "its CPU weight could not be restored"
         with self._lock:
             self._settling -= 1
             self._lock.notify_all()
@@ -393,6 +412,27 @@ class DockerSandbox(Sandbox):
             self._retire(container, anomaly)
         else:
             self._give_back(container)
+
+    @property
+    def weight(self) -> int:
+        """The containers' CPU weight against other containers (cgroup ``cpu.shares``; the engine's default is 1024)."""
+        return self.cpu_shares or 1024
+
+    def _slow_down(self, container: Container) -> None:
+        """A test of this container's job has run past half its limit (the zygote's ``slow``): the rest of the
+        job gets an eighth of the CPU weight, in a thread of its own, so the job is not held up by the engine."""
+        if container.slowing is None:
+            container.slowing = threading.Thread(target=self._set_weight, name="sandbox-slow-down",
+                                                 args=(container, max(2, self.weight // SLOW_WEIGHT_DIVISOR)))
+            container.slowing.start()
+
+    def _set_weight(self, container: Container, shares: int) -> bool:
+        try:
+            self.client.api.update_container(container.id, cpu_shares=shares)
+        except Exception as exc:  # the container is gone (a loop's is retired at its timeout), or the engine failed
+            log.info("could not set sandbox container %s's CPU weight to %d: %s", container.id[:12], shares, exc)
+            return False
+        return True
 
     def _give_back(self, container: Container) -> None:
         with self._lock:
@@ -514,6 +554,7 @@ class DockerSandbox(Sandbox):
             stdin_open=listener is None,
             tty=False,
             network_disabled=True,
+            environment=ZYGOTE_ENVIRONMENT,
             labels=labels | ({SOCKET_LABEL: str(socket_dir)} if socket_dir else {}),
             host_config=self.host_config(socket_dir),
         )

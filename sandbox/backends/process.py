@@ -20,7 +20,16 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from sandbox.backends.base import FrameChannel, GenerateJob, Job, JobRun, Sandbox, SandboxError, log_job
+from sandbox.backends.base import (
+    ZYGOTE_ENVIRONMENT,
+    FrameChannel,
+    GenerateJob,
+    Job,
+    JobRun,
+    Sandbox,
+    SandboxError,
+    log_job,
+)
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +71,7 @@ class ProcessSandbox(Sandbox):
 
     def start(self) -> None:
         env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(REPO_ROOT), "PYTHONDONTWRITEBYTECODE": "1"}
-        env |= dict.fromkeys(THREAD_VARIABLES, "1")
+        env |= dict.fromkeys(THREAD_VARIABLES, "1") | ZYGOTE_ENVIRONMENT
         env |= {name: os.environ[name] for name in PASSED_THROUGH if name in os.environ}
         self.process = subprocess.Popen(
             self.command(),

@@ -25,34 +25,63 @@ log = logging.getLogger(__name__)
 RECOVER_TASK = "judge.submissions.tasks.recover_stalled_submissions"
 
 
-def claim_submission(submission_id: int, capped: bool = False) -> uuid.UUID | None:
+def claim_submission(submission_id: int, capped: bool = False, user_id: int | None = None) -> uuid.UUID | None:
     """Take the submission if it is queued, or running with a dead worker; with ``capped``, only while
-    its user has fewer than ``MAX_RUNNING_PER_USER`` others being graded and none older parked."""
+    its user has fewer than ``MAX_RUNNING_PER_USER`` others being graded and none older parked.
+    ``user_id``: the submission's student, when the caller has read it (PostgreSQL then claims in one round trip)."""
     now = timezone.now()
     stale = now - timedelta(seconds=settings.STALE_AFTER_S)
     token = uuid.uuid4()
+    if capped and settings.MAX_RUNNING_PER_USER <= 0:
+        return None
+    if capped and user_id is not None and connection.vendor == "postgresql":
+        return token if _claim_capped_in_one_trip(submission_id, user_id, token, now, stale) else None
     claimable = Submission.objects.filter(pk=submission_id).filter(
         Q(status=Status.QUEUED) | Q(status=Status.RUNNING, heartbeat_at__lt=stale))
+    claim = {"status": Status.RUNNING, "claim": token, "heartbeat_at": now, "started_at": now,
+             "attempts": F("attempts") + 1}
+    if not capped:
+        return token if claimable.update(**claim) == 1 else None
     with transaction.atomic():
-        if capped:
-            user_id = _lock_user_claims(submission_id, claimable)
-            if user_id is None:
-                return None
-            # The cap and the parked ones in the UPDATE's own conditions: one statement, not three.
-            others = Submission.objects.filter(user_id=user_id, status=Status.RUNNING, heartbeat_at__gte=stale
-                                               ).exclude(pk=submission_id).order_by("pk")
-            # An older one of theirs parked goes first (this one is parked behind it).
-            older_parked = Submission.objects.filter(user_id=user_id, status=Status.QUEUED,
-                                                     enqueued_at__isnull=True, pk__lt=submission_id)
-            cap = settings.MAX_RUNNING_PER_USER
-            claimable = claimable.filter(~Exists(older_parked))
-            if cap > 0:  # fewer than ``cap`` others running: none in place ``cap``
-                claimable = claimable.filter(~Exists(others[cap - 1 : cap]))
-            else:
-                claimable = claimable.none()
-        claimed = claimable.update(status=Status.RUNNING, claim=token, heartbeat_at=now, started_at=now,
-                                   attempts=F("attempts") + 1)
+        user_id = _lock_user_claims(submission_id, claimable)
+        if user_id is None:
+            return None
+        # The cap and the parked ones in the UPDATE's own conditions: one statement, not three.
+        others = Submission.objects.filter(user_id=user_id, status=Status.RUNNING, heartbeat_at__gte=stale
+                                           ).exclude(pk=submission_id).order_by("pk")
+        # An older one of theirs parked goes first (this one is parked behind it).
+        older_parked = Submission.objects.filter(user_id=user_id, status=Status.QUEUED,
+                                                 enqueued_at__isnull=True, pk__lt=submission_id)
+        cap = settings.MAX_RUNNING_PER_USER  # fewer than ``cap`` others running: none in place ``cap``
+        claimable = claimable.filter(~Exists(older_parked), ~Exists(others[cap - 1 : cap]))
+        claimed = claimable.update(**claim)
     return token if claimed == 1 else None
+
+
+# The capped claim on PostgreSQL, as one simple query of two statements: one round trip, in one implicit
+# transaction, so the student's advisory lock is held until the UPDATE has committed.  The UPDATE takes its
+# snapshot after the lock was granted (READ COMMITTED: one per statement), so it sees the claim of whoever
+# held the lock before: two workers cannot both see a free slot.  Its conditions are the ORM path's:
+# claimable, no older one of the student's parked, fewer than the cap of others running.
+CLAIM_CAPPED = """SELECT pg_advisory_xact_lock(%(lock)s, %(user)s);
+UPDATE submissions_submission SET status = %(running)s, claim = %(token)s, heartbeat_at = %(now)s,
+    started_at = %(now)s, attempts = attempts + 1
+WHERE id = %(id)s AND (status = %(queued)s OR (status = %(running)s AND heartbeat_at < %(stale)s))
+    AND NOT EXISTS (SELECT 1 FROM submissions_submission p WHERE p.user_id = %(user)s AND p.status = %(queued)s
+                    AND p.enqueued_at IS NULL AND p.id < %(id)s)
+    AND (SELECT count(*) FROM (SELECT 1 FROM submissions_submission r WHERE r.user_id = %(user)s
+         AND r.status = %(running)s AND r.heartbeat_at >= %(stale)s AND r.id <> %(id)s LIMIT %(cap)s) AS running) < %(cap)s
+RETURNING id"""
+
+
+def _claim_capped_in_one_trip(submission_id: int, user_id: int, token: uuid.UUID, now, stale) -> bool:
+    with connection.cursor() as cursor:
+        cursor.execute(CLAIM_CAPPED, {
+            "lock": CLAIM_LOCK_CLASS, "user": user_id, "id": submission_id, "token": token, "now": now,
+            "stale": stale, "queued": Status.QUEUED.value, "running": Status.RUNNING.value,
+            "cap": settings.MAX_RUNNING_PER_USER})
+        cursor.nextset()  # the UPDATE's result
+        return cursor.fetchone() is not None
 
 
 def _lock_user_claims(submission_id: int, claimable) -> int | None:
@@ -143,6 +172,8 @@ def recover_stalled_submissions(broker_lost: bool = False) -> list[int]:
     forgot its messages) every queued submission is sent again at once, oldest first, to its own lane.
     """
     now = timezone.now()
+    if not broker_lost and not anything_to_recover(now):
+        return []  # the common case, every 3 s: one statement
     resent = requeue_dead_workers_submissions(now)
     lost = Submission.objects.filter(status=Status.QUEUED, enqueued_at__isnull=False)
     if not broker_lost:
@@ -162,6 +193,21 @@ def recover_stalled_submissions(broker_lost: bool = False) -> list[int]:
         log.warning("re-sent %d stalled submission(s)%s: %s", len(resent), " (the broker lost its messages)"
                     if broker_lost else "", resent[:50])
     return resent
+
+
+# Whether the sweep has anything to look at: a claim gone stale, a submission queued long ago, a parked one.
+ANYTHING_TO_RECOVER = """SELECT EXISTS (SELECT 1 FROM submissions_submission WHERE status = %s AND heartbeat_at < %s)
+    OR EXISTS (SELECT 1 FROM submissions_submission WHERE status = %s AND enqueued_at < %s)
+    OR EXISTS (SELECT 1 FROM submissions_submission WHERE status = %s AND enqueued_at IS NULL)"""
+
+
+def anything_to_recover(now) -> bool:
+    stale, old = (connection.ops.adapt_datetimefield_value(now - timedelta(seconds=seconds))
+                  for seconds in (settings.STALE_AFTER_S, settings.REQUEUE_AFTER_S))
+    with connection.cursor() as cursor:
+        cursor.execute(ANYTHING_TO_RECOVER, [Status.RUNNING.value, stale, Status.QUEUED.value, old,
+                                             Status.QUEUED.value])
+        return bool(cursor.fetchone()[0])
 
 
 def requeue_dead_workers_submissions(now) -> list[int]:

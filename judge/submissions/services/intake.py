@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import logging
 import uuid
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Count, Q
 from django.utils import timezone
 
@@ -163,17 +163,49 @@ def enqueue(submission_id: int, lane: str | None = None, priority: int | None = 
     return send_task(GRADE_TASK, submission_id, queue=lane, capped=lane != Lane.REJUDGE, priority=priority, **fair)
 
 
-def stepped_back(submission_id: int, band: int | None) -> bool:
+class Delivery(NamedTuple):
+    """What a worker reads of a submission as its message arrives, in one statement (``delivery``); the
+    unfinished counts only when asked for (the fair-share check of a message sent with a band)."""
+
+    request_id: str
+    user_id: int
+    client_address: str
+    status: str
+    mine: int = 0  # the student's other submissions not yet graded
+    here: int = 0  # those of every account at the student's address (the address known)
+
+
+# Hand-written: the ORM's compiling cost as much as the statement, on every message (issue 45).
+DELIVERY = "SELECT s.request_id, s.user_id, s.client_address, s.status{counts} FROM submissions_submission s WHERE s.id = %s"
+UNFINISHED_COUNTS = (
+    ", (SELECT count(*) FROM submissions_submission o WHERE o.status IN (%s, %s) AND o.id <> s.id AND o.user_id = s.user_id)"
+    ", (SELECT count(*) FROM submissions_submission o WHERE o.status IN (%s, %s) AND o.id <> s.id"
+    " AND s.client_address <> '' AND o.client_address = s.client_address)")
+
+
+def delivery(submission_id: int, counts: bool = False) -> Delivery | None:
+    """The submission's request id, student, address and status (None when it is gone), and with ``counts`` the
+    unfinished work of the student and of their address, which fair share charges."""
+    unfinished = [Status.QUEUED.value, Status.RUNNING.value] * 2 if counts else []
+    with connection.cursor() as cursor:
+        cursor.execute(DELIVERY.format(counts=UNFINISHED_COUNTS if counts else ""), [*unfinished, submission_id])
+        row = cursor.fetchone()
+    return None if row is None else Delivery(*row)
+
+
+def stepped_back(submission_id: int, band: int | None, found: Delivery | None = None) -> bool:
     """Send the submission again, later in the order, if its student's fair share is worse now than when it was
     sent: the band is chosen as a message is sent, and ten accounts flooding at once each got messages into the
-    first band before any of their work was counted.  True if it was sent again (this delivery is done)."""
+    first band before any of their work was counted.  True if it was sent again (this delivery is done).
+    ``found``: the submission as ``delivery(counts=True)`` read it."""
     if band is None or not settings.REDIS_URL:
         return False
-    now = fair_priority(submission_id)
+    found = found or delivery(submission_id, counts=True)
+    if found is None or found.status != Status.QUEUED:
+        return False  # a dead worker's or a finished one: the claim decides
+    now = fairshare.priority(found.user_id, found.client_address, found.mine, found.here)
     if now is None or now <= band:
         return False
-    if not Submission.objects.filter(pk=submission_id, status=Status.QUEUED).exists():
-        return False  # a dead worker's or a finished one: the claim decides
     log.info("submission %s steps back from band %s to %s", submission_id, band, now)
     return enqueue(submission_id, priority=now)
 
