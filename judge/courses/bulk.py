@@ -193,6 +193,7 @@ def _chunks(assignment: Assignment, every: bool, folder: str, now: datetime) -> 
             archive.add(row.path, code.encode("utf-8", "surrogateescape"), row.at)
         if chunk := archive.ready():  # once 64 KB are waiting
             yield chunk
+    rows.clear()  # before the zip's directory is written, its largest piece of memory
     yield archive.close()
 
 
