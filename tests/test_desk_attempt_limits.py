@@ -62,6 +62,15 @@ def test_the_problem_page_says_how_many_submits_are_left(client, world):
     assert "1 of 2 Submits left (Run does not count)." in page
 
 
+def test_a_submit_from_the_page_updates_the_count_above_the_editor(client, world):
+    limited(world, 2)
+    client.force_login(world.student)
+    answer = client.post(reverse("submit", args=[world.problems[0].slug]), {"code": CODE, "kind": "submit"},
+                         HTTP_HX_REQUEST="true").content.decode()
+    assert '<div id="due-notes" hx-swap-oob="true">' in answer
+    assert "1 of 2 Submits left (Run does not count)." in answer
+
+
 def test_a_submit_past_the_limit_is_refused_and_run_stays_free(client, world):
     limited(world, 2)
     client.force_login(world.student)
