@@ -39,6 +39,6 @@ def test_the_count_goes_down_with_each_submit_and_the_third_is_refused(site, pag
     assert "0 of 2 Submits left" in page.inner_text("#due-notes")
     page.get_by_role("button", name="Submit", exact=True).click()
     page.wait_for_selector("#result :text('Not submitted')")
-    assert "you have used all 2 Submits Quiz (Limits (Term)) allows on prepend_class_token" in page.inner_text(
+    assert "you have used all 2 Submits allowed on prepend_class_token in Quiz (Limits (Term))" in page.inner_text(
         "#result")
     screenshot(page, "attempt-limit-reached")
