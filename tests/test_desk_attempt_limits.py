@@ -62,14 +62,23 @@ def test_the_problem_page_says_how_many_submits_are_left(client, world):
     assert "1 of 2 Submits left (Run does not count)." in page
 
 
+def test_a_submit_from_the_page_updates_the_count_above_the_editor(client, world):
+    limited(world, 2)
+    client.force_login(world.student)
+    answer = client.post(reverse("submit", args=[world.problems[0].slug]), {"code": CODE, "kind": "submit"},
+                         HTTP_HX_REQUEST="true").content.decode()
+    assert '<div id="due-notes" hx-swap-oob="true">' in answer
+    assert "1 of 2 Submits left (Run does not count)." in answer
+
+
 def test_a_submit_past_the_limit_is_refused_and_run_stays_free(client, world):
     limited(world, 2)
     client.force_login(world.student)
     assert [submit(client, world).status_code for _ in range(2)] == [302, 302]
     refused = submit(client, world)
     assert refused.status_code == 400
-    assert ("Not submitted: you have used all 2 Submits Quiz (Transformers in NumPy (Spring 2026)) allows on "
-            "first_step; Run still checks your code on the visible examples") in refused.content.decode()
+    assert ("Not submitted: you have used all 2 Submits allowed on first_step in Quiz (Transformers in NumPy "
+            "(Spring 2026)); Run still checks your code on the visible examples") in refused.content.decode()
     assert submit(client, world, kind="run").status_code == 302
     assert list(Submission.objects.filter(user=world.student).values_list("kind", flat=True).order_by("pk")) == [
         Kind.SUBMIT, Kind.SUBMIT, Kind.RUN]
@@ -86,7 +95,7 @@ def test_the_api_and_the_cli_are_told_the_limit_was_reached(client, world):
     assert post().status_code == 202
     refused = post()
     assert refused.status_code == 403
-    assert refused.json()["detail"].startswith("you have used all 1 Submit Quiz")
+    assert refused.json()["detail"].startswith("you have used all 1 Submit allowed on first_step in Quiz")
 
 
 def test_a_submit_the_judge_failed_to_grade_does_not_count(client, world):
@@ -133,7 +142,7 @@ def test_the_limit_holds_in_every_course_the_problem_is_assigned_in(client, worl
         "max_submits": 1}, [world.problems[0]])
     client.force_login(world.student)
     assert submit(client, world).status_code == 302
-    assert "allows on first_step" in submit(client, world).content.decode()
+    assert "allowed on first_step in Strict" in submit(client, world).content.decode()
 
 
 def test_the_same_click_sent_twice_is_not_refused_as_a_second_submit(world):

@@ -15,8 +15,9 @@ from django.urls import reverse
 
 from engine.verdicts import Verdict
 from judge.courses import desk, services
+from judge.courses.bulk import student_folders
 from judge.courses.export import rows as gradebook_rows
-from judge.courses.grades import gradebook
+from judge.courses.grades import Student, gradebook
 from judge.courses.models import AdjustmentKind, CourseAudit, TimedStart
 from judge.submissions.models import Submission
 from tests.boards import recorded
@@ -138,4 +139,10 @@ def test_a_timed_assignment_counts_the_submits_inside_each_students_own_time(cli
                                                                             ("grace", "", "0")]
     rows = manifest(opened(client.get(reverse("assignment-download", args=[world.course.pk, exam.pk]) + "?every=1")))
     assert [r["submission"] for r in rows] == [str(wrong.pk), str(right.pk), ""] and str(before.pk) not in str(rows)
+
+
+def test_each_students_folder_stays_inside_the_zip_and_apart_from_the_others():
+    students = [Student(1, "..", "", None, ""), Student(2, "Ada", "", None, ""), Student(3, "ada", "", None, ""),
+                Student(4, "a/../b", "", None, ""), Student(5, "grace", "", None, "")]
+    assert student_folders(students) == {1: "student-1", 2: "Ada-2", 3: "ada-3", 4: "a_.._b", 5: "grace"}
 

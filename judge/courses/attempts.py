@@ -70,8 +70,8 @@ def refusal(user, problem: Problem, now: datetime) -> str:
     """Why this Submit may not be made (a limit used up), or "": an admission rule (``judge.submissions``)."""
     for limit in limits_on(user, problem, now):
         if limit.left == 0:
-            return (f"you have used all {limit.allowed} Submit{'s' if limit.allowed != 1 else ''} "
-                    f"{limit.assignment.title} ({limit.assignment.course}) allows on {problem.slug}; "
+            return (f"you have used all {limit.allowed} Submit{'s' if limit.allowed != 1 else ''} allowed on "
+                    f"{problem.slug} in {limit.assignment.title} ({limit.assignment.course}); "
                     "Run still checks your code on the visible examples")
     return ""
 

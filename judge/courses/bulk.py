@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import csv
 import io
+import re
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -73,13 +75,13 @@ def download(assignment: Assignment, every: bool = False, now: datetime | None =
 
 
 def student_folders(students: list[Student]) -> dict[int, str]:
-    """A folder per student named after them; names that would clash on a case-blind disk, or that are all
-    dots, get their id too."""
-    taken: dict[str, int] = {}
-    for s in students:
-        taken[s.username.lower()] = taken.get(s.username.lower(), 0) + 1
-    return {s.user_id: s.username if taken[s.username.lower()] == 1 and s.username.strip(".")
-            else f"{s.username.strip('.') or 'student'}-{s.user_id}" for s in students}
+    """A folder per student named after them, safe to unzip anywhere: a character a username should not hold
+    becomes "_", and a name that would clash on a case-blind disk, or is only dots ("..": a way out of the
+    folder), gets the student's id too."""
+    safe = {s.user_id: re.sub(r"[^\w.@+-]", "_", s.username) for s in students}
+    taken = Counter(name.lower() for name in safe.values())
+    return {user_id: name if taken[name.lower()] == 1 and name.strip(".") else
+            f"{name.strip('.') or 'student'}-{user_id}" for user_id, name in safe.items()}
 
 
 def choose(assignment: Assignment, students: list[Student], every: bool) -> list[Row]:
@@ -193,6 +195,7 @@ def _chunks(assignment: Assignment, every: bool, folder: str, now: datetime) -> 
             archive.add(row.path, code.encode("utf-8", "surrogateescape"), row.at)
         if chunk := archive.ready():  # once 64 KB are waiting
             yield chunk
+    rows.clear()  # before the zip's directory is written, its largest piece of memory
     yield archive.close()
 
 

@@ -17,6 +17,7 @@ from judge.authoring import reports
 from judge.authoring.models import ReportKind
 from judge.courses import desk
 from judge.courses.access import get_work_for_staff
+from judge.courses.notes import due_notes
 from judge.courses.release import Hold, hold_on
 from judge.courses.services import CourseError
 from judge.display import results
@@ -73,6 +74,9 @@ def click_key(request) -> uuid.UUID | None:
 
 
 def accepted(request, submission: Submission):
+    if is_htmx(request) and submission.kind == Kind.SUBMIT:  # the notes above the editor count Submits left
+        return render(request, "submissions/_accepted.html", status_context(submission) | {
+            "due_notes": due_notes(request.user, submission.problem, timezone.now())})
     if is_htmx(request):
         return render(request, "submissions/_status.html", status_context(submission))
     return redirect("submission-detail", submission.pk)
