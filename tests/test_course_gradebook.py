@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import zipfile
 from datetime import timedelta
 
 from django.core.management import call_command
@@ -86,3 +87,21 @@ def test_a_per_day_penalty_shows_in_the_export(world):
     out = io.StringIO()
     call_command("gradebook", str(world.course.pk), stdout=out)
     assert parsed(out.getvalue())[2][5] == "0.6"
+
+
+def test_a_section_or_title_that_looks_like_a_formula_is_text_in_the_csv_and_the_manifest(client, world):
+    """Opened in a spreadsheet, the exports never run what an instructor typed as a section name or a title."""
+    graded_course(world)
+    world.section.name = "=HYPERLINK(\"http://evil.example\",\"Lab A\")"
+    world.section.save()
+    world.assignment.title = "+1 Week"
+    world.assignment.save()
+    client.force_login(world.ta)
+    rows = parsed(client.get(reverse("course-gradebook-csv", args=[world.course.pk])).content.decode())
+    assert rows[0][5] == "'+1 Week"
+    assert rows[1][:5] == ["ada", "", "", "ada", "'=HYPERLINK(\"http://evil.example\",\"Lab A\")"]
+    assert rows[2][4] == ""  # grace has no section; usernames stay as the LMS knows them
+    zipped = client.get(reverse("assignment-download", args=[world.course.pk, world.assignment.pk]))
+    archive = zipfile.ZipFile(io.BytesIO(b"".join(zipped.streaming_content)))
+    manifest = parsed(archive.read(next(n for n in archive.namelist() if n.endswith("manifest.csv"))).decode())
+    assert {row[1] for row in manifest[1:] if row[0] == "ada"} == {"'=HYPERLINK(\"http://evil.example\",\"Lab A\")"}

@@ -30,7 +30,7 @@ from django.utils.text import slugify
 
 from engine.verdicts import Verdict
 from judge.courses.deadlines import Credit, credit_at
-from judge.courses.export import points
+from judge.courses.export import as_text, points
 from judge.courses.grades import AssignmentGrades, Student, course_submits, grade_assignment, students_of
 from judge.courses.models import Assignment, AssignmentProblem
 from judge.exports.history import Export
@@ -62,7 +62,7 @@ class Row:
 
     def cells(self) -> list[str]:
         when = self.at.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ") if self.at else ""
-        return [self.student.username, self.student.section, self.slug, str(self.submission_id or ""), when,
+        return [self.student.username, as_text(self.student.section), self.slug, str(self.submission_id or ""), when,
                 self.verdict, "" if self.credit is None else points(self.credit.value), "yes" if self.counts else "no",
                 self.path]
 

@@ -15,6 +15,16 @@ from judge.courses.grades import Gradebook
 FIXED = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
 
 
+# A cell a spreadsheet would read as a formula (OWASP's "CSV injection"): section names and titles are free text.
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def as_text(cell: str) -> str:
+    """Free text as a spreadsheet shows it, never run: a leading apostrophe before what would start a formula.
+    Usernames need none (letters, digits and @.+-_ cannot make one), and must stay as they are for the LMS."""
+    return "'" + cell if cell.startswith(FORMULA_START) else cell
+
+
 def points(value: float) -> str:
     return f"{value:.2f}".rstrip("0").rstrip(".") if value else "0"
 
@@ -23,15 +33,15 @@ def header(book: Gradebook, per_problem: bool) -> list[str]:
     columns = list(FIXED)
     for grades in book.assignments:
         if per_problem:
-            columns += [f"{grades.assignment.title}: {slug}" for _, slug, _ in grades.problems]
-        columns.append(grades.assignment.title)
+            columns += [as_text(f"{grades.assignment.title}: {slug}") for _, slug, _ in grades.problems]
+        columns.append(as_text(grades.assignment.title))
     return columns + ["Email", "Final Score"]
 
 
 def rows(book: Gradebook, per_problem: bool = False):
     yield header(book, per_problem)
     for student in book.students:
-        row = [student.username, "", "", student.username, student.section]
+        row = [student.username, "", "", student.username, as_text(student.section)]
         for grades in book.assignments:
             if per_problem:
                 row += [points(grades.credit(student.user_id, pid).value) for pid, _, _ in grades.problems]
