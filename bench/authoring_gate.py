@@ -45,7 +45,9 @@ def main() -> None:
     options = parser.parse_args()
     with open_sandbox(options.backend) as sandbox:
         print(f"backend: {sandbox.name}, runs: {options.runs}")
-        print(f"{'problem':<32} {'gate median ms':>15} {'jobs':>5} {'grade ms (plain)':>17} {'(diagnosed)':>12} {'named':>7}")
+        print(
+            f"{'problem':<32} {'gate median ms':>15} {'jobs':>5} {'grade ms (plain)':>17} {'(diagnosed)':>12} {'named':>7}"
+        )
         for path in discover(ROOT / "problems"):
             package = load_package(path)
             gate_ms, outcome = [], None
@@ -62,9 +64,11 @@ def main() -> None:
                     diagnosed_ms.append(ms)
                     named += any(t.misconception.get("name") == wrong.name for t in report.tests)
             jobs = 5 + len(package.wrong)  # two generates, two reference runs, starter, each wrong solution
-            print(f"{package.slug:<32} {statistics.median(gate_ms):>15.0f} {jobs:>5} "
-                  f"{statistics.median(plain_ms):>17.1f} {statistics.median(diagnosed_ms):>12.1f} "
-                  f"{named}/{options.runs * len(package.wrong):>3}")
+            print(
+                f"{package.slug:<32} {statistics.median(gate_ms):>15.0f} {jobs:>5} "
+                f"{statistics.median(plain_ms):>17.1f} {statistics.median(diagnosed_ms):>12.1f} "
+                f"{named}/{options.runs * len(package.wrong):>3}"
+            )
 
 
 if __name__ == "__main__":

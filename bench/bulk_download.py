@@ -81,13 +81,24 @@ def make_course(students: int, problems: int):
     course = services.create_course(instructor, "Bench course", "Term")
     sections = [Section.objects.create(course=course, name=f"Lab {i}") for i in range(10)]
     people = list(get_user_model().objects.filter(username__startswith="student").order_by("pk")[:students])
-    Membership.objects.bulk_create(Membership(course=course, user=u, role=Role.STUDENT, section=sections[i % 10])
-                                   for i, u in enumerate(people))
+    Membership.objects.bulk_create(
+        Membership(course=course, user=u, role=Role.STUDENT, section=sections[i % 10]) for i, u in enumerate(people)
+    )
     start = timezone.now() - timedelta(days=60)
     due = start + timedelta(days=50)
-    assignment = services.save_assignment(course, instructor, {
-        "title": "Everything", "opens_at": start, "due_at": due, "closes_at": due + timedelta(days=3),
-        "late_rule": "per_day", "late_penalty_per_day": 0.2}, list(Problem.objects.order_by("path_order")[:problems]))
+    assignment = services.save_assignment(
+        course,
+        instructor,
+        {
+            "title": "Everything",
+            "opens_at": start,
+            "due_at": due,
+            "closes_at": due + timedelta(days=3),
+            "late_rule": "per_day",
+            "late_penalty_per_day": 0.2,
+        },
+        list(Problem.objects.order_by("path_order")[:problems]),
+    )
     for user in people[:50]:
         services.set_override(assignment, instructor, {"due_at": due + timedelta(days=2)}, "bench", student=user)
     services.set_override(assignment, instructor, {"due_at": due + timedelta(days=1)}, "bench", section=sections[0])
@@ -144,15 +155,21 @@ def main() -> None:
             make_users(args.students + args.others)
             instructor, course, assignment, start = make_course(args.students, args.problems)
             add_submissions(course.pk, args.students, args.others, args.submits, start)
-            sql("""UPDATE submissions_submission s SET code = %(code)s || '# ' || s.id FROM courses_membership m
-                   WHERE m.user_id = s.user_id AND m.course_id = %(course)s""", {"code": CODE, "course": course.pk})
+            sql(
+                """UPDATE submissions_submission s SET code = %(code)s || '# ' || s.id FROM courses_membership m
+                   WHERE m.user_id = s.user_id AND m.course_id = %(course)s""",
+                {"code": CODE, "course": course.pk},
+            )
             add_adjustments(course, 0.1)
             sql("VACUUM ANALYZE")
         adjusted = Adjustment.objects.count()
-        print(f"PostgreSQL {connection.cursor().connection.info.server_version}; {args.students:,} students in the "
-              f"course, {args.others:,} outside; one assignment of {args.problems} problems; "
-              f"{Submission.objects.count():,} submissions; {adjusted:,} points by hand; {args.runs} runs each; "
-              f"load {os.getloadavg()[0]:.1f}", flush=True)
+        print(
+            f"PostgreSQL {connection.cursor().connection.info.server_version}; {args.students:,} students in the "
+            f"course, {args.others:,} outside; one assignment of {args.problems} problems; "
+            f"{Submission.objects.count():,} submissions; {adjusted:,} points by hand; {args.runs} runs each; "
+            f"load {os.getloadavg()[0]:.1f}",
+            flush=True,
+        )
         client = Client()
         client.force_login(instructor)
         url = reverse("assignment-download", args=[course.pk, assignment.pk])
@@ -160,9 +177,12 @@ def main() -> None:
         for label, wanted in (("the Submits that count", url), ("every Submit inside the windows", url + "?every=1")):
             runs = [download(client, wanted) for _ in range(args.runs)]
             took = [r[0] for r in runs]
-            print(f"{label:34} {statistics.median(took):7.2f} {max(took):7.2f} "
-                  f"{statistics.median(r[1] for r in runs):8.2f} {runs[0][2] / 1e6:7.1f} {runs[0][3]:8,} "
-                  f"{peak_mb(client, wanted):8.1f}   load {os.getloadavg()[0]:.1f}", flush=True)
+            print(
+                f"{label:34} {statistics.median(took):7.2f} {max(took):7.2f} "
+                f"{statistics.median(r[1] for r in runs):8.2f} {runs[0][2] / 1e6:7.1f} {runs[0][3]:8,} "
+                f"{peak_mb(client, wanted):8.1f}   load {os.getloadavg()[0]:.1f}",
+                flush=True,
+            )
     finally:
         if not args.keep and not args.reuse:
             drop_database(args.database_url)

@@ -99,8 +99,15 @@ class Stack:
     logs: Path = ROOT / "var" / "bench-classroom"
 
     def manage(self, *args: str, stdin: str | None = None) -> str:
-        done = subprocess.run([PYTHON, "manage.py", *args], cwd=self.tree, env=self.env, input=stdin, text=True,
-                              capture_output=True, check=False)
+        done = subprocess.run(
+            [PYTHON, "manage.py", *args],
+            cwd=self.tree,
+            env=self.env,
+            input=stdin,
+            text=True,
+            capture_output=True,
+            check=False,
+        )
         if done.returncode:
             raise SystemExit(f"manage.py {' '.join(args)} failed:\n{done.stdout[-2000:]}{done.stderr[-3000:]}")
         return done.stdout
@@ -112,8 +119,11 @@ class Stack:
     def start(self, name: str, *command: str) -> None:
         self.logs.mkdir(parents=True, exist_ok=True)
         log = open(self.logs / f"{name}.log", "wb")  # noqa: SIM115  (the process writes it until stop())
-        self.processes.append(subprocess.Popen(command, cwd=self.tree, env=self.env, stdout=log,
-                                               stderr=subprocess.STDOUT, start_new_session=True))
+        self.processes.append(
+            subprocess.Popen(
+                command, cwd=self.tree, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+            )
+        )
 
     def stop(self) -> None:
         for process in self.processes:
@@ -131,15 +141,26 @@ class Stack:
 def make_stack(args, tree: Path = ROOT, image: str | None = None) -> Stack:
     db_url = f"postgres://postgres@127.0.0.1:5432/{args.database}"
     redis_url = f"redis://127.0.0.1:6379/{args.redis_db}"
-    env = {k: v for k, v in os.environ.items() if k != "JUDGE_TEST" and not k.startswith("TEST_")} | {
-        # (no JUDGE_TEST: the production password hash)
-        "DATABASE_URL": db_url, "CELERY_BROKER_URL": redis_url, "REDIS_URL": redis_url,
-        "DEBUG": "0", "SECRET_KEY": "classroom-benchmark-" + "x" * 40, "ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "JUDGE_PLAIN_HTTP": "1",  # gunicorn on 127.0.0.1 without a TLS proxy
-        "JUDGE_VAR_DIR": str(ROOT / "var" / "bench-classroom"), "GUNICORN_BIND": f"127.0.0.1:{args.port}",
-        "DATABASE_POOL_MAX": "12", "PYTHONPATH": str(tree), "LOG_LEVEL": "WARNING",
-        "PROBLEMS_DIR": str(copy_problem(args.problem, ROOT / "var" / "bench-classroom" / "problems", tree)),
-    } | ({"SANDBOX_IMAGE": image, "SANDBOX_BACKEND": "docker"} if image else {})
+    env = (
+        {k: v for k, v in os.environ.items() if k != "JUDGE_TEST" and not k.startswith("TEST_")}
+        | {
+            # (no JUDGE_TEST: the production password hash)
+            "DATABASE_URL": db_url,
+            "CELERY_BROKER_URL": redis_url,
+            "REDIS_URL": redis_url,
+            "DEBUG": "0",
+            "SECRET_KEY": "classroom-benchmark-" + "x" * 40,
+            "ALLOWED_HOSTS": "127.0.0.1,localhost",
+            "JUDGE_PLAIN_HTTP": "1",  # gunicorn on 127.0.0.1 without a TLS proxy
+            "JUDGE_VAR_DIR": str(ROOT / "var" / "bench-classroom"),
+            "GUNICORN_BIND": f"127.0.0.1:{args.port}",
+            "DATABASE_POOL_MAX": "12",
+            "PYTHONPATH": str(tree),
+            "LOG_LEVEL": "WARNING",
+            "PROBLEMS_DIR": str(copy_problem(args.problem, ROOT / "var" / "bench-classroom" / "problems", tree)),
+        }
+        | ({"SANDBOX_IMAGE": image, "SANDBOX_BACKEND": "docker"} if image else {})
+    )
     return Stack(env, f"http://127.0.0.1:{args.port}", tree, args.concurrency or compose_concurrency(tree))
 
 
@@ -166,8 +187,21 @@ def bring_up(stack: Stack, args) -> None:
         if probe.connect_ex(("127.0.0.1", args.port)) == 0:
             raise SystemExit(f"something already listens on 127.0.0.1:{args.port}; choose another --port")
 
-    subprocess.run(["psql", "-q", "-h", "127.0.0.1", "-U", "postgres", "-c", f"DROP DATABASE IF EXISTS {args.database}",
-                    "-c", f"CREATE DATABASE {args.database}"], check=True)
+    subprocess.run(
+        [
+            "psql",
+            "-q",
+            "-h",
+            "127.0.0.1",
+            "-U",
+            "postgres",
+            "-c",
+            f"DROP DATABASE IF EXISTS {args.database}",
+            "-c",
+            f"CREATE DATABASE {args.database}",
+        ],
+        check=True,
+    )
     redis.Redis.from_url(stack.env["CELERY_BROKER_URL"]).flushdb()
     stack.manage("migrate", "--noinput", "-v0")
     stack.manage("collectstatic", "--noinput", "-v0")  # DEBUG is off: WhiteNoise serves the collected files
@@ -182,13 +216,36 @@ for i in range({3 * SOCKS}):
     User.objects.create_user(f"sock{{i:02d}}", password={PASSWORD!r})
 print(json.dumps({{"ok": True}}))
 """)
-    celery = [PYTHON, "-m", "celery", "-A", "judge", "worker", "--loglevel=WARNING", "--without-mingle",
-              "--without-gossip"]
+    celery = [
+        PYTHON,
+        "-m",
+        "celery",
+        "-A",
+        "judge",
+        "worker",
+        "--loglevel=WARNING",
+        "--without-mingle",
+        "--without-gossip",
+    ]
     stack.start("web", PYTHON, "-m", "gunicorn", "-c", "deploy/gunicorn.conf.py", "judge.asgi")
-    stack.start("worker", *celery, "-Q", "run,submit,rejudge", f"--concurrency={stack.concurrency}",
-                "--hostname=classroom-grading@%h")
-    stack.start("maintenance", *celery, "-Q", "maintenance", "--beat", "--pool=solo",
-                "--hostname=classroom-maintenance@%h", f"--schedule={stack.logs}/beat-schedule")
+    stack.start(
+        "worker",
+        *celery,
+        "-Q",
+        "run,submit,rejudge",
+        f"--concurrency={stack.concurrency}",
+        "--hostname=classroom-grading@%h",
+    )
+    stack.start(
+        "maintenance",
+        *celery,
+        "-Q",
+        "maintenance",
+        "--beat",
+        "--pool=solo",
+        "--hostname=classroom-maintenance@%h",
+        f"--schedule={stack.logs}/beat-schedule",
+    )
     # As compose's speed worker; its sandbox containers' CPU weight is the stack's (env), nice reaches only it.
     stack.start("speed", "nice", "-n", "19", *celery, "-Q", "speed", "--pool=solo", "--hostname=classroom-speed@%h")
     deadline = time.monotonic() + 60
@@ -251,15 +308,19 @@ class Tally:
 def log_in(session, url: str, username: str, tally: Tally) -> None:
     session.get(f"{url}/accounts/login/")
     started = time.monotonic()
-    response = session.post(f"{url}/accounts/login/", allow_redirects=False, data={
-        "username": username, "password": PASSWORD, "csrfmiddlewaretoken": session.cookies.get("csrftoken", "")})
+    response = session.post(
+        f"{url}/accounts/login/",
+        allow_redirects=False,
+        data={"username": username, "password": PASSWORD, "csrfmiddlewaretoken": session.cookies.get("csrftoken", "")},
+    )
     tally.logins.append(time.monotonic() - started)
     if response.status_code != 302:
         tally.error(f"login {response.status_code}")
 
 
-def submit_and_wait(session, url: str, slug: str, code: str, tally: Tally, timeout: float = 240.0,
-                    kind: str = "submit") -> tuple[float, str] | None:
+def submit_and_wait(
+    session, url: str, slug: str, code: str, tally: Tally, timeout: float = 240.0, kind: str = "submit"
+) -> tuple[float, str] | None:
     """Submit as the page does and follow the status long poll; (seconds, verdict), or None."""
     headers = {"HX-Request": "true", "X-CSRFToken": session.cookies.get("csrftoken", ""), "Referer": url}
     started = time.monotonic()
@@ -329,8 +390,17 @@ def run_class(stack: Stack, args, codes: dict[str, str]) -> Tally:
     return tally
 
 
-def run_victim(stack: Stack, args, codes: dict[str, str], flooders: list[str], loops_each: int, victim: str,
-               rounds: int = 5, spread: bool = False, victim_address: str = VICTIM_ADDRESS) -> tuple[list[float], int]:
+def run_victim(
+    stack: Stack,
+    args,
+    codes: dict[str, str],
+    flooders: list[str],
+    loops_each: int,
+    victim: str,
+    rounds: int = 5,
+    spread: bool = False,
+    victim_address: str = VICTIM_ADDRESS,
+) -> tuple[list[float], int]:
     """``flooders`` (from one address, or each from its own with ``spread``) queue ``loops_each`` loops each, all
     at once; the victim (from ``victim_address``) submits a correct solution meanwhile, ``rounds`` times, each
     after the last one's verdict."""
@@ -377,8 +447,9 @@ print(json.dumps({{"ok": True}}))
 
 def submit_once(session, url: str, slug: str, code: str) -> int:
     headers = {"HX-Request": "true", "X-CSRFToken": session.cookies.get("csrftoken", ""), "Referer": url}
-    return session.post(f"{url}/submissions/new/{slug}/", data={"code": code, "kind": "submit"},
-                        headers=headers).status_code
+    return session.post(
+        f"{url}/submissions/new/{slug}/", data={"code": code, "kind": "submit"}, headers=headers
+    ).status_code
 
 
 DB_REPORT = """
@@ -437,30 +508,43 @@ def report(args, tally: Tally, graded: dict, db: dict, floods: list[tuple[str, s
     correct = tally.latencies["correct"]
     lost = set(tally.lost) | (set(tally.ids) - set(db["ids"]))
     errors = sum(tally.errors.values())
-    print(f"\n## Classroom: {args.students} students, {args.duration:.0f} s, problem {args.problem}, "
-          f"load average {os.getloadavg()[0]:.1f}\n")
+    print(
+        f"\n## Classroom: {args.students} students, {args.duration:.0f} s, problem {args.problem}, "
+        f"load average {os.getloadavg()[0]:.1f}\n"
+    )
     print("| measure | value | target |")
     print("| --- | --- | --- |")
     print(f"| submissions accepted / graded | {len(tally.ids)} / {graded['done']} | |")
     rate = graded["done"] / graded["span_s"] if graded["span_s"] else 0
     print(f"| graded/s (first submit to last verdict) | {rate:.2f} | |")
     for kind, _ in MIX:
-        target = f"p95 <= {TARGETS['correct_p95_s']:.0f} s: {mark(pct(correct, 95) <= TARGETS['correct_p95_s'])}" \
-            if kind == "correct" else ""
-        print(f"| submit -> verdict, {kind.replace('_', ' ')}, p50 / p95 / p99 s | {seconds(tally.latencies[kind])} "
-              f"| {target} |")
+        target = (
+            f"p95 <= {TARGETS['correct_p95_s']:.0f} s: {mark(pct(correct, 95) <= TARGETS['correct_p95_s'])}"
+            if kind == "correct"
+            else ""
+        )
+        print(
+            f"| submit -> verdict, {kind.replace('_', ' ')}, p50 / p95 / p99 s | {seconds(tally.latencies[kind])} "
+            f"| {target} |"
+        )
     print(f"| login p50 / p95 / p99 s | {seconds(tally.logins)} | |")
     print(f"| HTTP errors | {errors} {tally.errors or ''} | 0: {mark(errors == 0)} |")
     print(f"| refused by the rate limit (429) | {tally.limited} | |")
     print(f"| lost (accepted, verdict never reached the student) | {len(lost)} | 0: {mark(not lost)} |")
-    print(f"| stuck (not final {args.drain_timeout:.0f} s after the load) | {db['open']} | 0: {mark(db['open'] == 0)} |")
+    print(
+        f"| stuck (not final {args.drain_timeout:.0f} s after the load) | {db['open']} | 0: {mark(db['open'] == 0)} |"
+    )
     print(f"| internal_error | {db['internal_errors']} {db['internal_error'] or ''} | |")
-    print(f"| graded more than once (attempts > 1) | {db['graded_more_than_once']} | 0: "
-          f"{mark(db['graded_more_than_once'] == 0)} |")
+    print(
+        f"| graded more than once (attempts > 1) | {db['graded_more_than_once']} | 0: "
+        f"{mark(db['graded_more_than_once'] == 0)} |"
+    )
     for what, target, victim, refused in floods:
-        print(f"| victim's correct submission during {what}, each / max s | "
-              f"{', '.join(f'{t:.2f}' for t in victim)} / {max(victim):.2f} | <= {TARGETS[target]:.0f} s: "
-              f"{mark(max(victim) <= TARGETS[target])} |")
+        print(
+            f"| victim's correct submission during {what}, each / max s | "
+            f"{', '.join(f'{t:.2f}' for t in victim)} / {max(victim):.2f} | <= {TARGETS[target]:.0f} s: "
+            f"{mark(max(victim) <= TARGETS[target])} |"
+        )
         print(f"| of that flood's HTTP submits, refused by the rate limit | {refused} | |")
     print(f"\nVerdicts seen by the students: {tally.verdicts}")
 
@@ -469,21 +553,27 @@ def summary(tally: Tally, graded: dict, db: dict) -> dict:
     """The figures compared side by side with ``--before``."""
     correct = tally.latencies["correct"]
     return {
-        "correct p50 s": pct(correct, 50), "correct p95 s": pct(correct, 95),
+        "correct p50 s": pct(correct, 50),
+        "correct p95 s": pct(correct, 95),
         "every verdict p95 s": pct([t for times in tally.latencies.values() for t in times], 95),
         "graded/s": graded["done"] / graded["span_s"] if graded["span_s"] else 0.0,
-        "graded": graded["done"], "HTTP errors": sum(tally.errors.values()),
-        "lost": len(set(tally.lost) | (set(tally.ids) - set(db["ids"]))), "stuck": db["open"],
-        "graded twice": db["graded_more_than_once"], "load average": os.getloadavg()[0],
+        "graded": graded["done"],
+        "HTTP errors": sum(tally.errors.values()),
+        "lost": len(set(tally.lost) | (set(tally.ids) - set(db["ids"]))),
+        "stuck": db["open"],
+        "graded twice": db["graded_more_than_once"],
+        "load average": os.getloadavg()[0],
     }
 
 
 def compare(args, results: dict[str, list[dict]], concurrency: dict[str, int]) -> None:
     import statistics
 
-    print(f"\n## Before ({args.before}, {concurrency['before']} grading processes) and after (this tree, "
-          f"{concurrency['after']}), median of {args.rounds} round(s), {args.students} students, "
-          f"{args.duration:.0f} s\n")
+    print(
+        f"\n## Before ({args.before}, {concurrency['before']} grading processes) and after (this tree, "
+        f"{concurrency['after']}), median of {args.rounds} round(s), {args.students} students, "
+        f"{args.duration:.0f} s\n"
+    )
     print("| figure | before | after | after / before |")
     print("| --- | --- | --- | --- |")
     for key in results["after"][0]:
@@ -512,16 +602,26 @@ def run_floods(stack: Stack, args, codes: dict[str, str]) -> list:
     layouts for ten accounts, beside one account's flood)."""
     n, socks = args.students, [[f"sock{i:02d}" for i in range(k * SOCKS, (k + 1) * SOCKS)] for k in range(3)]
     phases = [
-        (f"one account's flood of {FLOOD} loops", "victim_s",
-         dict(flooders=[f"student{n:03d}"], loops_each=FLOOD, victim=f"student{n + 1:03d}")),
-        (f"{SOCK_LOOPS} loops from each of {SOCKS} accounts at one address, victim elsewhere", "socks_victim_s",
-         dict(flooders=socks[0], loops_each=SOCK_LOOPS, victim=f"student{n + 2:03d}")),
-        (f"{SOCK_LOOPS} loops from each of {SOCKS} accounts at one address, victim at the same address",
-         "socks_victim_s", dict(flooders=socks[1], loops_each=SOCK_LOOPS, victim=f"student{n + 3:03d}",
-                                victim_address=FLOOD_ADDRESS)),
-        (f"{SOCK_LOOPS} loops from each of {SOCKS} accounts at {SOCKS} addresses, victim elsewhere",
-         "socks_victim_s", dict(flooders=socks[2], loops_each=SOCK_LOOPS, victim=f"student{n + 4:03d}",
-                                spread=True)),
+        (
+            f"one account's flood of {FLOOD} loops",
+            "victim_s",
+            dict(flooders=[f"student{n:03d}"], loops_each=FLOOD, victim=f"student{n + 1:03d}"),
+        ),
+        (
+            f"{SOCK_LOOPS} loops from each of {SOCKS} accounts at one address, victim elsewhere",
+            "socks_victim_s",
+            dict(flooders=socks[0], loops_each=SOCK_LOOPS, victim=f"student{n + 2:03d}"),
+        ),
+        (
+            f"{SOCK_LOOPS} loops from each of {SOCKS} accounts at one address, victim at the same address",
+            "socks_victim_s",
+            dict(flooders=socks[1], loops_each=SOCK_LOOPS, victim=f"student{n + 3:03d}", victim_address=FLOOD_ADDRESS),
+        ),
+        (
+            f"{SOCK_LOOPS} loops from each of {SOCKS} accounts at {SOCKS} addresses, victim elsewhere",
+            "socks_victim_s",
+            dict(flooders=socks[2], loops_each=SOCK_LOOPS, victim=f"student{n + 4:03d}", spread=True),
+        ),
     ]
     floods = []
     for what, target, options in phases:
@@ -535,10 +635,15 @@ def main() -> None:
     parser.add_argument("--students", type=int, default=50)
     parser.add_argument("--duration", type=float, default=120.0, help="seconds of load (at most 600)")
     parser.add_argument("--spawn-rate", type=float, default=10.0, help="students logging in per second")
-    parser.add_argument("--problem", default="prepend_class_token",
-                        choices=["prepend_class_token", "scaled_dot_product_attention"])
-    parser.add_argument("--concurrency", type=int, default=None,
-                        help="grading worker processes (default: compose's, read from each tree)")
+    parser.add_argument(
+        "--problem", default="prepend_class_token", choices=["prepend_class_token", "scaled_dot_product_attention"]
+    )
+    parser.add_argument(
+        "--concurrency",
+        type=int,
+        default=None,
+        help="grading worker processes (default: compose's, read from each tree)",
+    )
     parser.add_argument("--before", help="a git ref to run beside this tree, side by side (its own sandbox image)")
     parser.add_argument("--rounds", type=int, default=1, help="with --before: alternating rounds per side")
     parser.add_argument("--port", type=int, default=8765)
@@ -546,8 +651,9 @@ def main() -> None:
     parser.add_argument("--redis-db", type=int, default=14)
     parser.add_argument("--drain-timeout", type=float, default=180.0)
     parser.add_argument("--no-victim", action="store_true", help="skip the flood-and-victim phases")
-    parser.add_argument("--one-address", action="store_true",
-                        help="every student from 127.0.0.1 (a lab behind one NAT address)")
+    parser.add_argument(
+        "--one-address", action="store_true", help="every student from 127.0.0.1 (a lab behind one NAT address)"
+    )
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     if not (1 <= args.students <= 200 and 0 < args.duration <= 600):

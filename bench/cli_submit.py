@@ -28,8 +28,14 @@ def time_submits(env: dict, folder: Path, runs: int) -> list[float]:
     times = []
     for _ in range(runs):
         started = time.perf_counter()
-        done = subprocess.run([PYTHON, "-m", "npjudge.cli", "submit", "solution.py"], cwd=folder, env=env,
-                              capture_output=True, text=True, timeout=120)
+        done = subprocess.run(
+            [PYTHON, "-m", "npjudge.cli", "submit", "solution.py"],
+            cwd=folder,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         times.append(time.perf_counter() - started)
         if done.returncode != 0:
             raise SystemExit(f"npjudge submit exited {done.returncode}:\n{done.stdout}{done.stderr}")
@@ -59,18 +65,18 @@ print(json.dumps({"token": create_token(get_user_model().objects.get(username="s
                                         ["read", "submit"])[1]}))
 """)["token"]
         with tempfile.TemporaryDirectory() as folder:
-            env = os.environ | {"NPJUDGE_SERVER": stack.url, "NPJUDGE_TOKEN": token,
-                                "NPJUDGE_CONFIG_DIR": folder}
+            env = os.environ | {"NPJUDGE_SERVER": stack.url, "NPJUDGE_TOKEN": token, "NPJUDGE_CONFIG_DIR": folder}
             (Path(folder) / "problem.json").write_text(f'{{"slug": "{args.problem}"}}')
             (Path(folder) / "solution.py").write_text(codes_for(args.problem)["correct"])
             time_submits(env, Path(folder), 3)  # warm the sandboxes
             times = time_submits(env, Path(folder), args.runs)
     finally:
         stack.stop()
-    print(f"\n## `npjudge submit` start -> verdict printed, {args.runs} runs, load average "
-          f"{os.getloadavg()[0]:.1f}\n")
-    print(f"p50 {pct(times, 50) * 1000:.0f} ms, p95 {pct(times, 95) * 1000:.0f} ms, "
-          f"mean {statistics.mean(times) * 1000:.0f} ms, min {min(times) * 1000:.0f} ms")
+    print(f"\n## `npjudge submit` start -> verdict printed, {args.runs} runs, load average {os.getloadavg()[0]:.1f}\n")
+    print(
+        f"p50 {pct(times, 50) * 1000:.0f} ms, p95 {pct(times, 95) * 1000:.0f} ms, "
+        f"mean {statistics.mean(times) * 1000:.0f} ms, min {min(times) * 1000:.0f} ms"
+    )
     print(f"Target p50 <= 400 ms: {'met' if pct(times, 50) <= 0.4 else 'MISSED'}.")
 
 

@@ -39,8 +39,11 @@ def catalogue(only: list[str], track: str = "") -> tuple[dict, list[str]]:
     if track and track not in tracks:
         raise SystemExit(f"no track {track!r} in problems/tracks.toml; the tracks are {', '.join(tracks)}")
     listed = [slug for entry in entries for slug in entry["problems"]]
-    order = [slug for slug in learning_path(list(packages.values()), set(), tracks, listed)
-             if (not only or slug in only) and (not track or packages[slug].track == track)]
+    order = [
+        slug
+        for slug in learning_path(list(packages.values()), set(), tracks, listed)
+        if (not only or slug in only) and (not track or packages[slug].track == track)
+    ]
     return packages, order
 
 
@@ -65,9 +68,12 @@ def main() -> None:
             graded = [c for c in outcome.cases if not c.probe]
             visible = sum(not c.hidden for c in graded)
             result = "passed" if outcome.passed else f"FAILED: {outcome.first_failure().key}"
-            print(f"| {slug:<32} | {package.track or '-'} | {len(graded)} ({visible}) | "
-                  f"{sum(c.probe for c in outcome.cases)} | {sum(c.fd_expected is not None for c in graded)} | "
-                  f"{len(package.wrong)} | {len(package.problem.probes)} | {seconds:.1f} | {result} |", flush=True)
+            print(
+                f"| {slug:<32} | {package.track or '-'} | {len(graded)} ({visible}) | "
+                f"{sum(c.probe for c in outcome.cases)} | {sum(c.fd_expected is not None for c in graded)} | "
+                f"{len(package.wrong)} | {len(package.problem.probes)} | {seconds:.1f} | {result} |",
+                flush=True,
+            )
     print(f"{len(order)} problems")
 
 

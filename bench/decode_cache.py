@@ -57,8 +57,10 @@ def main() -> None:
     fast, ids = median_seconds(lambda: cached.decode_with_kv_cache(prompt, model, n_heads, n_new), runs)
     last, _ = median_seconds(lambda: recomputing.next_token_logits(ids[:, :-1], model, n_heads), runs)
     estimate = last * (n_new + 8) / 3  # the steps' cost grows with the square of their length
-    print(f"long test: cached {fast:.2f} s; recomputing: last step {last:.2f} s, whole run about {estimate:.0f} s "
-          f"({estimate / fast:.0f}x)")
+    print(
+        f"long test: cached {fast:.2f} s; recomputing: last step {last:.2f} s, whole run about {estimate:.0f} s "
+        f"({estimate / fast:.0f}x)"
+    )
 
 
 if __name__ == "__main__":

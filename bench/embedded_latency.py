@@ -56,9 +56,12 @@ class Embedded:
         self.var = var
         dropped = ("DATABASE_URL", "CELERY_BROKER_URL", "REDIS_URL", "JUDGE_TEST", "SECRET_KEY", "DEBUG")
         self.env = {k: v for k, v in os.environ.items() if k not in dropped} | {
-            "JUDGE_VAR_DIR": str(var), "PORT": str(self.port), "LOG_LEVEL": "WARNING",
+            "JUDGE_VAR_DIR": str(var),
+            "PORT": str(self.port),
+            "LOG_LEVEL": "WARNING",
             "PROBLEMS_DIR": str(copy_problem(problem, var / "problems")),
-            "RATE_LIMIT_SUBMIT": "0", "RATE_LIMIT_RUN": "0",  # one student submits back to back here
+            "RATE_LIMIT_SUBMIT": "0",
+            "RATE_LIMIT_RUN": "0",  # one student submits back to back here
         }
         self.process: subprocess.Popen | None = None
 
@@ -66,8 +69,14 @@ class Embedded:
         """Start bin/run; the seconds until the site answers."""
         started = time.monotonic()
         log = open(self.var / "run.log", "wb")  # noqa: SIM115  (bin/run writes it until stop())
-        self.process = subprocess.Popen([str(ROOT / "bin" / "run")], cwd=ROOT, env=self.env, stdout=log,
-                                        stderr=subprocess.STDOUT, start_new_session=True)
+        self.process = subprocess.Popen(
+            [str(ROOT / "bin" / "run")],
+            cwd=ROOT,
+            env=self.env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
         self.wait_for("/accounts/login/", 180)
         return time.monotonic() - started
 
@@ -84,8 +93,14 @@ class Embedded:
         raise SystemExit(f"{path} did not answer within {timeout:.0f} s; see {self.var}/run.log and sync.log")
 
     def django(self, code: str) -> dict:
-        done = subprocess.run([str(ROOT / ".venv" / "bin" / "python"), "manage.py", "shell", "-c", code], cwd=ROOT,
-                              env=self.env, text=True, capture_output=True, check=False)
+        done = subprocess.run(
+            [str(ROOT / ".venv" / "bin" / "python"), "manage.py", "shell", "-c", code],
+            cwd=ROOT,
+            env=self.env,
+            text=True,
+            capture_output=True,
+            check=False,
+        )
         if done.returncode:
             raise SystemExit(f"manage.py shell failed:\n{done.stderr[-3000:]}")
         return json.loads(done.stdout.strip().splitlines()[-1])
@@ -194,22 +209,30 @@ print(json.dumps([[(s - c).total_seconds(), (f - c).total_seconds()] for c, s, f
         rejudged = rejudge(site, args.problem, code, args.rejudge, args.timeout)
     finally:
         site.stop()
-    print(f"\n## bin/run (SQLite, file-system broker), problem {args.problem}, load average "
-          f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs\n")
+    print(
+        f"\n## bin/run (SQLite, file-system broker), problem {args.problem}, load average "
+        f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs\n"
+    )
     print("| measure | value | target |")
     print("| --- | --- | --- |")
     print(f"| bin/run until the site answers (venv ready, fresh var) | {answered:.1f} s | |")
     print(f"| then until the problem is published | {published:.1f} s | |")
     print(f"| first submit -> verdict in Chromium | {first * 1000:.0f} ms | |")
     p50 = pct(times, 50)
-    print(f"| submit -> verdict in Chromium, p50 / p95 ({args.runs} runs) | {p50 * 1000:.0f} / "
-          f"{pct(times, 95) * 1000:.0f} ms | p50 <= 300 ms: {'met' if p50 <= TARGETS['p50_s'] else 'MISSED'} |")
-    print(f"| of which the server: accepted -> claimed by the worker, -> verdict recorded, p50 | "
-          f"{pct([q for q, _ in server], 50) * 1000:.0f} ms, {pct([d for _, d in server], 50) * 1000:.0f} ms | |")
+    print(
+        f"| submit -> verdict in Chromium, p50 / p95 ({args.runs} runs) | {p50 * 1000:.0f} / "
+        f"{pct(times, 95) * 1000:.0f} ms | p50 <= 300 ms: {'met' if p50 <= TARGETS['p50_s'] else 'MISSED'} |"
+    )
+    print(
+        f"| of which the server: accepted -> claimed by the worker, -> verdict recorded, p50 | "
+        f"{pct([q for q, _ in server], 50) * 1000:.0f} ms, {pct([d for _, d in server], 50) * 1000:.0f} ms | |"
+    )
     ok = rejudged["finished"] and rejudged["seconds"] <= TARGETS["rejudge_s"] * args.rejudge / 100
-    print(f"| rejudge {rejudged['total']} finished Submits, request -> last verdict | {rejudged['seconds']:.1f} s "
-          f"({rejudged['done']} graded again, {rejudged['accepted']} accepted) | 100 in <= 20 s: "
-          f"{'met' if ok else 'MISSED'} |")
+    print(
+        f"| rejudge {rejudged['total']} finished Submits, request -> last verdict | {rejudged['seconds']:.1f} s "
+        f"({rejudged['done']} graded again, {rejudged['accepted']} accepted) | 100 in <= 20 s: "
+        f"{'met' if ok else 'MISSED'} |"
+    )
 
 
 if __name__ == "__main__":

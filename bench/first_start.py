@@ -38,11 +38,18 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--var", type=Path, default=None, help="a fresh var directory (default: a new temporary one)")
     parser.add_argument("--timeout", type=float, default=1200.0)
-    parser.add_argument("--tree", type=Path, default=ROOT,
-                        help="the checkout whose sync to time (its own .venv), e.g. a worktree of an older commit, "
-                             "run beside this one for a side-by-side comparison")
-    parser.add_argument("--until-listed", action="store_true",
-                        help="stop once every problem is listed, without waiting for the rest of the gates")
+    parser.add_argument(
+        "--tree",
+        type=Path,
+        default=ROOT,
+        help="the checkout whose sync to time (its own .venv), e.g. a worktree of an older commit, "
+        "run beside this one for a side-by-side comparison",
+    )
+    parser.add_argument(
+        "--until-listed",
+        action="store_true",
+        help="stop once every problem is listed, without waiting for the rest of the gates",
+    )
     options = parser.parse_args()
     tree, python = options.tree.resolve(), str(options.tree.resolve() / ".venv" / "bin" / "python")
     var = options.var or Path(tempfile.mkdtemp(prefix="first-start-"))
@@ -63,16 +70,23 @@ def main() -> None:
     from judge.problems.queries import problems_being_prepared
 
     t0 = timezone.now()
-    sync = subprocess.Popen([python, "manage.py", "sync_problems", "--jobs", str(options.jobs)], cwd=tree, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    sync = subprocess.Popen(
+        [python, "manage.py", "sync_problems", "--jobs", str(options.jobs)],
+        cwd=tree,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     expected = len([p for p in (tree / "problems").iterdir() if (p / "problem.toml").exists()])
     timeline: list[tuple[float, int, int]] = []  # (s after the start, the notice's count, problems listed)
     first_seen: dict[str, float] = {}  # slug -> when the problem list first showed it
     loads = []
     while sync.poll() is None:
         elapsed = (timezone.now() - t0).total_seconds()
-        if elapsed > options.timeout or (options.until_listed and timeline and first_seen
-                                         and not timeline[-1][1] and len(first_seen) >= expected):
+        if elapsed > options.timeout or (
+            options.until_listed and timeline and first_seen and not timeline[-1][1] and len(first_seen) >= expected
+        ):
             sync.kill()
             sync.wait()
             print(f"stopped the sync after {elapsed:.0f} s" + ("" if options.until_listed else " (--timeout)"))
@@ -90,8 +104,7 @@ def main() -> None:
     report(t0, GateRun.objects.filter(trigger="sync").select_related("problem"), timeline, loads, first_seen)
 
 
-def report(t0, runs, timeline: list[tuple[float, int, int]], loads: list[float], first_seen: dict[str, float]
-           ) -> None:
+def report(t0, runs, timeline: list[tuple[float, int, int]], loads: list[float], first_seen: dict[str, float]) -> None:
     """When each problem was first listed (a problem is listed once the first part of its gate passed, and
     hidden again if the rest fails: see the gate's end), and when the last gate ended."""
     from judge.problems.models import Problem
@@ -99,8 +112,14 @@ def report(t0, runs, timeline: list[tuple[float, int, int]], loads: list[float],
     runs = list(runs)
     still_listed = set(Problem.objects.filter(published=True).values_list("slug", flat=True))
     never = float("inf")
-    listed = sorted((first_seen.get(run.problem.slug, never), run.problem.slug,
-                     run.problem.slug in still_listed and run.passed is not False) for run in runs)
+    listed = sorted(
+        (
+            first_seen.get(run.problem.slug, never),
+            run.problem.slug,
+            run.problem.slug in still_listed and run.passed is not False,
+        )
+        for run in runs
+    )
     ended = max(((run.finished_at - t0).total_seconds() for run in runs if run.finished_at), default=0.0)
     print(f"\n{'s':>7}  problem (in the order they were listed)")
     for seconds, slug, passed in listed:
@@ -112,12 +131,18 @@ def report(t0, runs, timeline: list[tuple[float, int, int]], loads: list[float],
     went_up = [(a, b) for a, b in itertools.pairwise(counts) if b > a]
     first_count = next((s for s, count, _p in timeline if count), None)
     last = listed[-1][0] if listed else 0.0
-    print(f"\nproblems gated: {len(listed)}, failed: {sum(not p for _s, _slug, p in listed)}; "
-          f"the last gate ended {ended:.1f} s after the start")
-    print(f"first listed {listed[0][0]:.1f} s, half {listed[len(listed) // 2][0]:.1f} s, "
-          f"last {last:.1f} s (target {TARGET_S:.0f} s: {'met' if last <= TARGET_S else 'MISSED'})")
-    print(f"notice first counted at {first_count if first_count is None else round(first_count, 1)} s, "
-          f"highest {max(counts, default=0)}; went up {len(went_up)} time(s){f': {went_up[:5]}' if went_up else ''}")
+    print(
+        f"\nproblems gated: {len(listed)}, failed: {sum(not p for _s, _slug, p in listed)}; "
+        f"the last gate ended {ended:.1f} s after the start"
+    )
+    print(
+        f"first listed {listed[0][0]:.1f} s, half {listed[len(listed) // 2][0]:.1f} s, "
+        f"last {last:.1f} s (target {TARGET_S:.0f} s: {'met' if last <= TARGET_S else 'MISSED'})"
+    )
+    print(
+        f"notice first counted at {first_count if first_count is None else round(first_count, 1)} s, "
+        f"highest {max(counts, default=0)}; went up {len(went_up)} time(s){f': {went_up[:5]}' if went_up else ''}"
+    )
     print(f"load average during the sync: mean {sum(loads) / max(len(loads), 1):.1f}, max {max(loads, default=0):.1f}")
 
 

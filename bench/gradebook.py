@@ -74,21 +74,33 @@ def make_course(students: int, problems: int):
     course = services.create_course(instructor, "Bench course", "Term")
     sections = [Section.objects.create(course=course, name=f"Lab {i}") for i in range(10)]
     people = list(get_user_model().objects.filter(username__startswith="student").order_by("pk")[:students])
-    Membership.objects.bulk_create(Membership(course=course, user=u, role=Role.STUDENT, section=sections[i % 10])
-                                   for i, u in enumerate(people))
+    Membership.objects.bulk_create(
+        Membership(course=course, user=u, role=Role.STUDENT, section=sections[i % 10]) for i, u in enumerate(people)
+    )
     start = timezone.now() - timedelta(days=60)
     chosen = list(Problem.objects.order_by("path_order")[:problems])
     per = max(1, len(chosen) // 3)
     for week in range(3):
         due = start + timedelta(days=20 * (week + 1))
-        assignment = services.save_assignment(course, instructor, {
-            "title": f"Part {week + 1}", "opens_at": due - timedelta(days=20), "due_at": due,
-            "closes_at": due + timedelta(days=3), "late_rule": "per_day", "late_penalty_per_day": 0.2,
-            "weight": week + 1}, chosen[week * per:(week + 1) * per])
-        for user in people[week * 50:(week + 1) * 50]:
+        assignment = services.save_assignment(
+            course,
+            instructor,
+            {
+                "title": f"Part {week + 1}",
+                "opens_at": due - timedelta(days=20),
+                "due_at": due,
+                "closes_at": due + timedelta(days=3),
+                "late_rule": "per_day",
+                "late_penalty_per_day": 0.2,
+                "weight": week + 1,
+            },
+            chosen[week * per : (week + 1) * per],
+        )
+        for user in people[week * 50 : (week + 1) * 50]:
             services.set_override(assignment, instructor, {"due_at": due + timedelta(days=2)}, "bench", student=user)
-        services.set_override(assignment, instructor, {"due_at": due + timedelta(days=1)}, "bench",
-                              section=sections[week])
+        services.set_override(
+            assignment, instructor, {"due_at": due + timedelta(days=1)}, "bench", section=sections[week]
+        )
     return instructor, course, start
 
 
@@ -99,10 +111,18 @@ def add_submissions(course_id: int, students: int, others: int, submits: int, st
 
     from judge.submissions.models import Submission
 
-    filled = {"user_id": "g.user_id", "problem_id": "g.problem_id", "test_set_id": "g.test_set_id",
-              "kind": "'submit'", "code": "'import numpy as np'", "status": "'done'",
-              "verdict": "CASE WHEN random() < 0.4 THEN 'accepted' ELSE 'wrong_answer' END", "grading_ms": "10",
-              "created_at": "%(start)s + random() * interval '63 days'", "attempts": "1"}
+    filled = {
+        "user_id": "g.user_id",
+        "problem_id": "g.problem_id",
+        "test_set_id": "g.test_set_id",
+        "kind": "'submit'",
+        "code": "'import numpy as np'",
+        "status": "'done'",
+        "verdict": "CASE WHEN random() < 0.4 THEN 'accepted' ELSE 'wrong_answer' END",
+        "grading_ms": "10",
+        "created_at": "%(start)s + random() * interval '63 days'",
+        "attempts": "1",
+    }
     columns, values, params = [], [], {"start": start, "course": course_id, "submits": submits}
     for field in Submission._meta.concrete_fields:
         if field.primary_key:
@@ -119,10 +139,13 @@ def add_submissions(course_id: int, students: int, others: int, submits: int, st
                SELECT u.id, p.id, p.current_test_set_id FROM auth_user u CROSS JOIN problems_problem p
                WHERE NOT EXISTS (SELECT 1 FROM courses_membership m WHERE m.user_id = u.id) AND random() < 0.15"""
     with indexes_dropped("submissions_submission"):
-        sql(f"""INSERT INTO submissions_submission ({", ".join(columns)})
+        sql(
+            f"""INSERT INTO submissions_submission ({", ".join(columns)})
                 SELECT {", ".join(values)} FROM ({pairs}) g
                 CROSS JOIN LATERAL generate_series(1, floor(random() * 2 * %(submits)s)::int + 0 * g.user_id) s
-                """, params)
+                """,
+            params,
+        )
 
 
 def add_adjustments(course, share: float) -> int:
@@ -137,9 +160,16 @@ def add_adjustments(course, share: float) -> int:
                 n += 1
                 if (n * 7919) % 1000 < share * 1000:  # spread evenly, the same cells every run
                     kind = AdjustmentKind.OVERRIDE if n % 3 == 0 else AdjustmentKind.DELTA
-                    rows.append(Adjustment(assignment=assignment, user_id=user_id, problem_id=problem_id, kind=kind,
-                                           points=0.5 if kind == AdjustmentKind.OVERRIDE else (-0.25, 0.1)[n % 2],
-                                           reason="bench"))
+                    rows.append(
+                        Adjustment(
+                            assignment=assignment,
+                            user_id=user_id,
+                            problem_id=problem_id,
+                            kind=kind,
+                            points=0.5 if kind == AdjustmentKind.OVERRIDE else (-0.25, 0.1)[n % 2],
+                            reason="bench",
+                        )
+                    )
     Adjustment.objects.bulk_create(rows, batch_size=2000)
     return len(rows)
 
@@ -152,15 +182,18 @@ def add_rubric_marks(course, share: float) -> int:
     marks, n = [], 0
     for assignment in course.assignments.all():
         for problem_id in assignment.items.values_list("problem_id", flat=True):
-            good = RubricItem.objects.create(assignment=assignment, problem_id=problem_id, label="Vectorised",
-                                             points=0.25)
-            bad = RubricItem.objects.create(assignment=assignment, problem_id=problem_id, label="Mutates its input",
-                                            points=-0.5, position=1)
+            good = RubricItem.objects.create(
+                assignment=assignment, problem_id=problem_id, label="Vectorised", points=0.25
+            )
+            bad = RubricItem.objects.create(
+                assignment=assignment, problem_id=problem_id, label="Mutates its input", points=-0.5, position=1
+            )
             for user_id in students:
                 n += 1
                 if (n * 6007) % 1000 < share * 1000:
                     marks += [RubricMark(item=good, user_id=user_id)] + (
-                        [RubricMark(item=bad, user_id=user_id)] if n % 4 == 0 else [])
+                        [RubricMark(item=bad, user_id=user_id)] if n % 4 == 0 else []
+                    )
     RubricMark.objects.bulk_create(marks, batch_size=2000)
     return len(marks)
 
@@ -169,16 +202,25 @@ def add_groups(course, size: int) -> int:
     """Every student of the course in a group of ``size`` (by username) on every assignment."""
     from judge.courses.models import GroupFormation, GroupMember, Membership, Role, StudentGroup
 
-    students = list(Membership.objects.filter(course=course, role=Role.STUDENT).order_by("user__username")
-                    .values_list("user_id", flat=True))
+    students = list(
+        Membership.objects.filter(course=course, role=Role.STUDENT)
+        .order_by("user__username")
+        .values_list("user_id", flat=True)
+    )
     made = 0
     for assignment in course.assignments.all():
         assignment.group_size, assignment.groups_formed_by = size, GroupFormation.STAFF
         assignment.save(update_fields=["group_size", "groups_formed_by"])
-        teams = StudentGroup.objects.bulk_create(StudentGroup(assignment=assignment, code=f"B{assignment.pk}X{i}")
-                                                 for i in range(-(-len(students) // size)))
-        GroupMember.objects.bulk_create((GroupMember(group=teams[i // size], assignment=assignment, user_id=user_id)
-                                         for i, user_id in enumerate(students)), batch_size=2000)
+        teams = StudentGroup.objects.bulk_create(
+            StudentGroup(assignment=assignment, code=f"B{assignment.pk}X{i}") for i in range(-(-len(students) // size))
+        )
+        GroupMember.objects.bulk_create(
+            (
+                GroupMember(group=teams[i // size], assignment=assignment, user_id=user_id)
+                for i, user_id in enumerate(students)
+            ),
+            batch_size=2000,
+        )
         made += len(teams)
     return made
 
@@ -252,29 +294,35 @@ def main() -> None:
         instructor, course, start = make_course(args.students, args.problems)
         add_submissions(course.pk, args.students, args.others, args.submits, start)
         sql("VACUUM ANALYZE")
-        print(f"PostgreSQL {connection.cursor().connection.info.server_version}; {args.students:,} students in the "
-              f"course, {args.others:,} outside; {args.problems} problems in 3 assignments; "
-              f"{Submission.objects.count():,} submissions; {args.runs} runs each; load {os.getloadavg()[0]:.1f}",
-              flush=True)
+        print(
+            f"PostgreSQL {connection.cursor().connection.info.server_version}; {args.students:,} students in the "
+            f"course, {args.others:,} outside; {args.problems} problems in 3 assignments; "
+            f"{Submission.objects.count():,} submissions; {args.runs} runs each; load {os.getloadavg()[0]:.1f}",
+            flush=True,
+        )
         client = Client()
         client.force_login(instructor)
         assignment = course.assignments.first()
         rows = {
-            "gradebook page (100 of 1,000 students)": lambda: time_page(client, reverse("course-gradebook",
-                                                                                        args=[course.pk]), args.runs),
-            "gradebook CSV (1,000 students)": lambda: time_page(client, reverse("course-gradebook-csv",
-                                                                                args=[course.pk]), args.runs),
-            "progress matrix (1,000 x 10)": lambda: time_page(client, reverse("assignment-progress",
-                                                                              args=[course.pk, assignment.pk]),
-                                                              args.runs),
-            "manage.py gradebook": lambda: timed(max(3, args.runs // 3),
-                                                 lambda: call_command("gradebook", str(course.pk), stdout=io.StringIO())),
+            "gradebook page (100 of 1,000 students)": lambda: time_page(
+                client, reverse("course-gradebook", args=[course.pk]), args.runs
+            ),
+            "gradebook CSV (1,000 students)": lambda: time_page(
+                client, reverse("course-gradebook-csv", args=[course.pk]), args.runs
+            ),
+            "progress matrix (1,000 x 10)": lambda: time_page(
+                client, reverse("assignment-progress", args=[course.pk, assignment.pk]), args.runs
+            ),
+            "manage.py gradebook": lambda: timed(
+                max(3, args.runs // 3), lambda: call_command("gradebook", str(course.pk), stdout=io.StringIO())
+            ),
         }
         work = {
             "gradebook page (100 of 1,000 students)": lambda: client.get(reverse("course-gradebook", args=[course.pk])),
             "gradebook CSV (1,000 students)": lambda: client.get(reverse("course-gradebook-csv", args=[course.pk])),
-            "progress matrix (1,000 x 10)": lambda: client.get(reverse("assignment-progress",
-                                                                       args=[course.pk, assignment.pk])),
+            "progress matrix (1,000 x 10)": lambda: client.get(
+                reverse("assignment-progress", args=[course.pk, assignment.pk])
+            ),
             "manage.py gradebook": lambda: call_command("gradebook", str(course.pk), stdout=io.StringIO()),
         }
         before = {label: measure() for label, measure in rows.items()}
@@ -288,18 +336,27 @@ def main() -> None:
         sql("VACUUM ANALYZE")
         grouped = {label: measure() for label, measure in rows.items()}
         grouped_cost = {label: cost(max(3, args.runs // 3), one) for label, one in work.items()}
-        print(f"p50 / p95 in ms, without and with {count:,} adjustments (points by hand) and {ticked:,} rubric "
-              f"items ticked, then also with {teams:,} groups of {args.group_size}; ratios of the p50s to the first")
+        print(
+            f"p50 / p95 in ms, without and with {count:,} adjustments (points by hand) and {ticked:,} rubric "
+            f"items ticked, then also with {teams:,} groups of {args.group_size}; ratios of the p50s to the first"
+        )
         for label in rows:
             (p50, p95), (q50, q95), (g50, g95) = before[label], after[label], grouped[label]
-            print(f"{label:42} {p50:8.0f} {p95:8.0f}   {q50:8.0f} {q95:8.0f}   {g50:8.0f} {g95:8.0f}   "
-                  f"x{q50 / p50:.2f} x{g50 / p50:.2f}", flush=True)
-        print("median CPU ms of the web process and SQL statements per call, in the same three rounds; ratios of the "
-              "CPU to the first")
+            print(
+                f"{label:42} {p50:8.0f} {p95:8.0f}   {q50:8.0f} {q95:8.0f}   {g50:8.0f} {g95:8.0f}   "
+                f"x{q50 / p50:.2f} x{g50 / p50:.2f}",
+                flush=True,
+            )
+        print(
+            "median CPU ms of the web process and SQL statements per call, in the same three rounds; ratios of the "
+            "CPU to the first"
+        )
         for label in rows:
             (c0, n0), (c1, n1), (c2, n2) = before_cost[label], after_cost[label], grouped_cost[label]
-            print(f"{label:42} {c0:8.0f} {n0:5d}   {c1:8.0f} {n1:5d}   {c2:8.0f} {n2:5d}   x{c1 / c0:.2f} "
-                  f"x{c2 / c0:.2f}", flush=True)
+            print(
+                f"{label:42} {c0:8.0f} {n0:5d}   {c1:8.0f} {n1:5d}   {c2:8.0f} {n2:5d}   x{c1 / c0:.2f} x{c2 / c0:.2f}",
+                flush=True,
+            )
         interleaved(course, work, args.runs)
     finally:
         if not args.keep:

@@ -47,8 +47,12 @@ def export_tree(ref: str, into: Path) -> Path:
 
 
 def build_image(tree: Path) -> str:
-    built = subprocess.run([str(ROOT / "sandbox" / "image" / "build.sh")], env=os.environ | {
-        "JUDGE_SANDBOX_SRC": str(tree / "sandbox")}, capture_output=True, text=True)
+    built = subprocess.run(
+        [str(ROOT / "sandbox" / "image" / "build.sh")],
+        env=os.environ | {"JUDGE_SANDBOX_SRC": str(tree / "sandbox")},
+        capture_output=True,
+        text=True,
+    )
     if built.returncode:
         raise SystemExit(f"building the sandbox image of {tree} failed:\n{built.stderr[-2000:]}")
     return built.stdout.strip().splitlines()[-1]
@@ -132,9 +136,21 @@ def django_setup(env: dict) -> None:
 
 
 def prepare(env: dict, problem: str) -> None:
-    subprocess.run(["psql", "-q", "-h", "127.0.0.1", "-U", "postgres", "-c",
-                    f"DROP DATABASE IF EXISTS {env['BENCH_DB']} WITH (FORCE)", "-c", f"CREATE DATABASE {env['BENCH_DB']}"],
-                   check=True)
+    subprocess.run(
+        [
+            "psql",
+            "-q",
+            "-h",
+            "127.0.0.1",
+            "-U",
+            "postgres",
+            "-c",
+            f"DROP DATABASE IF EXISTS {env['BENCH_DB']} WITH (FORCE)",
+            "-c",
+            f"CREATE DATABASE {env['BENCH_DB']}",
+        ],
+        check=True,
+    )
     import redis
 
     redis.Redis.from_url(env["CELERY_BROKER_URL"]).flushdb()
@@ -143,11 +159,27 @@ def prepare(env: dict, problem: str) -> None:
 
 
 def start_worker(tree: Path, env: dict, image: str) -> subprocess.Popen:
-    return subprocess.Popen([PYTHON, "-m", "celery", "-A", "judge", "worker", "-Q", "run,submit,rejudge",
-                             "--concurrency=1", "--without-mingle", "--without-gossip", "--loglevel=WARNING"],
-                            cwd=tree, env=env | {"PYTHONPATH": str(tree), "SANDBOX_IMAGE": image},
-                            start_new_session=True, stdout=subprocess.DEVNULL,
-                            stderr=open(Path(env["JUDGE_VAR_DIR"]).parent / "worker.log", "ab"))
+    return subprocess.Popen(
+        [
+            PYTHON,
+            "-m",
+            "celery",
+            "-A",
+            "judge",
+            "worker",
+            "-Q",
+            "run,submit,rejudge",
+            "--concurrency=1",
+            "--without-mingle",
+            "--without-gossip",
+            "--loglevel=WARNING",
+        ],
+        cwd=tree,
+        env=env | {"PYTHONPATH": str(tree), "SANDBOX_IMAGE": image},
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=open(Path(env["JUDGE_VAR_DIR"]).parent / "worker.log", "ab"),
+    )
 
 
 def stop_worker(worker: subprocess.Popen) -> None:
@@ -190,8 +222,12 @@ def measure(tree: Path, env: dict, image: str, user, problem, code: str, submits
         worker_s, container_s = tree_cpu_s(worker.pid) - worker_before, containers.end()
     finally:
         stop_worker(worker)
-    return {"worker": worker_s * 1000 / submits, "containers": container_s * 1000 / submits,
-            "total": (worker_s + container_s) * 1000 / submits, "p50": statistics.median(latencies) * 1000}
+    return {
+        "worker": worker_s * 1000 / submits,
+        "containers": container_s * 1000 / submits,
+        "total": (worker_s + container_s) * 1000 / submits,
+        "p50": statistics.median(latencies) * 1000,
+    }
 
 
 def main() -> None:
@@ -210,10 +246,17 @@ def main() -> None:
         images = {side: build_image(tree) for side, tree in trees.items()}
         redis_url = f"redis://127.0.0.1:6379/{args.redis_db}"
         env = {k: v for k, v in os.environ.items() if not k.startswith(("JUDGE_TEST", "TEST_"))} | {
-            "BENCH_DB": args.database, "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{args.database}",
-            "CELERY_BROKER_URL": redis_url, "REDIS_URL": redis_url, "SANDBOX_BACKEND": "docker",
-            "MEASURE_SPEED": "0", "DEBUG": "0", "SECRET_KEY": "grading-cpu-benchmark-" + "x" * 40,
-            "JUDGE_VAR_DIR": str(Path(scratch) / "var"), "LOG_LEVEL": "WARNING", "DJANGO_SETTINGS_MODULE": "judge.settings",
+            "BENCH_DB": args.database,
+            "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{args.database}",
+            "CELERY_BROKER_URL": redis_url,
+            "REDIS_URL": redis_url,
+            "SANDBOX_BACKEND": "docker",
+            "MEASURE_SPEED": "0",
+            "DEBUG": "0",
+            "SECRET_KEY": "grading-cpu-benchmark-" + "x" * 40,
+            "JUDGE_VAR_DIR": str(Path(scratch) / "var"),
+            "LOG_LEVEL": "WARNING",
+            "DJANGO_SETTINGS_MODULE": "judge.settings",
             "ALLOWED_HOSTS": "127.0.0.1,localhost",
         }
         prepare(env, args.problem)
@@ -231,14 +274,22 @@ def main() -> None:
             for side in ("before", "after") if round_ % 2 == 0 else ("after", "before"):
                 loads.append(os.getloadavg()[0])
                 results[side].append(measure(trees[side], env, images[side], user, problem, code, args.submits))
-                print(f"round {round_ + 1} {side}: " + ", ".join(f"{k} {v:.1f}" for k, v in results[side][-1].items()),
-                      flush=True)
-    print(f"\n## CPU per graded Submit ({args.problem}, {args.submits} Submits x {args.rounds} rounds per side; "
-          f"load average {min(loads):.1f}-{max(loads):.1f} on {os.cpu_count()} CPUs; before = {args.before})\n")
+                print(
+                    f"round {round_ + 1} {side}: " + ", ".join(f"{k} {v:.1f}" for k, v in results[side][-1].items()),
+                    flush=True,
+                )
+    print(
+        f"\n## CPU per graded Submit ({args.problem}, {args.submits} Submits x {args.rounds} rounds per side; "
+        f"load average {min(loads):.1f}-{max(loads):.1f} on {os.cpu_count()} CPUs; before = {args.before})\n"
+    )
     print("| figure (median of rounds) | before | after | after / before |")
     print("| --- | --- | --- | --- |")
-    for key, label in (("worker", "worker process tree, ms CPU"), ("containers", "sandbox containers, ms CPU"),
-                       ("total", "total, ms CPU"), ("p50", "submit -> verdict p50, ms")):
+    for key, label in (
+        ("worker", "worker process tree, ms CPU"),
+        ("containers", "sandbox containers, ms CPU"),
+        ("total", "total, ms CPU"),
+        ("p50", "submit -> verdict p50, ms"),
+    ):
         before = statistics.median(r[key] for r in results["before"])
         after = statistics.median(r[key] for r in results["after"])
         print(f"| {label} | {before:.1f} | {after:.1f} | {after / before:.2f} |")

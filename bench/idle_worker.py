@@ -47,12 +47,21 @@ def idle_cost(name: str, idle_wait: str, seconds: float, settle: float) -> float
     poll, args = WORKERS[name]
     with tempfile.TemporaryDirectory() as var:
         env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "CELERY_BROKER_URL", "REDIS_URL")}
-        env |= {"JUDGE_VAR_DIR": var, "SANDBOX_BACKEND": "process", "BROKER_POLL_S": poll,
-                "BROKER_IDLE_WAIT_S": idle_wait or poll}
+        env |= {
+            "JUDGE_VAR_DIR": var,
+            "SANDBOX_BACKEND": "process",
+            "BROKER_POLL_S": poll,
+            "BROKER_IDLE_WAIT_S": idle_wait or poll,
+        }
         subprocess.run([PYTHON, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
-        worker = subprocess.Popen([PYTHON, "-m", "celery", "-A", "judge", "worker", *args, "--loglevel=WARNING",
-                                   f"--schedule={var}/beat"], cwd=ROOT, env=env, start_new_session=True,
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        worker = subprocess.Popen(
+            [PYTHON, "-m", "celery", "-A", "judge", "worker", *args, "--loglevel=WARNING", f"--schedule={var}/beat"],
+            cwd=ROOT,
+            env=env,
+            start_new_session=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         try:
             time.sleep(settle)
             before = tree_cpu_s(worker.pid)
@@ -71,8 +80,10 @@ def main() -> None:
     args = parser.parse_args()
     if not (1 <= args.seconds <= 300 and 1 <= args.rounds <= 10):
         parser.error("--seconds must be 1-300 and --rounds 1-10")
-    print(f"\n## An idle embedded worker's CPU (ms per second), median of {args.rounds}; load average "
-          f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs\n")
+    print(
+        f"\n## An idle embedded worker's CPU (ms per second), median of {args.rounds}; load average "
+        f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs\n"
+    )
     print("| worker | looking every poll (before) | sleeping on the folder (now) | ratio |")
     print("| --- | --- | --- | --- |")
     totals = [0.0, 0.0]

@@ -81,8 +81,12 @@ def wait_for_final(session, url: str, pk: int, timeout: float, tally: Round) -> 
     started, shown = time.monotonic(), "queued"
     while time.monotonic() - started < timeout:
         try:
-            with session.get(f"{url}/submissions/{pk}/events/?shown=queued", stream=True, timeout=(5, 30),
-                             headers={"Accept": "text/event-stream", "Last-Event-ID": shown}) as stream:
+            with session.get(
+                f"{url}/submissions/{pk}/events/?shown=queued",
+                stream=True,
+                timeout=(5, 30),
+                headers={"Accept": "text/event-stream", "Last-Event-ID": shown},
+            ) as stream:
                 if stream.status_code != 200:
                     tally.error(f"events {stream.status_code}")
                     time.sleep(1)
@@ -118,8 +122,9 @@ def submit_and_follow(session, stack: Stack, args, code: str, kind: str, at: flo
     gevent.sleep(max(0.0, at - time.monotonic()))
     headers = {"HX-Request": "true", "X-CSRFToken": session.cookies.get("csrftoken", ""), "Referer": stack.url}
     started = time.monotonic()
-    response = session.post(f"{stack.url}/submissions/new/{args.problem}/", headers=headers,
-                            data={"code": code, "kind": "submit"})
+    response = session.post(
+        f"{stack.url}/submissions/new/{args.problem}/", headers=headers, data={"code": code, "kind": "submit"}
+    )
     found = SUBMISSION.search(response.text)
     if response.status_code != 200 or not found:
         tally.error(f"submit {response.status_code}")
@@ -151,11 +156,27 @@ def run_round(stack: Stack, args, codes: dict[str, str], workers: int) -> Round:
     import gevent
 
     worker = subprocess.Popen(
-        [PYTHON, "-m", "celery", "-A", "judge", "worker", "--loglevel=WARNING", "--without-mingle",
-         "--without-gossip", "-Q", "run,submit,rejudge", f"--concurrency={workers}", f"--hostname=lab{workers}@%h"],
-        cwd=ROOT, env=stack.env | {"SANDBOX_POOL_SIZE": str(workers)},
-        stdout=open(stack.logs / f"worker-{workers}.log", "wb"), stderr=subprocess.STDOUT,  # noqa: SIM115
-        start_new_session=True)
+        [
+            PYTHON,
+            "-m",
+            "celery",
+            "-A",
+            "judge",
+            "worker",
+            "--loglevel=WARNING",
+            "--without-mingle",
+            "--without-gossip",
+            "-Q",
+            "run,submit,rejudge",
+            f"--concurrency={workers}",
+            f"--hostname=lab{workers}@%h",
+        ],
+        cwd=ROOT,
+        env=stack.env | {"SANDBOX_POOL_SIZE": str(workers)},
+        stdout=open(stack.logs / f"worker-{workers}.log", "wb"),  # noqa: SIM115
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
     time.sleep(args.warm_up)  # the worker preloads the test set and warms its sandboxes
     tally = Round(workers)
     rng = random.Random(args.seed + workers)
@@ -167,8 +188,18 @@ def run_round(stack: Stack, args, codes: dict[str, str], workers: int) -> Round:
     for login in logins:
         kind = rng.choices(kinds, weights)[0]
         if login.successful():
-            greenlets.append(gevent.spawn(submit_and_follow, login.value, stack, args, codes[kind], kind,
-                                          start + rng.uniform(0, args.window), tally))
+            greenlets.append(
+                gevent.spawn(
+                    submit_and_follow,
+                    login.value,
+                    stack,
+                    args,
+                    codes[kind],
+                    kind,
+                    start + rng.uniform(0, args.window),
+                    tally,
+                )
+            )
         else:
             tally.error("login failed")
     gevent.joinall(greenlets, timeout=args.window + args.drain_timeout + 30)
@@ -180,26 +211,40 @@ def run_round(stack: Stack, args, codes: dict[str, str], workers: int) -> Round:
 
 
 def report(args, rounds: list[Round]) -> None:
-    print(f"\n## The start of a lab: {args.students} students submit within {args.window:.0f} s, problem "
-          f"{args.problem}, load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs\n")
-    print("| worker processes | graded/s | correct submit -> verdict p50 / p95 s | all kinds p95 s | "
-          "HTTP errors | lost | not final | graded twice | internal errors |")
+    print(
+        f"\n## The start of a lab: {args.students} students submit within {args.window:.0f} s, problem "
+        f"{args.problem}, load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs\n"
+    )
+    print(
+        "| worker processes | graded/s | correct submit -> verdict p50 / p95 s | all kinds p95 s | "
+        "HTTP errors | lost | not final | graded twice | internal errors |"
+    )
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for r in rounds:
         every = [t for times in r.latencies.values() for t in times]
         correct = r.latencies["correct"]
         rate = r.db["total"] / r.db["span_s"] if r.db["span_s"] else 0
-        print(f"| {r.workers} | {rate:.2f} | {pct(correct, 50):.2f} / {pct(correct, 95):.2f} | {pct(every, 95):.2f} "
-              f"| {sum(r.errors.values())} {r.errors or ''} | {len(r.lost)} | {r.db['open']} | "
-              f"{r.db['graded_more_than_once']} | {r.db['internal_errors']} |")
+        print(
+            f"| {r.workers} | {rate:.2f} | {pct(correct, 50):.2f} / {pct(correct, 95):.2f} | {pct(every, 95):.2f} "
+            f"| {sum(r.errors.values())} {r.errors or ''} | {len(r.lost)} | {r.db['open']} | "
+            f"{r.db['graded_more_than_once']} | {r.db['internal_errors']} |"
+        )
     for r in rounds:
         if r.workers == COMPOSE_WORKERS:
             p95 = pct(r.latencies["correct"], 95)
-            met = (not r.errors and not r.lost and not r.db["open"] and not r.db["graded_more_than_once"]
-                   and len(r.ids) == args.students and p95 <= TARGETS["correct_p95_s"])
-            print(f"\nWith compose's {COMPOSE_WORKERS} worker processes: {len(r.ids)} of {args.students} accepted, "
-                  f"correct p95 {p95:.2f} s (target <= 10 s, 0 errors, 0 lost, 0 twice, all final): "
-                  f"{'met' if met else 'MISSED'}")
+            met = (
+                not r.errors
+                and not r.lost
+                and not r.db["open"]
+                and not r.db["graded_more_than_once"]
+                and len(r.ids) == args.students
+                and p95 <= TARGETS["correct_p95_s"]
+            )
+            print(
+                f"\nWith compose's {COMPOSE_WORKERS} worker processes: {len(r.ids)} of {args.students} accepted, "
+                f"correct p95 {p95:.2f} s (target <= 10 s, 0 errors, 0 lost, 0 twice, all final): "
+                f"{'met' if met else 'MISSED'}"
+            )
 
 
 def main() -> None:
@@ -207,8 +252,9 @@ def main() -> None:
     parser.add_argument("--students", type=int, default=300)
     parser.add_argument("--window", type=float, default=60.0, help="seconds over which the students submit")
     parser.add_argument("--workers", default="1,2,4", help="grading processes per round, comma-separated")
-    parser.add_argument("--problem", default="prepend_class_token",
-                        choices=["prepend_class_token", "scaled_dot_product_attention"])
+    parser.add_argument(
+        "--problem", default="prepend_class_token", choices=["prepend_class_token", "scaled_dot_product_attention"]
+    )
     parser.add_argument("--port", type=int, default=8766)
     parser.add_argument("--database", default="judge_bench_lab")
     parser.add_argument("--redis-db", type=int, default=12)

@@ -86,16 +86,28 @@ class Site:
         # compose's `web` service: the x-app environment and the service's own (docker-compose.yml)
         self.env = {k: v for k, v in os.environ.items() if k not in ("JUDGE_TEST", "REDIS_URL")} | {
             "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{self.database}",
-            "CELERY_BROKER_URL": self.redis_url, "SECRET_KEY": "lecture-hall-benchmark-" + "x" * 40,
-            "ALLOWED_HOSTS": "localhost,127.0.0.1", "CSRF_TRUSTED_ORIGINS": "https://localhost,https://127.0.0.1",
-            "DEBUG": "0", "JUDGE_PLAIN_HTTP": "1", "TRUSTED_PROXY_COUNT": "0", "SANDBOX_BACKEND": "docker",
-            "WORKER_BEAT_FILE": str(self.var / "worker-beat"), "LOG_FORMAT": "json",
-            "METRICS_TOKEN": "", "METRICS_NETWORKS": "127.0.0.0/8,::1/128",
-            "GUNICORN_WORKERS": "3", "GUNICORN_THREADS": "32", "DATABASE_POOL_MAX": "12",
+            "CELERY_BROKER_URL": self.redis_url,
+            "SECRET_KEY": "lecture-hall-benchmark-" + "x" * 40,
+            "ALLOWED_HOSTS": "localhost,127.0.0.1",
+            "CSRF_TRUSTED_ORIGINS": "https://localhost,https://127.0.0.1",
+            "DEBUG": "0",
+            "JUDGE_PLAIN_HTTP": "1",
+            "TRUSTED_PROXY_COUNT": "0",
+            "SANDBOX_BACKEND": "docker",
+            "WORKER_BEAT_FILE": str(self.var / "worker-beat"),
+            "LOG_FORMAT": "json",
+            "METRICS_TOKEN": "",
+            "METRICS_NETWORKS": "127.0.0.0/8,::1/128",
+            "GUNICORN_WORKERS": "3",
+            "GUNICORN_THREADS": "32",
+            "DATABASE_POOL_MAX": "12",
             "PROMETHEUS_MULTIPROC_DIR": str(self.var / "metrics"),
             # Only what a machine without compose needs: where it listens, its files, the one problem.
-            "GUNICORN_BIND": f"127.0.0.1:{self.port}", "JUDGE_VAR_DIR": str(self.var), "PYTHONPATH": str(self.root),
-            "LOG_LEVEL": "WARNING", "PROBLEMS_DIR": str(self.var / "problems"),
+            "GUNICORN_BIND": f"127.0.0.1:{self.port}",
+            "JUDGE_VAR_DIR": str(self.var),
+            "PYTHONPATH": str(self.root),
+            "LOG_LEVEL": "WARNING",
+            "PROBLEMS_DIR": str(self.var / "problems"),
         }
 
     @property
@@ -103,8 +115,14 @@ class Site:
         return f"http://127.0.0.1:{self.port}"
 
     def manage(self, *args: str) -> str:
-        done = subprocess.run([sys.executable, "manage.py", *args], cwd=self.root, env=self.env, text=True,
-                              capture_output=True, check=False)
+        done = subprocess.run(
+            [sys.executable, "manage.py", *args],
+            cwd=self.root,
+            env=self.env,
+            text=True,
+            capture_output=True,
+            check=False,
+        )
         if done.returncode:
             raise SystemExit(f"[{self.label}] manage.py {args[0]} failed:\n{done.stdout[-2000:]}{done.stderr[-3000:]}")
         return done.stdout
@@ -112,21 +130,43 @@ class Site:
     def prepare(self, problem: str) -> None:
         import redis
 
-        subprocess.run(["psql", "-q", "-h", "127.0.0.1", "-U", "postgres", "-c", f"DROP DATABASE IF EXISTS {self.database}",
-                        "-c", f"CREATE DATABASE {self.database}"], check=True)
+        subprocess.run(
+            [
+                "psql",
+                "-q",
+                "-h",
+                "127.0.0.1",
+                "-U",
+                "postgres",
+                "-c",
+                f"DROP DATABASE IF EXISTS {self.database}",
+                "-c",
+                f"CREATE DATABASE {self.database}",
+            ],
+            check=True,
+        )
         redis.Redis.from_url(self.redis_url).flushdb()
         copy_problem(problem, self.var / "problems")
         self.manage("migrate", "--noinput", "-v0")
         self.manage("collectstatic", "--noinput", "-v0")
         self.manage("sync_problems", problem)
-        self.manage("shell", "-c", "from django.contrib.auth import get_user_model; "
-                    f"get_user_model().objects.create_user({USERNAME!r}, password={PASSWORD!r})")
+        self.manage(
+            "shell",
+            "-c",
+            "from django.contrib.auth import get_user_model; "
+            f"get_user_model().objects.create_user({USERNAME!r}, password={PASSWORD!r})",
+        )
 
     def start(self) -> None:
         log = open(self.var / "web.log", "wb")  # noqa: SIM115  (gunicorn writes it until stop())
-        self.process = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "deploy/gunicorn.conf.py", "judge.asgi"],
-                                        cwd=self.root, env=self.env, stdout=log, stderr=subprocess.STDOUT,
-                                        start_new_session=True)
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "-c", "deploy/gunicorn.conf.py", "judge.asgi"],
+            cwd=self.root,
+            env=self.env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
         deadline = time.monotonic() + 90
         while time.monotonic() < deadline:
             try:
@@ -162,16 +202,30 @@ class Site:
         return total / os.sysconf("SC_CLK_TCK")
 
     def transactions(self) -> int:
-        out = subprocess.run(["psql", "-Atq", "-h", "127.0.0.1", "-U", "postgres", "-c",
-                              f"SELECT xact_commit + xact_rollback FROM pg_stat_database WHERE datname = '{self.database}'"],
-                             capture_output=True, text=True, check=True).stdout
+        out = subprocess.run(
+            [
+                "psql",
+                "-Atq",
+                "-h",
+                "127.0.0.1",
+                "-U",
+                "postgres",
+                "-c",
+                f"SELECT xact_commit + xact_rollback FROM pg_stat_database WHERE datname = '{self.database}'",
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
         return int(out.strip())
 
     def play_the_worker(self, *statements: str) -> dict:
-        code = ("import json, time\nfrom engine.grading import GradeReport\nfrom engine.verdicts import Verdict\n"
-                "from judge.grading import recording\nfrom judge.submissions import push\n"
-                "from judge.submissions.models import Status, Submission\nfrom judge.submissions.services import claims\n"
-                + "\n".join(statements))
+        code = (
+            "import json, time\nfrom engine.grading import GradeReport\nfrom engine.verdicts import Verdict\n"
+            "from judge.grading import recording\nfrom judge.submissions import push\n"
+            "from judge.submissions.models import Status, Submission\nfrom judge.submissions.services import claims\n"
+            + "\n".join(statements)
+        )
         return json.loads(self.manage("shell", "-c", code).strip().splitlines()[-1])
 
 
@@ -223,8 +277,10 @@ class StreamClient:
     async def run(self) -> None:
         try:
             reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
-            writer.write(f"GET /submissions/{self.pk}/events/?shown=running HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                         f"Cookie: {self.cookie}\r\nAccept: text/event-stream\r\n\r\n".encode())
+            writer.write(
+                f"GET /submissions/{self.pk}/events/?shown=running HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                f"Cookie: {self.cookie}\r\nAccept: text/event-stream\r\n\r\n".encode()
+            )
             await writer.drain()
             status_line = await reader.readline()
             if b" 200 " not in status_line:
@@ -269,7 +325,7 @@ async def measure(site: Site, args, cookie: str, pk: int) -> dict:
 
     async def open_up_to(count: int) -> None:
         while len(tasks) < count:
-            batch = clients[len(tasks):min(count, len(tasks) + 100)]
+            batch = clients[len(tasks) : min(count, len(tasks) + 100)]
             tasks.extend(asyncio.ensure_future(c.run()) for c in batch)
             await asyncio.wait_for(asyncio.gather(*(c.opened.wait() for c in batch)), args.timeout)
 
@@ -285,25 +341,39 @@ async def measure(site: Site, args, cookie: str, pk: int) -> dict:
     result["xact_per_s"] = (site.transactions() - xacts) / idle_s
     result["web_cpu_pct"] = 100 * (site.web_cpu_s() - cpu) / idle_s
     many = await asyncio.wait_for(page_loads(site.port, args.problem, cookie), args.timeout)
-    recorded = (await asyncio.to_thread(site.play_the_worker,
-        "push.redis_client().ping()",  # a worker's connection to Redis is open already
-        f"token = Submission.objects.filter(pk={pk}).values_list('claim', flat=True).get()",
-        f"assert recording.record_verdict({pk}, token, GradeReport(Verdict.ACCEPTED))",
-        "recorded = time.time()",
-        f"push.publish_status({pk}, Status.DONE)",
-        "print(json.dumps({'recorded': recorded}))"))["recorded"]
+    recorded = (
+        await asyncio.to_thread(
+            site.play_the_worker,
+            "push.redis_client().ping()",  # a worker's connection to Redis is open already
+            f"token = Submission.objects.filter(pk={pk}).values_list('claim', flat=True).get()",
+            f"assert recording.record_verdict({pk}, token, GradeReport(Verdict.ACCEPTED))",
+            "recorded = time.time()",
+            f"push.publish_status({pk}, Status.DONE)",
+            "print(json.dumps({'recorded': recorded}))",
+        )
+    )["recorded"]
     with contextlib.suppress(TimeoutError):
         await asyncio.wait_for(asyncio.gather(*(c.settled.wait() for c in clients)), args.timeout)
     for task in tasks:
         task.cancel()
-    arrivals = [1000 * (next(at for status, at in c.events if status == "done") - recorded)
-                for c in clients if any(status == "done" for status, _ in c.events)]
+    arrivals = [
+        1000 * (next(at for status, at in c.events if status == "done") - recorded)
+        for c in clients
+        if any(status == "done" for status, _ in c.events)
+    ]
     return result | {
-        "streams": args.streams, "opened": sum(1 for c in clients if not c.failed),
+        "streams": args.streams,
+        "opened": sum(1 for c in clients if not c.failed),
         "failed": sorted({c.failed for c in clients if c.failed}),
-        "few_p50": pct(few, 0.5), "few_p95": pct(few, 0.95), "many_p50": pct(many, 0.5), "many_p95": pct(many, 0.95),
-        "delivered": len(arrivals), "verdict_p50": pct(arrivals, 0.5), "verdict_p95": pct(arrivals, 0.95),
-        "verdict_last": max(arrivals, default=float("nan")), "load_end": load_average(),
+        "few_p50": pct(few, 0.5),
+        "few_p95": pct(few, 0.95),
+        "many_p50": pct(many, 0.5),
+        "many_p95": pct(many, 0.95),
+        "delivered": len(arrivals),
+        "verdict_p50": pct(arrivals, 0.5),
+        "verdict_p95": pct(arrivals, 0.95),
+        "verdict_last": max(arrivals, default=float("nan")),
+        "load_end": load_average(),
     }
 
 
@@ -313,8 +383,12 @@ def run_site(site: Site, args) -> dict:
     site.start()
     try:
         cookie, pk = sign_in_and_submit(site, args.problem)
-        site.play_the_worker(f"token = claims.claim_submission({pk})", "assert token is not None",
-                             f"push.publish_status({pk}, Status.RUNNING)", "print(json.dumps({}))")
+        site.play_the_worker(
+            f"token = claims.claim_submission({pk})",
+            "assert token is not None",
+            f"push.publish_status({pk}, Status.RUNNING)",
+            "print(json.dumps({}))",
+        )
         result = asyncio.run(measure(site, args, cookie, pk))
     finally:
         site.stop()
@@ -326,11 +400,18 @@ def run_site(site: Site, args) -> dict:
 
 ROWS = [
     ("problem page, {few} streams open: p50 / p95", lambda r: f"{r['few_p50']:.0f} / {r['few_p95']:.0f} ms", "few_p95"),
-    ("problem page, {n} streams open: p50 / p95", lambda r: f"{r['many_p50']:.0f} / {r['many_p95']:.0f} ms", "many_p95"),
+    (
+        "problem page, {n} streams open: p50 / p95",
+        lambda r: f"{r['many_p50']:.0f} / {r['many_p95']:.0f} ms",
+        "many_p95",
+    ),
     ("transactions/s while {n} wait ({idle:.0f} s, nothing else)", lambda r: f"{r['xact_per_s']:.1f}", "xact_per_s"),
     ("web processes' CPU while {n} wait", lambda r: f"{r['web_cpu_pct']:.1f}% of a core", "web_cpu_pct"),
-    ("one verdict -> all {n} streams: p50 / p95 / last",
-     lambda r: f"{r['verdict_p50']:.0f} / {r['verdict_p95']:.0f} / {r['verdict_last']:.0f} ms", "verdict_p95"),
+    (
+        "one verdict -> all {n} streams: p50 / p95 / last",
+        lambda r: f"{r['verdict_p50']:.0f} / {r['verdict_p95']:.0f} / {r['verdict_last']:.0f} ms",
+        "verdict_p95",
+    ),
     ("streams open; verdict delivered to", lambda r: f"{r['opened']} / {r['delivered']} of {r['streams']}", None),
     ("load average at start / end", lambda r: f"{r['load_start']} / {r['load_end']}", None),
 ]
@@ -338,8 +419,10 @@ ROWS = [
 
 def report(results: dict[str, list[dict]], args) -> None:
     labels = list(results)
-    print(f"\nLecture hall, the independent way: {args.streams} streams, {PAGE_LOADS} page loads in a row, "
-          f"compose's web service (3 uvicorn processes)")
+    print(
+        f"\nLecture hall, the independent way: {args.streams} streams, {PAGE_LOADS} page loads in a row, "
+        f"compose's web service (3 uvicorn processes)"
+    )
     print("| what | " + " | ".join(labels) + (" | after / before |" if len(labels) == 2 else " |"))
     print("| --- " * (len(labels) + 1 + (len(labels) == 2)) + "|")
     for title, shown, key in ROWS:
@@ -358,8 +441,7 @@ def report(results: dict[str, list[dict]], args) -> None:
 
 def worktree(commit: str) -> Path:
     path = Path(tempfile.mkdtemp(prefix="hall-before-"))
-    subprocess.run(["git", "worktree", "add", "--detach", str(path), commit], cwd=ROOT, check=True,
-                   capture_output=True)
+    subprocess.run(["git", "worktree", "add", "--detach", str(path), commit], cwd=ROOT, check=True, capture_output=True)
     if (ROOT / "node_modules").exists() and not (path / "node_modules").exists():
         (path / "node_modules").symlink_to(ROOT / "node_modules")  # the editor's files, for collectstatic
     return path
@@ -386,8 +468,17 @@ def main() -> None:
     try:
         if args.before:
             before_tree = worktree(args.before)
-            sites.insert(0, Site(f"before ({args.before})", before_tree, args.database + "_before", args.port,
-                                 redis_url, var / "before"))
+            sites.insert(
+                0,
+                Site(
+                    f"before ({args.before})",
+                    before_tree,
+                    args.database + "_before",
+                    args.port,
+                    redis_url,
+                    var / "before",
+                ),
+            )
         results: dict[str, list[dict]] = {site.label: [] for site in sites}
         for _ in range(args.rounds if args.before else 1):
             for site in sites:

@@ -89,8 +89,10 @@ def main() -> None:
             sql("ANALYZE submissions_submission")
             for cached in (False, True):
                 median, p95, queries = time_scrapes(args.runs, cached)
-                print(f"{size:>12,} {'cached' if cached else 'full':>7} {median:>8.1f} {p95:>8.1f} {queries:>8}",
-                      flush=True)
+                print(
+                    f"{size:>12,} {'cached' if cached else 'full':>7} {median:>8.1f} {p95:>8.1f} {queries:>8}",
+                    flush=True,
+                )
     finally:
         if not args.keep:
             drop_database(args.database_url)

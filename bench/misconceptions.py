@@ -44,13 +44,20 @@ from engine.signatures import explained, group  # noqa: E402
 from engine.verdicts import Verdict  # noqa: E402
 from judge.lib.sandbox_backend import open_sandbox  # noqa: E402
 
-WRONG_VERDICTS = {Verdict.WRONG_ANSWER, Verdict.RUNTIME_ERROR, Verdict.TIME_LIMIT_EXCEEDED,
-                  Verdict.MEMORY_LIMIT_EXCEEDED, Verdict.OUTPUT_LIMIT_EXCEEDED}
+WRONG_VERDICTS = {
+    Verdict.WRONG_ANSWER,
+    Verdict.RUNTIME_ERROR,
+    Verdict.TIME_LIMIT_EXCEEDED,
+    Verdict.MEMORY_LIMIT_EXCEEDED,
+    Verdict.OUTPUT_LIMIT_EXCEEDED,
+}
 # name -> two ways of writing the same change to the reference's result ``y`` (an ndarray)
 GENERIC = {
     "float32": ("y.astype(np.float32)", "np.float32(y)"),
-    "last axes swapped": ("np.swapaxes(y, -1, -2) if y.ndim >= 2 else y[::-1]",
-                          "np.moveaxis(y, -1, -2) if y.ndim >= 2 else np.flip(y)"),
+    "last axes swapped": (
+        "np.swapaxes(y, -1, -2) if y.ndim >= 2 else y[::-1]",
+        "np.moveaxis(y, -1, -2) if y.ndim >= 2 else np.flip(y)",
+    ),
     "scaled by two": ("2 * y", "y + y"),
     "rounded": ("np.round(y, 3)", "np.around(y, decimals=3)"),
 }
@@ -97,8 +104,14 @@ def promoted(package: Package, graded, clusters: dict) -> Package:
     key, labels = next(iter(clusters.items()))
     code = next(code for label, code, _ in graded if label == labels[0])
     fails_with = key[0][1].split(":", 1)[0]
-    wrong = WrongSpec(file="wrong/mined.py", code=code, fails_with=fails_with, name=f"Mined: {labels[0]}",
-                      explanation="named from the largest cluster", see="")
+    wrong = WrongSpec(
+        file="wrong/mined.py",
+        code=code,
+        fails_with=fails_with,
+        name=f"Mined: {labels[0]}",
+        explanation="named from the largest cluster",
+        see="",
+    )
     return dataclasses.replace(package, wrong=[*package.wrong, wrong], content_hash=package.content_hash + "+mined")
 
 
@@ -110,8 +123,11 @@ def main() -> None:
     options = parser.parse_args()
     packages, order = catalogue(options.only)
     references = {slug: package.solution for slug, package in packages.items()}
-    header = (f"| {'problem':<32} | named | class | wrong | explained | coverage | clusters left | largest |"
-              + (" after naming it |" if options.promote else "") + " s |")
+    header = (
+        f"| {'problem':<32} | named | class | wrong | explained | coverage | clusters left | largest |"
+        + (" after naming it |" if options.promote else "")
+        + " s |"
+    )
     print(header)
     print("|" + "|".join("---" for _ in header.split("|")[1:-1]) + "|")
     totals = [0, 0, 0, 0]
@@ -129,8 +145,10 @@ def main() -> None:
             wrong, named, clusters = figures(graded)
             totals[0], totals[1] = totals[0] + wrong, totals[1] + named
             largest = len(next(iter(clusters.values()))) if clusters else 0
-            row = (f"| {slug:<32} | {len(package.wrong)} | {len(graded)} | {wrong} | {named} | "
-                   f"{named / wrong:.0%} | {len(clusters)} | {largest} |")
+            row = (
+                f"| {slug:<32} | {len(package.wrong)} | {len(graded)} | {wrong} | {named} | "
+                f"{named / wrong:.0%} | {len(clusters)} | {largest} |"
+            )
             if options.promote and clusters:
                 again = promoted(package, graded, clusters)
                 second = run_gate(again, sandbox, solved=solved)
@@ -144,8 +162,10 @@ def main() -> None:
                 row += " - |"
             print(row + f" {time.perf_counter() - started:.1f} |", flush=True)
     share = f"{totals[1] / totals[0]:.0%}" if totals[0] else "-"
-    print(f"{len(order)} problems, {totals[0]} wrong submissions, {totals[1]} explained ({share}) "
-          f"in {time.perf_counter() - started_all:.0f} s")
+    print(
+        f"{len(order)} problems, {totals[0]} wrong submissions, {totals[1]} explained ({share}) "
+        f"in {time.perf_counter() - started_all:.0f} s"
+    )
 
 
 if __name__ == "__main__":

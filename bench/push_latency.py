@@ -97,17 +97,22 @@ print(json.dumps([(done - made).total_seconds() for made, done in rows]))
 """)[3:]
     finally:
         stack.stop()
-    print(f"\n## Submit -> verdict visible in Chromium, {args.runs} runs each, load average "
-          f"{os.getloadavg()[0]:.1f}\n")
+    print(f"\n## Submit -> verdict visible in Chromium, {args.runs} runs each, load average {os.getloadavg()[0]:.1f}\n")
     print("| path | in the page p50 | p95 | mean | of which the server (accepted -> verdict recorded) p50 |")
     print("| --- | --- | --- | --- | --- |")
-    phases = (("push (long poll, Redis pub/sub)", push, server[:args.runs]),
-              ("polling every 0.7 s (before)", polled, server[args.runs:]))
+    phases = (
+        ("push (long poll, Redis pub/sub)", push, server[: args.runs]),
+        ("polling every 0.7 s (before)", polled, server[args.runs :]),
+    )
     for name, times, graded in phases:
-        print(f"| {name} | {pct(times, 50) * 1000:.0f} ms | {pct(times, 95) * 1000:.0f} ms | "
-              f"{statistics.mean(times) * 1000:.0f} ms | {pct(graded, 50) * 1000:.0f} ms |")
-    print(f"\nTarget for the push: p50 <= 300 ms ({'met' if pct(push, 50) <= 0.3 else 'MISSED'}), "
-          f"p95 <= 1 s ({'met' if pct(push, 95) <= 1.0 else 'MISSED'}).")
+        print(
+            f"| {name} | {pct(times, 50) * 1000:.0f} ms | {pct(times, 95) * 1000:.0f} ms | "
+            f"{statistics.mean(times) * 1000:.0f} ms | {pct(graded, 50) * 1000:.0f} ms |"
+        )
+    print(
+        f"\nTarget for the push: p50 <= 300 ms ({'met' if pct(push, 50) <= 0.3 else 'MISSED'}), "
+        f"p95 <= 1 s ({'met' if pct(push, 95) <= 1.0 else 'MISSED'})."
+    )
 
 
 if __name__ == "__main__":

@@ -27,9 +27,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 VAR = Path(os.environ.get("JUDGE_VAR_DIR") or tempfile.mkdtemp(prefix="judge-bench-"))
-os.environ.update({"JUDGE_VAR_DIR": str(VAR), "DEBUG": "0", "SECRET_KEY": secrets.token_urlsafe(40),
-                   "ALLOWED_HOSTS": "testserver", "SANDBOX_BACKEND": os.environ.get("SANDBOX_BACKEND", "process"),
-                   "LOG_LEVEL": "WARNING", "DJANGO_SETTINGS_MODULE": "judge.settings", "JUDGE_PLAIN_HTTP": "1"})
+os.environ.update(
+    {
+        "JUDGE_VAR_DIR": str(VAR),
+        "DEBUG": "0",
+        "SECRET_KEY": secrets.token_urlsafe(40),
+        "ALLOWED_HOSTS": "testserver",
+        "SANDBOX_BACKEND": os.environ.get("SANDBOX_BACKEND", "process"),
+        "LOG_LEVEL": "WARNING",
+        "DJANGO_SETTINGS_MODULE": "judge.settings",
+        "JUDGE_PLAIN_HTTP": "1",
+    }
+)
 
 import django  # noqa: E402
 
@@ -46,9 +55,26 @@ from judge.authoring.sync import sync_problems  # noqa: E402
 from judge.problems.models import Problem  # noqa: E402
 from judge.submissions.models import Kind, Status, Submission  # noqa: E402
 
-FIELDS = ("title", "summary", "difficulty", "tags", "prerequisites", "statement_md", "theory_md", "hints",
-          "starter_code", "solution_code", "function_name", "params", "time_limit_s", "memory_mb", "rtol", "atol",
-          "package_hash", "current_test_set")
+FIELDS = (
+    "title",
+    "summary",
+    "difficulty",
+    "tags",
+    "prerequisites",
+    "statement_md",
+    "theory_md",
+    "hints",
+    "starter_code",
+    "solution_code",
+    "function_name",
+    "params",
+    "time_limit_s",
+    "memory_mb",
+    "rtol",
+    "atol",
+    "package_hash",
+    "current_test_set",
+)
 
 
 def load(problem_count: int, students: int, submissions: int) -> tuple[object, Problem]:
@@ -68,9 +94,15 @@ def load(problem_count: int, students: int, submissions: int) -> tuple[object, P
     users = [get_user_model().objects.create_user(f"student{i}", password=None) for i in range(students)]
     rng = random.Random(7)
     Submission.objects.bulk_create(
-        Submission(user=rng.choice(users), problem=(p := rng.choice(problems)), test_set_id=p.current_test_set_id,
-                   kind=Kind.SUBMIT, code="import numpy as np\n", status=Status.DONE,
-                   verdict=rng.choice([Verdict.ACCEPTED, Verdict.WRONG_ANSWER, Verdict.RUNTIME_ERROR]))
+        Submission(
+            user=rng.choice(users),
+            problem=(p := rng.choice(problems)),
+            test_set_id=p.current_test_set_id,
+            kind=Kind.SUBMIT,
+            code="import numpy as np\n",
+            status=Status.DONE,
+            verdict=rng.choice([Verdict.ACCEPTED, Verdict.WRONG_ANSWER, Verdict.RUNTIME_ERROR]),
+        )
         for _ in range(submissions)
     )
     return users[0], problems[len(problems) // 2]
@@ -102,15 +134,18 @@ def main() -> None:
     student, problem = load(args.problems, args.students, args.submissions)
     client = Client()
     client.force_login(student)
-    print(f"database: {connection.vendor}; {Problem.objects.filter(published=True).count()} published problems, "
-          f"{Submission.objects.count()} submissions by {args.students} students; {args.repeats} renders each")
+    print(
+        f"database: {connection.vendor}; {Problem.objects.filter(published=True).count()} published problems, "
+        f"{Submission.objects.count()} submissions by {args.students} students; {args.repeats} renders each"
+    )
     print(f"{'page':<34} {'p50 ms':>8} {'p95 ms':>8} {'mean ms':>8} {'queries':>8}")
     pages = (("problem list /", "/"), (f"problem page {problem.slug}", reverse("problem-detail", args=[problem.slug])))
     for label, url in pages:
         timings, queries = measure(client, url, args.repeats)
         p95 = statistics.quantiles(timings, n=20)[-1]
-        print(f"{label:<34} {statistics.median(timings):>8.2f} {p95:>8.2f} {statistics.fmean(timings):>8.2f} "
-              f"{queries:>8}")
+        print(
+            f"{label:<34} {statistics.median(timings):>8.2f} {p95:>8.2f} {statistics.fmean(timings):>8.2f} {queries:>8}"
+        )
 
 
 if __name__ == "__main__":

@@ -67,8 +67,15 @@ def tiny_cases() -> list[Case]:
 
 
 def job_for(code: str, spec, cases: list[Case]) -> Job:
-    return Job(code, spec.function, spec.params, [JobTest(c.name, c.inputs) for c in cases],
-               spec.time_limit_s, spec.memory_mb, spec.max_output_bytes)
+    return Job(
+        code,
+        spec.function,
+        spec.params,
+        [JobTest(c.name, c.inputs) for c in cases],
+        spec.time_limit_s,
+        spec.memory_mb,
+        spec.max_output_bytes,
+    )
 
 
 class ExecPerSubmission:
@@ -78,14 +85,16 @@ class ExecPerSubmission:
         self.pool = pool
         api = pool.client.api
         self.child_uid = random.randrange(200_000, 2_000_000_000)
-        self.id = api.create_container(pool.image, command=["sleep", "infinity"], user="0",
-                                       host_config=pool.host_config(), network_disabled=True)["Id"]
+        self.id = api.create_container(
+            pool.image, command=["sleep", "infinity"], user="0", host_config=pool.host_config(), network_disabled=True
+        )["Id"]
         api.start(self.id)
 
     def run(self, job: Job) -> JobRun:
         api = self.pool.client.api
-        exec_id = api.exec_create(self.id, self.pool.command(self.child_uid), stdin=True, stdout=True,
-                                  stderr=False, user="0")["Id"]
+        exec_id = api.exec_create(
+            self.id, self.pool.command(self.child_uid), stdin=True, stdout=True, stderr=False, user="0"
+        )["Id"]
         response = api.exec_start(exec_id, socket=True)
         sock = getattr(response, "_sock", response)
         try:
@@ -129,8 +138,14 @@ def measure(label: str, runs: int, submit: Callable[[], JobRun], cases: list[Cas
     wall = time.perf_counter() - started - runs * gap_s
     cpu_after = containers_cpu_ns()
     cpu_ms = (cpu_after - cpu_before) / runs / 1e6 if None not in (cpu_before, cpu_after) else None
-    return {"label": label, "runs": runs, "p50": percentile(latencies, 0.5), "p95": percentile(latencies, 0.95),
-            "per_s": runs / wall, "cpu_ms": cpu_ms}
+    return {
+        "label": label,
+        "runs": runs,
+        "p50": percentile(latencies, 0.5),
+        "p95": percentile(latencies, 0.95),
+        "per_s": runs / wall,
+        "cpu_ms": cpu_ms,
+    }
 
 
 def main() -> None:
@@ -145,8 +160,10 @@ def main() -> None:
     spec = package.spec()
     code = (ROOT / "problems" / SLUG / "solution.py").read_text()
     print(f"machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}; image {options.image}")
-    with DockerSandbox(image=options.image, pool_size=2, socket_dir=options.socket_dir) as pool, \
-            DockerSandbox(image=options.image, pool_size=1, socket_dir=None) as attached:
+    with (
+        DockerSandbox(image=options.image, pool_size=2, socket_dir=options.socket_dir) as pool,
+        DockerSandbox(image=options.image, pool_size=1, socket_dir=None) as attached,
+    ):
         pool.wait_until_full()
         attached.wait_until_full()
         full = build_cases(package, pool)
@@ -155,34 +172,55 @@ def main() -> None:
             rows = []
             for name, cases in (("1 tiny test", tiny_cases()), (f"full set, {len(full)} tests", full)):
                 job = job_for(code, spec, cases)
-                rows.append((name, [
-                    measure("(a) warm pool", options.runs, lambda job=job: pool.run(job), cases, spec),
-                    # A worker does database work between submissions; the zygote uses such gaps.
-                    measure("(a) 10 ms apart", options.runs, lambda job=job: pool.run(job), cases, spec, gap_s=0.01),
-                    measure("(a) attach stream", options.runs, lambda job=job: attached.run(job), cases, spec),
-                    measure("(b) docker exec", options.slow_runs, lambda job=job: exec_box.run(job), cases, spec),
-                    measure("(c) docker run", options.slow_runs, lambda job=job: run_per_submission(pool, job), cases, spec),
-                ]))
+                rows.append(
+                    (
+                        name,
+                        [
+                            measure("(a) warm pool", options.runs, lambda job=job: pool.run(job), cases, spec),
+                            # A worker does database work between submissions; the zygote uses such gaps.
+                            measure(
+                                "(a) 10 ms apart", options.runs, lambda job=job: pool.run(job), cases, spec, gap_s=0.01
+                            ),
+                            measure("(a) attach stream", options.runs, lambda job=job: attached.run(job), cases, spec),
+                            measure(
+                                "(b) docker exec", options.slow_runs, lambda job=job: exec_box.run(job), cases, spec
+                            ),
+                            measure(
+                                "(c) docker run",
+                                options.slow_runs,
+                                lambda job=job: run_per_submission(pool, job),
+                                cases,
+                                spec,
+                            ),
+                        ],
+                    )
+                )
         finally:
             exec_box.close()
     print_table(rows)
 
 
 def print_table(rows) -> None:
-    print(f"{'case set':<22} {'path':<17} {'runs':>5} {'p50 ms':>9} {'p95 ms':>9} {'subm/s':>8} "
-          f"{'p50 vs (a)':>11} {'(a) subm/s ÷ this':>18} {'CPU ms/subm':>12}")
+    print(
+        f"{'case set':<22} {'path':<17} {'runs':>5} {'p50 ms':>9} {'p95 ms':>9} {'subm/s':>8} "
+        f"{'p50 vs (a)':>11} {'(a) subm/s ÷ this':>18} {'CPU ms/subm':>12}"
+    )
     for name, results in rows:
         warm = results[0]
         for result in results:
             cpu = f"{result['cpu_ms']:.2f}" if result.get("cpu_ms") is not None else "-"
-            print(f"{name:<22} {result['label']:<17} {result['runs']:>5} {result['p50']:>9.2f} {result['p95']:>9.2f} "
-                  f"{result['per_s']:>8.1f} {result['p50'] / warm['p50']:>10.1f}x {warm['per_s'] / result['per_s']:>17.1f}x"
-                  f" {cpu:>12}")
+            print(
+                f"{name:<22} {result['label']:<17} {result['runs']:>5} {result['p50']:>9.2f} {result['p95']:>9.2f} "
+                f"{result['per_s']:>8.1f} {result['p50'] / warm['p50']:>10.1f}x {warm['per_s'] / result['per_s']:>17.1f}x"
+                f" {cpu:>12}"
+            )
     print("p50/p95: the sandbox round trip of one submission; subm/s: one worker, back to back, checks included")
     print("(for '10 ms apart', subm/s leaves the gaps out). CPU ms/subm: what the containers used per submission")
     print("(zygote, template, children and their page faults; for (c) also NumPy's import); each has a one-CPU quota.")
-    print("warm pool vs docker run, throughput: "
-          + ", ".join(f"{name}: {r[0]['per_s'] / r[-1]['per_s']:.0f}x" for name, r in rows))
+    print(
+        "warm pool vs docker run, throughput: "
+        + ", ".join(f"{name}: {r[0]['per_s'] / r[-1]['per_s']:.0f}x" for name, r in rows)
+    )
 
 
 if __name__ == "__main__":

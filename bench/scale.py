@@ -70,10 +70,19 @@ def drop_database(url: str) -> None:
 
 
 def setup_django(url: str) -> None:
-    os.environ.update({"DATABASE_URL": url, "DEBUG": "0", "SECRET_KEY": secrets.token_urlsafe(40),
-                       "ALLOWED_HOSTS": "testserver", "SANDBOX_BACKEND": "process", "LOG_LEVEL": "WARNING",
-                       "JUDGE_VAR_DIR": os.environ.get("JUDGE_VAR_DIR") or tempfile.mkdtemp(prefix="judge-scale-"),
-                       "DJANGO_SETTINGS_MODULE": "judge.settings", "JUDGE_PLAIN_HTTP": "1"})
+    os.environ.update(
+        {
+            "DATABASE_URL": url,
+            "DEBUG": "0",
+            "SECRET_KEY": secrets.token_urlsafe(40),
+            "ALLOWED_HOSTS": "testserver",
+            "SANDBOX_BACKEND": "process",
+            "LOG_LEVEL": "WARNING",
+            "JUDGE_VAR_DIR": os.environ.get("JUDGE_VAR_DIR") or tempfile.mkdtemp(prefix="judge-scale-"),
+            "DJANGO_SETTINGS_MODULE": "judge.settings",
+            "JUDGE_PLAIN_HTTP": "1",
+        }
+    )
     import django
 
     django.setup()
@@ -84,29 +93,45 @@ def make_problems(count: int) -> None:
 
     for i in range(count):
         problem = Problem.objects.create(
-            slug=f"problem_{i:02}", title=f"Problem {i}", difficulty=("easy", "medium", "hard")[i % 3],
-            tags=[TAGS[i % len(TAGS)], TAGS[(i * 3 + 1) % len(TAGS)]], statement_md="-", starter_code="",
-            solution_code="", package_hash="-", path_order=i, published=True)
+            slug=f"problem_{i:02}",
+            title=f"Problem {i}",
+            difficulty=("easy", "medium", "hard")[i % 3],
+            tags=[TAGS[i % len(TAGS)], TAGS[(i * 3 + 1) % len(TAGS)]],
+            statement_md="-",
+            starter_code="",
+            solution_code="",
+            package_hash="-",
+            path_order=i,
+            published=True,
+        )
         test_set = TestSet.objects.create(problem=problem, version="v1")
         Problem.objects.filter(pk=problem.pk).update(current_test_set=test_set)
 
 
 def make_users(count: int) -> None:
-    sql("""INSERT INTO auth_user (password, is_superuser, username, first_name, last_name, email, is_staff,
+    sql(
+        """INSERT INTO auth_user (password, is_superuser, username, first_name, last_name, email, is_staff,
                                   is_active, date_joined)
            SELECT '!', false, 'student' || g, '', '', '', false, true, now() - interval '200 days'
-           FROM generate_series(1, %s) g""", [count])
+           FROM generate_series(1, %s) g""",
+        [count],
+    )
 
 
 # The columns the fill sets; every other column of a submission gets its field's default.
 FILLED = {
-    "user_id": "u.first + g.un", "problem_id": "p.id", "test_set_id": "p.current_test_set_id",
-    "kind": "CASE WHEN g.k < 0.08 THEN 'run' ELSE 'submit' END", "code": "'import numpy as np'",
+    "user_id": "u.first + g.un",
+    "problem_id": "p.id",
+    "test_set_id": "p.current_test_set_id",
+    "kind": "CASE WHEN g.k < 0.08 THEN 'run' ELSE 'submit' END",
+    "code": "'import numpy as np'",
     "status": "'done'",
     "verdict": "CASE WHEN g.r < 0.35 THEN 'accepted' WHEN g.r < 0.8 THEN 'wrong_answer' "
-               "WHEN g.r < 0.93 THEN 'runtime_error' ELSE 'time_limit_exceeded' END",
-    "grading_ms": "12.5", "created_at": "now() - g.t * interval '180 days'",
-    "enqueued_at": "now() - g.t * interval '180 days'", "finished_at": "now() - g.t * interval '180 days'",
+    "WHEN g.r < 0.93 THEN 'runtime_error' ELSE 'time_limit_exceeded' END",
+    "grading_ms": "12.5",
+    "created_at": "now() - g.t * interval '180 days'",
+    "enqueued_at": "now() - g.t * interval '180 days'",
+    "finished_at": "now() - g.t * interval '180 days'",
     "attempts": "1",
 }
 
@@ -132,7 +157,8 @@ def add_submissions(count: int, users: int) -> None:
 
 
 def _fill(columns: list[str], values: list[str], params: dict) -> None:
-    sql(f"""WITH p AS (SELECT row_number() OVER (ORDER BY path_order) AS n, id, current_test_set_id
+    sql(
+        f"""WITH p AS (SELECT row_number() OVER (ORDER BY path_order) AS n, id, current_test_set_id
                        FROM problems_problem WHERE published),
                  u AS (SELECT min(id) AS first FROM auth_user),
                  g AS (SELECT 1 + floor((SELECT count(*) FROM p) * power(random(), 1.5))::int AS pn,
@@ -140,7 +166,9 @@ def _fill(columns: list[str], values: list[str], params: dict) -> None:
                               random() AS k
                        FROM generate_series(1, %(count)s))
             INSERT INTO submissions_submission ({", ".join(columns)})
-            SELECT {", ".join(values)} FROM g JOIN p ON p.n = g.pn CROSS JOIN u""", params)
+            SELECT {", ".join(values)} FROM g JOIN p ON p.n = g.pn CROSS JOIN u""",
+        params,
+    )
 
 
 @contextlib.contextmanager
@@ -149,8 +177,11 @@ def indexes_dropped(table: str):
     from django.db import connection
 
     with connection.cursor() as cursor:
-        cursor.execute("""SELECT indexname, indexdef FROM pg_indexes i WHERE tablename = %s AND NOT EXISTS (
-                              SELECT 1 FROM pg_constraint c WHERE c.conname = i.indexname)""", [table])
+        cursor.execute(
+            """SELECT indexname, indexdef FROM pg_indexes i WHERE tablename = %s AND NOT EXISTS (
+                              SELECT 1 FROM pg_constraint c WHERE c.conname = i.indexname)""",
+            [table],
+        )
         indexes = cursor.fetchall()
         for name, _ in indexes:
             cursor.execute(f'DROP INDEX "{name}"')
@@ -199,12 +230,20 @@ def time_verdicts(count: int) -> tuple[tuple[float, float], tuple[float, float]]
     from judge.submissions.models import Status, Submission
 
     problems = list(Problem.objects.filter(published=True).values_list("pk", "current_test_set_id"))
-    user_ids = list(Submission.objects.order_by("?").values_list("user_id", flat=True)[:2 * count])
+    user_ids = list(Submission.objects.order_by("?").values_list("user_id", flat=True)[: 2 * count])
     made = []
     for i, user_id in enumerate(user_ids):
         problem_id, test_set_id = problems[i % len(problems)]
-        made.append(Submission(user_id=user_id, problem_id=problem_id, test_set_id=test_set_id, code="x",
-                               status=Status.RUNNING, claim=uuid.uuid4()))
+        made.append(
+            Submission(
+                user_id=user_id,
+                problem_id=problem_id,
+                test_set_id=test_set_id,
+                code="x",
+                status=Status.RUNNING,
+                claim=uuid.uuid4(),
+            )
+        )
     made = Submission.objects.bulk_create(made)
     before, after = [], []
     for i, submission in enumerate(made):
@@ -214,9 +253,19 @@ def time_verdicts(count: int) -> tuple[tuple[float, float], tuple[float, float]]
             assert record_verdict(submission.pk, submission.claim, report)
             after.append((time.perf_counter() - started) * 1000)
         else:
-            assert Submission.objects.filter(pk=submission.pk, claim=submission.claim, status=Status.RUNNING).update(
-                status=Status.DONE, verdict=report.verdict, message=report.message, results=[],
-                grading_ms=report.time_ms, sandbox=report.sandbox, finished_at=timezone.now(), claim=None) == 1
+            assert (
+                Submission.objects.filter(pk=submission.pk, claim=submission.claim, status=Status.RUNNING).update(
+                    status=Status.DONE,
+                    verdict=report.verdict,
+                    message=report.message,
+                    results=[],
+                    grading_ms=report.time_ms,
+                    sandbox=report.sandbox,
+                    finished_at=timezone.now(),
+                    claim=None,
+                )
+                == 1
+            )
             before.append((time.perf_counter() - started) * 1000)
     return percentiles(before), percentiles(after)
 
@@ -233,10 +282,15 @@ def measure(size_label: str, runs: int, verdicts: int) -> dict[str, tuple[float,
     total = board().total
     deep_page = max(1, total // 50 // 2)
     middle = UserTotals.objects.order_by("-solved", "reached_at", "user_id").values_list("user_id", flat=True)[
-        total // 2]
+        total // 2
+    ]
     viewer = get_user_model().objects.get(pk=middle)
-    busiest = get_user_model().objects.get(pk=Submission.objects.values("user_id").annotate(n=Count("id"))
-                                           .order_by("-n").values_list("user_id", flat=True)[0])
+    busiest = get_user_model().objects.get(
+        pk=Submission.objects.values("user_id")
+        .annotate(n=Count("id"))
+        .order_by("-n")
+        .values_list("user_id", flat=True)[0]
+    )
     anonymous, signed_in = Client(), Client()
     signed_in.force_login(viewer)
     pages = [
@@ -254,8 +308,10 @@ def measure(size_label: str, runs: int, verdicts: int) -> dict[str, tuple[float,
     results = {}
     for label, client, url in pages:
         results[label] = time_page(client, url, runs)
-        print(f"  {size_label:>6} {label:<44} p50 {results[label][0]:7.2f} ms  p95 {results[label][1]:7.2f} ms",
-              flush=True)
+        print(
+            f"  {size_label:>6} {label:<44} p50 {results[label][0]:7.2f} ms  p95 {results[label][1]:7.2f} ms",
+            flush=True,
+        )
     labels = ("record_verdict, the UPDATE alone (before)", "record_verdict with the standings")
     for label, figures in zip(labels, time_verdicts(verdicts)):
         results[label] = figures
@@ -282,8 +338,11 @@ def main() -> None:
     make_problems(args.problems)
     started = time.perf_counter()
     make_users(args.users)
-    print(f"PostgreSQL {connection.cursor().connection.info.server_version}; {args.users:,} students in "
-          f"{time.perf_counter() - started:.1f} s; {args.problems} problems; {args.runs} requests per page", flush=True)
+    print(
+        f"PostgreSQL {connection.cursor().connection.info.server_version}; {args.users:,} students in "
+        f"{time.perf_counter() - started:.1f} s; {args.problems} problems; {args.runs} requests per page",
+        flush=True,
+    )
     table: dict[str, dict[int, tuple[float, float]]] = {}
     loads: list[float] = []  # the machine's load average after each size: the figures move with it
     have = 0
@@ -297,8 +356,11 @@ def main() -> None:
             counts = rebuild_standings()
             rebuilt = time.perf_counter() - started
             sql("VACUUM ANALYZE")
-            print(f"M = {have:,}: filled in {filled:.1f} s, standings rebuilt in {rebuilt:.1f} s "
-                  f"({counts['UserTotals']:,} ranked students, {counts['UserProblemState']:,} states)", flush=True)
+            print(
+                f"M = {have:,}: filled in {filled:.1f} s, standings rebuilt in {rebuilt:.1f} s "
+                f"({counts['UserTotals']:,} ranked students, {counts['UserProblemState']:,} states)",
+                flush=True,
+            )
             for label, figures in measure(human(size), args.runs, args.verdicts).items():
                 table.setdefault(label, {})[size] = figures
             loads.append(os.getloadavg()[0])
@@ -307,8 +369,10 @@ def main() -> None:
         if not args.keep:
             drop_database(args.database_url)
     print()
-    print(f"p50 / p95 in ms, {args.users:,} students, {args.problems} problems, M submissions; "
-          f"load average after each size: {', '.join(f'{load:.1f}' for load in loads)} on {os.cpu_count()} CPUs:")
+    print(
+        f"p50 / p95 in ms, {args.users:,} students, {args.problems} problems, M submissions; "
+        f"load average after each size: {', '.join(f'{load:.1f}' for load in loads)} on {os.cpu_count()} CPUs:"
+    )
     print("| measurement | " + " | ".join(f"M = {human(s)}" for s in sizes) + " |")
     print("| --- | " + " | ".join("---" for _ in sizes) + " |")
     for label, by_size in table.items():

@@ -87,9 +87,13 @@ class Host:
         run(*inside, "ip", "link", "set", f"{link}n", "up")
         run(*inside, "ip", "link", "set", "lo", "up")
         for port in (5432, 6379):
-            self.relays.append(subprocess.Popen(
-                ["socat", f"TCP-LISTEN:{port},bind={self.here},reuseaddr,fork", f"TCP:127.0.0.1:{port}"],
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+            self.relays.append(
+                subprocess.Popen(
+                    ["socat", f"TCP-LISTEN:{port},bind={self.here},reuseaddr,fork", f"TCP:127.0.0.1:{port}"],
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                )
+            )
         time.sleep(0.3)
         probe = run(*inside, "pg_isready", "-q", "-h", self.here, "-U", "postgres", check=False)
         if probe.returncode:
@@ -117,10 +121,17 @@ class Stack:
         self.env = {k: v for k, v in os.environ.items() if k not in ("JUDGE_TEST", "REDIS_URL")} | {
             "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{args.database}",
             "CELERY_BROKER_URL": f"redis://127.0.0.1:6379/{args.redis_db}",
-            "SECRET_KEY": "scale-out-benchmark-" + "x" * 40, "DEBUG": "0", "ALLOWED_HOSTS": "127.0.0.1",
-            "JUDGE_PLAIN_HTTP": "1", "SANDBOX_BACKEND": args.sandbox, "SANDBOX_POOL_SIZE": "2",
-            "JUDGE_VAR_DIR": str(self.var), "PYTHONPATH": str(ROOT), "LOG_FORMAT": "json",
-            "PROBLEMS_DIR": str(self.var / "problems"), "MEASURE_SPEED": "0",
+            "SECRET_KEY": "scale-out-benchmark-" + "x" * 40,
+            "DEBUG": "0",
+            "ALLOWED_HOSTS": "127.0.0.1",
+            "JUDGE_PLAIN_HTTP": "1",
+            "SANDBOX_BACKEND": args.sandbox,
+            "SANDBOX_POOL_SIZE": "2",
+            "JUDGE_VAR_DIR": str(self.var),
+            "PYTHONPATH": str(ROOT),
+            "LOG_FORMAT": "json",
+            "PROBLEMS_DIR": str(self.var / "problems"),
+            "MEASURE_SPEED": "0",
         }
         self.workers: list[subprocess.Popen] = []
 
@@ -133,8 +144,9 @@ class Stack:
         }
 
     def manage(self, *args: str) -> str:
-        done = subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=self.env, text=True,
-                              capture_output=True, check=False)
+        done = subprocess.run(
+            [sys.executable, "manage.py", *args], cwd=ROOT, env=self.env, text=True, capture_output=True, check=False
+        )
         if done.returncode:
             raise SystemExit(f"manage.py {args[0]} failed:\n{done.stdout[-2000:]}{done.stderr[-3000:]}")
         return done.stdout
@@ -145,9 +157,21 @@ class Stack:
     def prepare(self) -> None:
         import redis
 
-        subprocess.run(["psql", "-q", "-h", "127.0.0.1", "-U", "postgres", "-c",
-                        f"DROP DATABASE IF EXISTS {self.args.database}", "-c", f"CREATE DATABASE {self.args.database}"],
-                       check=True)
+        subprocess.run(
+            [
+                "psql",
+                "-q",
+                "-h",
+                "127.0.0.1",
+                "-U",
+                "postgres",
+                "-c",
+                f"DROP DATABASE IF EXISTS {self.args.database}",
+                "-c",
+                f"CREATE DATABASE {self.args.database}",
+            ],
+            check=True,
+        )
         redis.Redis.from_url(self.env["CELERY_BROKER_URL"]).flushdb()
         copy_problem(self.args.problem, self.var / "problems")
         self.manage("migrate", "--noinput", "-v0")
@@ -163,8 +187,14 @@ print(json.dumps({{}}))
     def start(self, name: str, prefix: list[str], command: list[str], env: dict) -> subprocess.Popen:
         Path(env["JUDGE_VAR_DIR"]).mkdir(parents=True, exist_ok=True)
         log = open(self.var / f"{name}.log", "wb")  # noqa: SIM115  (the worker writes it until it stops)
-        process = subprocess.Popen([*prefix, *command, f"--hostname={name}@%h"], cwd=ROOT, env=env, stdout=log,
-                                   stderr=subprocess.STDOUT, start_new_session=True)
+        process = subprocess.Popen(
+            [*prefix, *command, f"--hostname={name}@%h"],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
         self.workers.append(process)
         return process
 
@@ -232,22 +262,35 @@ def wait_until(predicate, timeout: float, what: str) -> None:
 
 def one_round(stack: Stack, hosts: list[Host], count: int, round_no: int) -> dict:
     names = [f"scale-r{round_no}-w{i}" for i in range(count)]
-    workers = [stack.start(name, host.prefix(), compose_command("worker"), stack.env_for(host, i))
-               for i, (name, host) in enumerate(zip(names, hosts, strict=False))]
-    wait_until(lambda: all(b" ready." in (stack.var / f"{n}.log").read_bytes() for n in names), stack.args.timeout,
-               f"{count} workers to be ready")
+    workers = [
+        stack.start(name, host.prefix(), compose_command("worker"), stack.env_for(host, i))
+        for i, (name, host) in enumerate(zip(names, hosts, strict=False))
+    ]
+    wait_until(
+        lambda: all(b" ready." in (stack.var / f"{n}.log").read_bytes() for n in names),
+        stack.args.timeout,
+        f"{count} workers to be ready",
+    )
     time.sleep(stack.args.warm)  # their sandbox pools fill
     load, cpu = Path("/proc/loadavg").read_text().split()[0], cpu_times()
     pks = stack.burst()
     started = time.monotonic()
-    wait_until(lambda: stack.outcome(pks)["done"] == len(pks) or time.monotonic() - started > stack.args.timeout,
-               stack.args.timeout + 30, "the burst")
+    wait_until(
+        lambda: stack.outcome(pks)["done"] == len(pks) or time.monotonic() - started > stack.args.timeout,
+        stack.args.timeout + 30,
+        "the burst",
+    )
     result = stack.outcome(pks)
     busy, total = (now - then for now, then in zip(cpu_times(), cpu, strict=True))
     stack.stop(workers)
-    return result | {"workers": count, "burst": len(pks), "load": load,
-                     "load_end": Path("/proc/loadavg").read_text().split()[0],
-                     "share": [graded_by(stack, n) for n in names], "cpu_busy_pct": 100 * busy / total}
+    return result | {
+        "workers": count,
+        "burst": len(pks),
+        "load": load,
+        "load_end": Path("/proc/loadavg").read_text().split()[0],
+        "share": [graded_by(stack, n) for n in names],
+        "cpu_busy_pct": 100 * busy / total,
+    }
 
 
 def main() -> None:
@@ -273,8 +316,12 @@ def main() -> None:
         for host in hosts:
             host.create()
         stack.prepare()
-        stack.start("maintenance", [], compose_command("maintenance")[:-1] + [f"--schedule={stack.var}/beat-schedule"],
-                    stack.env_for(Host(0, False), 0))
+        stack.start(
+            "maintenance",
+            [],
+            compose_command("maintenance")[:-1] + [f"--schedule={stack.var}/beat-schedule"],
+            stack.env_for(Host(0, False), 0),
+        )
         for round_no, count in enumerate(counts):
             results.append(one_round(stack, hosts, count, round_no))
             print(json.dumps(results[-1]), flush=True)
@@ -282,19 +329,28 @@ def main() -> None:
         stack.stop(list(stack.workers))
         for host in hosts:
             host.destroy()
-    where = ("each in its own network namespace, PostgreSQL and Redis over a veth link" if namespaces
-             else "plain processes of this machine (--no-namespaces)")
-    print(f"\nScale out: compose's worker command ({' '.join(compose_command('worker')[1:])}), {where}; "
-          f"{args.sandbox} sandbox, {os.cpu_count()} cores, a burst of {args.burst} Submits per round")
-    print("| grading workers | graded/s | final | claimed twice | graded by each worker | machine's CPU busy "
-          "| load average start / end |")
+    where = (
+        "each in its own network namespace, PostgreSQL and Redis over a veth link"
+        if namespaces
+        else "plain processes of this machine (--no-namespaces)"
+    )
+    print(
+        f"\nScale out: compose's worker command ({' '.join(compose_command('worker')[1:])}), {where}; "
+        f"{args.sandbox} sandbox, {os.cpu_count()} cores, a burst of {args.burst} Submits per round"
+    )
+    print(
+        "| grading workers | graded/s | final | claimed twice | graded by each worker | machine's CPU busy "
+        "| load average start / end |"
+    )
     print("| --- | --- | --- | --- | --- | --- | --- |")
     base = None
     for r in results:
         rate = r["done"] / r["seconds"] if r["seconds"] else 0.0
         base = base or rate
-        print(f"| {r['workers']} | {rate:.1f} ({rate / base:.2f}x) | {r['done']} of {r['burst']} | {r['claimed_twice']} | "
-              f"{' / '.join(map(str, r['share']))} | {r['cpu_busy_pct']:.0f}% | {r['load']} / {r['load_end']} |")
+        print(
+            f"| {r['workers']} | {rate:.1f} ({rate / base:.2f}x) | {r['done']} of {r['burst']} | {r['claimed_twice']} | "
+            f"{' / '.join(map(str, r['share']))} | {r['cpu_busy_pct']:.0f}% | {r['load']} / {r['load_end']} |"
+        )
 
 
 if __name__ == "__main__":

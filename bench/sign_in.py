@@ -44,17 +44,23 @@ def stack_env(args) -> dict:
     url = f"redis://127.0.0.1:6379/{args.redis_db}"
     env = {k: v for k, v in os.environ.items() if k != "JUDGE_TEST"}  # the production hasher, not the tests'
     return env | {
-        "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{args.database}", "CELERY_BROKER_URL": url,
-        "REDIS_URL": url, "DEBUG": "0", "SECRET_KEY": "sign-in-benchmark-" + "x" * 40,
-        "ALLOWED_HOSTS": "127.0.0.1,localhost", "JUDGE_VAR_DIR": str(ROOT / "var" / "bench-sign-in"),
-        "GUNICORN_BIND": f"127.0.0.1:{args.port}", "DATABASE_POOL_MAX": "12", "PYTHONPATH": str(ROOT),
-        "LOG_LEVEL": "WARNING", "JUDGE_PLAIN_HTTP": "1",  # gunicorn on 127.0.0.1 without a TLS proxy
+        "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{args.database}",
+        "CELERY_BROKER_URL": url,
+        "REDIS_URL": url,
+        "DEBUG": "0",
+        "SECRET_KEY": "sign-in-benchmark-" + "x" * 40,
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "JUDGE_VAR_DIR": str(ROOT / "var" / "bench-sign-in"),
+        "GUNICORN_BIND": f"127.0.0.1:{args.port}",
+        "DATABASE_POOL_MAX": "12",
+        "PYTHONPATH": str(ROOT),
+        "LOG_LEVEL": "WARNING",
+        "JUDGE_PLAIN_HTTP": "1",  # gunicorn on 127.0.0.1 without a TLS proxy
     }
 
 
 def manage(env: dict, *args: str) -> str:
-    done = subprocess.run([PYTHON, "manage.py", *args], cwd=ROOT, env=env, text=True, capture_output=True,
-                          check=False)
+    done = subprocess.run([PYTHON, "manage.py", *args], cwd=ROOT, env=env, text=True, capture_output=True, check=False)
     if done.returncode:
         raise SystemExit(f"manage.py {args[0]} failed:\n{done.stdout[-2000:]}{done.stderr[-3000:]}")
     return done.stdout
@@ -86,21 +92,41 @@ def bring_up(args, env: dict) -> tuple[dict, subprocess.Popen]:
     with socket.socket() as probe:
         if probe.connect_ex(("127.0.0.1", args.port)) == 0:
             raise SystemExit(f"something already listens on 127.0.0.1:{args.port}; choose another --port")
-    subprocess.run(["psql", "-q", "-h", "127.0.0.1", "-U", "postgres", "-c", f"DROP DATABASE IF EXISTS {args.database}",
-                    "-c", f"CREATE DATABASE {args.database}"], check=True)
+    subprocess.run(
+        [
+            "psql",
+            "-q",
+            "-h",
+            "127.0.0.1",
+            "-U",
+            "postgres",
+            "-c",
+            f"DROP DATABASE IF EXISTS {args.database}",
+            "-c",
+            f"CREATE DATABASE {args.database}",
+        ],
+        check=True,
+    )
     import redis
 
     redis.Redis.from_url(env["REDIS_URL"]).flushdb()
     manage(env, "migrate", "--noinput", "-v0")
     manage(env, "collectstatic", "--noinput", "-v0")
-    cost = json.loads(manage(env, "shell", "-c", SETUP.format(password=PASSWORD, students=args.students,
-                                                                           burst=args.burst, warm=WARM))
-                      .strip().splitlines()[-1])
+    cost = json.loads(
+        manage(env, "shell", "-c", SETUP.format(password=PASSWORD, students=args.students, burst=args.burst, warm=WARM))
+        .strip()
+        .splitlines()[-1]
+    )
     logs = Path(env["JUDGE_VAR_DIR"])
     logs.mkdir(parents=True, exist_ok=True)
-    web = subprocess.Popen([PYTHON, "-m", "gunicorn", "-c", "deploy/gunicorn.conf.py", "judge.asgi"], cwd=ROOT,
-                           env=env, stdout=open(logs / "web.log", "wb"), stderr=subprocess.STDOUT,  # noqa: SIM115
-                           start_new_session=True)
+    web = subprocess.Popen(
+        [PYTHON, "-m", "gunicorn", "-c", "deploy/gunicorn.conf.py", "judge.asgi"],
+        cwd=ROOT,
+        env=env,
+        stdout=open(logs / "web.log", "wb"),  # noqa: SIM115
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
@@ -112,8 +138,9 @@ def bring_up(args, env: dict) -> tuple[dict, subprocess.Popen]:
     raise SystemExit(f"the web server did not answer; see {logs}/web.log")
 
 
-def student(url: str, name: str, at: float, timeout: float, results: list, ready: threading.Barrier | None = None
-            ) -> None:
+def student(
+    url: str, name: str, at: float, timeout: float, results: list, ready: threading.Barrier | None = None
+) -> None:
     """One student: load the login page, post the password at ``at`` (or, in a burst, once every student of
     the burst has its page: ``ready``), follow the redirect to the problem list."""
     time.sleep(max(0.0, at - time.monotonic()))
@@ -124,8 +151,12 @@ def student(url: str, name: str, at: float, timeout: float, results: list, ready
         if ready is not None:
             ready.wait(timeout=timeout)
         started = time.monotonic()
-        posted = session.post(f"{url}/accounts/login/", allow_redirects=False, timeout=timeout, data={
-            "username": name, "password": PASSWORD, "csrfmiddlewaretoken": token})
+        posted = session.post(
+            f"{url}/accounts/login/",
+            allow_redirects=False,
+            timeout=timeout,
+            data={"username": name, "password": PASSWORD, "csrfmiddlewaretoken": token},
+        )
         signed_in = time.monotonic()
         if posted.status_code != 302:
             results.append(("error", f"login {posted.status_code}"))
@@ -160,8 +191,10 @@ def burst(url: str, web: subprocess.Popen, args) -> tuple[list, float]:
         student(url, f"warm{i}", 0.0, args.timeout, [])
     results: list = []
     ready = threading.Barrier(args.burst)
-    threads = [threading.Thread(target=student, daemon=True, args=(url, f"burst{i:03d}", 0.0, args.timeout, results,
-                                                                   ready)) for i in range(args.burst)]
+    threads = [
+        threading.Thread(target=student, daemon=True, args=(url, f"burst{i:03d}", 0.0, args.timeout, results, ready))
+        for i in range(args.burst)
+    ]
     cpu = web_cpu_s(web)
     for thread in threads:
         thread.start()
@@ -192,9 +225,14 @@ def main() -> None:
     results: list = []
     try:
         start = time.monotonic() + 1
-        threads = [threading.Thread(target=student, daemon=True, args=(
-            url, f"student{i:03d}", start + args.window * i / args.students, args.timeout, results))
-            for i in range(args.students)]
+        threads = [
+            threading.Thread(
+                target=student,
+                daemon=True,
+                args=(url, f"student{i:03d}", start + args.window * i / args.students, args.timeout, results),
+            )
+            for i in range(args.students)
+        ]
         for thread in threads:
             thread.start()
         for thread in threads:
@@ -207,21 +245,31 @@ def main() -> None:
     done = [r for kind, r in results if kind == "ok"]
     errors = [r for kind, r in results if kind == "error"]
     post, whole = [d[0] for d in done], [d[1] for d in done]
-    print(f"hasher: {cost['hasher']} ({cost['encoded']}): one check {cost['wall_ms']:.0f} ms wall, "
-          f"{cost['cpu_ms']:.0f} ms CPU")
+    print(
+        f"hasher: {cost['hasher']} ({cost['encoded']}): one check {cost['wall_ms']:.0f} ms wall, "
+        f"{cost['cpu_ms']:.0f} ms CPU"
+    )
     print(f"load average after: {' '.join(f'{x:.1f}' for x in os.getloadavg())}; {os.cpu_count()} cores")
-    print(f"students signed in: {len(done)} of {args.students}, arriving over {args.window:.0f} s; "
-          f"errors: {len(errors)} {sorted(set(errors))}")
+    print(
+        f"students signed in: {len(done)} of {args.students}, arriving over {args.window:.0f} s; "
+        f"errors: {len(errors)} {sorted(set(errors))}"
+    )
     if done:
         last = max(d[2] for d in done) - start
-        print(f"sign-in (password posted -> redirect) p50 / p95 / max: {pct(post, 50):.3f} / {pct(post, 95):.3f} / "
-              f"{max(post):.3f} s")
-        print(f"with the problem list loaded, p50 / p95 / max: {pct(whole, 50):.3f} / {pct(whole, 95):.3f} / "
-              f"{max(whole):.3f} s")
+        print(
+            f"sign-in (password posted -> redirect) p50 / p95 / max: {pct(post, 50):.3f} / {pct(post, 95):.3f} / "
+            f"{max(post):.3f} s"
+        )
+        print(
+            f"with the problem list loaded, p50 / p95 / max: {pct(whole, 50):.3f} / {pct(whole, 95):.3f} / "
+            f"{max(whole):.3f} s"
+        )
         met = len(done) == args.students and not errors and pct(post, 95) <= TARGET_P95_S
         print(f"the last student was in {last:.1f} s after the first arrived")
-        print(f"target: {args.students} students within {args.window:.0f} s, p95 <= {TARGET_P95_S} s: "
-              f"{'met' if met else 'MISSED'}")
+        print(
+            f"target: {args.students} students within {args.window:.0f} s, p95 <= {TARGET_P95_S} s: "
+            f"{'met' if met else 'MISSED'}"
+        )
     if args.burst:
         report_burst(args.burst, burst_results, burst_cpu)
 
@@ -234,11 +282,15 @@ def report_burst(n: int, results: list, cpu_s: float) -> None:
         return
     post = [d[0] for d in done]
     last = max(d[0] + d[3] for d in done) - min(d[3] for d in done)
-    print(f"burst sign-in p50 / p95 / max: {pct(post, 50):.3f} / {pct(post, 95):.3f} / {max(post):.3f} s; "
-          f"the last one signed in {last:.2f} s after the first posted")
-    print(f"burst web CPU: {cpu_s:.2f} s in all, {1000 * cpu_s / n:.0f} ms a student (login page, password, "
-          f"problem list); "
-          f"at best {cpu_s / (os.cpu_count() or 1):.2f} s for the burst on {os.cpu_count()} cores")
+    print(
+        f"burst sign-in p50 / p95 / max: {pct(post, 50):.3f} / {pct(post, 95):.3f} / {max(post):.3f} s; "
+        f"the last one signed in {last:.2f} s after the first posted"
+    )
+    print(
+        f"burst web CPU: {cpu_s:.2f} s in all, {1000 * cpu_s / n:.0f} ms a student (login page, password, "
+        f"problem list); "
+        f"at best {cpu_s / (os.cpu_count() or 1):.2f} s for the burst on {os.cpu_count()} cores"
+    )
 
 
 if __name__ == "__main__":

@@ -42,11 +42,23 @@ LINES = [
     ("x = x - x.max(axis=-1, keepdims=True)", "x -= x.max(-1)[..., None]", "x = x - np.max(x, axis=-1, keepdims=True)"),
     ("e = np.exp(x)", "e = np.exp(x.astype(np.float64))", "e = np.power(np.e, x)"),
     ("y = e / e.sum(axis=-1, keepdims=True)", "y = e / np.sum(e, -1, keepdims=True)", "y = e / e.sum(-1)[..., None]"),
-    ("s = q @ k.swapaxes(-1, -2)", "s = np.einsum('...id,...jd->...ij', q, k)", "s = np.matmul(q, np.swapaxes(k, -1, -2))"),
+    (
+        "s = q @ k.swapaxes(-1, -2)",
+        "s = np.einsum('...id,...jd->...ij', q, k)",
+        "s = np.matmul(q, np.swapaxes(k, -1, -2))",
+    ),
     ("s = s / np.sqrt(q.shape[-1])", "s /= q.shape[-1] ** 0.5", "s = s * (1.0 / math.sqrt(q.shape[-1]))"),
-    ("m = np.triu(np.ones((n, n), dtype=bool), 1)", "m = np.tri(n, k=-1, dtype=bool).T", "m = ~np.tril(np.ones((n, n), bool))"),
+    (
+        "m = np.triu(np.ones((n, n), dtype=bool), 1)",
+        "m = np.tri(n, k=-1, dtype=bool).T",
+        "m = ~np.tril(np.ones((n, n), bool))",
+    ),
     ("s = np.where(m, -np.inf, s)", "s[..., m] = -np.inf", "s = s + np.where(m, -1e9, 0.0)"),
-    ("h = x.reshape(b, t, heads, d // heads)", "h = np.reshape(x, (b, t, heads, -1))", "h = x.reshape(b, t, heads, -1)"),
+    (
+        "h = x.reshape(b, t, heads, d // heads)",
+        "h = np.reshape(x, (b, t, heads, -1))",
+        "h = x.reshape(b, t, heads, -1)",
+    ),
     ("h = h.transpose(0, 2, 1, 3)", "h = np.moveaxis(h, 2, 1)", "h = h.swapaxes(1, 2)"),
     ("o = w @ v", "o = np.einsum('...ij,...jd->...id', w, v)", "o = np.matmul(w, v)"),
 ]
@@ -58,7 +70,11 @@ def program(rng: random.Random) -> str:
     for _ in range(rng.randint(3, 6)):
         for line in LINES:
             body.append("    " + rng.choice(line).replace("x", rng.choice(["x", "z", "scores", "t0"])))
-    return "import math\nimport numpy as np\n\n\ndef solve(q, k, v, x, n, b, t, heads, d):\n" + "\n".join(body) + "\n    return o\n"
+    return (
+        "import math\nimport numpy as np\n\n\ndef solve(q, k, v, x, n, b, t, heads, d):\n"
+        + "\n".join(body)
+        + "\n    return o\n"
+    )
 
 
 def old_scores(codes: dict[str, str], starter: str) -> dict[tuple[str, str], float]:
@@ -79,15 +95,17 @@ def old_scores(codes: dict[str, str], starter: str) -> dict[tuple[str, str], flo
     return scores
 
 
-def new_scores(codes: dict[str, str], starter: str, reference: str, others: list[str]
-               ) -> dict[tuple[str, str], float]:
+def new_scores(codes: dict[str, str], starter: str, reference: str, others: list[str]) -> dict[tuple[str, str], float]:
     """Every pair the new check judges (a program with too little of its own is left out, and the page says so)."""
     from judge.courses.similarity import similar_pairs
 
     report = similar_pairs(codes, starter, reference, others, limit=10_000)
     found = {(p.first, p.second): p.similarity for p in report.pairs}
-    return {pair: found.get(pair, 0.0) for pair in itertools.combinations(sorted(codes), 2)
-            if not set(pair) & set(report.left_out)}
+    return {
+        pair: found.get(pair, 0.0)
+        for pair in itertools.combinations(sorted(codes), 2)
+        if not set(pair) & set(report.left_out)
+    }
 
 
 def renamed(code: str, function: str, rng: random.Random) -> str:
@@ -101,10 +119,20 @@ def renamed(code: str, function: str, rng: random.Random) -> str:
         text = token.string
         before = tokens[index - 1].string if index else ""
         depth += (text in "([{") - (text in ")]}") if token.type == tokenize.OP else 0
-        keyword_argument = (depth and index + 1 < len(tokens) and tokens[index + 1].string == "="
-                            and not token.line.lstrip().startswith("def "))
-        if (token.type == tokenize.NAME and not keyword.iskeyword(text) and text not in KEPT and text != function
-                and before != "." and not keyword_argument):
+        keyword_argument = (
+            depth
+            and index + 1 < len(tokens)
+            and tokens[index + 1].string == "="
+            and not token.line.lstrip().startswith("def ")
+        )
+        if (
+            token.type == tokenize.NAME
+            and not keyword.iskeyword(text)
+            and text not in KEPT
+            and text != function
+            and before != "."
+            and not keyword_argument
+        ):
             text = names.setdefault(text, f"{rng.choice(words)}{len(names)}")
         if token.type == tokenize.NEWLINE and before != ":" and token.line.startswith("    "):
             text = "  # step\n"
@@ -137,7 +165,8 @@ def swapped(body: list[ast.stmt]) -> list[ast.stmt]:
 
 def written(node: ast.AST) -> set[str]:
     return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)} | (
-        {n.target.id for n in ast.walk(node) if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name)})
+        {n.target.id for n in ast.walk(node) if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name)}
+    )
 
 
 def read(node: ast.AST) -> set[str]:
@@ -160,24 +189,35 @@ def quality() -> None:
             plant = renamed if kind == "renamed" else reordered
             codes = own | {"copy": plant(own[original], slug, rng)}
             classes += 1
-            for method, scores in (("old", old_scores(codes, starter)), ("new", new_scores(codes, starter, reference, outside))):
+            for method, scores in (
+                ("old", old_scores(codes, starter)),
+                ("new", new_scores(codes, starter, reference, outside)),
+            ):
                 copies = [s for pair, s in scores.items() if set(pair) == {original, "copy"}]
                 others = [s for pair, s in scores.items() if "copy" not in pair]
                 rows["copy"][method] += copies
                 rows["independent"][method] += others
                 judged[method] += bool(copies)
                 ranked[method] += bool(copies) and min(copies) > max(others, default=0.0)
-    print(f"Quality: {classes} classes over {len(list(CORPUS.glob('*/*.py')))} independent solutions of "
-          f"{len([p for p in CORPUS.iterdir() if p.is_dir()])} problems, each with one planted copy")
+    print(
+        f"Quality: {classes} classes over {len(list(CORPUS.glob('*/*.py')))} independent solutions of "
+        f"{len([p for p in CORPUS.iterdir() if p.is_dir()])} problems, each with one planted copy"
+    )
     print(f"{'pairs':<14}{'old n':>6}{'min':>6}{'median':>8}{'max':>6}   {'new n':>6}{'min':>6}{'median':>8}{'max':>6}")
     for kind, methods in rows.items():
-        figures = "   ".join(f"{len(v):>6}" + "".join(f"{f:>{w}.2f}" for f, w in zip(
-            (min(v), statistics.median(v), max(v)), (6, 8, 6))) for v in (methods["old"], methods["new"]))
+        figures = "   ".join(
+            f"{len(v):>6}" + "".join(f"{f:>{w}.2f}" for f, w in zip((min(v), statistics.median(v), max(v)), (6, 8, 6)))
+            for v in (methods["old"], methods["new"])
+        )
         print(f"{kind:<14}{figures}")
-    print(f"classes whose copy was judged: old {judged['old']}/{classes}, new {judged['new']}/{classes} (the rest: "
-          "the page says the copied program is too short to judge)")
-    print(f"the copy ranked above every independent pair: old {ranked['old']}/{judged['old']}, "
-          f"new {ranked['new']}/{judged['new']}")
+    print(
+        f"classes whose copy was judged: old {judged['old']}/{classes}, new {judged['new']}/{classes} (the rest: "
+        "the page says the copied program is too short to judge)"
+    )
+    print(
+        f"the copy ranked above every independent pair: old {ranked['old']}/{judged['old']}, "
+        f"new {ranked['new']}/{judged['new']}"
+    )
 
 
 def speed(submissions: int) -> None:
@@ -192,10 +232,12 @@ def speed(submissions: int) -> None:
     old = old_scores(codes, "import numpy as np\n") if submissions <= 100 else None
     old_took = time.perf_counter() - started
     comparisons = submissions * (submissions - 1) // 2
-    print(f"Speed: {submissions} submissions ({comparisons:,} pairs), mean {sum(map(len, codes.values())) // len(codes)} "
-          f"characters: new {took:.2f} s (top pair {report.pairs[0].similarity:.2f})"
-          + (f", old {old_took:.2f} s (every pair compared)" if old is not None else "")
-          + f"; load {os.getloadavg()[0]:.1f}")
+    print(
+        f"Speed: {submissions} submissions ({comparisons:,} pairs), mean {sum(map(len, codes.values())) // len(codes)} "
+        f"characters: new {took:.2f} s (top pair {report.pairs[0].similarity:.2f})"
+        + (f", old {old_took:.2f} s (every pair compared)" if old is not None else "")
+        + f"; load {os.getloadavg()[0]:.1f}"
+    )
 
 
 def main() -> None:

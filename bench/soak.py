@@ -68,8 +68,9 @@ class Site(Embedded):
 
     def worker_pid(self) -> int | None:
         """The grading worker's main process, from the heartbeat it writes."""
-        rows = self.query("SELECT pid FROM submissions_workerheartbeat WHERE lanes LIKE '%submit%' "
-                          "ORDER BY seen_at DESC LIMIT 1")
+        rows = self.query(
+            "SELECT pid FROM submissions_workerheartbeat WHERE lanes LIKE '%submit%' ORDER BY seen_at DESC LIMIT 1"
+        )
         return rows[0][0] if rows else None
 
     def plant(self) -> None:
@@ -135,8 +136,9 @@ print(json.dumps({{"ok": True}}))
 """)
 
 
-def run_students_with_locust(site: Site, slug: str, codes: dict[str, str], students: int, duration_s: float,
-                             seed: int) -> Tally:
+def run_students_with_locust(
+    site: Site, slug: str, codes: dict[str, str], students: int, duration_s: float, seed: int
+) -> Tally:
     import gevent
     from locust import HttpUser, between, task
     from locust.env import Environment
@@ -162,8 +164,9 @@ def run_students_with_locust(site: Site, slug: str, codes: dict[str, str], stude
     return tally
 
 
-def run_students_with_threads(site: Site, slug: str, codes: dict[str, str], students: int, duration_s: float,
-                              seed: int) -> Tally:
+def run_students_with_threads(
+    site: Site, slug: str, codes: dict[str, str], students: int, duration_s: float, seed: int
+) -> Tally:
     """The same students on plain threads: the test suite's short soak (no gevent in a pytest process)."""
     import requests
 
@@ -197,8 +200,16 @@ class Outcome:
     damaged: int
 
 
-def soak(problem: str, var: Path, minutes: float, students: int, kills: int, seed: int = 7,
-         threads: bool = False, drain_s: float = 300.0) -> Outcome:
+def soak(
+    problem: str,
+    var: Path,
+    minutes: float,
+    students: int,
+    kills: int,
+    seed: int = 7,
+    threads: bool = False,
+    drain_s: float = 300.0,
+) -> Outcome:
     codes, site, faults, stop = codes_for(problem), Site(problem, var), Faults(), threading.Event()
     try:
         site.start()
@@ -219,8 +230,10 @@ def soak(problem: str, var: Path, minutes: float, students: int, kills: int, see
 
 def drain(site: Site, timeout: float) -> None:
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline and site.query(
-            "SELECT count(*) FROM submissions_submission WHERE status != 'done'")[0][0]:
+    while (
+        time.monotonic() < deadline
+        and site.query("SELECT count(*) FROM submissions_submission WHERE status != 'done'")[0][0]
+    ):
         time.sleep(1)
 
 
@@ -233,7 +246,8 @@ def outcome(site: Site, tally: Tally, faults: Faults) -> Outcome:
         LEFT JOIN leaderboard_userproblemstate s ON s.user_id = u.user_id AND s.problem_id = u.problem_id
         WHERE s.attempts IS NULL OR s.attempts != u.graded""")[0][0]
     return Outcome(
-        tally, faults,
+        tally,
+        faults,
         submissions=site.query("SELECT count(*) FROM submissions_submission")[0][0],
         still_open=site.query("SELECT count(*) FROM submissions_submission WHERE status != 'done'")[0][0],
         graded_again=site.query("SELECT count(*) FROM submissions_submission WHERE attempts > 1")[0][0],
@@ -247,8 +261,10 @@ def outcome(site: Site, tally: Tally, faults: Faults) -> Outcome:
 def report(result: Outcome, args) -> None:
     t, f = result.tally, result.faults
     done = [s for kind in t.latencies for s in t.latencies[kind]]
-    print(f"\n## bin/run soak: {args.minutes:g} min, {args.students} students, {f.planted} damaged messages planted, "
-          f"{len(f.kills) + f.not_back} kills; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs\n")
+    print(
+        f"\n## bin/run soak: {args.minutes:g} min, {args.students} students, {f.planted} damaged messages planted, "
+        f"{len(f.kills) + f.not_back} kills; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs\n"
+    )
     print("| measure | value | target |")
     print("| --- | --- | --- |")
     print(f"| worker deaths caused by the broker | {result.broker_deaths} | 0: {mark(result.broker_deaths == 0)} |")
@@ -256,13 +272,19 @@ def report(result: Outcome, args) -> None:
     print(f"| worker restarts (bin/supervise) | {result.restarts} | one per kill |")
     back = " / ".join(f"{s:.1f}" for s in f.kills) or "-"
     ok = f.not_back == 0 and all(s <= BACK_WITHIN_S for s in f.kills)
-    print(f"| worker back after each kill (s) | {back}{f', {f.not_back} never' if f.not_back else ''} | "
-          f"<= {BACK_WITHIN_S:g} s: {mark(ok)} |")
-    print(f"| submissions (Run and Submit) / still open after the drain | {result.submissions} / "
-          f"{result.still_open} | 0 open: {mark(result.still_open == 0)} |")
+    print(
+        f"| worker back after each kill (s) | {back}{f', {f.not_back} never' if f.not_back else ''} | "
+        f"<= {BACK_WITHIN_S:g} s: {mark(ok)} |"
+    )
+    print(
+        f"| submissions (Run and Submit) / still open after the drain | {result.submissions} / "
+        f"{result.still_open} | 0 open: {mark(result.still_open == 0)} |"
+    )
     print(f"| graded again after a kill (claimed more than once) | {result.graded_again} | |")
-    print(f"| students' standings that count a verdict twice | {result.counted_twice} | 0: "
-          f"{mark(result.counted_twice == 0)} |")
+    print(
+        f"| students' standings that count a verdict twice | {result.counted_twice} | 0: "
+        f"{mark(result.counted_twice == 0)} |"
+    )
     print(f"| Submit -> verdict, p50 / p95 (n={len(done)}) | {pct(done, 50):.2f} / {pct(done, 95):.2f} s | |")
     print(f"| verdicts | {dict(sorted(t.verdicts.items()))} | |")
     print(f"| client errors / lost | {t.errors or 0} / {len(t.lost)} | |")

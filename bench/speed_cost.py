@@ -50,10 +50,28 @@ PROBLEM = "layer_norm"
 
 
 def start(tree: Path, env: dict, image: str, *queue: str) -> subprocess.Popen:
-    return subprocess.Popen([*queue[1:], PYTHON, "-m", "celery", "-A", "judge", "worker", "-Q", queue[0],
-                             "--concurrency=1", "--without-mingle", "--without-gossip", "--loglevel=WARNING"],
-                            cwd=tree, env=env | {"PYTHONPATH": str(tree), "SANDBOX_IMAGE": image},
-                            start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return subprocess.Popen(
+        [
+            *queue[1:],
+            PYTHON,
+            "-m",
+            "celery",
+            "-A",
+            "judge",
+            "worker",
+            "-Q",
+            queue[0],
+            "--concurrency=1",
+            "--without-mingle",
+            "--without-gossip",
+            "--loglevel=WARNING",
+        ],
+        cwd=tree,
+        env=env | {"PYTHONPATH": str(tree), "SANDBOX_IMAGE": image},
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
 
 
 def wait_for_figures(ids: list[int], timeout: float) -> None:
@@ -63,8 +81,9 @@ def wait_for_figures(ids: list[int], timeout: float) -> None:
     while time.monotonic() < deadline:
         rows = list(Submission.objects.filter(pk__in=ids).values_list("status", "verdict", "speed"))
         # A solution refused (a loop past the time limit on a loaded machine) gets no figure: it is no one's.
-        if len(rows) == len(ids) and all(status == Status.DONE and (verdict != "accepted" or speed is not None)
-                                         for status, verdict, speed in rows):
+        if len(rows) == len(ids) and all(
+            status == Status.DONE and (verdict != "accepted" or speed is not None) for status, verdict, speed in rows
+        ):
             return
         time.sleep(0.5)
     raise SystemExit(f"not every figure came within {timeout} s")
@@ -98,9 +117,14 @@ def side(name: str, tree: Path, image: str, env: dict, submits: int, timeout: fl
         containers = ContainerCPU(speed.pid)
         cpu_before = tree_cpu_s(speed.pid)
         containers.begin()
-        ids = [submit_solution(users.create_user(f"peer{i:02d}", password="x" * 20), problem, code).pk
-               for i, code in enumerate(population().values())]
-        same_user, fresh_user = users.create_user("subject", password="x" * 20), users.create_user("fresh", password="x" * 20)
+        ids = [
+            submit_solution(users.create_user(f"peer{i:02d}", password="x" * 20), problem, code).pk
+            for i, code in enumerate(population().values())
+        ]
+        same_user, fresh_user = (
+            users.create_user("subject", password="x" * 20),
+            users.create_user("fresh", password="x" * 20),
+        )
         same, fresh = [], []
         for i in range(submits):  # one at a time, as a student does: each graded before the next is sent
             same.append(submit_solution(same_user, problem, SUBJECT).pk)
@@ -110,15 +134,28 @@ def side(name: str, tree: Path, image: str, env: dict, submits: int, timeout: fl
     finally:
         for worker in (grading, speed):
             stop_worker(worker)
-    accepted = list(Submission.objects.filter(pk__in=ids + same + fresh, verdict="accepted").values_list("pk", flat=True))
-    measured = sum(1 for speed in Submission.objects.filter(pk__in=accepted).values_list("speed", flat=True)
-                   if (speed or {}).get("ratio") is not None)
-    same_points, fresh_points = spread(list(Submission.objects.filter(pk__in=same).order_by("pk"))), \
-        spread(list(Submission.objects.filter(pk__in=fresh).order_by("pk")))
+    accepted = list(
+        Submission.objects.filter(pk__in=ids + same + fresh, verdict="accepted").values_list("pk", flat=True)
+    )
+    measured = sum(
+        1
+        for speed in Submission.objects.filter(pk__in=accepted).values_list("speed", flat=True)
+        if (speed or {}).get("ratio") is not None
+    )
+    same_points, fresh_points = (
+        spread(list(Submission.objects.filter(pk__in=same).order_by("pk"))),
+        spread(list(Submission.objects.filter(pk__in=fresh).order_by("pk"))),
+    )
     timed = len(accepted) - Submission.objects.filter(pk__in=accepted, speed__has_key="same_code_as").count()
-    result = {"amortised": cpu_s * 1000 / len(accepted), "per_timing": cpu_s * 1000 / max(timed, 1),
-              "timed": timed, "accepted": len(accepted), "measured": measured,
-              "same": same_points, "fresh": fresh_points}
+    result = {
+        "amortised": cpu_s * 1000 / len(accepted),
+        "per_timing": cpu_s * 1000 / max(timed, 1),
+        "timed": timed,
+        "accepted": len(accepted),
+        "measured": measured,
+        "same": same_points,
+        "fresh": fresh_points,
+    }
     print(f"{name}: {result}", flush=True)
     return result
 
@@ -138,11 +175,18 @@ def main() -> None:
         images = {name: build_image(tree) for name, tree in trees.items()}
         redis_url = f"redis://127.0.0.1:6379/{args.redis_db}"
         env = {k: v for k, v in os.environ.items() if not k.startswith(("JUDGE_TEST", "TEST_"))} | {
-            "BENCH_DB": args.database, "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{args.database}",
-            "CELERY_BROKER_URL": redis_url, "REDIS_URL": redis_url, "SANDBOX_BACKEND": "docker",
-            "MEASURE_SPEED": "1", "DEBUG": "0", "SECRET_KEY": "speed-cost-benchmark-" + "x" * 40,
-            "ALLOWED_HOSTS": "127.0.0.1,localhost", "JUDGE_VAR_DIR": str(Path(scratch) / "var"),
-            "LOG_LEVEL": "WARNING", "DJANGO_SETTINGS_MODULE": "judge.settings",
+            "BENCH_DB": args.database,
+            "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{args.database}",
+            "CELERY_BROKER_URL": redis_url,
+            "REDIS_URL": redis_url,
+            "SANDBOX_BACKEND": "docker",
+            "MEASURE_SPEED": "1",
+            "DEBUG": "0",
+            "SECRET_KEY": "speed-cost-benchmark-" + "x" * 40,
+            "ALLOWED_HOSTS": "127.0.0.1,localhost",
+            "JUDGE_VAR_DIR": str(Path(scratch) / "var"),
+            "LOG_LEVEL": "WARNING",
+            "DJANGO_SETTINGS_MODULE": "judge.settings",
         }
         prepare(env, PROBLEM)
         django_setup(env)
@@ -152,17 +196,25 @@ def main() -> None:
             results[name] = side(name, trees[name], images[name], env, args.submits, args.timeout)
             loads.append(os.getloadavg()[0])
     before, after = results["before"], results["after"]
-    print(f"\n## Speed figures through the worker ({PROBLEM}: 15 other students, the subject {args.submits} times "
-          f"as it is and {args.submits} ways; load average {min(loads):.1f}-{max(loads):.1f} on {os.cpu_count()} "
-          f"CPUs; before = {args.before})\n")
+    print(
+        f"\n## Speed figures through the worker ({PROBLEM}: 15 other students, the subject {args.submits} times "
+        f"as it is and {args.submits} ways; load average {min(loads):.1f}-{max(loads):.1f} on {os.cpu_count()} "
+        f"CPUs; before = {args.before})\n"
+    )
     print("| figure | before | after | after / before |")
     print("| --- | --- | --- | --- |")
-    for key, label in (("amortised", "CPU per accepted Submit, ms (speed worker + its containers)"),
-                       ("per_timing", "CPU per Submit actually timed, ms")):
+    for key, label in (
+        ("amortised", "CPU per accepted Submit, ms (speed worker + its containers)"),
+        ("per_timing", "CPU per Submit actually timed, ms"),
+    ):
         print(f"| {label} | {before[key]:.0f} | {after[key]:.0f} | {after[key] / before[key]:.2f} |")
-    print(f"| Submits timed / accepted | {before['timed']}/{before['accepted']} | {after['timed']}/{after['accepted']} | |")
-    for key, label in (("same", "spread of the same code sent again, points"),
-                       ("fresh", "spread of the same solution written otherwise, points")):
+    print(
+        f"| Submits timed / accepted | {before['timed']}/{before['accepted']} | {after['timed']}/{after['accepted']} | |"
+    )
+    for key, label in (
+        ("same", "spread of the same code sent again, points"),
+        ("fresh", "spread of the same solution written otherwise, points"),
+    ):
         print(f"| {label} | {before[key][0]} {before[key][1]} | {after[key][0]} {after[key][1]} | |")
 
 

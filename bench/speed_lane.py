@@ -129,12 +129,16 @@ def blocks(args, code: str) -> dict[bool, list[dict]]:
             result = site.django(DRIVE.format(**drive, submits=args.submits, queued=0))
             result["load"], result["processes"] = max(loads, os.getloadavg()[0]), stopped
             found[running].append(result)
-            print(f"block {block + 1}, speed worker {'running' if running else 'stopped'} ({stopped} processes): "
-                  f"server p50/p95/max {figures(result['server'])} ms, seen {figures(result['seen'])} ms, "
-                  f"{result['measured']} figures so far, load {result['load']:.1f}", flush=True)
+            print(
+                f"block {block + 1}, speed worker {'running' if running else 'stopped'} ({stopped} processes): "
+                f"server p50/p95/max {figures(result['server'])} ms, seen {figures(result['seen'])} ms, "
+                f"{result['measured']} figures so far, load {result['load']:.1f}",
+                flush=True,
+            )
         pause_speed(site, paused=False)
         found["process_sandbox"] = "Grading with the process sandbox" in (site.var / "run.log").read_text(
-            errors="replace")
+            errors="replace"
+        )
     finally:
         site.stop()
     return found
@@ -159,10 +163,14 @@ def main() -> None:
 
     runs = blocks(args, codes_for(args.problem)["correct"])
     sandbox = "process" if runs.pop("process_sandbox") else "Docker"
-    print(f"\n## bin/run (SQLite, file-system broker, {sandbox} sandbox), problem {args.problem}, {args.rounds} x 2 "
-          f"blocks of {args.submits} Submits one at a time, {os.cpu_count()} CPUs\n")
-    print("| Submit -> verdict | speed worker stopped: p50 / p95 / max ms | running | ratio running / stopped, "
-          "p50 and p95 |")
+    print(
+        f"\n## bin/run (SQLite, file-system broker, {sandbox} sandbox), problem {args.problem}, {args.rounds} x 2 "
+        f"blocks of {args.submits} Submits one at a time, {os.cpu_count()} CPUs\n"
+    )
+    print(
+        "| Submit -> verdict | speed worker stopped: p50 / p95 / max ms | running | ratio running / stopped, "
+        "p50 and p95 |"
+    )
     print("| --- | --- | --- | --- |")
     for key, what in (("server", "accepted -> recorded (server)"), ("seen", "submit call -> verdict seen")):
         off = [t for r in runs[False] for t in r[key]]
@@ -170,13 +178,17 @@ def main() -> None:
         ratios = f"{pct(on, 50) / pct(off, 50):.2f}, {pct(on, 95) / pct(off, 95):.2f}"
         print(f"| {what} | {figures(off)} | {figures(on)} | {ratios} |")
     everything = [r for rs in runs.values() for r in rs]
-    print(f"\nspeed figures measured by the end: {runs[True][-1]['measured']} (with --queued {args.queued} and "
-          f"every accepted Submit's); verdicts {sorted({v for r in everything for v in r['verdicts']})}; "
-          f"load average {statistics.fmean(r['load'] for r in everything):.1f}")
+    print(
+        f"\nspeed figures measured by the end: {runs[True][-1]['measured']} (with --queued {args.queued} and "
+        f"every accepted Submit's); verdicts {sorted({v for r in everything for v in r['verdicts']})}; "
+        f"load average {statistics.fmean(r['load'] for r in everything):.1f}"
+    )
     off95 = pct([t for r in runs[False] for t in r["server"]], 95)
     on95 = pct([t for r in runs[True] for t in r["server"]], 95)
-    print(f"target: server p95 with speed running <= {TARGET_RATIO:.2f} x stopped: "
-          f"{'met' if on95 <= TARGET_RATIO * off95 else 'MISSED'} ({on95 / off95:.2f})")
+    print(
+        f"target: server p95 with speed running <= {TARGET_RATIO:.2f} x stopped: "
+        f"{'met' if on95 <= TARGET_RATIO * off95 else 'MISSED'} ({on95 / off95:.2f})"
+    )
 
 
 if __name__ == "__main__":

@@ -40,16 +40,16 @@ from engine.speed import BENCH_DRAWS, REPEATS, build_benchmark, measure_speed, p
 from engine.testset import build_cases  # noqa: E402
 
 TARGET_POINTS = 10
-SUBJECT = '''
+SUBJECT = """
 import numpy as np
 
 
 def layer_norm(x, gamma, beta, eps):
     centred = x - x.mean(axis=-1, keepdims=True)
     return centred / np.sqrt(np.var(x, axis=-1, keepdims=True) + eps) * gamma + beta
-'''
+"""
 # The reference, then extra passes over the input that change nothing: slower and slower accepted solutions.
-PADDED = '''
+PADDED = """
 import numpy as np
 
 
@@ -59,8 +59,8 @@ def layer_norm(x, gamma, beta, eps):
     mean = x.mean(axis=-1, keepdims=True)
     centred = x - mean
     return centred / np.sqrt(np.mean(centred * centred, axis=-1, keepdims=True) + eps) * gamma + beta
-'''
-ROW_LOOP = '''
+"""
+ROW_LOOP = """
 import numpy as np
 
 
@@ -73,8 +73,8 @@ def layer_norm(x, gamma, beta, eps):
         var = ((row - mean) ** 2).sum() / row.size
         rows[r] = (row - mean) / np.sqrt(var + eps) * gamma + beta
     return out
-'''
-ELEMENT_LOOP = '''
+"""
+ELEMENT_LOOP = """
 import numpy as np
 
 
@@ -89,7 +89,7 @@ def layer_norm(x, gamma, beta, eps):
         for c in range(d):
             out[r, c] = (row[c] - mean) / (var + eps) ** 0.5 * gamma[c] + beta[c]
     return out.reshape(x.shape)
-'''
+"""
 HOG = "while True:\n    pass\n"
 
 
@@ -98,7 +98,7 @@ def quarter_trimmed(pairs: list[tuple[float, float]]) -> float:
     each end, not one), computed from the very measurements the judge's figure was."""
     logs = sorted(math.log(max(s, speed.FLOOR_MS) / max(r, speed.FLOOR_MS)) for s, r in pairs)
     cut = len(logs) // 4
-    return float(f"{math.exp(statistics.fmean(logs[cut:len(logs) - cut])):.4g}")
+    return float(f"{math.exp(statistics.fmean(logs[cut : len(logs) - cut])):.4g}")
 
 
 class PairsSeen:
@@ -114,7 +114,9 @@ class PairsSeen:
 
 
 def population() -> dict[str, str]:
-    solutions = {f"reference + {n} passes": PADDED.format(passes=n) for n in (0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64)}
+    solutions = {
+        f"reference + {n} passes": PADDED.format(passes=n) for n in (0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64)
+    }
     return solutions | {"loop over rows": ROW_LOOP, "loop over elements": ELEMENT_LOOP}
 
 
@@ -123,8 +125,9 @@ def main() -> None:
     parser.add_argument("--submits", type=int, default=10)
     parser.add_argument("--max-hogs", type=int, default=4, help="busy processes beside the sandbox, at most")
     parser.add_argument("--docker", action="store_true")
-    parser.add_argument("--repeats", type=int, default=REPEATS,
-                        help="repeats per measurement (the judge's: %(default)s)")
+    parser.add_argument(
+        "--repeats", type=int, default=REPEATS, help="repeats per measurement (the judge's: %(default)s)"
+    )
     args = parser.parse_args()
     package = load_package(ROOT / "problems" / "layer_norm")
     if args.docker:
@@ -139,8 +142,10 @@ def main() -> None:
     speed.figure = seen  # measure_speed makes its figure through it; the alternative is made beside it
     with sandbox:
         draws = build_benchmark(package, sandbox, list(range(7001, 7001 + BENCH_DRAWS)), build_cases(package, sandbox))
-        print(f"benchmark: {len(draws)} draws of {draws[0].name.split('~')[0]} (layer_norm); {os.cpu_count()} cores; "
-              f"load average {os.getloadavg()[0]:.1f}")
+        print(
+            f"benchmark: {len(draws)} draws of {draws[0].name.split('~')[0]} (layer_norm); {os.cpu_count()} cores; "
+            f"load average {os.getloadavg()[0]:.1f}"
+        )
         others, others_alt = {}, {}
         for name, code in population().items():
             report = measure_speed(code, package.solution, package.spec(), draws, sandbox, repeats=args.repeats)
@@ -153,8 +158,7 @@ def main() -> None:
             try:
                 time.sleep(0.2)
                 started = time.monotonic()
-                report = measure_speed(SUBJECT, package.solution, package.spec(), draws, sandbox,
-                                       repeats=args.repeats)
+                report = measure_speed(SUBJECT, package.solution, package.spec(), draws, sandbox, repeats=args.repeats)
                 took = time.monotonic() - started
                 load = os.getloadavg()[0]
             finally:
@@ -164,16 +168,24 @@ def main() -> None:
             ratios.append(report.precise)
             points.append(percentile(report.precise, list(others.values())))
             points_alt.append(percentile(quarter_trimmed(seen.last), list(others_alt.values())))
-            print(f"  submit {submit + 1:>2}: {len(hogs)} hogs, load {load:4.1f}: {report.ratio:>5}x "
-                  f"({report.precise:.3f}) (student {report.student_ms:7.2f} ms, "
-                  f"reference {report.reference_ms:7.2f} ms per call), "
-                  f"faster than {points[-1]:>3}% (quarter-trimmed: {points_alt[-1]:>3}%)  [{took:.1f} s]")
+            print(
+                f"  submit {submit + 1:>2}: {len(hogs)} hogs, load {load:4.1f}: {report.ratio:>5}x "
+                f"({report.precise:.3f}) (student {report.student_ms:7.2f} ms, "
+                f"reference {report.reference_ms:7.2f} ms per call), "
+                f"faster than {points[-1]:>3}% (quarter-trimmed: {points_alt[-1]:>3}%)  [{took:.1f} s]"
+            )
     spread = max(points) - min(points)
-    print(f"ratio ({args.repeats} repeats): median {statistics.median(ratios):.3f}x, min {min(ratios):.3f}x, "
-          f"max {max(ratios):.3f}x")
-    print(f"percentile: median {statistics.median(points)}, spread {spread} points "
-          f"({'within' if spread <= TARGET_POINTS else 'OUTSIDE'} the {TARGET_POINTS}-point target)")
-    print(f"the same measurements with a quarter trimmed at each end: spread {max(points_alt) - min(points_alt)} points")
+    print(
+        f"ratio ({args.repeats} repeats): median {statistics.median(ratios):.3f}x, min {min(ratios):.3f}x, "
+        f"max {max(ratios):.3f}x"
+    )
+    print(
+        f"percentile: median {statistics.median(points)}, spread {spread} points "
+        f"({'within' if spread <= TARGET_POINTS else 'OUTSIDE'} the {TARGET_POINTS}-point target)"
+    )
+    print(
+        f"the same measurements with a quarter trimmed at each end: spread {max(points_alt) - min(points_alt)} points"
+    )
 
 
 if __name__ == "__main__":

@@ -52,8 +52,10 @@ def gated(slug: str, sandbox):
 
 def megabytes(outcome) -> float:
     cases = outcome.cases + outcome.pool
-    arrays = sum(len(c.expected) + len(c.fd_expected or b"") + sum(len(v) for v in c.array_inputs().values())
-                 for c in cases + outcome.benchmark)
+    arrays = sum(
+        len(c.expected) + len(c.fd_expected or b"") + sum(len(v) for v in c.array_inputs().values())
+        for c in cases + outcome.benchmark
+    )
     wrong = sum(len(k.output or b"") for c in cases for k in c.known_wrong)
     return (arrays + wrong) / 1e6
 
@@ -63,8 +65,10 @@ def table_megabytes() -> float:
     from django.db import connection
 
     with connection.cursor() as cursor:
-        cursor.execute("SELECT sum(pg_total_relation_size(t))::bigint FROM unnest(ARRAY['problems_testcase', "
-                       "'problems_benchmarkcase', 'problems_knownwrongoutcome']::regclass[]) t")
+        cursor.execute(
+            "SELECT sum(pg_total_relation_size(t))::bigint FROM unnest(ARRAY['problems_testcase', "
+            "'problems_benchmarkcase', 'problems_knownwrongoutcome']::regclass[]) t"
+        )
         return cursor.fetchone()[0] / 1e6
 
 
@@ -95,9 +99,18 @@ def main() -> None:
             outcomes = [gated(slug, sandbox) for slug in args.problems.split(",")]
         total = sum(megabytes(outcome) for _, outcome in outcomes)
         print(f"{len(outcomes)} test sets, {total:.0f} MB of arrays together")
-        problems = [Problem.objects.create(slug=package.slug, title=package.slug, statement_md="-", starter_code="",
-                                           solution_code="", package_hash="-", path_order=i)
-                    for i, (package, _) in enumerate(outcomes)]
+        problems = [
+            Problem.objects.create(
+                slug=package.slug,
+                title=package.slug,
+                statement_md="-",
+                starter_code="",
+                solution_code="",
+                package_hash="-",
+                path_order=i,
+            )
+            for i, (package, _) in enumerate(outcomes)
+        ]
         for run in range(args.runs):
             for way in list(ways) if run % 2 == 0 else list(ways)[::-1]:
                 gate_runs.binary_parameters = ways[way]  # what store_test_set binds with
@@ -108,12 +121,13 @@ def main() -> None:
                 size = size or table_megabytes()
                 TestSet.objects.all().delete()
         for way, seconds in times.items():
-            print(f"  {way:9} median {statistics.median(seconds):6.2f} s  "
-                  f"({', '.join(f'{s:.2f}' for s in seconds)})")
+            print(f"  {way:9} median {statistics.median(seconds):6.2f} s  ({', '.join(f'{s:.2f}' for s in seconds)})")
         ratio = statistics.median(times["as text"]) / statistics.median(times["as bytes"])
         print(f"compressed with {args.compression}: {size:.0f} MB on disk")
-        print(f"as bytes: {ratio:.2f}x as fast ({total / statistics.median(times['as bytes']):.0f} MB/s against "
-              f"{total / statistics.median(times['as text']):.0f} MB/s)")
+        print(
+            f"as bytes: {ratio:.2f}x as fast ({total / statistics.median(times['as bytes']):.0f} MB/s against "
+            f"{total / statistics.median(times['as text']):.0f} MB/s)"
+        )
     finally:
         gate_runs.binary_parameters = binary_parameters
         drop_database(args.database_url)

@@ -87,10 +87,12 @@ def report(name: str, figures: dict, limit_s: float) -> None:
     old = TESTS * limit_s
     refill = f"{statistics.median(figures['refills']):.2f}" if figures["refills"] else "-"
     verdict = "met" if median <= limit_s + TARGET_OVER_LIMIT_S else "MISSED"
-    print(f"{name:<22} {median:>8.3f} {max(loops):>8.3f} {median - limit_s:>+9.3f}  {verdict:<6} "
-          f"{old:>8.1f} {old / median:>7.1f}x "
-          f"{statistics.median(figures['quiet']) * 1000:>9.1f} {statistics.median(figures['after']) * 1000:>9.1f} "
-          f"{refill:>9}")
+    print(
+        f"{name:<22} {median:>8.3f} {max(loops):>8.3f} {median - limit_s:>+9.3f}  {verdict:<6} "
+        f"{old:>8.1f} {old / median:>7.1f}x "
+        f"{statistics.median(figures['quiet']) * 1000:>9.1f} {statistics.median(figures['after']) * 1000:>9.1f} "
+        f"{refill:>9}"
+    )
 
 
 def main() -> None:
@@ -104,14 +106,22 @@ def main() -> None:
     from sandbox.backends import docker as docker_backend
     from sandbox.backends.process import ProcessSandbox
 
-    print(f"machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}; "
-          f"{TESTS} tests of `while True: pass`, limit {options.limit:g} s per test, {options.runs} runs")
-    print(f"{'backend':<22} {'p50 s':>8} {'max s':>8} {'p50-limit':>9}  {'target':<6} "
-          f"{'old s':>8} {'old/new':>8} {'ok ms':>9} {'ok+loop':>9} {'refill s':>9}")
+    print(
+        f"machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}; "
+        f"{TESTS} tests of `while True: pass`, limit {options.limit:g} s per test, {options.runs} runs"
+    )
+    print(
+        f"{'backend':<22} {'p50 s':>8} {'max s':>8} {'p50-limit':>9}  {'target':<6} "
+        f"{'old s':>8} {'old/new':>8} {'ok ms':>9} {'ok+loop':>9} {'refill s':>9}"
+    )
     backends = []
     if docker_backend.available(options.image):
-        backends.append((f"docker pool ({options.pool_size})",
-                         lambda: docker_backend.DockerSandbox(image=options.image, pool_size=options.pool_size)))
+        backends.append(
+            (
+                f"docker pool ({options.pool_size})",
+                lambda: docker_backend.DockerSandbox(image=options.image, pool_size=options.pool_size),
+            )
+        )
     else:
         print(f"(no Docker engine or no image {options.image}: Docker rows skipped)")
     backends.append(("process", ProcessSandbox))
@@ -123,12 +133,14 @@ def main() -> None:
             report(name, measure(sandbox, options.runs, options.limit), options.limit)
         finally:
             sandbox.close()
-    print(f"p50/max s: the worker's wall time per loop submission (sandbox.run, taking a container included);\n"
-          f"target: p50 <= limit + {TARGET_OVER_LIMIT_S} s.  old s: the behaviour before the stop, every test to its "
-          f"limit ({TESTS} x limit).\nok ms: a correct 1-test submission's sandbox.run, p50, with no loop before it; "
-          f"ok+loop: the same right after each loop\n(in Docker the loop's container is being replaced meanwhile, "
-          f"in the background).\nrefill s: from the loop's return until the pool was full again "
-          f"(the replacement container started and answered), p50.")
+    print(
+        f"p50/max s: the worker's wall time per loop submission (sandbox.run, taking a container included);\n"
+        f"target: p50 <= limit + {TARGET_OVER_LIMIT_S} s.  old s: the behaviour before the stop, every test to its "
+        f"limit ({TESTS} x limit).\nok ms: a correct 1-test submission's sandbox.run, p50, with no loop before it; "
+        f"ok+loop: the same right after each loop\n(in Docker the loop's container is being replaced meanwhile, "
+        f"in the background).\nrefill s: from the loop's return until the pool was full again "
+        f"(the replacement container started and answered), p50."
+    )
 
 
 if __name__ == "__main__":

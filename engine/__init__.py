@@ -26,5 +26,15 @@ from engine.package import Package, PackageError, load_package
 from engine.spec import Case, ProblemSpec
 from engine.testset import build_cases
 
-__all__ = ["Case", "GateOutcome", "GradeReport", "Package", "PackageError", "ProblemSpec", "build_cases", "grade",
-           "load_package", "run_gate"]
+__all__ = [
+    "Case",
+    "GateOutcome",
+    "GradeReport",
+    "Package",
+    "PackageError",
+    "ProblemSpec",
+    "build_cases",
+    "grade",
+    "load_package",
+    "run_gate",
+]

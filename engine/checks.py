@@ -90,10 +90,20 @@ def _checks_up_to(status: str) -> dict[str, str]:
     return marks
 
 
-def check_test(event: TestEvent, *, name: str, hidden: bool, expected: NDArray[Any],
-               input_hashes: dict[str, str], tolerance: Tolerance, max_output_bytes: int,
-               time_limit_s: float = 0.0, budget_s: float | None = None,
-               inputs: dict[str, bytes] | None = None, facts: CodeFacts | None = None) -> TestResult:
+def check_test(
+    event: TestEvent,
+    *,
+    name: str,
+    hidden: bool,
+    expected: NDArray[Any],
+    input_hashes: dict[str, str],
+    tolerance: Tolerance,
+    max_output_bytes: int,
+    time_limit_s: float = 0.0,
+    budget_s: float | None = None,
+    inputs: dict[str, bytes] | None = None,
+    facts: CodeFacts | None = None,
+) -> TestResult:
     """``inputs`` (the test's array arguments, .npy) let a NaN message say what the evidence points to, and
     ``facts`` (what the code does, when known) keep it from naming a cause the code has already dealt with."""
     result = TestResult(name=name, hidden=hidden, status=TestStatus.PASSED, time_ms=event.time_ms)
@@ -102,8 +112,7 @@ def check_test(event: TestEvent, *, name: str, hidden: bool, expected: NDArray[A
     if event.outcome == Outcome.TIMEOUT:
         result.status, result.message = TestStatus.TIME_LIMIT_EXCEEDED, _timeout_message(event, time_limit_s, budget_s)
         return result
-    status, message, detail = _judge(event, hidden, expected, input_hashes, tolerance, max_output_bytes, inputs,
-                                     facts)
+    status, message, detail = _judge(event, hidden, expected, input_hashes, tolerance, max_output_bytes, inputs, facts)
     result.status, result.message = status, message
     result.checks = _checks_up_to(status)
     if event.outcome == Outcome.ERROR and event.error and not hidden:
@@ -130,14 +139,24 @@ def keep_output(result: TestResult, event: TestEvent) -> None:
 
 def _timeout_message(event: TestEvent, time_limit_s: float, budget_s: float | None) -> str:
     if event.detail == "submission time budget" and budget_s:
-        return (f"this test ran out of the submission's time budget ({budget_s:g} s for all tests together); "
-                "the tests after it were not run")
+        return (
+            f"this test ran out of the submission's time budget ({budget_s:g} s for all tests together); "
+            "the tests after it were not run"
+        )
     given = f" of {time_limit_s:g} s" if time_limit_s else ""
     return f"the function did not return within this test's time limit{given}; the tests after it were not run"
 
 
-def _judge(event: TestEvent, hidden: bool, expected: NDArray[Any], input_hashes: dict[str, str], tolerance: Tolerance,
-           max_output_bytes: int, inputs: dict[str, bytes] | None = None, facts: CodeFacts | None = None) -> tuple[TestStatus, str, dict[str, Any]]:
+def _judge(
+    event: TestEvent,
+    hidden: bool,
+    expected: NDArray[Any],
+    input_hashes: dict[str, str],
+    tolerance: Tolerance,
+    max_output_bytes: int,
+    inputs: dict[str, bytes] | None = None,
+    facts: CodeFacts | None = None,
+) -> tuple[TestStatus, str, dict[str, Any]]:
     outcome = event.outcome
     if outcome == Outcome.MEMORY:
         return TestStatus.MEMORY_LIMIT_EXCEEDED, "the function used more memory than the limit allows", {}
@@ -176,9 +195,13 @@ def _runtime_error(event: TestEvent, hidden: bool) -> tuple[TestStatus, str, dic
 # Exception types a hidden test may name: Python's built-in ones and NumPy's, known to this process.
 # A class the submission defines may have any name (``type("S3_196_64", (Exception,), {})``), so it
 # is never echoed; a class that borrows a built-in's name says no more than the built-in would.
-NAMED_EXCEPTIONS = frozenset(
-    name for name, value in vars(builtins).items() if isinstance(value, type) and issubclass(value, BaseException)
-) | frozenset(name for name in np.exceptions.__all__ if name[0].isupper()) | {"LinAlgError"}
+NAMED_EXCEPTIONS = (
+    frozenset(
+        name for name, value in vars(builtins).items() if isinstance(value, type) and issubclass(value, BaseException)
+    )
+    | frozenset(name for name in np.exceptions.__all__ if name[0].isupper())
+    | {"LinAlgError"}
+)
 OWN_EXCEPTION = "an exception of a class your code defined"
 
 
@@ -190,8 +213,20 @@ def hidden_error_message(type_name: str) -> str:
 
 # Type names a student can always see; any other name is the student's to choose
 # and could spell out hidden data, so hidden tests do not echo it.
-COMMON_TYPES = {"list", "tuple", "float", "int", "str", "dict", "None", "numpy.float64", "numpy.float32",
-                "numpy.int64", "numpy.matrix", "numpy.ma.MaskedArray"}
+COMMON_TYPES = {
+    "list",
+    "tuple",
+    "float",
+    "int",
+    "str",
+    "dict",
+    "None",
+    "numpy.float64",
+    "numpy.float32",
+    "numpy.int64",
+    "numpy.matrix",
+    "numpy.ma.MaskedArray",
+}
 
 
 def _wrong_type_message(description: str, hidden: bool = False) -> str:
@@ -205,9 +240,16 @@ def _wrong_type_message(description: str, hidden: bool = False) -> str:
     return message
 
 
-def _judge_array(event: TestEvent, hidden: bool, expected: NDArray[Any], input_hashes: dict[str, str],
-                 tolerance: Tolerance, max_output_bytes: int, inputs: dict[str, bytes] | None = None,
-                 facts: CodeFacts | None = None) -> tuple[TestStatus, str, dict[str, Any]]:
+def _judge_array(
+    event: TestEvent,
+    hidden: bool,
+    expected: NDArray[Any],
+    input_hashes: dict[str, str],
+    tolerance: Tolerance,
+    max_output_bytes: int,
+    inputs: dict[str, bytes] | None = None,
+    facts: CodeFacts | None = None,
+) -> tuple[TestStatus, str, dict[str, Any]]:
     claimed = event.dtype
     if event.output is None:
         if claimed and not claimed.startswith("|O"):
@@ -218,16 +260,26 @@ def _judge_array(event: TestEvent, hidden: bool, expected: NDArray[Any], input_h
     except UnreadableArray as exc:
         why = "" if hidden else f": {exc}"  # the reason quotes the array's header, which the code wrote
         return TestStatus.WRONG_TYPE, f"the result could not be read as an array{why}", {}
-    detail = {"expected_shape": list(expected.shape), "actual_shape": list(actual.shape),
-              "actual_dtype": describe_dtype(actual.dtype)}
+    detail = {
+        "expected_shape": list(expected.shape),
+        "actual_shape": list(actual.shape),
+        "actual_dtype": describe_dtype(actual.dtype),
+    }
     if actual.dtype != wanted_dtype(expected):
-        return TestStatus.WRONG_DTYPE, _dtype_message(describe_dtype(actual.dtype), actual.shape, expected, hidden), detail
+        return (
+            TestStatus.WRONG_DTYPE,
+            _dtype_message(describe_dtype(actual.dtype), actual.shape, expected, hidden),
+            detail,
+        )
     if actual.shape != expected.shape:
         return TestStatus.WRONG_SHAPE, _shape_message(actual.shape, expected.shape, hidden), detail
     if is_integer(expected):
         value_message = _integer_message(actual, expected, hidden, detail)
-        return (TestStatus.WRONG_VALUE, value_message, detail) if value_message else _unchanged(event, input_hashes,
-                                                                                                 detail)
+        return (
+            (TestStatus.WRONG_VALUE, value_message, detail)
+            if value_message
+            else _unchanged(event, input_hashes, detail)
+        )
     pattern = _special_value_message(actual, expected, hidden, inputs, detail, facts)
     if pattern:
         return TestStatus.WRONG_VALUE, pattern, detail
@@ -237,7 +289,9 @@ def _judge_array(event: TestEvent, hidden: bool, expected: NDArray[Any], input_h
     return _unchanged(event, input_hashes, detail)
 
 
-def _unchanged(event: TestEvent, input_hashes: dict[str, str], detail: dict[str, Any]) -> tuple[TestStatus, str, dict[str, Any]]:
+def _unchanged(
+    event: TestEvent, input_hashes: dict[str, str], detail: dict[str, Any]
+) -> tuple[TestStatus, str, dict[str, Any]]:
     mutated = _mutation_message(event.input_hashes, input_hashes)
     if mutated:
         return TestStatus.INPUT_MUTATED, mutated, detail
@@ -265,15 +319,19 @@ def _integer_message(actual: NDArray[Any], expected: NDArray[Any], hidden: bool,
     if hidden:
         where = "every position" if count == total else "some positions"
         return f"integer values differ from the expected ones at {where} (compared exactly)"
-    return (f"integer values differ at {count} of {total} positions (compared exactly); first mismatch at index "
-            f"{first}: expected {int(expected[first])}, got {int(actual[first])}")
+    return (
+        f"integer values differ at {count} of {total} positions (compared exactly); first mismatch at index "
+        f"{first}: expected {int(expected[first])}, got {int(actual[first])}"
+    )
 
 
 def _mutation_message(returned: dict[str, str], sent: dict[str, str]) -> str:
     for name, digest in returned.items():
         if name in sent and digest != sent[name]:
-            return (f"your function modified its input `{name}` in place; the caller still owns it, "
-                    "so build and return a new array instead")
+            return (
+                f"your function modified its input `{name}` in place; the caller still owns it, "
+                "so build and return a new array instead"
+            )
     if set(returned) != set(sent):
         return "the judge could not confirm that the inputs were left unchanged"
     return ""
@@ -312,9 +370,14 @@ def _shape_message(actual: tuple[Any, ...], expected: tuple[Any, ...], hidden: b
     return message
 
 
-def _special_value_message(actual: NDArray[Any], expected: NDArray[Any], hidden: bool,
-                           inputs: dict[str, bytes] | None = None, detail: dict[str, Any] | None = None,
-                           facts: CodeFacts | None = None) -> str:
+def _special_value_message(
+    actual: NDArray[Any],
+    expected: NDArray[Any],
+    hidden: bool,
+    inputs: dict[str, bytes] | None = None,
+    detail: dict[str, Any] | None = None,
+    facts: CodeFacts | None = None,
+) -> str:
     """Where the NaN/inf pattern differs, said as what was expected and what the result holds there
     (a largest error over infinities says nothing: "-inf expected at 3 positions, you have -1e9")."""
     if np.isfinite(actual).all() and np.isfinite(expected).all():
@@ -400,11 +463,15 @@ def _nan_advice(inputs: dict[str, bytes], hidden: bool = False, facts: CodeFacts
     exponentiates = facts is None or facts.exponentiates
     if largest >= LARGE_INPUT and not subtracts and exponentiates:
         reach = "are large" if hidden else f"reach {largest:.3g}"
-        return (f"; the inputs {reach} in magnitude, so exp() overflows to inf and inf/inf is NaN: "
-                "subtract the maximum before exponentiating")
+        return (
+            f"; the inputs {reach} in magnitude, so exp() overflows to inf and inf/inf is NaN: "
+            "subtract the maximum before exponentiating"
+        )
     if masked:
-        return (f"; `{masked[0]}` holds -inf, and arithmetic on -inf gives NaN (-inf - (-inf), 0 * -inf): add the "
-                "mask to the scores, and take the maximum over the last axis, where each row keeps an allowed entry")
+        return (
+            f"; `{masked[0]}` holds -inf, and arithmetic on -inf gives NaN (-inf - (-inf), 0 * -inf): add the "
+            "mask to the scores, and take the maximum over the last axis, where each row keeps an allowed entry"
+        )
     return ""
 
 
@@ -438,8 +505,9 @@ class CodeFacts:
                 for target in node.targets:
                     if isinstance(target, ast.Name):
                         maxima[target.id] = axis
-        exponentiates = any(isinstance(node, ast.Call) and _called(node) in EXPONENTIAL_CALLS
-                            for node in ast.walk(tree))
+        exponentiates = any(
+            isinstance(node, ast.Call) and _called(node) in EXPONENTIAL_CALLS for node in ast.walk(tree)
+        )
         axes = set()
         for node in ast.walk(tree):
             subtracted = None
@@ -468,8 +536,9 @@ def _maximum_axis(node: ast.AST) -> str | None:
         return None
     axis = next((k.value for k in node.keywords if k.arg == "axis"), None)
     if axis is None:  # positional: x.max(-1), or np.max(x, -1)
-        method = isinstance(node.func, ast.Attribute) and not (isinstance(node.func.value, ast.Name)
-                                                                and node.func.value.id in ("np", "numpy"))
+        method = isinstance(node.func, ast.Attribute) and not (
+            isinstance(node.func.value, ast.Name) and node.func.value.id in ("np", "numpy")
+        )
         position = 0 if method else 1
         axis = node.args[position] if len(node.args) > position else None
     if axis is None or (isinstance(axis, ast.Constant) and axis.value is None):
@@ -496,8 +565,9 @@ def _mismatch_at(expected: float, actual: float) -> str:
     return f"expected {shown_expected}, got {shown_actual} (abs error {error:.1e}{relative})"
 
 
-def _value_message(actual: NDArray[Any], expected: NDArray[Any], tolerance: Tolerance, hidden: bool,
-                   detail: dict[str, Any]) -> str:
+def _value_message(
+    actual: NDArray[Any], expected: NDArray[Any], tolerance: Tolerance, hidden: bool, detail: dict[str, Any]
+) -> str:
     if _all_within(actual, expected, tolerance):
         return ""  # a passing test pays for the comparison only, not for the message's figures
     finite = np.isfinite(expected)
@@ -511,14 +581,22 @@ def _value_message(actual: NDArray[Any], expected: NDArray[Any], tolerance: Tole
         return ""
     first = tuple(int(i) for i in np.argwhere(bad)[0])
     count, total = int(bad.sum()), int(bad.size)
-    detail.update({
-        "mismatches": count, "total": total, "first_mismatch": list(first),
-        "max_abs_error": float(error.max()), "max_rel_error": float(relative.max()),
-        "rtol": tolerance.rtol, "atol": tolerance.atol,
-    })
+    detail.update(
+        {
+            "mismatches": count,
+            "total": total,
+            "first_mismatch": list(first),
+            "max_abs_error": float(error.max()),
+            "max_rel_error": float(relative.max()),
+            "rtol": tolerance.rtol,
+            "atol": tolerance.atol,
+        }
+    )
     if hidden:
         where = "every position" if count == total else "some positions"
-        return f"values differ from the expected ones at {where} (beyond rtol={tolerance.rtol:g}, atol={tolerance.atol:g})"
+        return (
+            f"values differ from the expected ones at {where} (beyond rtol={tolerance.rtol:g}, atol={tolerance.atol:g})"
+        )
     return (
         f"values differ at {count} of {total} positions (beyond rtol={tolerance.rtol:g}, atol={tolerance.atol:g}); "
         f"max absolute error {error.max():.6g}, max relative error {relative.max():.6g}; "
@@ -545,17 +623,36 @@ def _all_within(actual: NDArray[Any], expected: NDArray[Any], tolerance: Toleran
 # --------------------------------------------------------------------------
 
 
-def check_members(event: TestEvent, *, name: str, hidden: bool, expected: dict[str, NDArray[Any]], returns: Returns,
-                  input_hashes: dict[str, str], tolerance: Tolerance, max_output_bytes: int,
-                  time_limit_s: float = 0.0, budget_s: float | None = None,
-                  inputs: dict[str, bytes] | None = None) -> tuple[TestResult, dict[str, TestEvent]]:
+def check_members(
+    event: TestEvent,
+    *,
+    name: str,
+    hidden: bool,
+    expected: dict[str, NDArray[Any]],
+    returns: Returns,
+    input_hashes: dict[str, str],
+    tolerance: Tolerance,
+    max_output_bytes: int,
+    time_limit_s: float = 0.0,
+    budget_s: float | None = None,
+    inputs: dict[str, bytes] | None = None,
+) -> tuple[TestResult, dict[str, TestEvent]]:
     """The result of one test of a function with several outputs, and each member's event (none when the
     container itself was wrong or the call did not return)."""
     if event.outcome not in (Outcome.RETURNED, Outcome.WRONG_TYPE):
         first = next(iter(expected.values()))
-        return check_test(event, name=name, hidden=hidden, expected=first, input_hashes=input_hashes,
-                          tolerance=tolerance, max_output_bytes=max_output_bytes, time_limit_s=time_limit_s,
-                          budget_s=budget_s, inputs=inputs), {}
+        return check_test(
+            event,
+            name=name,
+            hidden=hidden,
+            expected=first,
+            input_hashes=input_hashes,
+            tolerance=tolerance,
+            max_output_bytes=max_output_bytes,
+            time_limit_s=time_limit_s,
+            budget_s=budget_s,
+            inputs=inputs,
+        ), {}
     result = TestResult(name=name, hidden=hidden, status=TestStatus.PASSED, time_ms=event.time_ms)
     if not hidden:
         result.stdout = event.stdout
@@ -567,8 +664,16 @@ def check_members(event: TestEvent, *, name: str, hidden: bool, expected: dict[s
         return result, {}
     failed: list[tuple[str, TestResult]] = []
     for member, part in parts.items():
-        checked = check_test(part, name=name, hidden=hidden, expected=expected[member], input_hashes=part.input_hashes,
-                             tolerance=tolerance, max_output_bytes=max_output_bytes, inputs=inputs)
+        checked = check_test(
+            part,
+            name=name,
+            hidden=hidden,
+            expected=expected[member],
+            input_hashes=part.input_hashes,
+            tolerance=tolerance,
+            max_output_bytes=max_output_bytes,
+            inputs=inputs,
+        )
         if checked.status != TestStatus.PASSED:
             failed.append((member, checked))
     if failed:
@@ -594,8 +699,10 @@ def _members(event: TestEvent, returns: Returns, hidden: bool) -> dict[str, Test
             got = "an object of another type"
         raise Mismatch(f"expected {returns.describe()}, got {got}")
     if not event.container:
-        raise Mismatch(f"expected {returns.describe()}, got a single array; return "
-                       + (", ".join(returns.names) if returns.kind == "tuple" else "a dict of them"))
+        raise Mismatch(
+            f"expected {returns.describe()}, got a single array; return "
+            + (", ".join(returns.names) if returns.kind == "tuple" else "a dict of them")
+        )
     return split(event, returns, hidden)
 
 
@@ -607,8 +714,9 @@ def type_signature(event: TestEvent, returns: Returns | None) -> str:
         parts = _members(event, returns, hidden=True)
     except Mismatch as exc:
         return str(exc)
-    return "; ".join(f"{name}: {part.type_description}" for name, part in parts.items()
-                     if part.outcome == Outcome.WRONG_TYPE)
+    return "; ".join(
+        f"{name}: {part.type_description}" for name, part in parts.items() if part.outcome == Outcome.WRONG_TYPE
+    )
 
 
 # --------------------------------------------------------------------------
@@ -620,8 +728,14 @@ def type_signature(event: TestEvent, returns: Returns | None) -> str:
 # A run stopped by the time or memory limit returns nothing to compare: it matches a known-wrong solution that
 # was stopped the same way on the same test (the test built to separate that mistake by its cost).
 BY_STATUS_ALONE = {TestStatus.TIME_LIMIT_EXCEEDED, TestStatus.MEMORY_LIMIT_EXCEEDED}
-DIAGNOSABLE = {TestStatus.WRONG_TYPE, TestStatus.WRONG_DTYPE, TestStatus.WRONG_SHAPE, TestStatus.WRONG_VALUE,
-               TestStatus.INPUT_MUTATED, TestStatus.RUNTIME_ERROR} | BY_STATUS_ALONE
+DIAGNOSABLE = {
+    TestStatus.WRONG_TYPE,
+    TestStatus.WRONG_DTYPE,
+    TestStatus.WRONG_SHAPE,
+    TestStatus.WRONG_VALUE,
+    TestStatus.INPUT_MUTATED,
+    TestStatus.RUNTIME_ERROR,
+} | BY_STATUS_ALONE
 
 
 @dataclass(frozen=True)
@@ -643,8 +757,14 @@ def error_signature(event: TestEvent) -> str:
     return f"{event.error.type}: {event.error.message}" if event.error else ""
 
 
-def diagnose(event: TestEvent, status: str, known: tuple[KnownWrong, ...], tolerance: Tolerance,
-             max_output_bytes: int, returns: Returns | None = None) -> list[KnownWrong]:
+def diagnose(
+    event: TestEvent,
+    status: str,
+    known: tuple[KnownWrong, ...],
+    tolerance: Tolerance,
+    max_output_bytes: int,
+    returns: Returns | None = None,
+) -> list[KnownWrong]:
     """Every known-wrong result that this (failing) result reproduces, in the package's order; with several
     outputs, those whose every member matches."""
     if status not in DIAGNOSABLE:
@@ -675,8 +795,14 @@ def diagnose(event: TestEvent, status: str, known: tuple[KnownWrong, ...], toler
     return found
 
 
-def _diagnose_members(event: TestEvent, status: str, known: tuple[KnownWrong, ...], tolerance: Tolerance,
-                      max_output_bytes: int, returns: Returns) -> list[KnownWrong]:
+def _diagnose_members(
+    event: TestEvent,
+    status: str,
+    known: tuple[KnownWrong, ...],
+    tolerance: Tolerance,
+    max_output_bytes: int,
+    returns: Returns,
+) -> list[KnownWrong]:
     """All of them, not the first: a mistake left out here would count as contradicted by this test."""
     candidates = [c for c in known if c.status == status]
     if status == TestStatus.WRONG_TYPE:
@@ -711,8 +837,9 @@ def same_result(actual: NDArray[Any], other: NDArray[Any], tolerance: Tolerance)
     return bool(np.all(close | ~finite))
 
 
-def finite_difference_disagreement(actual: NDArray[Any], estimate: NDArray[Any], tolerance: Tolerance,
-                                   hidden: bool) -> str | None:
+def finite_difference_disagreement(
+    actual: NDArray[Any], estimate: NDArray[Any], tolerance: Tolerance, hidden: bool
+) -> str | None:
     """Where a gradient disagrees with the finite-difference estimate of the forward, or None."""
     if actual.shape != estimate.shape:
         return None  # the shape check already says what is wrong
@@ -724,6 +851,8 @@ def finite_difference_disagreement(actual: NDArray[Any], estimate: NDArray[Any],
     if hidden:  # where it disagrees is an index the code's output chose
         return f"your gradient disagrees with a finite-difference estimate of the forward ({beyond})"
     index = tuple(int(i) for i in np.argwhere(far)[0])
-    return (f"your gradient disagrees with a finite-difference estimate of the forward at index {index}"
-            f" ({int(far.sum())} of {far.size} entries {beyond}): the estimate is {estimate[index]:.8g}, "
-            f"yours is {actual[index]:.8g}")
+    return (
+        f"your gradient disagrees with a finite-difference estimate of the forward at index {index}"
+        f" ({int(far.sum())} of {far.size} entries {beyond}): the estimate is {estimate[index]:.8g}, "
+        f"yours is {actual[index]:.8g}"
+    )

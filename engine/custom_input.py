@@ -68,6 +68,7 @@ def expectations(example: dict[str, object]) -> dict[str, Expectation]:
 
 # --- Parsing one literal --------------------------------------------------------------------------------------
 
+
 def parse_literal(text: str) -> object:
     """The Python value of ``text``: a number, True/False, or nested lists of numbers. BadLiteral otherwise."""
     if len(text) > MAX_LITERAL_CHARS:
@@ -119,7 +120,11 @@ def _number(node: ast.expr) -> int | float | bool:
         node = node.operand
         if isinstance(node, ast.Constant) and type(node.value) is bool:
             raise BadLiteral(f"has a sign before {node.value}")
-    if isinstance(node, ast.Constant) and isinstance(node.value, int | float) and type(node.value) in (int, float, bool):
+    if (
+        isinstance(node, ast.Constant)
+        and isinstance(node.value, int | float)
+        and type(node.value) in (int, float, bool)
+    ):
         value = node.value
         if type(value) is int and abs(value) > 2**53:
             raise BadLiteral(f"has the integer {value}, too large to be exact as a float")
@@ -131,6 +136,7 @@ def _number(node: ast.expr) -> int | float | bool:
 
 
 # --- Checking a value against its parameter -------------------------------------------------------------------
+
 
 def check_value(kind: str, value: object, expected: Expectation | None) -> Value:
     """The parsed ``value`` as the sandbox receives it (.npy bytes, or a scalar), or BadLiteral."""
@@ -151,8 +157,10 @@ def check_value(kind: str, value: object, expected: Expectation | None) -> Value
     else:
         array = _array(value)
     if expected is not None and expected.ndim is not None and array.ndim != expected.ndim:
-        raise BadLiteral(f"must have {expected.ndim} {'axis' if expected.ndim == 1 else 'axes'} "
-                         f"(like the example), got shape {array.shape} with {array.ndim}")
+        raise BadLiteral(
+            f"must have {expected.ndim} {'axis' if expected.ndim == 1 else 'axes'} "
+            f"(like the example), got shape {array.shape} with {array.ndim}"
+        )
     if array.size and not np.isfinite(array).all() and not (expected and expected.non_finite):
         raise BadLiteral("must be finite: it holds NaN or infinity, which this input never has in the examples")
     return to_npy(array)
@@ -207,8 +215,9 @@ def _has_bool(value: object) -> bool:
     return type(value) is bool
 
 
-def validate_inputs(spec: ProblemSpec, texts: dict[str, str],
-                    example: dict[str, Expectation] | None = None) -> dict[str, Value]:
+def validate_inputs(
+    spec: ProblemSpec, texts: dict[str, str], example: dict[str, Expectation] | None = None
+) -> dict[str, Value]:
     """Every parameter's literal parsed and checked: parameter -> value as the sandbox receives it.
 
     BadInputs names each parameter that was refused (unknown, missing, malformed, of the wrong kind or number
@@ -251,6 +260,7 @@ def _elements(value: Value) -> int:
 
 # --- Literals for the form ------------------------------------------------------------------------------------
 
+
 def literal_of(value: object) -> str:
     """``value`` (an example's input) as text the parser reads back: nested lists, floats in short form."""
     if isinstance(value, np.ndarray | np.generic):
@@ -282,9 +292,15 @@ class InvalidInput(ReferenceFailed):
     The message says why in terms of the input, never the reference's own error, line or code."""
 
 
-def expected_output(reference: str, spec: ProblemSpec, inputs: dict[str, Value], sandbox: Sandbox,
-                    solved: dict[str, str] | None = None, max_output_bytes: int = MAX_OUTPUT_BYTES,
-                    example: dict[str, object] | None = None) -> bytes:
+def expected_output(
+    reference: str,
+    spec: ProblemSpec,
+    inputs: dict[str, Value],
+    sandbox: Sandbox,
+    solved: dict[str, str] | None = None,
+    max_output_bytes: int = MAX_OUTPUT_BYTES,
+    example: dict[str, object] | None = None,
+) -> bytes:
     """The reference solution's output on ``inputs``, run in ``sandbox``: .npy bytes, checked as the test-set
     builder checks them.  InvalidInput when the reference raised or ran out of a limit on them (the shapes
     compared with the first example's, ``example``); ReferenceFailed when the reference itself is at fault."""
@@ -297,11 +313,15 @@ def expected_output(reference: str, spec: ProblemSpec, inputs: dict[str, Value],
         raise SandboxError(f"sandbox reported {len(tests)} results for one custom input")
     outcome = tests[0].get("outcome")
     if outcome == Outcome.ERROR:
-        raise InvalidInput(f"{INVALID_INPUT}: the reference cannot compute an answer for it; "
-                           f"check that the shapes fit together ({_shapes(inputs, example or {})})")
+        raise InvalidInput(
+            f"{INVALID_INPUT}: the reference cannot compute an answer for it; "
+            f"check that the shapes fit together ({_shapes(inputs, example or {})})"
+        )
     if outcome in (Outcome.TIMEOUT, Outcome.MEMORY, Outcome.OUTPUT_LIMIT):
-        raise InvalidInput(f"{INVALID_INPUT}: the reference cannot compute an answer for it within the "
-                           "problem's limits; try a smaller input")
+        raise InvalidInput(
+            f"{INVALID_INPUT}: the reference cannot compute an answer for it within the "
+            "problem's limits; try a smaller input"
+        )
     try:
         return _reference_output(tests[0], case, WHERE, max_output_bytes, spec.returns, spec.dtypes)[0]
     except ReferenceFailed as exc:  # "<where>: raised X on <case>: ..." -> a sentence about the student's input
@@ -310,7 +330,7 @@ def expected_output(reference: str, spec: ProblemSpec, inputs: dict[str, Value],
 
 
 def _shapes(inputs: dict[str, Value], example: dict[str, object]) -> str:
-    """"yours: patches (1, 2, 2), cls_token (1, 1, 3); the example's: patches (1, 4, 3), cls_token (1, 1, 3)"."""
+    """ "yours: patches (1, 2, 2), cls_token (1, 1, 3); the example's: patches (1, 4, 3), cls_token (1, 1, 3)"."""
     yours, theirs = [], []
     for name, value in inputs.items():
         if isinstance(value, bytes):

@@ -49,11 +49,14 @@ class ErrorInfo:
         frames = []
         for frame in raw.get("frames") or []:
             if isinstance(frame, dict) and isinstance(frame.get("line"), int):
-                frames.append({
-                    "line": frame["line"],
-                    "function": _text(frame, "function", 100),
-                    "text": _text(frame, "text", 200),
-                } | ({"module": _module(frame)} if _module(frame) else {}))
+                frames.append(
+                    {
+                        "line": frame["line"],
+                        "function": _text(frame, "function", 100),
+                        "text": _text(frame, "text", 200),
+                    }
+                    | ({"module": _module(frame)} if _module(frame) else {})
+                )
         return cls(_text(raw, "type", 100) or "Exception", _text(raw, "message", 2000), frames[-20:], _module(raw))
 
 
@@ -90,8 +93,13 @@ class MemberEvent:
         output = raw.get("output")
         if output is not None and not isinstance(output, bytes):
             raise Malformed("a member's output is not bytes")
-        return cls(key[:100] if isinstance(key, str) and container == "dict" else None, output,
-                   _text(raw, "dtype", 40), _shape(raw.get("shape")), _text(raw, "type", 200))
+        return cls(
+            key[:100] if isinstance(key, str) and container == "dict" else None,
+            output,
+            _text(raw, "dtype", 40),
+            _shape(raw.get("shape")),
+            _text(raw, "type", 200),
+        )
 
 
 def _shape(shape: object) -> tuple[Any, ...] | None:
@@ -187,9 +195,11 @@ def parse_before_tests(event: dict[str, Any]) -> BeforeTests | None:
         return None
     if kind == "compile_error":
         line = event.get("line")
-        return CompileError(_text(event, "message", 500) if isinstance(event.get("message"), str) else "SyntaxError",
-                            line if type(line) is int else None,
-                            _text(event, "text", 200) if isinstance(event.get("text"), str) else "")
+        return CompileError(
+            _text(event, "message", 500) if isinstance(event.get("message"), str) else "SyntaxError",
+            line if type(line) is int else None,
+            _text(event, "text", 200) if isinstance(event.get("text"), str) else "",
+        )
     if kind == "missing_function":
         return MissingFunction(_text(event, "found", 200) if isinstance(event.get("found"), str) else "")
     try:
@@ -220,8 +230,9 @@ class CaseEvent:
         if not isinstance(args, dict) or not all(isinstance(key, str) for key in args):
             raise Malformed(f"({name}) has invalid argument names ('args' must map parameter names to values)")
         shape = event.get("shape")
-        if shape is not None and (not isinstance(shape, list) or len(shape) > 32
-                                  or not all(type(n) is int and n >= 0 for n in shape)):
+        if shape is not None and (
+            not isinstance(shape, list) or len(shape) > 32 or not all(type(n) is int and n >= 0 for n in shape)
+        ):
             raise Malformed(f"({name}): 'shape' must be a list of sizes")
         return cls(name, hidden, args, tuple(shape) if shape is not None else None, probe, fd)
 

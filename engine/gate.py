@@ -41,8 +41,13 @@ ARRAY_STATUSES = {TestStatus.WRONG_DTYPE, TestStatus.WRONG_SHAPE, TestStatus.WRO
 CHECKS = (
     ("generator", "The generator runs and yields valid cases"),
     ("reference", "The reference solution passes every test"),
-    ("float64", ("Every expected output is an array of its declared dtype, float64 unless declared (and of the "
-                 "declared shape, where declared)")),
+    (
+        "float64",
+        (
+            "Every expected output is an array of its declared dtype, float64 unless declared (and of the "
+            "declared shape, where declared)"
+        ),
+    ),
     ("deterministic", "Two runs give identical inputs and expected outputs"),
     ("headroom", f"The time limit is more than {HEADROOM}x the reference's slowest test"),
     ("starter", "The starter code does not pass"),
@@ -107,15 +112,17 @@ class GateOutcome:
         return next((c for c in self.checks if c.passed is False), None)
 
 
-def run_gate(package: Package, sandbox: Sandbox, max_output_bytes: int = MAX_OUTPUT_BYTES,
-             solved: dict[str, str] | None = None) -> GateOutcome:
+def run_gate(
+    package: Package, sandbox: Sandbox, max_output_bytes: int = MAX_OUTPUT_BYTES, solved: dict[str, str] | None = None
+) -> GateOutcome:
     """Check ``package``; ``solved`` (slug -> code) are the references of the problems it builds on, which the
     reference, the starter and the known-wrong solutions may import (``from solved import <slug>``)."""
     return finish_gate(check_reference(package, sandbox, max_output_bytes, solved), package, sandbox, solved)
 
 
-def check_reference(package: Package, sandbox: Sandbox, max_output_bytes: int = MAX_OUTPUT_BYTES,
-                    solved: dict[str, str] | None = None) -> GateOutcome:
+def check_reference(
+    package: Package, sandbox: Sandbox, max_output_bytes: int = MAX_OUTPUT_BYTES, solved: dict[str, str] | None = None
+) -> GateOutcome:
     """The gate's first part: what makes the expected outputs right (the generator, the reference and its
     outputs, the finite-difference estimate, the time limit's headroom).  Once it passes, the tests can grade;
     ``finish_gate`` checks that they catch what they should (``outcome.listable``)."""
@@ -128,8 +135,11 @@ def check_reference(package: Package, sandbox: Sandbox, max_output_bytes: int = 
         return _fail(outcome, "generator", str(exc))
     visible = sum(not c.hidden for c in generated)
     probes = sum(c.probe for c in generated)
-    _pass(outcome, "generator", f"{len(generated) - probes} cases, {visible} visible" + (
-        f"; {probes} probe inputs" if probes else ""))
+    _pass(
+        outcome,
+        "generator",
+        f"{len(generated) - probes} cases, {visible} visible" + (f"; {probes} probe inputs" if probes else ""),
+    )
     try:
         expected, times = reference_outputs(package, generated, sandbox, max_output_bytes)
     except ReferenceFailed as exc:
@@ -138,23 +148,40 @@ def check_reference(package: Package, sandbox: Sandbox, max_output_bytes: int = 
         return _fail(outcome, exc.check, str(exc))
     declared = sum(c.shape is not None for c in generated)
     dtypes = "".join(f"; {name or 'the output'} {dtype}" for name, dtype in spec.dtypes.items())
-    _pass(outcome, "float64", f"{len(expected)} outputs of the declared dtypes (float64{dtypes}); "
-                              f"{declared} with a declared shape, all matching")
+    _pass(
+        outcome,
+        "float64",
+        f"{len(expected)} outputs of the declared dtypes (float64{dtypes}); "
+        f"{declared} with a declared shape, all matching",
+    )
     try:
         estimates = finite_difference_outputs(package, generated, sandbox, max_output_bytes)
     except ReferenceFailed as exc:
         return _fail(outcome, "fd", str(exc))
-    cases = [Case(c.name, c.hidden, c.inputs, output, probe=c.probe, fd_expected=estimates.get(c.name))
-             for c, output in zip(generated, expected)]
+    cases = [
+        Case(c.name, c.hidden, c.inputs, output, probe=c.probe, fd_expected=estimates.get(c.name))
+        for c, output in zip(generated, expected)
+    ]
     outcome.order = [{"name": c.name, "hidden": c.hidden} for c in run_order(cases) if not c.probe]
 
     report, events = execute(sandbox, package.solution, spec, cases, solved)
     failure = _first_failure(report)
-    _set(outcome, "reference", failure is None, f"accepted on all {len(report.tests)} tests" if failure is None
-         else f"{failure.name}: {failure.status} {failure.message}")
-    _set(outcome, "fd", failure is None or "finite-difference" not in failure.message,
-         f"{len(estimates)} tests also checked against a finite-difference estimate" if estimates
-         else "no finite-difference estimate (not a backward problem)")
+    _set(
+        outcome,
+        "reference",
+        failure is None,
+        f"accepted on all {len(report.tests)} tests"
+        if failure is None
+        else f"{failure.name}: {failure.status} {failure.message}",
+    )
+    _set(
+        outcome,
+        "fd",
+        failure is None or "finite-difference" not in failure.message,
+        f"{len(estimates)} tests also checked against a finite-difference estimate"
+        if estimates
+        else "no finite-difference estimate (not a backward problem)",
+    )
     limit_ms = spec.time_limit_s * 1000
     slowest, runs = max(times + [t.time_ms for t in report.tests]), 1
     while slowest * HEADROOM >= limit_ms and runs <= HEADROOM_RETRIES:
@@ -162,22 +189,31 @@ def check_reference(package: Package, sandbox: Sandbox, max_output_bytes: int = 
         again, _ = execute(sandbox, package.solution, spec, cases, solved)
         slowest, runs = min(slowest, max(t.time_ms for t in again.tests)), runs + 1
     best = f" (the best of {runs} runs)" if runs > 1 else ""
-    _set(outcome, "headroom", slowest * HEADROOM < limit_ms,
-         f"slowest reference test {slowest:.1f} ms{best}, limit {limit_ms:.0f} ms "
-         f"({limit_ms / max(slowest, 0.001):.0f}x)")
+    _set(
+        outcome,
+        "headroom",
+        slowest * HEADROOM < limit_ms,
+        f"slowest reference test {slowest:.1f} ms{best}, limit {limit_ms:.0f} ms "
+        f"({limit_ms / max(slowest, 0.001):.0f}x)",
+    )
     outcome.budget_s = spec.budget_s or default_budget(spec, sum(times) / 1000, len(report.tests))
     outcome.cases = cases
     outcome.reference = ReferenceRun(generated, expected, events)
     return outcome
 
 
-def finish_gate(outcome: GateOutcome, package: Package, sandbox: Sandbox,
-                solved: dict[str, str] | None = None) -> GateOutcome:
+def finish_gate(
+    outcome: GateOutcome, package: Package, sandbox: Sandbox, solved: dict[str, str] | None = None
+) -> GateOutcome:
     """The gate's second part, after ``check_reference`` passed: the tests are deterministic and catch the
     starter and every known-wrong solution (recorded on ``outcome.cases``), and the probes hold."""
     if not outcome.listable or outcome.reference is None:
         return outcome
-    spec, cases, (generated, expected, events) = package.spec(outcome.max_output_bytes), outcome.cases, outcome.reference
+    spec, cases, (generated, expected, events) = (
+        package.spec(outcome.max_output_bytes),
+        outcome.cases,
+        outcome.reference,
+    )
     _set(outcome, "deterministic", *_determinism(package, sandbox, generated, expected, events))
     starter, _ = execute(sandbox, package.starter, spec, cases, solved)
     _set(outcome, "starter", starter.verdict != Verdict.ACCEPTED, f"starter code: {starter.verdict}")
@@ -188,8 +224,12 @@ def finish_gate(outcome: GateOutcome, package: Package, sandbox: Sandbox,
         details.append(_check_wrong(wrong, wrong_report, wrong_events, known, spec.returns))
         probe_details += _wrong_probes(wrong, wrong_report)
     _set(outcome, "wrong", all(d.startswith("ok") for d in details), "\n".join(details) or "no known-wrong solutions")
-    _set(outcome, "probes", all(d.startswith("ok") for d in probe_details),
-         "\n".join(probe_details) if spec.probes else "no probes declared")
+    _set(
+        outcome,
+        "probes",
+        all(d.startswith("ok") for d in probe_details),
+        "\n".join(probe_details) if spec.probes else "no probes declared",
+    )
     outcome.cases = [dataclasses.replace(case, known_wrong=tuple(known[case.name])) for case in cases]
     outcome.reference = None
     _pass(outcome, "pool", "no secret draws asked for: every submission gets the seed's hidden cases")
@@ -201,8 +241,9 @@ def default_budget(spec: ProblemSpec, reference_total_s: float, tests: int) -> f
     return round(max(floor, min(BUDGET_FACTOR * reference_total_s, tests * spec.time_limit_s)), 3)
 
 
-def execute(sandbox: Sandbox, code: str, spec: ProblemSpec, cases: list[Case],
-            solved: dict[str, str] | None = None) -> tuple[GradeReport, dict[str, dict[str, Any]]]:
+def execute(
+    sandbox: Sandbox, code: str, spec: ProblemSpec, cases: list[Case], solved: dict[str, str] | None = None
+) -> tuple[GradeReport, dict[str, dict[str, Any]]]:
     """Grade ``code`` as a submission is (in run order, but without a budget); keep each case's raw event by name."""
     spec, cases = dataclasses.replace(spec, budget_s=None), run_order(cases)
     events = sandbox.run(job_of(code, spec, cases, solved)).events
@@ -214,18 +255,30 @@ def execute(sandbox: Sandbox, code: str, spec: ProblemSpec, cases: list[Case],
 def _reference_probes(spec: ProblemSpec, cases: list[Case], events: dict[str, dict[str, Any]]) -> list[str]:
     probe_cases = [case for case in cases if case.probe]
     broken = {p["name"] for p in evaluate_probes(spec, probe_cases, events)}
-    return [("FAIL " if probe.name in broken else "ok   ") + f"the reference {'breaks' if probe.name in broken else 'satisfies'}"
-            f" {probe.name!r}" for probe in spec.probes]
+    return [
+        ("FAIL " if probe.name in broken else "ok   ")
+        + f"the reference {'breaks' if probe.name in broken else 'satisfies'}"
+        f" {probe.name!r}"
+        for probe in spec.probes
+    ]
 
 
 def _wrong_probes(wrong: WrongSpec, report: GradeReport) -> list[str]:
     fired = {p["name"] for p in report.properties}
-    return [("ok   " if name in fired else "FAIL ") + f"{wrong.file} {'triggers' if name in fired else 'does not trigger'}"
-            f" {name!r}" for name in wrong.probes]
+    return [
+        ("ok   " if name in fired else "FAIL ") + f"{wrong.file} {'triggers' if name in fired else 'does not trigger'}"
+        f" {name!r}"
+        for name in wrong.probes
+    ]
 
 
-def _determinism(package: Package, sandbox: Sandbox, generated: list[GeneratedCase], expected: list[bytes],
-                 events: dict[str, dict[str, Any]]) -> tuple[bool, str]:
+def _determinism(
+    package: Package,
+    sandbox: Sandbox,
+    generated: list[GeneratedCase],
+    expected: list[bytes],
+    events: dict[str, dict[str, Any]],
+) -> tuple[bool, str]:
     try:
         again = generate_cases(package, sandbox)
     except PackageError as exc:
@@ -240,8 +293,13 @@ def _determinism(package: Package, sandbox: Sandbox, generated: list[GeneratedCa
     return True, f"{len(generated)} cases: identical inputs and expected outputs"
 
 
-def _check_wrong(wrong: WrongSpec, report: GradeReport, events: dict[str, dict[str, Any]],
-                 known: dict[str, list[KnownWrong]], returns: Returns | None = None) -> str:
+def _check_wrong(
+    wrong: WrongSpec,
+    report: GradeReport,
+    events: dict[str, dict[str, Any]],
+    known: dict[str, list[KnownWrong]],
+    returns: Returns | None = None,
+) -> str:
     for result in report.tests:
         entry = known_outcome(wrong, result.status, events.get(result.name, {}), returns)
         if entry is not None:
@@ -251,14 +309,18 @@ def _check_wrong(wrong: WrongSpec, report: GradeReport, events: dict[str, dict[s
     for test in report.tests:
         if test.hidden and test.status not in (TestStatus.PASSED, TestStatus.NOT_RUN):
             counts[test.status] = counts.get(test.status, 0) + 1
-    got = ", ".join(f"{status} on {n} test{'s' * (n > 1)}" for status, n in counts.items()) \
+    got = (
+        ", ".join(f"{status} on {n} test{'s' * (n > 1)}" for status, n in counts.items())
         or f"{report.verdict} (no hidden test failed)"
+    )
     ok = report.verdict != Verdict.ACCEPTED and wrong.fails_with in counts
     verdict = "ok  " if ok else "FAIL "
     return f"{verdict}{wrong.file}: declares {wrong.fails_with}, its failing hidden tests give {got}"
 
 
-def known_outcome(wrong: WrongSpec, status: str, raw: dict[str, Any], returns: Returns | None = None) -> KnownWrong | None:
+def known_outcome(
+    wrong: WrongSpec, status: str, raw: dict[str, Any], returns: Returns | None = None
+) -> KnownWrong | None:
     """What ``wrong`` did on one test, as misconception diagnosis compares it; None if there is nothing to keep.
 
     A pass is kept too (status only): code that fails where the known-wrong solution passed is not making that

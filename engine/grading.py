@@ -77,17 +77,31 @@ def run_order(cases: list[Case]) -> list[Case]:
     return sorted(cases, key=lambda case: (case.probe, case.hidden, case.input_bytes()))
 
 
-def job_of(code: str, spec: ProblemSpec, cases: Sequence[Case | GeneratedCase], solved: dict[str, str] | None = None,
-           hidden_from: int | None = None) -> Job:
-    return Job(code=code, function=spec.function, params=spec.params,
-               tests=[JobTest(case.name, case.inputs) for case in cases], time_limit_s=spec.time_limit_s,
-               memory_mb=spec.memory_mb, output_bytes=spec.max_output_bytes, budget_s=spec.budget_s,
-               modules=dict(solved or {}), returns=spec.returns.kind if spec.returns else None,
-               hidden_from=hidden_from)
+def job_of(
+    code: str,
+    spec: ProblemSpec,
+    cases: Sequence[Case | GeneratedCase],
+    solved: dict[str, str] | None = None,
+    hidden_from: int | None = None,
+) -> Job:
+    return Job(
+        code=code,
+        function=spec.function,
+        params=spec.params,
+        tests=[JobTest(case.name, case.inputs) for case in cases],
+        time_limit_s=spec.time_limit_s,
+        memory_mb=spec.memory_mb,
+        output_bytes=spec.max_output_bytes,
+        budget_s=spec.budget_s,
+        modules=dict(solved or {}),
+        returns=spec.returns.kind if spec.returns else None,
+        hidden_from=hidden_from,
+    )
 
 
-def grade(code: str, spec: ProblemSpec, cases: list[Case], sandbox: Sandbox,
-          solved: dict[str, str] | None = None) -> GradeReport:
+def grade(
+    code: str, spec: ProblemSpec, cases: list[Case], sandbox: Sandbox, solved: dict[str, str] | None = None
+) -> GradeReport:
     """Run ``code`` against ``cases`` (and the probe inputs among them); SandboxError if the sandbox failed.
 
     ``solved`` (slug -> code, loaded in this order) is what ``from solved import <slug>`` gives the code:
@@ -111,8 +125,10 @@ def grade(code: str, spec: ProblemSpec, cases: list[Case], sandbox: Sandbox,
     return report
 
 
-HIDDEN_LOAD_FAILED = ("your module did not load for the hidden tests (it raised, or did not define the function); "
-                      "on hidden tests the error is not shown")
+HIDDEN_LOAD_FAILED = (
+    "your module did not load for the hidden tests (it raised, or did not define the function); "
+    "on hidden tests the error is not shown"
+)
 
 
 def _split_at(events: list[dict[str, Any]], examples: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
@@ -125,8 +141,14 @@ def _split_at(events: list[dict[str, Any]], examples: int) -> tuple[list[dict[st
     return events, []
 
 
-def _interpret_both(events: list[dict[str, Any]], hidden_events: list[dict[str, Any]], spec: ProblemSpec, shown: list[Case],
-                    unseen: list[Case], facts: CodeFacts | None = None) -> GradeReport:
+def _interpret_both(
+    events: list[dict[str, Any]],
+    hidden_events: list[dict[str, Any]],
+    spec: ProblemSpec,
+    shown: list[Case],
+    unseen: list[Case],
+    facts: CodeFacts | None = None,
+) -> GradeReport:
     if not shown:
         report = interpret(hidden_events, spec, unseen, facts)
         if isinstance(parse_before_tests(hidden_events[0]) if hidden_events else None, LoadError | MissingFunction):
@@ -142,12 +164,16 @@ def _interpret_both(events: list[dict[str, Any]], hidden_events: list[dict[str, 
         report.message = HIDDEN_LOAD_FAILED
         return report
     head = [] if events and events[0].get("event") == "test" else events[:1]
-    return interpret(head + tests + [e for e in hidden_events if e.get("event") == "test"], spec, shown + unseen,
-                     facts)
+    return interpret(head + tests + [e for e in hidden_events if e.get("event") == "test"], spec, shown + unseen, facts)
 
 
-def interpret(events: list[dict[str, Any]], spec: ProblemSpec, cases: list[Case], facts: CodeFacts | None = None,
-              signatures: bool = True) -> GradeReport:
+def interpret(
+    events: list[dict[str, Any]],
+    spec: ProblemSpec,
+    cases: list[Case],
+    facts: CodeFacts | None = None,
+    signatures: bool = True,
+) -> GradeReport:
     """The report for ``events``, which the sandbox sent for ``cases`` in this order; ``facts`` about the code
     (when it is known) keep advice from naming a cause the code has already dealt with. Without ``signatures``
     the failing tests carry none (the gate's reports: only a submission's are mined, and they cost a sixth of
@@ -161,8 +187,9 @@ def interpret(events: list[dict[str, Any]], spec: ProblemSpec, cases: list[Case]
         raise SandboxError(f"sandbox reported {len(tests)} results for {len(cases)} tests")
     checked = [_check(event, case, spec, facts, signatures) for event, case in zip(tests, cases) if not case.probe]
     results = name_consistent_misconceptions(checked)
-    results += [TestResult(case.name, case.hidden, TestStatus.NOT_RUN, NOT_RUN_AFTER_TIMEOUT)
-                for case in graded[len(results):]]
+    results += [
+        TestResult(case.name, case.hidden, TestStatus.NOT_RUN, NOT_RUN_AFTER_TIMEOUT) for case in graded[len(results) :]
+    ]
     report = GradeReport(verdict=overall_verdict(results), tests=results)
     if report.verdict != Verdict.ACCEPTED and spec.probes:
         outputs = {case.name: event for event, case in zip(tests, cases) if case.probe}
@@ -181,21 +208,36 @@ def overall_verdict(results: list[TestResult]) -> str:
     return Verdict.ACCEPTED
 
 
-def _check(raw: dict[str, Any], case: Case, spec: ProblemSpec, facts: CodeFacts | None = None,
-           signatures: bool = True) -> Checked:
+def _check(
+    raw: dict[str, Any], case: Case, spec: ProblemSpec, facts: CodeFacts | None = None, signatures: bool = True
+) -> Checked:
     try:
         event = TestEvent.parse(raw)
     except Malformed as exc:
-        return Checked(TestResult(case.name, case.hidden, TestStatus.RUNTIME_ERROR,
-                                  f"the sandbox sent back a malformed result ({exc})"), case)
+        return Checked(
+            TestResult(
+                case.name, case.hidden, TestStatus.RUNTIME_ERROR, f"the sandbox sent back a malformed result ({exc})"
+            ),
+            case,
+        )
     if spec.returns is not None:
         return _check_members(event, case, spec, signatures)
     expected = from_npy(case.expected)
     hashes = case.input_hashes
     tolerance = Tolerance(spec.rtol, spec.atol)
-    result = check_test(event, name=case.name, hidden=case.hidden, expected=expected, input_hashes=hashes,
-                        tolerance=tolerance, max_output_bytes=spec.max_output_bytes, time_limit_s=spec.time_limit_s,
-                        budget_s=spec.budget_s, inputs=case.array_inputs(), facts=facts)
+    result = check_test(
+        event,
+        name=case.name,
+        hidden=case.hidden,
+        expected=expected,
+        input_hashes=hashes,
+        tolerance=tolerance,
+        max_output_bytes=spec.max_output_bytes,
+        time_limit_s=spec.time_limit_s,
+        budget_s=spec.budget_s,
+        inputs=case.array_inputs(),
+        facts=facts,
+    )
     if spec.picture == "curve" and not case.hidden and result.status == TestStatus.PASSED:
         keep_output(result, event)  # the result page draws it beside the reference's
     if case.fd_expected is not None and spec.fd_rtol is not None and result.status in FD_CHECKED:
@@ -258,9 +300,19 @@ def _check_members(event: TestEvent, case: Case, spec: ProblemSpec, signatures: 
     assert isinstance(expected, dict) and spec.returns is not None  # several outputs: declared, and stored packed
     tolerance = Tolerance(spec.rtol, spec.atol)
     hashes = case.input_hashes
-    result, parts = check_members(event, name=case.name, hidden=case.hidden, expected=expected, returns=spec.returns,
-                                  input_hashes=hashes, tolerance=tolerance, max_output_bytes=spec.max_output_bytes,
-                                  time_limit_s=spec.time_limit_s, budget_s=spec.budget_s, inputs=case.array_inputs())
+    result, parts = check_members(
+        event,
+        name=case.name,
+        hidden=case.hidden,
+        expected=expected,
+        returns=spec.returns,
+        input_hashes=hashes,
+        tolerance=tolerance,
+        max_output_bytes=spec.max_output_bytes,
+        time_limit_s=spec.time_limit_s,
+        budget_s=spec.budget_s,
+        inputs=case.array_inputs(),
+    )
     if case.fd_expected is not None and spec.fd_rtol is not None and result.status in FD_CHECKED and parts:
         estimates = members.load(case.fd_expected)
         for name, part in parts.items():
@@ -275,27 +327,33 @@ def _check_members(event: TestEvent, case: Case, spec: ProblemSpec, signatures: 
     return Checked(result, case, matches)
 
 
-def _members_signature(event: TestEvent, status: str, parts: dict[str, Any], expected: dict[str, Any], spec: ProblemSpec) -> str:
+def _members_signature(
+    event: TestEvent, status: str, parts: dict[str, Any], expected: dict[str, Any], spec: ProblemSpec
+) -> str:
     """Every member's signature in one, for a wrong array; else the status's, as for a single output."""
     if parts and status in ARRAY_STATUSES:
-        each = (signature_of(part, TestStatus.WRONG_VALUE, expected[name], spec.rtol, spec.atol, spec.max_output_bytes)
-                for name, part in parts.items())
+        each = (
+            signature_of(part, TestStatus.WRONG_VALUE, expected[name], spec.rtol, spec.atol, spec.max_output_bytes)
+            for name, part in parts.items()
+        )
         return signature(status, detail=";".join(f"{name}:{one}" for name, one in zip(parts, each)))
     if status == TestStatus.WRONG_TYPE:
         return signature(status, detail=type_signature(event, spec.returns))
     return signature_of(event, status, next(iter(expected.values())), spec.rtol, spec.atol, spec.max_output_bytes)
 
 
-def _check_finite_difference(result: TestResult, event: TestEvent, estimate: NDArray[Any], spec: ProblemSpec,
-                             hidden: bool, member: str = "") -> None:
+def _check_finite_difference(
+    result: TestResult, event: TestEvent, estimate: NDArray[Any], spec: ProblemSpec, hidden: bool, member: str = ""
+) -> None:
     """A gradient is also checked against a finite-difference estimate of the forward, not only the reference."""
     try:
         actual = read_npy(event.output or b"", spec.max_output_bytes + 4096)
     except UnreadableArray:
         return
     assert spec.fd_rtol is not None  # the callers check it
-    disagreement = finite_difference_disagreement(actual, estimate, Tolerance(spec.fd_rtol, spec.fd_atol or 0.0),
-                                                  hidden)
+    disagreement = finite_difference_disagreement(
+        actual, estimate, Tolerance(spec.fd_rtol, spec.fd_atol or 0.0), hidden
+    )
     if disagreement is None:
         return
     disagreement = f"{member}: {disagreement}" if member else disagreement
@@ -313,7 +371,9 @@ def _not_run(cases: list[Case]) -> list[TestResult]:
 def early_report(early: BeforeTests, spec: ProblemSpec, cases: list[Case]) -> GradeReport:
     """The report of a run that ended before its tests: a syntax error, no such function, or a failing module."""
     if isinstance(early, CompileError):
-        where = f" on line {early.line}" + (f": {early.text.strip()}" if early.text.strip() else "") if early.line else ""
+        where = (
+            f" on line {early.line}" + (f": {early.text.strip()}" if early.text.strip() else "") if early.line else ""
+        )
         return GradeReport(Verdict.COMPILE_ERROR, f"{early.message}{where}", _not_run(cases), line=early.line)
     if isinstance(early, MissingFunction):
         also = f"; your code defines {early.found}" if early.found else ""
@@ -324,8 +384,9 @@ def early_report(early: BeforeTests, spec: ProblemSpec, cases: list[Case]) -> Gr
     own = own_frames(error.frames)
     line = own[-1]["line"] if own else None
     whose = f"your accepted solution of {error.module}" if error.module else "your module"
-    report = GradeReport(Verdict.RUNTIME_ERROR,
-                         f"{whose} raised {error.type} while loading: {error.message}", _not_run(cases), line=line)
+    report = GradeReport(
+        Verdict.RUNTIME_ERROR, f"{whose} raised {error.type} while loading: {error.message}", _not_run(cases), line=line
+    )
     if error.type == "MemoryError":
         report.verdict = Verdict.MEMORY_LIMIT_EXCEEDED
     return report

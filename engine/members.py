@@ -107,8 +107,11 @@ def split(event: TestEvent, returns: Returns, hidden: bool) -> dict[str, TestEve
     got = event.container
     if got != returns.kind:
         other = "a tuple" if got == TUPLE else "a dict"
-        hint = ("return {" + ", ".join(f"{n!r}: ..." for n in returns.names[:3]) + ", ...}" if returns.kind == DICT
-                else "return " + ", ".join(returns.names))
+        hint = (
+            "return {" + ", ".join(f"{n!r}: ..." for n in returns.names[:3]) + ", ...}"
+            if returns.kind == DICT
+            else "return " + ", ".join(returns.names)
+        )
         raise Mismatch(f"expected {returns.describe()}, got {other}; {hint}")
     if event.truncated:
         raise Mismatch(f"expected {returns.describe()}, got a {got} of more than {MAX_MEMBERS} members")
@@ -121,13 +124,18 @@ def split(event: TestEvent, returns: Returns, hidden: bool) -> dict[str, TestEve
         raise Mismatch(f"expected {returns.describe()}; a key of the returned dict is not a string")
     missing = [name for name in returns.names if name not in keys]
     if missing:
-        raise Mismatch(f"the returned dict lacks the key{'s' if len(missing) > 1 else ''} "
-                       + ", ".join(repr(n) for n in missing) + f" (expected exactly {_names(returns)})")
+        raise Mismatch(
+            f"the returned dict lacks the key{'s' if len(missing) > 1 else ''} "
+            + ", ".join(repr(n) for n in missing)
+            + f" (expected exactly {_names(returns)})"
+        )
     extra = [key for key in keys if key not in returns.names]
     if extra:
         shown = "" if hidden else " " + ", ".join(repr(k[:40]) for k in extra[:3])  # type: ignore[index]  # no key is None: checked above
-        raise Mismatch(f"the returned dict has {'a key' if len(extra) == 1 else 'keys'} that is not expected{shown}"
-                       f" (expected exactly {_names(returns)})")
+        raise Mismatch(
+            f"the returned dict has {'a key' if len(extra) == 1 else 'keys'} that is not expected{shown}"
+            f" (expected exactly {_names(returns)})"
+        )
     by_key = {member.key: member for member in event.members}
     return {name: _single(by_key[name], event) for name in returns.names}
 
@@ -138,10 +146,22 @@ def _names(returns: Returns) -> str:
 
 def _single(member: MemberEvent, event: TestEvent) -> TestEvent:
     if member.output is None and not member.dtype:
-        return TestEvent(Outcome.WRONG_TYPE, event.time_ms, event.stdout, type_description=member.type_description,
-                         input_hashes=event.input_hashes)
-    return TestEvent(Outcome.RETURNED, event.time_ms, event.stdout, output=member.output, dtype=member.dtype,
-                     shape=member.shape, input_hashes=event.input_hashes)
+        return TestEvent(
+            Outcome.WRONG_TYPE,
+            event.time_ms,
+            event.stdout,
+            type_description=member.type_description,
+            input_hashes=event.input_hashes,
+        )
+    return TestEvent(
+        Outcome.RETURNED,
+        event.time_ms,
+        event.stdout,
+        output=member.output,
+        dtype=member.dtype,
+        shape=member.shape,
+        input_hashes=event.input_hashes,
+    )
 
 
 def packed_output(event: TestEvent, returns: Returns, max_bytes: int) -> bytes | None:

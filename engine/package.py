@@ -110,11 +110,21 @@ class Package:
     def record(self) -> dict[str, Any]:
         """What the site stores of a published package: the one list of a problem's fields."""
         return {
-            "title": self.title, "summary": self.summary, "difficulty": self.difficulty, "tags": self.tags,
-            "prerequisites": self.prerequisites, "track": self.track, "statement_md": self.statement,
-            "theory_md": self.theory, "hints": self.hints, "starter_code": self.starter,
-            "solution_code": self.solution, "spec": self.problem.as_dict(), "package_hash": self.content_hash,
-            "editorial_md": self.editorial, "editorial_after_failed": self.editorial_after_failed,
+            "title": self.title,
+            "summary": self.summary,
+            "difficulty": self.difficulty,
+            "tags": self.tags,
+            "prerequisites": self.prerequisites,
+            "track": self.track,
+            "statement_md": self.statement,
+            "theory_md": self.theory,
+            "hints": self.hints,
+            "starter_code": self.starter,
+            "solution_code": self.solution,
+            "spec": self.problem.as_dict(),
+            "package_hash": self.content_hash,
+            "editorial_md": self.editorial,
+            "editorial_after_failed": self.editorial_after_failed,
         }
 
 
@@ -235,13 +245,22 @@ def load_package(path: Path) -> Package:
     tests = top.table_of("tests")
     generator = generator_file(path)
     package = Package(
-        path=path, slug=slug, title=top.text("title"), summary=top.text("summary", ""),
-        difficulty=difficulty, tags=top.strings("tags", []), prerequisites=top.strings("prerequisites", []),
+        path=path,
+        slug=slug,
+        title=top.text("title"),
+        summary=top.text("summary", ""),
+        difficulty=difficulty,
+        tags=top.strings("tags", []),
+        prerequisites=top.strings("prerequisites", []),
         track=top.text("track", "", pattern=re.compile(r"^[a-z0-9-]{0,60}$")),
-        problem=_problem_spec(top, _probes(top), (path / FINITE_DIFFERENCE).is_file()), seed=_seed(tests),
-        statement=_read(path, "statement.md"), theory=_read(path, "theory.md", required=False),
+        problem=_problem_spec(top, _probes(top), (path / FINITE_DIFFERENCE).is_file()),
+        seed=_seed(tests),
+        statement=_read(path, "statement.md"),
+        theory=_read(path, "theory.md", required=False),
         hints=[_read(path, f"hints/{h.name}") for h in sorted((path / "hints").glob("*.md"))],
-        starter=_read(path, "starter.py"), solution=_read(path, "solution.py"), generator=_read(path, generator),
+        starter=_read(path, "starter.py"),
+        solution=_read(path, "solution.py"),
+        generator=_read(path, generator),
         generator_file=generator,
     )
     package.finite_difference = _read(path, FINITE_DIFFERENCE, required=False)
@@ -269,17 +288,29 @@ def _problem_spec(top: _Fields, probes: tuple[ProbeSpec, ...], finite_difference
     returns, dtypes = _returns(function)
     for probe in probes:
         if bool(probe.member) != (returns is not None) or (returns and probe.member not in returns.names):
-            raise PackageError(f"{top.where}: probe {probe.name!r}: 'member' must name one of the declared outputs"
-                               if returns else f"{top.where}: probe {probe.name!r}: 'member' needs [function.returns]")
+            raise PackageError(
+                f"{top.where}: probe {probe.name!r}: 'member' must name one of the declared outputs"
+                if returns
+                else f"{top.where}: probe {probe.name!r}: 'member' needs [function.returns]"
+            )
     return ProblemSpec(
-        function=function.text("name", pattern=re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")), params=params,
-        time_limit_s=limits.positive("time_limit_s"), memory_mb=int(limits.positive("memory_mb", int)),
-        rtol=checking.number("rtol"), atol=checking.number("atol"), kinds=kinds,
-        budget_s=limits.positive("budget_s", float, None), probes=probes,
+        function=function.text("name", pattern=re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")),
+        params=params,
+        time_limit_s=limits.positive("time_limit_s"),
+        memory_mb=int(limits.positive("memory_mb", int)),
+        rtol=checking.number("rtol"),
+        atol=checking.number("atol"),
+        kinds=kinds,
+        budget_s=limits.positive("budget_s", float, None),
+        probes=probes,
         fd_rtol=checking.number("fd_rtol") if finite_difference else None,
         fd_atol=checking.number("fd_atol") if finite_difference else None,
-        builds_on=_builds_on(function, top.text("slug")), returns=returns, keys=_keys(function, kinds),
-        dtypes=dtypes, picture=_picture(top, returns), shown_as_bytes=_shown_as_bytes(top, kinds, returns, dtypes),
+        builds_on=_builds_on(function, top.text("slug")),
+        returns=returns,
+        keys=_keys(function, kinds),
+        dtypes=dtypes,
+        picture=_picture(top, returns),
+        shown_as_bytes=_shown_as_bytes(top, kinds, returns, dtypes),
     )
 
 
@@ -297,8 +328,9 @@ def _picture(top: _Fields, returns: Returns | None) -> str:
     return picture
 
 
-def _shown_as_bytes(top: _Fields, kinds: dict[str, str], returns: Returns | None, dtypes: dict[str, str]
-                    ) -> tuple[str, ...]:
+def _shown_as_bytes(
+    top: _Fields, kinds: dict[str, str], returns: Returns | None, dtypes: dict[str, str]
+) -> tuple[str, ...]:
     """``[display] bytes``: the integer arrays that hold bytes (text), which the pages show as text as well:
     parameters of kind ``int_array``, and ``"output"`` (a one-array function's) or the names of outputs, declared
     int64."""
@@ -310,8 +342,11 @@ def _shown_as_bytes(top: _Fields, kinds: dict[str, str], returns: Returns | None
     allowed = {p for p, kind in kinds.items() if kind == ParamKind.INT_ARRAY} | outputs
     for name in names:
         if name not in allowed:
-            raise display.fail("bytes", f"{name!r} is not an int_array parameter or an int64 output; bytes can be "
-                                        f"shown for {', '.join(sorted(allowed)) or 'none of this function'}")
+            raise display.fail(
+                "bytes",
+                f"{name!r} is not an int_array parameter or an int64 output; bytes can be "
+                f"shown for {', '.join(sorted(allowed)) or 'none of this function'}",
+            )
     return tuple(names)
 
 
@@ -328,8 +363,11 @@ def _returns(function: _Fields) -> tuple[Returns | None, dict[str, str]]:
     if "kind" not in table.table:
         unknown = sorted(set(table.table) - {"dtype"})
         if unknown:
-            raise table.fail(unknown[0], "needs kind = \"tuple\" or \"dict\" (without a kind, the output is one "
-                                         "array and only its dtype may be declared)")
+            raise table.fail(
+                unknown[0],
+                'needs kind = "tuple" or "dict" (without a kind, the output is one '
+                "array and only its dtype may be declared)",
+            )
         dtype = _dtype(table, "dtype", table.text("dtype", FLOAT64))
         return None, {"": dtype} if dtype != FLOAT64 else {}
     kind = table.text("kind")
@@ -342,7 +380,7 @@ def _returns(function: _Fields) -> tuple[Returns | None, dict[str, str]]:
         if not MEMBER_NAME.match(name):
             raise table.fail("names", f"must be Python identifiers of at most 40 characters, got {name!r}")
     if "dtype" in table.table:
-        raise table.fail("dtype", "is for one array; name each output's dtype in dtypes = { name = \"int64\" }")
+        raise table.fail("dtype", 'is for one array; name each output\'s dtype in dtypes = { name = "int64" }')
     declared = table.table_of("dtypes").table if "dtypes" in table.table else {}
     dtypes = {}
     for name, dtype in declared.items():
@@ -438,11 +476,19 @@ def _probes(top: _Fields) -> tuple[ProbeSpec, ...]:
         if check == "distribution":
             _distribution(entry, cases[0], values, within)
         probe = ProbeSpec(
-            name=entry.text("name"), check=check, cases=tuple(cases), message=entry.text("message"),
-            explanation=entry.text("explanation", ""), see=entry.text("see", ""),
-            region=_region(entry, "region"), region_b=_region(entry, "region_b"), compare=compare,
-            axis=entry.get("axis", int, -1), values=tuple(float(v) for v in values if not math.isnan(v)),
-            member=entry.text("member", ""), within=float(within),
+            name=entry.text("name"),
+            check=check,
+            cases=tuple(cases),
+            message=entry.text("message"),
+            explanation=entry.text("explanation", ""),
+            see=entry.text("see", ""),
+            region=_region(entry, "region"),
+            region_b=_region(entry, "region_b"),
+            compare=compare,
+            axis=entry.get("axis", int, -1),
+            values=tuple(float(v) for v in values if not math.isnan(v)),
+            member=entry.text("member", ""),
+            within=float(within),
         )
         if probe.name in {p.name for p in probes}:
             raise entry.fail("name", f"repeats the probe name {probe.name!r}")
@@ -456,8 +502,9 @@ def _distribution(entry: _Fields, prefix: str, values: list[Any], within: float)
     if not prefix.endswith("*") or len(prefix) < 2:
         raise entry.fail("cases", f"must name its draws by one prefix ending in '*' for distribution, got {prefix!r}")
     if any(v < 0 for v in values) or not math.isclose(sum(values), 1.0, abs_tol=1e-9):
-        raise entry.fail("values", "must be the probabilities of the ids 0, 1, ... for distribution "
-                                   "(>= 0, summing to 1)")
+        raise entry.fail(
+            "values", "must be the probabilities of the ids 0, 1, ... for distribution (>= 0, summing to 1)"
+        )
     if not 0 < within < 1:
         raise entry.fail("within", f"must be between 0 and 1 (exclusive) for distribution, got {within!r}")
 
@@ -480,8 +527,15 @@ def _wrong_spec(path: Path, entry: _Fields, probe_names: set[str]) -> WrongSpec:
     unknown = [name for name in probes if name not in probe_names]
     if unknown:
         raise entry.fail("probes", f"names no declared probe: {unknown}")
-    return WrongSpec(file=file, code=_read(path, file), fails_with=fails_with, name=entry.text("name"),
-                     explanation=entry.text("explanation", ""), see=entry.text("see", ""), probes=tuple(probes))
+    return WrongSpec(
+        file=file,
+        code=_read(path, file),
+        fails_with=fails_with,
+        name=entry.text("name"),
+        explanation=entry.text("explanation", ""),
+        see=entry.text("see", ""),
+        probes=tuple(probes),
+    )
 
 
 TRACKS = "tracks.toml"
@@ -503,12 +557,16 @@ def load_tracks(root: Path) -> list[dict[str, Any]]:
         listed = raw.get("problems", [])
         if not isinstance(listed, list) or not all(isinstance(slug, str) for slug in listed):
             raise PackageError(f"{TRACKS}: track[{index}].problems must be a list of problem slugs")
-        tracks.append({"slug": entry.text("slug"), "title": entry.text("title"), "summary": entry.text("summary", ""),
-                       "problems": listed})
+        tracks.append(
+            {
+                "slug": entry.text("slug"),
+                "title": entry.text("title"),
+                "summary": entry.text("summary", ""),
+                "problems": listed,
+            }
+        )
     return tracks
 
 
 def discover(root: Path) -> list[Path]:
     return sorted(p for p in root.iterdir() if (p / MANIFEST).is_file())
-
-

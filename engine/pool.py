@@ -30,8 +30,14 @@ POOL_DRAWS = 4  # secret seeds per test set: with a dozen hidden tests, a pool o
 POOL_MAX_INPUT_BYTES = 32 * 1024
 
 
-def add_pool(outcome: GateOutcome, package: Package, sandbox: Sandbox, seeds: list[int],
-             max_output_bytes: int = MAX_OUTPUT_BYTES, solved: dict[str, str] | None = None) -> None:
+def add_pool(
+    outcome: GateOutcome,
+    package: Package,
+    sandbox: Sandbox,
+    seeds: list[int],
+    max_output_bytes: int = MAX_OUTPUT_BYTES,
+    solved: dict[str, str] | None = None,
+) -> None:
     """Draw a passed gate's pool with ``seeds`` (secret: the site's), recorded as the gate's last check."""
     check = outcome.check("pool")
     try:
@@ -40,14 +46,28 @@ def add_pool(outcome: GateOutcome, package: Package, sandbox: Sandbox, seeds: li
         check.passed, check.detail = False, str(exc)
         return
     fixed = len({c.name for c in outcome.cases if c.hidden and not c.probe} - {c.name for c in outcome.pool})
-    stay = "1 hidden case (built from constants, or over {} KiB of inputs) stays" if fixed == 1 else \
-        f"{fixed} hidden cases (built from constants, or over {{}} KiB of inputs) stay"
-    check.passed, check.detail = True, (f"{len(outcome.pool)} hidden cases drawn with {len(seeds)} secret seeds; "
-                                        f"{stay.format(POOL_MAX_INPUT_BYTES // 1024)} as they are")
+    stay = (
+        "1 hidden case (built from constants, or over {} KiB of inputs) stays"
+        if fixed == 1
+        else f"{fixed} hidden cases (built from constants, or over {{}} KiB of inputs) stay"
+    )
+    check.passed, check.detail = (
+        True,
+        (
+            f"{len(outcome.pool)} hidden cases drawn with {len(seeds)} secret seeds; "
+            f"{stay.format(POOL_MAX_INPUT_BYTES // 1024)} as they are"
+        ),
+    )
 
 
-def build_pool(package: Package, sandbox: Sandbox, seeds: list[int], base: list[Case],
-               max_output_bytes: int = MAX_OUTPUT_BYTES, solved: dict[str, str] | None = None) -> list[Case]:
+def build_pool(
+    package: Package,
+    sandbox: Sandbox,
+    seeds: list[int],
+    base: list[Case],
+    max_output_bytes: int = MAX_OUTPUT_BYTES,
+    solved: dict[str, str] | None = None,
+) -> list[Case]:
     """The hidden cases the generator yields with each of ``seeds`` (draws 1, 2, ...) where they differ from
     ``base`` (the published seed's cases), with their expected outputs; PackageError says why it cannot."""
     drawn = _drawn_cases(package, sandbox, seeds, base)
@@ -57,18 +77,25 @@ def build_pool(package: Package, sandbox: Sandbox, seeds: list[int], base: list[
     expected, times = reference_outputs(package, generated, sandbox, max_output_bytes)
     limit_ms = package.problem.time_limit_s * 1000
     if max(times) * HEADROOM >= limit_ms:
-        raise PackageError(f"the reference took {max(times):.1f} ms on a drawn hidden case; the time limit "
-                           f"({limit_ms:.0f} ms) must be more than {HEADROOM}x that")
+        raise PackageError(
+            f"the reference took {max(times):.1f} ms on a drawn hidden case; the time limit "
+            f"({limit_ms:.0f} ms) must be more than {HEADROOM}x that"
+        )
     estimates = finite_difference_outputs(package, generated, sandbox, max_output_bytes)
-    cases = [Case(case.name, True, case.inputs, output, fd_expected=estimates.get(case.name))
-             for case, output in zip(generated, expected)]
+    cases = [
+        Case(case.name, True, case.inputs, output, fd_expected=estimates.get(case.name))
+        for case, output in zip(generated, expected)
+    ]
     cases = _with_known_wrong(package, sandbox, cases, max_output_bytes, solved)
-    return [dataclasses.replace(case, name=name, variant=variant) for (variant, _), case, name
-            in zip(drawn, cases, (_name_of(c.name) for c in cases))]
+    return [
+        dataclasses.replace(case, name=name, variant=variant)
+        for (variant, _), case, name in zip(drawn, cases, (_name_of(c.name) for c in cases))
+    ]
 
 
-def _drawn_cases(package: Package, sandbox: Sandbox, seeds: list[int],
-                 base: list[Case]) -> list[tuple[int, GeneratedCase]]:
+def _drawn_cases(
+    package: Package, sandbox: Sandbox, seeds: list[int], base: list[Case]
+) -> list[tuple[int, GeneratedCase]]:
     """Every draw of each hidden case that is small and new in every draw: which tests are drawn must not
     depend on the draw, or mining could not compare two Submits (``signatures.cluster_key``)."""
     hidden = {case.name: case for case in base if case.hidden and not case.probe}
@@ -77,16 +104,20 @@ def _drawn_cases(package: Package, sandbox: Sandbox, seeds: list[int],
         generated = generate_cases(dataclasses.replace(package, seed=seed), sandbox)
         again = {case.name: case for case in generated if case.hidden and not case.probe}
         if sorted(again) != sorted(hidden):
-            raise PackageError(f"{package.slug}/{package.generator_file}: with another seed the generator yields "
-                               f"other hidden cases "
-                               f"({sorted(again)[:5]}...); name cases the same whatever rng draws")
+            raise PackageError(
+                f"{package.slug}/{package.generator_file}: with another seed the generator yields "
+                f"other hidden cases "
+                f"({sorted(again)[:5]}...); name cases the same whatever rng draws"
+            )
         draws.append(again)
     drawn = []
     for name, case in hidden.items():
         if _drawable([case.inputs] + [draw[name].inputs for draw in draws]):
             # A name unique within the job, so estimates and outcomes map back to the case.
-            drawn += [(variant, dataclasses.replace(draw[name], name=f"{name}{DRAW_MARK}{variant}"))
-                      for variant, draw in enumerate(draws, start=1)]
+            drawn += [
+                (variant, dataclasses.replace(draw[name], name=f"{name}{DRAW_MARK}{variant}"))
+                for variant, draw in enumerate(draws, start=1)
+            ]
     return drawn
 
 
@@ -107,8 +138,9 @@ def _name_of(unique: str) -> str:
     return unique.rsplit(DRAW_MARK, 1)[0]
 
 
-def _with_known_wrong(package: Package, sandbox: Sandbox, cases: list[Case], max_output_bytes: int,
-                      solved: dict[str, str] | None) -> list[Case]:
+def _with_known_wrong(
+    package: Package, sandbox: Sandbox, cases: list[Case], max_output_bytes: int, solved: dict[str, str] | None
+) -> list[Case]:
     """What each known-wrong solution does on each drawn case, so a misconception is named on them too."""
     spec = package.spec(max_output_bytes)
     known: dict[str, list[Any]] = {case.name: [] for case in cases}
@@ -130,5 +162,9 @@ def draw_cases(cases: list[Case], draw: int | None) -> list[Case]:
         return [case for case in cases if case.variant == 0]
     chosen = variants[draw % len(variants)]
     replaced = {case.name for case in cases if case.variant == chosen}
-    return [case for case in cases if case.variant == chosen
-            or (case.variant == 0 and not (case.name in replaced and case.hidden and not case.probe))]
+    return [
+        case
+        for case in cases
+        if case.variant == chosen
+        or (case.variant == 0 and not (case.name in replaced and case.hidden and not case.probe))
+    ]

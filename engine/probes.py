@@ -78,19 +78,28 @@ def evaluate_probes(spec: ProblemSpec, cases: list[Case], events: dict[str, dict
     for probe in spec.probes:
         names = probe.reads([case.name for case in cases])
         # A draw's output may be as long as the sampler's choices make it: only its dtype must be the reference's.
-        outputs = [_output(events.get(name), by_name.get(name), spec, probe.member, probe.check != "distribution")
-                   for name in names]
+        outputs = [
+            _output(events.get(name), by_name.get(name), spec, probe.member, probe.check != "distribution")
+            for name in names
+        ]
         if any(output is None for output in outputs):
             continue
         present = [output for output in outputs if output is not None]
         if breaks(probe, present, spec.rtol, spec.atol) is not None:
-            broken.append({"name": probe.name, "message": probe.message.replace("{index}", INDEX_NOT_SHOWN),
-                           "explanation": probe.explanation, "see": probe.see})
+            broken.append(
+                {
+                    "name": probe.name,
+                    "message": probe.message.replace("{index}", INDEX_NOT_SHOWN),
+                    "explanation": probe.explanation,
+                    "see": probe.see,
+                }
+            )
     return broken
 
 
-def _output(raw: dict[str, Any] | None, case: Case | None, spec: ProblemSpec, member: str = "",
-            same_shape: bool = True) -> NDArray[Any] | None:
+def _output(
+    raw: dict[str, Any] | None, case: Case | None, spec: ProblemSpec, member: str = "", same_shape: bool = True
+) -> NDArray[Any] | None:
     """The output a probe reads: the returned array, or the ``member`` of a returned tuple or dict."""
     if raw is None or case is None:
         return None
@@ -124,8 +133,9 @@ def breaks(probe: ProbeSpec, outputs: list[NDArray[Any]], rtol: float, atol: flo
             fell = np.diff(first, axis=probe.axis) < 0
             if not fell.size:
                 return None
-            return _first_false(np.concatenate([np.ones_like(np.take(fell, [0], axis=probe.axis)), fell],
-                                               axis=probe.axis))
+            return _first_false(
+                np.concatenate([np.ones_like(np.take(fell, [0], axis=probe.axis)), fell], axis=probe.axis)
+            )
         if probe.check == "values_in":
             allowed = np.zeros(first.shape, dtype=bool)
             for value in probe.values:

@@ -55,8 +55,15 @@ def _digest(*parts: object) -> str:
     return hashlib.sha256(repr(parts).encode()).hexdigest()[:DIGEST_CHARS]
 
 
-def signature(status: str, *, actual: NDArray[Any] | None = None, expected: NDArray[Any] | None = None,
-              rtol: float = 0.0, atol: float = 0.0, detail: str = "") -> str:
+def signature(
+    status: str,
+    *,
+    actual: NDArray[Any] | None = None,
+    expected: NDArray[Any] | None = None,
+    rtol: float = 0.0,
+    atol: float = 0.0,
+    detail: str = "",
+) -> str:
     """The signature of one failing test; ``detail`` is the error ("Type: message"), type description or
     modified inputs where there is no array to fingerprint.  Passed and not-run tests have none ("")."""
     if status in (TestStatus.PASSED, TestStatus.NOT_RUN):
@@ -71,8 +78,9 @@ def array_features(actual: NDArray[Any], expected: NDArray[Any], rtol: float, at
     values = _as_float(actual)
     scale = _scale(expected, atol)
     step = max(STEP, NOISE_FACTOR * rtol, NOISE_FACTOR * atol / scale)
-    masks = tuple(_digest(values.shape, np.packbits(test(values)).tobytes())
-                  for test in (np.isnan, np.isposinf, np.isneginf))
+    masks = tuple(
+        _digest(values.shape, np.packbits(test(values)).tobytes()) for test in (np.isnan, np.isposinf, np.isneginf)
+    )
     features: tuple[Any, ...] = (str(actual.dtype), tuple(actual.shape), masks, _statistics(values, scale, step))
     if values.shape == expected.shape and expected.dtype.kind == "f":
         features += (_distance(values, expected, rtol, atol),)
@@ -165,8 +173,9 @@ def _half_decade(ratio: float) -> int | str:
 ARRAY_STATUSES = {TestStatus.WRONG_DTYPE, TestStatus.WRONG_SHAPE, TestStatus.WRONG_VALUE, TestStatus.INPUT_MUTATED}
 
 
-def signature_of(event: TestEvent, status: str, expected: NDArray[Any], rtol: float, atol: float,
-                 max_output_bytes: int) -> str:
+def signature_of(
+    event: TestEvent, status: str, expected: NDArray[Any], rtol: float, atol: float, max_output_bytes: int
+) -> str:
     """The signature of a test result graded from ``event`` (the sandbox's, already parsed)."""
     if status in ARRAY_STATUSES and event.output is not None:
         try:
@@ -197,8 +206,11 @@ def cluster_key(results: list[dict[str, Any]]) -> tuple[tuple[str, str], ...]:
     out of time on, visible or hidden: how slow it is decides which, and the tests after it did not run. The
     hidden tests it failed before still tell its mistakes apart."""
     failed = [t for t in results if isinstance(t, dict) and t.get("signature")]
-    key = {(str(t.get("name", "")), _comparable(t)) for t in failed
-           if t.get("hidden") and t.get("status") != TestStatus.TIME_LIMIT_EXCEEDED}
+    key = {
+        (str(t.get("name", "")), _comparable(t))
+        for t in failed
+        if t.get("hidden") and t.get("status") != TestStatus.TIME_LIMIT_EXCEEDED
+    }
     if any(t.get("status") == TestStatus.TIME_LIMIT_EXCEEDED for t in failed):
         key.add((TIME_LIMIT, TestStatus.TIME_LIMIT_EXCEEDED.value))
     return tuple(sorted(key))

@@ -144,8 +144,21 @@ class ProblemSpec:
         return self.dtypes.get(member, FLOAT64)
 
     def as_dict(self) -> dict[str, Any]:
-        data = {key: getattr(self, key) for key in ("function", "params", "time_limit_s", "memory_mb", "rtol",
-                                                   "atol", "kinds", "budget_s", "fd_rtol", "fd_atol")}
+        data = {
+            key: getattr(self, key)
+            for key in (
+                "function",
+                "params",
+                "time_limit_s",
+                "memory_mb",
+                "rtol",
+                "atol",
+                "kinds",
+                "budget_s",
+                "fd_rtol",
+                "fd_atol",
+            )
+        }
         data |= {"probes": [probe.as_dict() for probe in self.probes], "builds_on": list(self.builds_on)}
         if self.returns is not None:
             data["returns"] = self.returns.as_dict()
@@ -162,12 +175,26 @@ class ProblemSpec:
     @classmethod
     def from_dict(cls, data: dict[str, Any], max_output_bytes: int = MAX_OUTPUT_BYTES) -> ProblemSpec:
         probes = tuple(ProbeSpec.from_dict(p) for p in data.get("probes", []))
-        return cls(data["function"], list(data["params"]), data["time_limit_s"], data["memory_mb"], data["rtol"],
-                   data["atol"], max_output_bytes, dict(data.get("kinds", {})), data.get("budget_s"), probes,
-                   data.get("fd_rtol"), data.get("fd_atol"), tuple(data.get("builds_on", ())),
-                   Returns.from_dict(data.get("returns")), {p: dict(k) for p, k in data.get("keys", {}).items()},
-                   dict(data.get("dtypes", {})), str(data.get("picture", "")),
-                   tuple(str(name) for name in data.get("bytes", ())))
+        return cls(
+            data["function"],
+            list(data["params"]),
+            data["time_limit_s"],
+            data["memory_mb"],
+            data["rtol"],
+            data["atol"],
+            max_output_bytes,
+            dict(data.get("kinds", {})),
+            data.get("budget_s"),
+            probes,
+            data.get("fd_rtol"),
+            data.get("fd_atol"),
+            tuple(data.get("builds_on", ())),
+            Returns.from_dict(data.get("returns")),
+            {p: dict(k) for p, k in data.get("keys", {}).items()},
+            dict(data.get("dtypes", {})),
+            str(data.get("picture", "")),
+            tuple(str(name) for name in data.get("bytes", ())),
+        )
 
 
 @dataclass(frozen=True)

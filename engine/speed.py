@@ -49,7 +49,9 @@ from engine.verdicts import TestStatus
 from sandbox.backends.base import Sandbox, SandboxError
 from sandbox.protocol import MAX_OUTPUT_BYTES, Outcome
 
-REPEATS = 13  # the same code's percentile spread 23-31 points with 5, 4-13 with 9, 4-8 with 13 (bench/speed_stability.py)
+REPEATS = (
+    13  # the same code's percentile spread 23-31 points with 5, 4-13 with 9, 4-8 with 13 (bench/speed_stability.py)
+)
 TRIM_FROM = 5  # from this many repeats on, the highest and lowest ratios are left out
 BENCH_DRAWS = 10  # secret seeds of the benchmark case (fewer when the case is large: BENCH_MAX_BYTES)
 # Slow code gets fewer repeats: past this much of its CPU time (at least MIN_REPEATS), more would cost the
@@ -80,9 +82,15 @@ class SpeedReport:
 
     def as_dict(self) -> dict[str, Any]:
         """What the site stores: the figure a student sees, and the means of checking it (staff only)."""
-        return {"ratio": self.ratio, "vectorised": self.vectorised, "repeats": self.repeats,
-                "student_ms": self.student_ms, "reference_ms": self.reference_ms, "message": self.message,
-                "ratio_precise": self.precise}
+        return {
+            "ratio": self.ratio,
+            "vectorised": self.vectorised,
+            "repeats": self.repeats,
+            "student_ms": self.student_ms,
+            "reference_ms": self.reference_ms,
+            "message": self.message,
+            "ratio_precise": self.precise,
+        }
 
 
 def benchmark_names(package: Package, base: list[Case]) -> list[str]:
@@ -94,8 +102,9 @@ def benchmark_names(package: Package, base: list[Case]) -> list[str]:
     return [max(hidden, key=lambda case: case.input_bytes() + len(case.expected)).name] if hidden else []
 
 
-def build_benchmark(package: Package, sandbox: Sandbox, seeds: list[int], base: list[Case],
-                    max_output_bytes: int = MAX_OUTPUT_BYTES) -> list[Case]:
+def build_benchmark(
+    package: Package, sandbox: Sandbox, seeds: list[int], base: list[Case], max_output_bytes: int = MAX_OUTPUT_BYTES
+) -> list[Case]:
     """Each benchmark case drawn with each of ``seeds`` (variant 1, 2, ...), with the reference's output;
     PackageError says why it cannot be (a case the manifest names that the generator does not yield)."""
     names = benchmark_names(package, base)
@@ -103,20 +112,23 @@ def build_benchmark(package: Package, sandbox: Sandbox, seeds: list[int], base: 
     # case's, inputs and output.
     size = sum(case.input_bytes() + len(case.expected) for case in base if case.name in names and case.variant == 0)
     draws = []
-    for variant, seed in enumerate(seeds[:max(1, BENCH_MAX_BYTES // max(size, 1))], start=1):
+    for variant, seed in enumerate(seeds[: max(1, BENCH_MAX_BYTES // max(size, 1))], start=1):
         generated = {case.name: case for case in generate_cases(dataclasses.replace(package, seed=seed), sandbox)}
         for name in names:
             if name not in generated:
-                raise PackageError(f"{package.slug}/problem.toml: [speed] names the case {name!r}, which the "
-                                   f"generator does not yield")
+                raise PackageError(
+                    f"{package.slug}/problem.toml: [speed] names the case {name!r}, which the generator does not yield"
+                )
             draws.append((variant, generated[name]))
     if not draws:
         return []
     expected = []
     for batch in _batches([case for _, case in draws]):  # all together, a large case's draws would exceed a frame
         expected += reference_outputs(package, batch, sandbox, max_output_bytes)[0]
-    return [Case(f"{case.name}{BENCH_MARK}{variant}", True, case.inputs, output, variant=variant)
-            for (variant, case), output in zip(draws, expected)]
+    return [
+        Case(f"{case.name}{BENCH_MARK}{variant}", True, case.inputs, output, variant=variant)
+        for (variant, case), output in zip(draws, expected)
+    ]
 
 
 def _batches(cases: list[Any], max_bytes: int = MAX_OUTPUT_BYTES) -> list[list[Any]]:
@@ -130,8 +142,9 @@ def _batches(cases: list[Any], max_bytes: int = MAX_OUTPUT_BYTES) -> list[list[A
     return batches
 
 
-def add_benchmark(outcome: GateOutcome, package: Package, sandbox: Sandbox, seeds: list[int],
-                  max_output_bytes: int = MAX_OUTPUT_BYTES) -> str:
+def add_benchmark(
+    outcome: GateOutcome, package: Package, sandbox: Sandbox, seeds: list[int], max_output_bytes: int = MAX_OUTPUT_BYTES
+) -> str:
     """Draw a passed gate's benchmark with ``seeds`` (secret: the site's); what became of it, in words.
     Speed is feedback, not a condition of publishing: a benchmark that cannot be drawn leaves none."""
     try:
@@ -148,8 +161,9 @@ class Timed:
     events: list[dict[str, Any]]  # the test events, one per case
 
 
-def time_calls(sandbox: Sandbox, code: str, spec: ProblemSpec, cases: list[Case],
-               solved: dict[str, str] | None = None) -> Timed:
+def time_calls(
+    sandbox: Sandbox, code: str, spec: ProblemSpec, cases: list[Case], solved: dict[str, str] | None = None
+) -> Timed:
     """One call of ``code`` on each of ``cases``, all in one fresh child of ``sandbox``, with the CPU time
     the zygote read on the child's clock from before its first line of code ran to its last result (None
     when it could not).  Work done ahead (at import time, or on a later case's inputs) is inside that."""
@@ -163,9 +177,16 @@ def time_calls(sandbox: Sandbox, code: str, spec: ProblemSpec, cases: list[Case]
     return Timed(float(cpu) if cpu is not None else None, tests)
 
 
-def measure_speed(code: str, reference: str, spec: ProblemSpec, draws: list[Case], sandbox: Sandbox,
-                  solved: dict[str, str] | None = None, reference_solved: dict[str, str] | None = None,
-                  repeats: int = REPEATS) -> SpeedReport:
+def measure_speed(
+    code: str,
+    reference: str,
+    spec: ProblemSpec,
+    draws: list[Case],
+    sandbox: Sandbox,
+    solved: dict[str, str] | None = None,
+    reference_solved: dict[str, str] | None = None,
+    repeats: int = REPEATS,
+) -> SpeedReport:
     """The speed of ``code`` (accepted) against ``reference`` on ``draws`` (``build_benchmark``'s).
 
     Each repeat runs the reference's child and the student's, in an order that alternates, each on every
@@ -183,10 +204,16 @@ def measure_speed(code: str, reference: str, spec: ProblemSpec, draws: list[Case
         pair = {}
         for role, source, modules in runs if repeat % 2 == 0 else runs[::-1]:
             timed = time_calls(sandbox, source, spec, cases, modules)
-            if role == "student" and not (len(timed.events) == len(cases)
-                                          and all(_correct(e, c, spec, passed) for e, c in zip(timed.events, cases))):
-                return SpeedReport(None, repeat + 1, message="a benchmark input gave a result the checks refused "
-                                                             "(or no result in time): no speed figure")
+            if role == "student" and not (
+                len(timed.events) == len(cases)
+                and all(_correct(e, c, spec, passed) for e, c in zip(timed.events, cases))
+            ):
+                return SpeedReport(
+                    None,
+                    repeat + 1,
+                    message="a benchmark input gave a result the checks refused "
+                    "(or no result in time): no speed figure",
+                )
             if timed.cpu_ms is None:
                 return SpeedReport(None, repeat + 1, message="the CPU time could not be read: no speed figure")
             pair[role] = timed.cpu_ms / calls
@@ -233,9 +260,13 @@ def _normalised(source: str) -> str:
         return source  # compared as written
     for node in ast.walk(tree):
         body = getattr(node, "body", None)
-        if (isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and body
-                and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
-                and isinstance(body[0].value.value, str)):
+        if (
+            isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+            and body
+            and isinstance(body[0], ast.Expr)
+            and isinstance(body[0].value, ast.Constant)
+            and isinstance(body[0].value.value, str)
+        ):
             node.body = body[1:] or [ast.Pass()]
     return ast.dump(tree, annotate_fields=False)
 
@@ -255,8 +286,9 @@ def figure(pairs: list[tuple[float, float]]) -> SpeedReport:
         logs = logs[1:-1]
     ratio = math.exp(statistics.fmean(logs))
     student_ms, reference_ms = statistics.median(s for s, _ in pairs), statistics.median(r for _, r in pairs)
-    return SpeedReport(round_figure(ratio), len(pairs), round(student_ms, 3), round(reference_ms, 3),
-                       precise=float(f"{ratio:.4g}"))
+    return SpeedReport(
+        round_figure(ratio), len(pairs), round(student_ms, 3), round(reference_ms, 3), precise=float(f"{ratio:.4g}")
+    )
 
 
 # How far apart two figures of the same code land: about 5% either way on a loaded machine
@@ -282,8 +314,9 @@ def round_figure(ratio: float) -> float:
     return float(f"{ratio:.2g}")
 
 
-def _correct(raw: dict[str, Any], case: Case, spec: ProblemSpec,
-             passed: dict[str, dict[str, Any]] | None = None) -> bool:
+def _correct(
+    raw: dict[str, Any], case: Case, spec: ProblemSpec, passed: dict[str, dict[str, Any]] | None = None
+) -> bool:
     """The student's result on a benchmark draw passes the same checks as a test's; a result identical, byte
     for byte, to one that passed them on the same draw (``passed``: name -> result) passes without them."""
     if raw.get("outcome") != Outcome.RETURNED or raw.get("name") != case.name:
@@ -299,5 +332,7 @@ def _correct(raw: dict[str, Any], case: Case, spec: ProblemSpec,
 
 def _result_of(raw: dict[str, Any]) -> tuple[Any, ...]:
     """What the checks read of a result (its printed output and time left out)."""
-    return tuple(raw.get(key) for key in ("outcome", "dtype", "shape", "output", "container", "members", "truncated",
-                                          "input_hashes"))
+    return tuple(
+        raw.get(key)
+        for key in ("outcome", "dtype", "shape", "output", "container", "members", "truncated", "input_hashes")
+    )

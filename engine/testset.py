@@ -76,14 +76,16 @@ def parse_generated(events: list[dict[str, Any]], package: Package, max_bytes: i
     if all(case.hidden for case in graded):
         raise PackageError(f"{where}: at least one case must be visible (hidden = False)")
     if package.finite_difference and not any(case.fd for case in graded):
-        raise PackageError(f"{where}: finite_difference.py needs cases marked \"fd\": True to check against")
+        raise PackageError(f'{where}: finite_difference.py needs cases marked "fd": True to check against')
     probe_cases = [case.name for case in cases if case.probe]
     for probe in package.problem.probes:
         if probe.check == "distribution":
             draws = len(probe.reads(probe_cases))
             if draws < MIN_DRAWS:
-                raise PackageError(f"{where}: the probe {probe.name!r} reads {draws} probe cases named "
-                                   f"{probe.cases[0]!r}; a distribution needs at least {MIN_DRAWS} draws")
+                raise PackageError(
+                    f"{where}: the probe {probe.name!r} reads {draws} probe cases named "
+                    f"{probe.cases[0]!r}; a distribution needs at least {MIN_DRAWS} draws"
+                )
             continue
         missing = [name for name in probe.cases if name not in probe_cases]
         if missing:
@@ -125,8 +127,10 @@ def _argument(value: object, kind: str, label: str, max_bytes: int) -> Value:
     except UnreadableArray as exc:
         raise PackageError(f"{label} is not an array: {exc}") from None
     if array.dtype.kind not in "biuf" or (array.size > MAX_CASE_ELEMENTS and array.nbytes > MAX_CASE_BYTES):
-        raise PackageError(f"{label} must be a numeric ndarray of at most {MAX_CASE_ELEMENTS:,} elements "
-                           f"({MAX_CASE_BYTES // 2**20} MiB for a smaller dtype)")
+        raise PackageError(
+            f"{label} must be a numeric ndarray of at most {MAX_CASE_ELEMENTS:,} elements "
+            f"({MAX_CASE_BYTES // 2**20} MiB for a smaller dtype)"
+        )
     wanted = INTEGER_KINDS.get(ParamKind(kind))
     if wanted is not None and array.dtype != wanted:
         raise PackageError(f"{label} is of kind {kind}: it must be an {wanted.name} ndarray, got {array.dtype}")
@@ -140,8 +144,11 @@ def check_params(value: object, keys: dict[str, int], label: str, max_bytes: int
         raise PackageError(f"{label} must be a dict from names to arrays, got {type(value).__name__}")
     missing, extra = [k for k in keys if k not in value], [k for k in value if k not in keys]
     if missing or extra:
-        raise PackageError(f"{label} must have exactly the keys {list(keys)}"
-                           + (f"; missing {missing}" if missing else "") + (f"; not declared {extra}" if extra else ""))
+        raise PackageError(
+            f"{label} must have exactly the keys {list(keys)}"
+            + (f"; missing {missing}" if missing else "")
+            + (f"; not declared {extra}" if extra else "")
+        )
     members, elements = {}, 0
     for key, ndim in keys.items():
         where = f"{label}[{key!r}]"
@@ -162,9 +169,14 @@ def check_params(value: object, keys: dict[str, int], label: str, max_bytes: int
     return members
 
 
-def reference_outputs(package: Package, generated: list[GeneratedCase], sandbox: Sandbox,
-                      max_output_bytes: int = MAX_OUTPUT_BYTES, code: str | None = None,
-                      where: str = "solution.py") -> tuple[list[bytes], list[float]]:
+def reference_outputs(
+    package: Package,
+    generated: list[GeneratedCase],
+    sandbox: Sandbox,
+    max_output_bytes: int = MAX_OUTPUT_BYTES,
+    code: str | None = None,
+    where: str = "solution.py",
+) -> tuple[list[bytes], list[float]]:
     """The reference's output on every case (.npy bytes) and its time per case (ms)."""
     where = f"{package.slug}/{where}"
     spec = package.spec(max_output_bytes)
@@ -183,8 +195,14 @@ def reference_outputs(package: Package, generated: list[GeneratedCase], sandbox:
     return outputs, times
 
 
-def _reference_output(raw: dict[str, Any], case: GeneratedCase, where: str, max_bytes: int,
-                      returns: Returns | None = None, dtypes: dict[str, str] | None = None) -> tuple[bytes, float]:
+def _reference_output(
+    raw: dict[str, Any],
+    case: GeneratedCase,
+    where: str,
+    max_bytes: int,
+    returns: Returns | None = None,
+    dtypes: dict[str, str] | None = None,
+) -> tuple[bytes, float]:
     """The reference's output on one case as .npy bytes (packed members for several outputs), each array of its
     declared dtype (``dtypes``, ``ProblemSpec.dtypes``: float64 unless declared), and its time in ms."""
     dtypes = dtypes or {}
@@ -209,11 +227,11 @@ def _reference_output(raw: dict[str, Any], case: GeneratedCase, where: str, max_
         raise ReferenceFailed(f"{where}: unreadable result on {case.name} ({exc})", "float64") from None
     wanted = dtypes.get("", FLOAT64)
     if array.dtype != np.dtype(wanted).newbyteorder("<"):
-        raise ReferenceFailed(f"{where}: must return {_a(wanted)} ndarray on {case.name}, got {array.dtype}",
-                              "float64")
+        raise ReferenceFailed(f"{where}: must return {_a(wanted)} ndarray on {case.name}, got {array.dtype}", "float64")
     if case.shape is not None and array.shape != case.shape:
         raise ReferenceFailed(
-            f"{where}: returned shape {array.shape} on {case.name}; the generator declares {case.shape}", "float64")
+            f"{where}: returned shape {array.shape} on {case.name}; the generator declares {case.shape}", "float64"
+        )
     _unchanged(event, case, where)
     # np.require, not np.ascontiguousarray: the latter turns a 0-d result (a loss) into shape (1,).
     return to_npy(np.require(array, requirements="C")), event.time_ms
@@ -228,8 +246,9 @@ def _unchanged(event: TestEvent, case: GeneratedCase, where: str) -> None:
         raise ReferenceFailed(f"{where}: modified its inputs on {case.name}")
 
 
-def _reference_members(event: TestEvent, case: GeneratedCase, where: str, max_bytes: int, returns: Returns,
-                       dtypes: dict[str, str]) -> bytes:
+def _reference_members(
+    event: TestEvent, case: GeneratedCase, where: str, max_bytes: int, returns: Returns, dtypes: dict[str, str]
+) -> bytes:
     """The reference's tuple or dict as packed members (``engine/members.py``), each an array of its dtype."""
     try:
         members = split(event, returns, hidden=False)
@@ -243,21 +262,24 @@ def _reference_members(event: TestEvent, case: GeneratedCase, where: str, max_by
             raise ReferenceFailed(f"{where}: {name} on {case.name} is not an array ({exc})", "float64") from None
         wanted = dtypes.get(name, FLOAT64)
         if array.dtype != np.dtype(wanted).newbyteorder("<"):
-            raise ReferenceFailed(f"{where}: {name} must be {_a(wanted)} ndarray on {case.name}, got {array.dtype}",
-                                  "float64")
+            raise ReferenceFailed(
+                f"{where}: {name} must be {_a(wanted)} ndarray on {case.name}, got {array.dtype}", "float64"
+            )
         packed[name] = to_npy(np.require(array, requirements="C"))
     _unchanged(event, case, where)
     return pack(packed)
 
 
-def finite_difference_outputs(package: Package, generated: list[GeneratedCase], sandbox: Sandbox,
-                              max_output_bytes: int = MAX_OUTPUT_BYTES) -> dict[str, bytes]:
+def finite_difference_outputs(
+    package: Package, generated: list[GeneratedCase], sandbox: Sandbox, max_output_bytes: int = MAX_OUTPUT_BYTES
+) -> dict[str, bytes]:
     """``finite_difference.py``'s estimate on every case marked ``fd``, by case name (none without the file)."""
     marked = [case for case in generated if case.fd]
     if not package.finite_difference or not marked:
         return {}
-    outputs, _ = reference_outputs(package, marked, sandbox, max_output_bytes, package.finite_difference,
-                                   "finite_difference.py")
+    outputs, _ = reference_outputs(
+        package, marked, sandbox, max_output_bytes, package.finite_difference, "finite_difference.py"
+    )
     return {case.name: output for case, output in zip(marked, outputs)}
 
 
@@ -266,5 +288,7 @@ def build_cases(package: Package, sandbox: Sandbox, max_output_bytes: int = MAX_
     generated = generate_cases(package, sandbox)
     expected, _ = reference_outputs(package, generated, sandbox, max_output_bytes)
     estimates = finite_difference_outputs(package, generated, sandbox, max_output_bytes)
-    return [Case(c.name, c.hidden, c.inputs, output, probe=c.probe, fd_expected=estimates.get(c.name))
-            for c, output in zip(generated, expected)]
+    return [
+        Case(c.name, c.hidden, c.inputs, output, probe=c.probe, fd_expected=estimates.get(c.name))
+        for c, output in zip(generated, expected)
+    ]

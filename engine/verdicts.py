@@ -77,7 +77,13 @@ VERDICT_OF_STATUS = {
 # The checks a returned value goes through, in order; shown per test.
 CHECKS = ("type", "dtype", "shape", "values", "inputs")
 # The chip each check gets on the results page and in the npjudge client.
-CHECK_LABELS = {"type": "ndarray", "dtype": "float64", "shape": "shape", "values": "values", "inputs": "inputs unchanged"}
+CHECK_LABELS = {
+    "type": "ndarray",
+    "dtype": "float64",
+    "shape": "shape",
+    "values": "values",
+    "inputs": "inputs unchanged",
+}
 FAILED_CHECK: dict[str, str] = {  # by TestStatus, a str
     TestStatus.WRONG_TYPE: "type",
     TestStatus.WRONG_DTYPE: "dtype",

@@ -98,8 +98,10 @@ def form_problem(request: HttpRequest) -> str | None:
             request.encoding = ESCAPED_UTF8  # the parser decodes fields with it, and keeps no raw copy
             fields = [request.GET, request.POST]
         else:  # Django decodes urlencoded bodies as UTF-8 whatever the encoding: check the body kept
-            fields = [QueryDict(request.META.get("QUERY_STRING", "").encode("iso-8859-1"), encoding=ESCAPED_UTF8),
-                      QueryDict(request.body, encoding=ESCAPED_UTF8)]
+            fields = [
+                QueryDict(request.META.get("QUERY_STRING", "").encode("iso-8859-1"), encoding=ESCAPED_UTF8),
+                QueryDict(request.body, encoding=ESCAPED_UTF8),
+            ]
     except TooManyFieldsSent:
         return f"the form has more than {settings.DATA_UPLOAD_MAX_NUMBER_FIELDS:,} fields"
     return fields_problem(fields)
@@ -124,13 +126,19 @@ def fields_problem(fields: Sequence[QueryDict]) -> str | None:
 
 def refusal(request: HttpRequest, message: str, status: int = 400) -> HttpResponse:
     if request.path_info.startswith("/api/"):  # the API answers every refusal as problem details (RFC 9457)
-        body = {"type": "about:blank", "title": "Too large" if status == 413 else "Bad request", "status": status,
-                "detail": message}
+        body = {
+            "type": "about:blank",
+            "title": "Too large" if status == 413 else "Bad request",
+            "status": status,
+            "detail": message,
+        }
         return JsonResponse(body, status=status, content_type="application/problem+json")
     if request.headers.get("HX-Request") == "true":
         # htmx swaps 2xx responses, and 413 and 429 (site.js): the message arrives where the page shows it.
-        return HttpResponse(render_to_string("submissions/_rejected.html", {"error": message}, request),
-                            status=200 if status == 400 else status)
+        return HttpResponse(
+            render_to_string("submissions/_rejected.html", {"error": message}, request),
+            status=200 if status == 400 else status,
+        )
     if request.headers.get("Sec-Fetch-Dest") == "empty":  # fetch(), e.g. the editor's draft autosave
         return JsonResponse({"saved": False, "error": message}, status=status)
     return HttpResponse(render_to_string("400.html", {"message": message}, request), status=status)
@@ -182,8 +190,13 @@ class RequestIdMiddleware:
             response[HEADER] = request_id
             HTTP_RESPONSES.labels(str(response.status_code)).inc()
             # The path quoted again: a decoded %0A would start a forged line in the text format.
-            request_log.info("%s %s %s %.0f ms", request.method, quote(request.path), response.status_code,
-                             (time.monotonic() - started) * 1000)
+            request_log.info(
+                "%s %s %s %.0f ms",
+                request.method,
+                quote(request.path),
+                response.status_code,
+                (time.monotonic() - started) * 1000,
+            )
         return response
 
 
@@ -207,8 +220,10 @@ class RequestBodyLimitMiddleware:
         else:
             # Django reads no body without a Content-Length under WSGI: read this one here, bounded, and hand it
             # on.  Under ASGI Django's handler has read what BodyLimitASGI let through, at most the limit and a byte.
-            body = read_chunked(request.META["wsgi.input"] if "wsgi.input" in request.META else request._stream,  # noqa: SIM401  (_stream is read only without wsgi.input)
-                                limit)
+            body = read_chunked(
+                request.META["wsgi.input"] if "wsgi.input" in request.META else request._stream,  # noqa: SIM401  (_stream is read only without wsgi.input)
+                limit,
+            )
             if body is None:
                 return refusal(request, too_big_message(None, limit, name), status=413)
             request.META["CONTENT_LENGTH"] = str(len(body))

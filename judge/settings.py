@@ -78,8 +78,10 @@ def dev_secret_key() -> str:
             part.unlink()
     key = path.read_text().strip()
     if not key:
-        raise ImproperlyConfigured(f"The secret key file {path} is empty: delete it and a new key is made at the "
-                                   f"next start (signed-in users then sign in again), or set SECRET_KEY.")
+        raise ImproperlyConfigured(
+            f"The secret key file {path} is empty: delete it and a new key is made at the "
+            f"next start (signed-in users then sign in again), or set SECRET_KEY."
+        )
     return key
 
 
@@ -89,7 +91,8 @@ TESTING = env_bool("JUDGE_TEST", False)
 # The embedded default (no DATABASE_URL: SQLite in var/) and the test profile make a per-checkout key;
 # a deployment with its own database must bring its own.
 SECRET_KEY = os.environ.get("SECRET_KEY") or (
-    dev_secret_key() if DEBUG or TESTING or "DATABASE_URL" not in os.environ else "")
+    dev_secret_key() if DEBUG or TESTING or "DATABASE_URL" not in os.environ else ""
+)
 if not SECRET_KEY:
     raise ImproperlyConfigured("SECRET_KEY must be set when DATABASE_URL is (a deployment) and DEBUG is off")
 ALLOWED_HOSTS = [h for h in os.environ.get("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]").split(",") if h]
@@ -183,15 +186,21 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     # The web process and the worker write to the same file.  A transaction takes the write lock when it
     # begins (IMMEDIATE), so it waits its turn (timeout) instead of failing with "database is locked" when
     # it reads first and another writer commits before it writes; WAL lets readers go on meanwhile.
-    DATABASES["default"]["OPTIONS"] = {"timeout": 20, "transaction_mode": "IMMEDIATE",
-                                       "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"}
+    DATABASES["default"]["OPTIONS"] = {
+        "timeout": 20,
+        "transaction_mode": "IMMEDIATE",
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    }
     DATABASES["default"]["CONN_MAX_AGE"] = 0
 # A pool per process (the web's gthread workers, deploy/gunicorn.conf.py): its threads borrow one of
 # DATABASE_POOL_MAX connections only while they query, so threads can outnumber PostgreSQL's connections.
 if os.environ.get("DATABASE_POOL_MAX") and DATABASES["default"]["ENGINE"].endswith("postgresql"):
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
-        "min_size": 2, "max_size": env_number("DATABASE_POOL_MAX", 16), "timeout": 10}
+        "min_size": 2,
+        "max_size": env_number("DATABASE_POOL_MAX", 16),
+        "timeout": 10,
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Argon2id (judge/accounts/hashers.py); the others only read older hashes, which are replaced by an Argon2
@@ -280,12 +289,22 @@ LOG_REQUESTS = env_bool("LOG_REQUESTS", LOG_FORMAT == "json")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"request_id": {"()": "judge.lib.logs.RequestIdFilter"},
-                "routine_tasks": {"()": "judge.lib.logs.RoutineTaskFilter"}},
-    "formatters": {"default": {"()": "judge.lib.logs.json_formatter"} if LOG_FORMAT == "json" else
-                   {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["request_id", "routine_tasks"],
-                             "formatter": "default"}},
+    "filters": {
+        "request_id": {"()": "judge.lib.logs.RequestIdFilter"},
+        "routine_tasks": {"()": "judge.lib.logs.RoutineTaskFilter"},
+    },
+    "formatters": {
+        "default": {"()": "judge.lib.logs.json_formatter"}
+        if LOG_FORMAT == "json"
+        else {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"}
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "filters": ["request_id", "routine_tasks"],
+            "formatter": "default",
+        }
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     # runserver prints its own line per request: the site's (judge.middleware) only where asked.
     "loggers": {"judge.requests": {"level": "INFO" if LOG_REQUESTS else "WARNING"}},
@@ -300,7 +319,9 @@ def env_networks(name: str, default: str) -> list[ipaddress.IPv4Network | ipaddr
             try:
                 networks.append(ipaddress.ip_network(text.strip(), strict=False))
             except ValueError:
-                raise ImproperlyConfigured(f"{name} must list networks such as 10.0.0.0/8, got {text.strip()!r}") from None
+                raise ImproperlyConfigured(
+                    f"{name} must list networks such as 10.0.0.0/8, got {text.strip()!r}"
+                ) from None
     return networks
 
 
@@ -468,13 +489,21 @@ else:
     # Redelivery of a message whose worker died; the recovery sweep is faster.  "priority": a worker
     # always takes from the first of its queues that has work (-Q run,submit,rejudge), after the
     # message priority (0 first): all ten kept apart, since fair share uses them (broker.py).
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600, "queue_order_strategy": "priority",
-                                       "priority_steps": BROKER_PRIORITY_STEPS}
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "visibility_timeout": 3600,
+        "queue_order_strategy": "priority",
+        "priority_steps": BROKER_PRIORITY_STEPS,
+    }
 # Redis for push notifications and shared counters; none on the embedded default.
 REDIS_URL = os.environ.get("REDIS_URL", CELERY_BROKER_URL if CELERY_BROKER_URL.startswith("redis") else "") or None
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
-                          "KEY_PREFIX": "judge"}}
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "judge",
+        }
+    }
 # One queue per lane, highest priority first (judge/lib/broker.py); a worker started
 # without -Q consumes them all in this order.  Not the speed lane: only a worker started with -Q speed takes
 # a speed measurement (Celery makes the queue when it is first named), so none ever holds a grading slot.

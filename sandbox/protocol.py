@@ -145,8 +145,12 @@ def decode_body(body: bytes) -> dict[str, Any]:
         if isinstance(value, dict):
             if len(value) == 1 and BYTES in value:
                 span = value[BYTES]
-                if not (isinstance(span, list) and len(span) == 2 and all(type(n) is int for n in span)
-                        and 0 <= span[0] <= span[1] <= len(attachments)):
+                if not (
+                    isinstance(span, list)
+                    and len(span) == 2
+                    and all(type(n) is int for n in span)
+                    and 0 <= span[0] <= span[1] <= len(attachments)
+                ):
                     raise ProtocolError("frame refers to bytes it does not carry")
                 return bytes(attachments[span[0] : span[1]])
             return {key: attach(item) for key, item in value.items()}
@@ -228,8 +232,10 @@ def b64(data: bytes) -> str:
 # header is exactly that: numpy's general parser compiles the header as a Python literal, a tenth of a
 # millisecond per array (bench/npy_reading.py), more than reading a small array takes.
 NPY_MAGIC_1_0 = b"\x93NUMPY\x01\x00"
-_PLAIN_NPY_HEADER = re.compile(rb"\{'descr': '([<>|][biufc]\d{1,2})', 'fortran_order': (False|True), "
-                               rb"'shape': \((\d{1,18},|\d{1,18}(?:, \d{1,18})+|)\), \} *\n")
+_PLAIN_NPY_HEADER = re.compile(
+    rb"\{'descr': '([<>|][biufc]\d{1,2})', 'fortran_order': (False|True), "
+    rb"'shape': \((\d{1,18},|\d{1,18}(?:, \d{1,18})+|)\), \} *\n"
+)
 
 
 def plain_npy_header(data: bytes) -> tuple[tuple[int, ...], bool, str, int] | None:

@@ -50,22 +50,47 @@ QUADRUPLE_WRONG = "from solved import double_it\n\n\ndef quadruple_it(x):\n    r
 def write_packages(root: Path, builds_on: str = 'builds_on = ["double_it"]') -> dict[str, Path]:
     """Both packages under ``root``; ``builds_on`` is quadruple_it's manifest line."""
     packages = {
-        "double_it": dict(title="Double it", extra="", builds_on="", solution=DOUBLE,
-                          starter="def double_it(x):\n    raise NotImplementedError\n",
-                          wrong="def double_it(x):\n    return x * 1.0\n", wrong_name="Identity",
-                          wrong_explanation="Twice x, not x."),
-        "quadruple_it": dict(title="Quadruple it", extra='summary = "Twice double_it."', builds_on=builds_on,
-                             solution=QUADRUPLE_REFERENCE, starter=QUADRUPLE_STARTER, wrong=QUADRUPLE_WRONG,
-                             wrong_name="Doubled once", wrong_explanation="Double it twice."),
+        "double_it": dict(
+            title="Double it",
+            extra="",
+            builds_on="",
+            solution=DOUBLE,
+            starter="def double_it(x):\n    raise NotImplementedError\n",
+            wrong="def double_it(x):\n    return x * 1.0\n",
+            wrong_name="Identity",
+            wrong_explanation="Twice x, not x.",
+        ),
+        "quadruple_it": dict(
+            title="Quadruple it",
+            extra='summary = "Twice double_it."',
+            builds_on=builds_on,
+            solution=QUADRUPLE_REFERENCE,
+            starter=QUADRUPLE_STARTER,
+            wrong=QUADRUPLE_WRONG,
+            wrong_name="Doubled once",
+            wrong_explanation="Double it twice.",
+        ),
     }
     folders = {}
     for slug, p in packages.items():
         folder = root / slug
         (folder / "wrong").mkdir(parents=True)
-        manifest = MANIFEST.format(slug=slug, title=p["title"], extra=p["extra"], builds_on=p["builds_on"],
-                                   wrong_name=p["wrong_name"], wrong_explanation=p["wrong_explanation"])
-        files = {"problem.toml": manifest, "statement.md": f"Implement {slug}.", "starter.py": p["starter"],
-                 "solution.py": p["solution"], "generator.py": TESTS, "wrong/identity.py": p["wrong"]}
+        manifest = MANIFEST.format(
+            slug=slug,
+            title=p["title"],
+            extra=p["extra"],
+            builds_on=p["builds_on"],
+            wrong_name=p["wrong_name"],
+            wrong_explanation=p["wrong_explanation"],
+        )
+        files = {
+            "problem.toml": manifest,
+            "statement.md": f"Implement {slug}.",
+            "starter.py": p["starter"],
+            "solution.py": p["solution"],
+            "generator.py": TESTS,
+            "wrong/identity.py": p["wrong"],
+        }
         for name, text in files.items():
             (folder / name).write_text(text)
         folders[slug] = folder

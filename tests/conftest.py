@@ -155,8 +155,9 @@ def transactional(request) -> bool:
     """Whether pytest-django gives this test a TransactionTestCase (committed rows, tables flushed after)."""
     marker = request.node.get_closest_marker("django_db")
     marked = marker is not None and (marker.kwargs.get("transaction") or marker.kwargs.get("reset_sequences"))
-    return bool(marked) or any(name in request.fixturenames for name in
-                               ("transactional_db", "live_server", "django_db_reset_sequences"))
+    return bool(marked) or any(
+        name in request.fixturenames for name in ("transactional_db", "live_server", "django_db_reset_sequences")
+    )
 
 
 class KeptRows:
@@ -338,8 +339,15 @@ def grading_worker():
     from judge.submissions.models import WorkerHeartbeat
 
     now = timezone.now()
-    return WorkerHeartbeat.objects.create(hostname="celery@test-grader", host="test-grader", pid=1,
-                                          lanes="run,submit,rejudge", slots=2, started_at=now, seen_at=now)
+    return WorkerHeartbeat.objects.create(
+        hostname="celery@test-grader",
+        host="test-grader",
+        pid=1,
+        lanes="run,submit,rejudge",
+        slots=2,
+        started_at=now,
+        seen_at=now,
+    )
 
 
 def read_solution(slug: str, name: str = "solution.py") -> str:

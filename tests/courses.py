@@ -32,8 +32,10 @@ class World:
 
 
 def make_world(django_user_model) -> World:
-    users = {name: django_user_model.objects.create_user(name, f"{name}@example.org", PASSWORD)
-             for name in ("iris", "tariq", "ada", "grace", "sam", "otto")}
+    users = {
+        name: django_user_model.objects.create_user(name, f"{name}@example.org", PASSWORD)
+        for name in ("iris", "tariq", "ada", "grace", "sam", "otto")
+    }
     staff = django_user_model.objects.create_user("staffer", "staff@example.org", PASSWORD, is_staff=True)
     course = services.create_course(staff, "Transformers in NumPy", "Spring 2026")
     other = services.create_course(staff, "Other course", "Spring 2026")
@@ -45,11 +47,33 @@ def make_world(django_user_model) -> World:
     Membership.objects.create(course=course, user=users["grace"], role=Role.STUDENT)
     Membership.objects.create(course=other, user=users["otto"], role=Role.INSTRUCTOR)
     problems = [quick_problem("first_step", order=1), quick_problem("second_step", order=2)]
-    assignment = services.save_assignment(course, users["iris"], {
-        "title": "Week 1", "opens_at": DUE - timedelta(days=7), "due_at": DUE, "closes_at": DUE + timedelta(days=2),
-        "late_rule": LateRule.MULTIPLIER, "late_multiplier": 0.5, "weight": 1.0}, problems)
-    return World(course, other, assignment, section, users["iris"], users["tariq"], users["ada"], users["grace"],
-                 users["sam"], users["otto"], problems)
+    assignment = services.save_assignment(
+        course,
+        users["iris"],
+        {
+            "title": "Week 1",
+            "opens_at": DUE - timedelta(days=7),
+            "due_at": DUE,
+            "closes_at": DUE + timedelta(days=2),
+            "late_rule": LateRule.MULTIPLIER,
+            "late_multiplier": 0.5,
+            "weight": 1.0,
+        },
+        problems,
+    )
+    return World(
+        course,
+        other,
+        assignment,
+        section,
+        users["iris"],
+        users["tariq"],
+        users["ada"],
+        users["grace"],
+        users["sam"],
+        users["otto"],
+        problems,
+    )
 
 
 @pytest.fixture

@@ -65,8 +65,9 @@ def create_test_databases(verbosity: int) -> Callable[[], None]:
 
 def drop_other_templates(cursor, keep: str, quote) -> None:
     """Templates of other migrations, and one whose migration never finished."""
-    cursor.execute("SELECT datname FROM pg_database WHERE datname LIKE %s AND datname <> %s",
-                   [TEMPLATE_PREFIX + "%", keep])
+    cursor.execute(
+        "SELECT datname FROM pg_database WHERE datname LIKE %s AND datname <> %s", [TEMPLATE_PREFIX + "%", keep]
+    )
     for (name,) in cursor.fetchall():
         cursor.execute(f"DROP DATABASE IF EXISTS {quote(name)}")
 
@@ -98,8 +99,11 @@ def empty_tables(alias: str) -> None:
     """
     connection = connections[alias]
     quote = connection.ops.quote_name
-    tables = [table for table in connection.introspection.django_table_names(only_existing=True, include_views=False)
-              if table not in KEPT_BY_THE_FLUSH]
+    tables = [
+        table
+        for table in connection.introspection.django_table_names(only_existing=True, include_views=False)
+        if table not in KEPT_BY_THE_FLUSH
+    ]
     with transaction.atomic(using=alias), connection.cursor() as cursor:
         for table in tables:
             cursor.execute(f"DELETE FROM {quote(table)}")
@@ -112,8 +116,11 @@ def quick_flush_after_transactional_tests() -> None:
 
     def _fixture_teardown(self) -> None:
         aliases = self._databases_names(include_mirrors=False)
-        if self.available_apps is not None or self.serialized_rollback or any(
-                connections[alias].vendor != "postgresql" for alias in aliases):
+        if (
+            self.available_apps is not None
+            or self.serialized_rollback
+            or any(connections[alias].vendor != "postgresql" for alias in aliases)
+        ):
             flush(self)
             return
         for alias in aliases:

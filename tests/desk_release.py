@@ -23,18 +23,31 @@ MESSAGE = "Wrong answer on a hidden test: the values differ."
 def report(verdict: str) -> GradeReport:
     """What the grader stores: the visible example passed; a hidden test failed (accepted: passed) with a name."""
     failed = verdict != Verdict.ACCEPTED
-    hidden = TestResult(HIDDEN_TEST, True, "wrong_value" if failed else "passed",
-                        checks={"values": "failed" if failed else "passed"},
-                        misconception={"name": MISTAKE, "explanation": "-", "see": ""} if failed else {})
-    return GradeReport(verdict, MESSAGE if failed else "",
-                       tests=[TestResult("example_1", False, "passed", checks={"values": "passed"}), hidden])
+    hidden = TestResult(
+        HIDDEN_TEST,
+        True,
+        "wrong_value" if failed else "passed",
+        checks={"values": "failed" if failed else "passed"},
+        misconception={"name": MISTAKE, "explanation": "-", "see": ""} if failed else {},
+    )
+    return GradeReport(
+        verdict,
+        MESSAGE if failed else "",
+        tests=[TestResult("example_1", False, "passed", checks={"values": "passed"}), hidden],
+    )
 
 
 def graded(user, problem, verdict: str = Verdict.WRONG_ANSWER, at: datetime | None = None) -> Submission:
     token = uuid.uuid4()
-    submission = Submission.objects.create(user=user, problem=problem, test_set_id=problem.current_test_set_id,
-                                           kind=Kind.SUBMIT, code="import numpy as np\n", status=Status.RUNNING,
-                                           claim=token)
+    submission = Submission.objects.create(
+        user=user,
+        problem=problem,
+        test_set_id=problem.current_test_set_id,
+        kind=Kind.SUBMIT,
+        code="import numpy as np\n",
+        status=Status.RUNNING,
+        claim=token,
+    )
     if at is not None:
         Submission.objects.filter(pk=submission.pk).update(created_at=at)
     assert record_verdict(submission.pk, token, report(verdict))

@@ -73,7 +73,9 @@ class GateStore:
     def slug_of(self, key: str) -> str | None:
         """The packaged problem whose gate ``cache_key`` is ``key``, if any."""
         if self._slugs is None:
-            self._slugs = {cache_key(p.name): p.name for p in sorted(PROBLEMS.iterdir()) if (p / "problem.toml").exists()}
+            self._slugs = {
+                cache_key(p.name): p.name for p in sorted(PROBLEMS.iterdir()) if (p / "problem.toml").exists()
+            }
         return self._slugs.get(key)
 
     def gated(self, slug: str) -> GatedProblem:
@@ -108,10 +110,17 @@ class GateStore:
                         found = self._load(slug, "pool")
                         if found is None:
                             found = copy.deepcopy(gate.outcome)
-                            add_pool(found, gate.package, self.sandbox, secret_seeds(), settings.MAX_OUTPUT_BYTES,
-                                     gate.solved)
-                            add_benchmark(found, gate.package, self.sandbox, secret_seeds(BENCH_DRAWS),
-                                          settings.MAX_OUTPUT_BYTES)
+                            add_pool(
+                                found,
+                                gate.package,
+                                self.sandbox,
+                                secret_seeds(),
+                                settings.MAX_OUTPUT_BYTES,
+                                gate.solved,
+                            )
+                            add_benchmark(
+                                found, gate.package, self.sandbox, secret_seeds(BENCH_DRAWS), settings.MAX_OUTPUT_BYTES
+                            )
                             self._save(slug, "pool", found)
                 self.published[slug] = found if found is not None and found.passed else None
             return self.published[slug]

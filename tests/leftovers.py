@@ -39,8 +39,15 @@ def scratch_entries(root_pid: int, whole_tmp: bool) -> list[str]:
     entries = [path for workdir in workdirs for path in glob.glob(f"{workdir}/*") + glob.glob(f"{workdir}/.*")]
     if len(workdirs) > 1:
         entries += workdirs
-    others = [p for p in glob.glob(f"/proc/{root_pid}/root/tmp/*") + glob.glob(f"/proc/{root_pid}/root/tmp/.*")
-              if "/tmp/zygote-" not in p] if whole_tmp else []
+    others = (
+        [
+            p
+            for p in glob.glob(f"/proc/{root_pid}/root/tmp/*") + glob.glob(f"/proc/{root_pid}/root/tmp/.*")
+            if "/tmp/zygote-" not in p
+        ]
+        if whole_tmp
+        else []
+    )
     return [path.split("/root", 1)[1] for path in entries + others]
 
 

@@ -35,9 +35,15 @@ def lms(request, db, settings):
         as_in_production(settings)
     platform = LtiPlatform(f"{scheme}://testserver")
     row = platform.registration()
-    Platform.objects.create(name=row["name"], issuer=row["issuer"], client_id=row["client_id"],
-                            deployment_ids=[row["deployment_ids_text"]], key_set_url=row["key_set_url"],
-                            auth_login_url=row["auth_login_url"], auth_token_url=row["auth_token_url"])
+    Platform.objects.create(
+        name=row["name"],
+        issuer=row["issuer"],
+        client_id=row["client_id"],
+        deployment_ids=[row["deployment_ids_text"]],
+        key_set_url=row["key_set_url"],
+        auth_login_url=row["auth_login_url"],
+        auth_token_url=row["auth_token_url"],
+    )
     key_set = keys.key_set()
     platform.tool_keys = lambda: key_set
     yield platform
@@ -56,8 +62,7 @@ def begin_login(client, lms: LtiPlatform, person, link=None, deep_linking: bool 
     return query["state"][0], query["nonce"][0]
 
 
-def launch(client, lms: LtiPlatform, person, link=None, deep_linking: bool = False, key=None, state=None,
-           **changes):
+def launch(client, lms: LtiPlatform, person, link=None, deep_linking: bool = False, key=None, state=None, **changes):
     """A whole launch; ``changes`` alter the id_token's claims, ``key`` signs it, ``state`` replaces the state."""
     real_state, nonce = begin_login(client, lms, person, link, deep_linking)
     nonce = changes.pop("nonce", nonce)

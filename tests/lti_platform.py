@@ -50,9 +50,14 @@ class Person:
     email: str = ""
 
     def claims(self) -> dict:
-        return {"sub": self.sub, "given_name": self.given_name, "family_name": self.family_name,
-                "name": f"{self.given_name} {self.family_name}", "email": self.email,
-                CLAIM + "roles": self.roles}
+        return {
+            "sub": self.sub,
+            "given_name": self.given_name,
+            "family_name": self.family_name,
+            "name": f"{self.given_name} {self.family_name}",
+            "email": self.email,
+            CLAIM + "roles": self.roles,
+        }
 
 
 @dataclass
@@ -114,10 +119,17 @@ class LtiPlatform:
 
     def registration(self) -> dict:
         """The fields an administrator types into the tool's platform form."""
-        return {"name": "Test LMS", "issuer": self.issuer, "client_id": self.client_id,
-                "deployment_ids_text": self.deployment_id, "key_set_url": self.url("/jwks"),
-                "auth_login_url": self.url("/auth"), "auth_token_url": self.url("/token"), "auth_audience": "",
-                "enabled": "on"}
+        return {
+            "name": "Test LMS",
+            "issuer": self.issuer,
+            "client_id": self.client_id,
+            "deployment_ids_text": self.deployment_id,
+            "key_set_url": self.url("/jwks"),
+            "auth_login_url": self.url("/auth"),
+            "auth_token_url": self.url("/token"),
+            "auth_audience": "",
+            "enabled": "on",
+        }
 
     def close(self) -> None:
         self.server.shutdown()
@@ -135,38 +147,64 @@ class LtiPlatform:
         return link
 
     # --- launches --------------------------------------------------------------------------------------------
-    def login_url(self, person: Person, link: ResourceLink | None = None, deep_linking: bool = False,
-                  **overrides) -> str:
+    def login_url(
+        self, person: Person, link: ResourceLink | None = None, deep_linking: bool = False, **overrides
+    ) -> str:
         """Where the LMS sends the browser first: the tool's login initiation, with a hint of what to launch."""
         hint = uuid.uuid4().hex
-        self.pending_messages[hint] = {"sub": person.sub, "link": link.id if link else None,
-                                       "deep_linking": deep_linking, "overrides": overrides}
-        query = {"iss": self.issuer, "login_hint": person.sub, "lti_message_hint": hint,
-                 "target_link_uri": self.tool_base + "/lti/launch/", "client_id": self.client_id,
-                 "lti_deployment_id": self.deployment_id}
+        self.pending_messages[hint] = {
+            "sub": person.sub,
+            "link": link.id if link else None,
+            "deep_linking": deep_linking,
+            "overrides": overrides,
+        }
+        query = {
+            "iss": self.issuer,
+            "login_hint": person.sub,
+            "lti_message_hint": hint,
+            "target_link_uri": self.tool_base + "/lti/launch/",
+            "client_id": self.client_id,
+            "lti_deployment_id": self.deployment_id,
+        }
         return self.tool_base + "/lti/login/?" + urlencode(query)
 
-    def launch_claims(self, person: Person, nonce: str, link: ResourceLink | None = None,
-                      deep_linking: bool = False) -> dict:
+    def launch_claims(
+        self, person: Person, nonce: str, link: ResourceLink | None = None, deep_linking: bool = False
+    ) -> dict:
         now = int(time.time())
         claims = {
-            "iss": self.issuer, "aud": self.client_id, "azp": self.client_id, "iat": now, "exp": now + 300,
-            "nonce": nonce, **person.claims(),
-            CLAIM + "deployment_id": self.deployment_id, CLAIM + "version": "1.3.0",
+            "iss": self.issuer,
+            "aud": self.client_id,
+            "azp": self.client_id,
+            "iat": now,
+            "exp": now + 300,
+            "nonce": nonce,
+            **person.claims(),
+            CLAIM + "deployment_id": self.deployment_id,
+            CLAIM + "version": "1.3.0",
             CLAIM + "context": self.context,
             CLAIM + "target_link_uri": self.tool_base + "/lti/launch/",
             "https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice": {
-                "context_memberships_url": self.url("/memberships"), "service_versions": ["2.0"]},
+                "context_memberships_url": self.url("/memberships"),
+                "service_versions": ["2.0"],
+            },
         }
-        ags = {"scope": ["https://purl.imsglobal.org/spec/lti-ags/scope/lineitem",
-                         "https://purl.imsglobal.org/spec/lti-ags/scope/score"],
-               "lineitems": self.url("/lineitems")}
+        ags = {
+            "scope": [
+                "https://purl.imsglobal.org/spec/lti-ags/scope/lineitem",
+                "https://purl.imsglobal.org/spec/lti-ags/scope/score",
+            ],
+            "lineitems": self.url("/lineitems"),
+        }
         if deep_linking:
             claims[CLAIM + "message_type"] = "LtiDeepLinkingRequest"
             claims["https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings"] = {
-                "deep_link_return_url": self.url("/deep-link-return"), "accept_types": ["ltiResourceLink"],
-                "accept_presentation_document_targets": ["iframe", "window"], "accept_multiple": False,
-                "data": "opaque-platform-data"}
+                "deep_link_return_url": self.url("/deep-link-return"),
+                "accept_types": ["ltiResourceLink"],
+                "accept_presentation_document_targets": ["iframe", "window"],
+                "accept_multiple": False,
+                "data": "opaque-platform-data",
+            }
         else:
             claims[CLAIM + "message_type"] = "LtiResourceLinkRequest"
             resource = link or ResourceLink("course-navigation", "Course", {}, "")
@@ -180,8 +218,15 @@ class LtiPlatform:
     def sign(self, claims: dict, key=None, kid: str | None = None) -> str:
         return jwt.encode(claims, key or self.key, algorithm="RS256", headers={"kid": kid or self.kid})
 
-    def id_token(self, person: Person, nonce: str, link: ResourceLink | None = None, deep_linking: bool = False,
-                 key=None, **changes) -> str:
+    def id_token(
+        self,
+        person: Person,
+        nonce: str,
+        link: ResourceLink | None = None,
+        deep_linking: bool = False,
+        key=None,
+        **changes,
+    ) -> str:
         claims = self.launch_claims(person, nonce, link, deep_linking)
         claims.update(changes)
         return self.sign(claims, key)
@@ -232,30 +277,48 @@ class LtiPlatform:
                     if not self.authorised():
                         return self.reply(401, {"error": "no token"})
                     platform.recorded.memberships += 1
-                    members = [{"user_id": p.sub, "roles": p.roles, "status": "Active", "given_name": p.given_name,
-                                "family_name": p.family_name, "name": f"{p.given_name} {p.family_name}",
-                                "email": p.email} for p in platform.people.values()]
-                    return self.reply(200, {"id": self.path, "context": platform.context, "members": members},
-                                      "application/vnd.ims.lti-nrps.v2.membershipcontainer+json")
+                    members = [
+                        {
+                            "user_id": p.sub,
+                            "roles": p.roles,
+                            "status": "Active",
+                            "given_name": p.given_name,
+                            "family_name": p.family_name,
+                            "name": f"{p.given_name} {p.family_name}",
+                            "email": p.email,
+                        }
+                        for p in platform.people.values()
+                    ]
+                    return self.reply(
+                        200,
+                        {"id": self.path, "context": platform.context, "members": members},
+                        "application/vnd.ims.lti-nrps.v2.membershipcontainer+json",
+                    )
                 return self.reply(404, {"error": "no such path"})
 
             def authorize(self, query: dict) -> None:
                 message = platform.pending_messages.get(query.get("lti_message_hint", ""))
-                if (message is None or query.get("client_id") != platform.client_id
-                        or query.get("login_hint") != message["sub"]):
+                if (
+                    message is None
+                    or query.get("client_id") != platform.client_id
+                    or query.get("login_hint") != message["sub"]
+                ):
                     return self.reply(400, "unknown login", "text/plain")
                 overrides = message["overrides"]
                 link = platform.links.get(message["link"]) if message["link"] else None
-                claims = platform.launch_claims(platform.people[message["sub"]], query["nonce"], link,
-                                                message["deep_linking"])
+                claims = platform.launch_claims(
+                    platform.people[message["sub"]], query["nonce"], link, message["deep_linking"]
+                )
                 claims.update(overrides.get("claims", {}))
                 token = platform.sign(claims, overrides.get("key"))
                 state = overrides.get("state", query["state"])
-                page = (f'<!doctype html><title>LMS</title><form id="launch" method="post" '
-                        f'action="{html.escape(query["redirect_uri"])}">'
-                        f'<input type="hidden" name="id_token" value="{token}">'
-                        f'<input type="hidden" name="state" value="{html.escape(state)}"></form>'
-                        '<script>document.getElementById("launch").submit()</script>')
+                page = (
+                    f'<!doctype html><title>LMS</title><form id="launch" method="post" '
+                    f'action="{html.escape(query["redirect_uri"])}">'
+                    f'<input type="hidden" name="id_token" value="{token}">'
+                    f'<input type="hidden" name="state" value="{html.escape(state)}"></form>'
+                    '<script>document.getElementById("launch").submit()</script>'
+                )
                 self.reply(200, page, "text/html")
 
             def do_POST(self) -> None:

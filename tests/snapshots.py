@@ -57,8 +57,9 @@ def copy_rows(cursor, model: type[Model], table_rows: list[dict]) -> None:
     fields = [field for field in model._meta.concrete_fields if field.attname in table_rows[0]]
     table = connection.ops.quote_name(model._meta.db_table)
     if table not in _COLUMN_TYPES:  # the schema does not change during a run
-        cursor.execute("SELECT attname, atttypid FROM pg_attribute WHERE attrelid = %s::regclass AND attnum > 0",
-                       [table])
+        cursor.execute(
+            "SELECT attname, atttypid FROM pg_attribute WHERE attrelid = %s::regclass AND attnum > 0", [table]
+        )
         _COLUMN_TYPES[table] = dict(cursor.fetchall())
     columns = ", ".join(connection.ops.quote_name(field.column) for field in fields)
     with cursor.copy(f"COPY {table} ({columns}) FROM STDIN (FORMAT BINARY)") as copy:
@@ -69,9 +70,13 @@ def copy_rows(cursor, model: type[Model], table_rows: list[dict]) -> None:
 
 def save_rows(rows: Rows, path: Path) -> None:
     """For the other pytest-xdist workers of this run (tests/conftest.py); written whole or not at all."""
-    by_label = {model._meta.label: [{name: bytes(value) if isinstance(value, memoryview) else value
-                                     for name, value in row.items()} for row in table_rows]
-                for model, table_rows in rows.items()}
+    by_label = {
+        model._meta.label: [
+            {name: bytes(value) if isinstance(value, memoryview) else value for name, value in row.items()}
+            for row in table_rows
+        ]
+        for model, table_rows in rows.items()
+    }
     partial = path.with_suffix(".partial")
     partial.write_bytes(pickle.dumps(by_label))
     os.replace(partial, path)

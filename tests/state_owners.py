@@ -207,16 +207,21 @@ class Scanner:
             for target in targets:
                 for element in ast.walk(target):
                     if isinstance(element, ast.Attribute) and isinstance(element.ctx, ast.Store):
-                        found += self._attribute_write(element.value, element.attr, node, scope, aliases, path,
-                                                       "assignment")
+                        found += self._attribute_write(
+                            element.value, element.attr, node, scope, aliases, path, "assignment"
+                        )
             return found
         return []
 
-    def _attribute_write(self, obj: ast.AST, name: str, node: ast.AST, scope: _Scope, aliases: dict[str, str],
-                         path: str, how: str) -> list[Write]:
+    def _attribute_write(
+        self, obj: ast.AST, name: str, node: ast.AST, scope: _Scope, aliases: dict[str, str], path: str, how: str
+    ) -> list[Write]:
         model = self._root(obj, scope, aliases)
-        guarded = [g for g in self.guarded if g.field == name and (g.model == model or
-                                                                   (model is None and name in self.unique_fields))]
+        guarded = [
+            g
+            for g in self.guarded
+            if g.field == name and (g.model == model or (model is None and name in self.unique_fields))
+        ]
         return [Write(path, node.lineno, g.model, g.field, how) for g in guarded]
 
     def _call_writes(self, call: ast.Call, scope: _Scope, aliases: dict[str, str], path: str) -> list[Write]:
@@ -229,8 +234,9 @@ class Scanner:
         model = self._root(func, scope, aliases)
         if model is None:
             return []
-        if (isinstance(func, ast.Name) and func.id in aliases) or (isinstance(func, ast.Attribute)
-                                                                    and func.attr == model):
+        if (isinstance(func, ast.Name) and func.id in aliases) or (
+            isinstance(func, ast.Attribute) and func.attr == model
+        ):
             return self._fields_written(call, model, path, "constructor", creating=True, scope=scope)
         if not isinstance(func, ast.Attribute):
             return []
@@ -240,8 +246,9 @@ class Scanner:
             return self._fields_written(call, model, path, f".{func.attr}()", func.attr in CREATING_METHODS, scope)
         return []
 
-    def _fields_written(self, call: ast.Call, model: str, path: str, how: str, creating: bool,
-                        scope: _Scope) -> list[Write]:
+    def _fields_written(
+        self, call: ast.Call, model: str, path: str, how: str, creating: bool, scope: _Scope
+    ) -> list[Write]:
         named = set()
         for keyword in call.keywords:
             if keyword.arg is not None:
@@ -256,16 +263,22 @@ class Scanner:
             for arg in [*call.args[1:], *(k.value for k in call.keywords if k.arg == "fields")]:
                 if isinstance(arg, (ast.List, ast.Tuple)):
                     named |= {e.value for e in arg.elts if isinstance(e, ast.Constant)}
-        return [Write(path, call.lineno, g.model, g.field, how) for g in self._fields_of(model)
-                if g.field in named or (creating and g.born_in_state)]
+        return [
+            Write(path, call.lineno, g.model, g.field, how)
+            for g in self._fields_of(model)
+            if g.field in named or (creating and g.born_in_state)
+        ]
 
     def _saved_fields(self, call: ast.Call, model: str, path: str) -> list[Write]:
         fields = next((k.value for k in call.keywords if k.arg == "update_fields"), None)
         named = set()
         if isinstance(fields, (ast.List, ast.Tuple, ast.Set)):
             named = {e.value for e in fields.elts if isinstance(e, ast.Constant)}
-        return [Write(path, call.lineno, g.model, g.field, ".save(update_fields)") for g in self._fields_of(model)
-                if g.field in named]
+        return [
+            Write(path, call.lineno, g.model, g.field, ".save(update_fields)")
+            for g in self._fields_of(model)
+            if g.field in named
+        ]
 
     def _sql_writes(self, tree: ast.Module, path: str) -> list[Write]:
         found = []

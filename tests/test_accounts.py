@@ -8,16 +8,20 @@ from tests.students import graded
 
 
 def test_signing_up_logs_the_new_student_in(client, db):
-    response = client.post("/accounts/signup/", {"username": "newbie", "password1": "a long pass phrase 7",
-                                                 "password2": "a long pass phrase 7"})
+    response = client.post(
+        "/accounts/signup/",
+        {"username": "newbie", "password1": "a long pass phrase 7", "password2": "a long pass phrase 7"},
+    )
     assert response.status_code == 302
     page = client.get("/").content.decode()
     assert "newbie" in page and "Log out" in page
 
 
 def test_signing_up_with_mismatched_passwords_is_refused(client, db, django_user_model):
-    response = client.post("/accounts/signup/", {"username": "newbie", "password1": "a long pass phrase 7",
-                                                 "password2": "another phrase 7"})
+    response = client.post(
+        "/accounts/signup/",
+        {"username": "newbie", "password1": "a long pass phrase 7", "password2": "another phrase 7"},
+    )
     assert response.status_code == 200 and not django_user_model.objects.filter(username="newbie").exists()
 
 
@@ -31,9 +35,14 @@ def test_logging_in_and_out(client, student):
 
 def test_changing_the_password_replaces_the_old_one(client, student):
     client.force_login(student)
-    response = client.post("/accounts/password/", {"old_password": "correct horse battery",
-                                                   "new_password1": "a brand new phrase 9",
-                                                   "new_password2": "a brand new phrase 9"})
+    response = client.post(
+        "/accounts/password/",
+        {
+            "old_password": "correct horse battery",
+            "new_password1": "a brand new phrase 9",
+            "new_password2": "a brand new phrase 9",
+        },
+    )
     assert response.status_code == 302
     client.logout()
     assert not client.login(username="ada", password="correct horse battery")
@@ -42,8 +51,10 @@ def test_changing_the_password_replaces_the_old_one(client, student):
 
 def test_changing_the_password_needs_the_old_one(client, student):
     client.force_login(student)
-    response = client.post("/accounts/password/", {"old_password": "wrong", "new_password1": "a brand new phrase 9",
-                                                   "new_password2": "a brand new phrase 9"})
+    response = client.post(
+        "/accounts/password/",
+        {"old_password": "wrong", "new_password1": "a brand new phrase 9", "new_password2": "a brand new phrase 9"},
+    )
     assert response.status_code == 200
     student.refresh_from_db()
     assert student.check_password("correct horse battery")

@@ -51,15 +51,18 @@ def test_code_that_does_not_subtract_it_is_still_told(problems, student, no_enqu
     assert any("subtract the maximum before exponentiating" in t["message"] for t in submission.results)
 
 
-@pytest.mark.parametrize(("code", "axes"), [
-    ("y = x - x.max(axis=-1, keepdims=True)", {"-1"}),
-    ("m = np.max(x, -1, keepdims=True)\ny = np.exp(x - m)", {"-1"}),
-    ("x -= x.max(1)", {"1"}),
-    ("y = np.subtract(x, np.amax(x))", {"none"}),
-    ("y = x - x.max(axis=k)", {"other"}),
-    ("y = np.exp(x) / np.exp(x).sum(axis=-1)", set()),
-    ("y = x.max(axis=-1) + 1", set()),
-    ("def broken(:", set()),
-])
+@pytest.mark.parametrize(
+    ("code", "axes"),
+    [
+        ("y = x - x.max(axis=-1, keepdims=True)", {"-1"}),
+        ("m = np.max(x, -1, keepdims=True)\ny = np.exp(x - m)", {"-1"}),
+        ("x -= x.max(1)", {"1"}),
+        ("y = np.subtract(x, np.amax(x))", {"none"}),
+        ("y = x - x.max(axis=k)", {"other"}),
+        ("y = np.exp(x) / np.exp(x).sum(axis=-1)", set()),
+        ("y = x.max(axis=-1) + 1", set()),
+        ("def broken(:", set()),
+    ],
+)
 def test_the_maxima_the_code_subtracts_are_read_from_its_syntax(code, axes):
     assert CodeFacts.of(code).max_axes == axes

@@ -53,8 +53,10 @@ def test_a_launch_that_changes_nothing_writes_nothing(client, lms):
 def test_a_roster_that_makes_a_student_a_ta_says_who_did_it(client, world):
     before = len(role_rows(world.course))  # the course's creator, added as its instructor
     client.force_login(world.instructor)
-    client.post(reverse("course-people", args=[world.course.pk]),
-                {"roster": SimpleUploadedFile("roster.csv", b"grace,,ta\nsam,Lab A\n", "text/csv")})
+    client.post(
+        reverse("course-people", args=[world.course.pk]),
+        {"roster": SimpleUploadedFile("roster.csv", b"grace,,ta\nsam,Lab A\n", "text/csv")},
+    )
     assert Membership.objects.get(course=world.course, user=world.second).role == Role.TA
     assert Membership.objects.get(course=world.course, user=world.stranger).role == Role.STUDENT
     assert role_rows(world.course)[before:] == [("iris", "grace: student -> ta (roster line 1)")]
@@ -74,8 +76,10 @@ def test_making_and_revoking_a_token_is_on_record_and_a_refused_revocation_is_no
     assert revoke_token(student, token.pk)
     assert not revoke_token(student, token.pk)  # already revoked
     rows = list(TokenAudit.objects.order_by("pk").values_list("user__username", "token_id", "action", "summary"))
-    assert rows == [("ada", token.pk, "created", f"laptop ({token.prefix}…, read, submit)"),
-                    ("ada", token.pk, "revoked", f"laptop ({token.prefix}…, read, submit)")]
+    assert rows == [
+        ("ada", token.pk, "created", f"laptop ({token.prefix}…, read, submit)"),
+        ("ada", token.pk, "revoked", f"laptop ({token.prefix}…, read, submit)"),
+    ]
 
 
 def test_the_token_page_leaves_the_same_rows(client, student):
@@ -107,15 +111,19 @@ def test_a_platform_registered_and_changed_on_the_lti_pages_is_on_record(client,
     client.post(f"/lti/platforms/{platform.pk}/", fields | {"client_id": "another-client"})  # no change
     rows = [row for row in setup_rows() if row[1].startswith("platform")]
     added = f"{platform.name} registered: issuer {platform.issuer}, client id judge-tool-client"
-    assert rows == [("author", "platform-added", added),
-                    ("author", "platform-changed", f"{platform.name}: client_id changed")]
+    assert rows == [
+        ("author", "platform-added", added),
+        ("author", "platform-changed", f"{platform.name}: client_id changed"),
+    ]
 
 
 def test_a_platform_changed_or_removed_in_the_admin_is_on_record(admin_client, lms):
     platform = Platform.objects.get()
     page = reverse("admin:lti_platform_change", args=[platform.pk])
-    form = {name: getattr(platform, name) for name in ("name", "issuer", "client_id", "key_set_url",
-                                                        "auth_login_url", "auth_token_url", "auth_audience")}
+    form = {
+        name: getattr(platform, name)
+        for name in ("name", "issuer", "client_id", "key_set_url", "auth_login_url", "auth_token_url", "auth_audience")
+    }
     answer = admin_client.post(page, form | {"deployment_ids": '["deployment-1"]', "enabled": ""})
     assert answer.status_code == 302, answer.content.decode()[:2000]
     assert not Platform.objects.get().enabled
@@ -123,7 +131,8 @@ def test_a_platform_changed_or_removed_in_the_admin_is_on_record(admin_client, l
     assert not Platform.objects.exists()
     assert [row[1:] for row in setup_rows() if row[1].startswith("platform")] == [
         ("platform-changed", f"{platform.name}: deployment_ids, enabled changed (disabled)"),
-        ("platform-removed", f"{platform.name} removed (issuer {platform.issuer}, client id {platform.client_id})")]
+        ("platform-removed", f"{platform.name} removed (issuer {platform.issuer}, client id {platform.client_id})"),
+    ]
     assert {row[0] for row in setup_rows() if row[1].startswith("platform")} == {"admin"}
 
 
@@ -135,6 +144,10 @@ def test_every_step_of_a_key_rotation_is_on_record(client, author, settings):
     keys.activate_key(new, now=timezone.now() + timedelta(seconds=settings.LTI_KEY_PUBLISH_AHEAD_S + 1), by=author)
     client.post("/lti/keys/", {"action": "retire", "key": first.pk})
     assert [(who, action) for who, action, _ in setup_rows()] == [
-        (None, "key-made"), (None, "key-activated"), ("author", "key-made"), ("author", "key-activated"),
-        ("author", "key-retired")]
+        (None, "key-made"),
+        (None, "key-activated"),
+        ("author", "key-made"),
+        ("author", "key-activated"),
+        ("author", "key-retired"),
+    ]
     assert setup_rows()[-1][2] == f"key {first.kid} retired: no longer published"

@@ -36,9 +36,17 @@ def test_a_misconception_links_to_its_theory_section(client, problems, student):
     assert "md-why-scale-by-the-square-root-of-dk" in anchors
 
 
-@pytest.mark.parametrize("src", ["https://tracker.example/pixel.png", "//tracker.example/pixel.png",
-                                 " //tracker.example/p.png", "/\\tracker.example/p.png", "http:tracker.example/p.png",
-                                 "data:image/png;base64,iVBORw0KGgo="])
+@pytest.mark.parametrize(
+    "src",
+    [
+        "https://tracker.example/pixel.png",
+        "//tracker.example/pixel.png",
+        " //tracker.example/p.png",
+        "/\\tracker.example/p.png",
+        "http:tracker.example/p.png",
+        "data:image/png;base64,iVBORw0KGgo=",
+    ],
+)
 def test_an_image_from_another_origin_loses_its_address(src):
     html = render_markdown(f'![pixel]({src}) <img src="{src}" alt="raw">')
     assert "tracker.example" not in html and "data:" not in html
@@ -47,7 +55,8 @@ def test_an_image_from_another_origin_loses_its_address(src):
 
 def test_an_image_from_the_site_keeps_its_address():
     assert '<img alt="diagram" src="/static/judge/diagram.png">' in render_markdown(
-        "![diagram](/static/judge/diagram.png)")
+        "![diagram](/static/judge/diagram.png)"
+    )
 
 
 @pytest.mark.parametrize("url", ["/", "/accounts/login/", "/leaderboard/", "/no-such-page/"])

@@ -11,12 +11,21 @@ from judge.submissions.services import intake
 from tests.conftest import PROBLEMS
 
 SLUG = "prepend_class_token"
-STAFF_PAGES = ["/authoring/", "/authoring/new/", "/authoring/upload/", "/authoring/audit/",
-               f"/authoring/problems/{SLUG}/", f"/authoring/problems/{SLUG}/edit/",
-               f"/authoring/problems/{SLUG}/download/"]
-STAFF_ACTIONS = [(f"/authoring/problems/{SLUG}/gate/", {}), (f"/authoring/problems/{SLUG}/unpublish/", {}),
-                 ("/authoring/rejudge/", {"scope": "everything"}),
-                 (f"/authoring/problems/{SLUG}/edit/", {"file:problem.toml": "broken", "action": "save"})]
+STAFF_PAGES = [
+    "/authoring/",
+    "/authoring/new/",
+    "/authoring/upload/",
+    "/authoring/audit/",
+    f"/authoring/problems/{SLUG}/",
+    f"/authoring/problems/{SLUG}/edit/",
+    f"/authoring/problems/{SLUG}/download/",
+]
+STAFF_ACTIONS = [
+    (f"/authoring/problems/{SLUG}/gate/", {}),
+    (f"/authoring/problems/{SLUG}/unpublish/", {}),
+    ("/authoring/rejudge/", {"scope": "everything"}),
+    (f"/authoring/problems/{SLUG}/edit/", {"file:problem.toml": "broken", "action": "save"}),
+]
 
 
 @pytest.fixture
@@ -45,8 +54,11 @@ def test_a_student_cannot_change_anything(url, data, client, problems, student):
     client.force_login(student)
     assert client.post(url, data).status_code == 403
     after = Problem.objects.get(slug=SLUG)
-    assert (after.published, after.draft_files, after.gate_runs.count()) == (True, before.draft_files,
-                                                                            before.gate_runs.count())
+    assert (after.published, after.draft_files, after.gate_runs.count()) == (
+        True,
+        before.draft_files,
+        before.gate_runs.count(),
+    )
     assert AuditEntry.objects.count() == audited
 
 
@@ -56,15 +68,24 @@ def test_student_pages_never_show_solutions_wrong_solutions_or_the_generator(cli
         "Reference: tile the shared token",  # solution.py
         "The loader seeds ``rng`` from [tests].seed",  # the generator's docstring
         "ViT-B/16 sequence length",  # a generator comment
-        *[(package / "wrong" / name).read_text().strip().splitlines()[-1].strip()
-          for name in ("appended.py", "batch_axis.py", "overwrite_first_patch.py")],
+        *[
+            (package / "wrong" / name).read_text().strip().splitlines()[-1].strip()
+            for name in ("appended.py", "batch_axis.py", "overwrite_first_patch.py")
+        ],
     ]
     wrong = (package / "wrong/appended.py").read_text()
     submission = intake.submit_solution(student, problems[SLUG], wrong)
     grading.grade_submission(submission.pk)
     client.force_login(student)
-    pages = ["/", f"/problems/{SLUG}/", f"/problems/{SLUG}/history/", f"/submissions/{submission.pk}/",
-             f"/submissions/{submission.pk}/status/", "/leaderboard/", f"/accounts/users/{student.username}/"]
+    pages = [
+        "/",
+        f"/problems/{SLUG}/",
+        f"/problems/{SLUG}/history/",
+        f"/submissions/{submission.pk}/",
+        f"/submissions/{submission.pk}/status/",
+        "/leaderboard/",
+        f"/accounts/users/{student.username}/",
+    ]
     for url in pages:
         response = client.get(url)
         assert response.status_code == 200, url

@@ -55,7 +55,8 @@ def test_a_broken_reference_fails_the_gate_and_the_problem_stays_an_invisible_dr
 def test_an_unseeded_generator_fails_the_determinism_check(db, files):
     files["generator.py"] = files["generator.py"].replace(
         "def generate(rng: np.random.Generator) -> Iterator[dict]:",
-        "def generate(rng: np.random.Generator) -> Iterator[dict]:\n    rng = np.random.default_rng()")
+        "def generate(rng: np.random.Generator) -> Iterator[dict]:\n    rng = np.random.default_rng()",
+    )
     run = gate(files)
     assert check(run, "deterministic")["passed"] is False
     assert "second run differs" in check(run, "deterministic")["detail"]
@@ -64,7 +65,9 @@ def test_an_unseeded_generator_fails_the_determinism_check(db, files):
 
 def test_a_wrong_solution_declaring_the_wrong_check_fails_the_gate(db, files):
     files["problem.toml"] = files["problem.toml"].replace(
-        'file = "wrong/appended.py"\nfails_with = "wrong_value"', 'file = "wrong/appended.py"\nfails_with = "wrong_shape"')
+        'file = "wrong/appended.py"\nfails_with = "wrong_value"',
+        'file = "wrong/appended.py"\nfails_with = "wrong_shape"',
+    )
     run = gate(files)
     detail = check(run, "wrong")["detail"]
     assert check(run, "wrong")["passed"] is False
@@ -87,7 +90,9 @@ def test_a_float32_reference_fails_the_float64_check(db, files):
 
 def test_a_declared_output_shape_is_checked(db, files):
     files["generator.py"] = files["generator.py"].replace(
-        '"hidden": hidden,', '"hidden": hidden,\n        "shape": [patches.shape[0], patches.shape[1], patches.shape[2]],')
+        '"hidden": hidden,',
+        '"hidden": hidden,\n        "shape": [patches.shape[0], patches.shape[1], patches.shape[2]],',
+    )
     run = gate(files)
     assert check(run, "float64")["passed"] is False
     assert "the generator declares" in check(run, "float64")["detail"]
@@ -97,7 +102,8 @@ def test_a_time_limit_without_headroom_fails_the_gate(db, files):
     # One slow call is enough for the check (the slowest case's time counts); every call slow cost seconds.
     files["solution.py"] = "import time\nslept = False\n" + files["solution.py"].replace(
         "    batch, _, width",
-        "    global slept\n    if not slept:\n        slept = True\n        time.sleep(0.15)\n    batch, _, width")
+        "    global slept\n    if not slept:\n        slept = True\n        time.sleep(0.15)\n    batch, _, width",
+    )
     files["problem.toml"] = files["problem.toml"].replace("time_limit_s = 2.0", "time_limit_s = 0.5")
     run = gate(files)
     assert check(run, "headroom")["passed"] is False
@@ -130,7 +136,10 @@ def test_a_reference_slowed_once_by_a_busy_machine_passes_the_headroom_check(db,
 
 def test_the_generator_runs_in_a_sandbox_process_not_in_the_judge(db, files, process_sandbox):
     files["generator.py"] = files["generator.py"].replace(
-        'yield _case(\n        "example_1",', 'import os\n    yield _case(\n        f"example_{os.getpid()}_{os.getuid()}",', 1)
+        'yield _case(\n        "example_1",',
+        'import os\n    yield _case(\n        f"example_{os.getpid()}_{os.getuid()}",',
+        1,
+    )
     name = generate_cases(package_from_files(SLUG, files), process_sandbox)[0].name
     _, pid, uid = name.split("_")
     assert int(pid) != os.getpid()
@@ -173,7 +182,8 @@ def test_editing_a_published_problem_keeps_the_live_version_until_the_gate_passe
 
 def test_a_reference_that_times_out_fails_the_reference_check(db, files):
     files["solution.py"] = "import time\n" + files["solution.py"].replace(
-        "    batch, _, width", "    time.sleep(5)\n    batch, _, width")
+        "    batch, _, width", "    time.sleep(5)\n    batch, _, width"
+    )
     files["problem.toml"] = files["problem.toml"].replace("time_limit_s = 2.0", "time_limit_s = 0.5")
     run = gate(files)
     assert check(run, "reference")["passed"] is False
@@ -183,7 +193,8 @@ def test_a_reference_that_times_out_fails_the_reference_check(db, files):
 def test_a_reference_returning_a_list_fails_the_float64_check(db, files):
     files["solution.py"] = files["solution.py"].replace(
         "return np.concatenate([tiled, patches], axis=1).astype(np.float64, copy=False)",
-        "return np.concatenate([tiled, patches], axis=1).tolist()")
+        "return np.concatenate([tiled, patches], axis=1).tolist()",
+    )
     run = gate(files)
     assert check(run, "float64")["passed"] is False
     assert "returned list, not an ndarray, on example_1" in check(run, "float64")["detail"]
@@ -198,14 +209,16 @@ def test_checks_the_package_gives_nothing_to_check_say_not_applicable(db, files,
     client.force_login(author)
     html = client.get(f"/authoring/problems/{SLUG}/gate/{run.pk}/").content.decode()
     for key in ("probes", "fd"):
-        classes, item = re.search(rf'<li class="gate-check ([^"]*)" data-check="{key}">(.*?)</li>', html, re.DOTALL).groups()
+        classes, item = re.search(
+            rf'<li class="gate-check ([^"]*)" data-check="{key}">(.*?)</li>', html, re.DOTALL
+        ).groups()
         assert classes == "not-applicable" and 'aria-label="not applicable"' in item and "✓" not in item
     assert html.count("✓") == 8
 
 
 def test_a_package_without_known_wrong_solutions_says_the_misconception_check_does_not_apply(db, files, capsys):
     manifest = files["problem.toml"]
-    files["problem.toml"] = manifest[:manifest.index("[[wrong]]")]
+    files["problem.toml"] = manifest[: manifest.index("[[wrong]]")]
     run = gate(files)
     assert run.passed and check(run, "wrong")["applies"] is False
     assert "no [[wrong]]" in check(run, "wrong")["detail"]

@@ -34,7 +34,8 @@ def edited(author, problem: Problem) -> Problem:
     files["statement.md"] += f"\n{NEW_PARAGRAPH}\n"
     files["generator.py"] = files["generator.py"].replace(
         'yield _case("width_one", True, *_random(rng, 2, 5, 1))',
-        'yield _case("width_two", True, *_random(rng, 2, 5, 2))')
+        'yield _case("width_two", True, *_random(rng, 2, 5, 2))',
+    )
     return edit_draft(author, problem, files)
 
 
@@ -49,7 +50,8 @@ def checks_from_the_workbench(client, problem: Problem, sandbox) -> GateRun:
 
 
 def test_passing_checks_leave_the_live_version_until_publish_and_publish_shows_the_changes(
-        client, live, author, student, process_sandbox):
+    client, live, author, student, process_sandbox
+):
     client.force_login(author)
     draft = edited(author, live)
     assert "review-publish" not in client.get(PAGE).content.decode()  # nothing to publish before the checks pass

@@ -40,9 +40,14 @@ def author(django_user_model):
 @pytest.fixture
 def old_tests(db):
     files = standalone_files(SLUG)
-    trimmed = dict(files, **{"generator.py": files["generator.py"].replace(
-        '    yield _case("width_one", True, *_random(rng, 2, 5, 1))\n', "").replace(
-        "int(rng.integers(1, 65)))", "int(rng.integers(2, 65)))")})
+    trimmed = dict(
+        files,
+        **{
+            "generator.py": files["generator.py"]
+            .replace('    yield _case("width_one", True, *_random(rng, 2, 5, 1))\n', "")
+            .replace("int(rng.integers(1, 65)))", "int(rng.integers(2, 65)))")
+        },
+    )
     assert run_gate_now(store_package_draft(SLUG, trimmed, imported=True)).passed
     return files
 
@@ -83,8 +88,9 @@ def test_rejudging_a_problem_grades_old_submissions_against_the_new_tests(old_te
 def test_a_submission_being_graded_is_not_reset_under_its_worker(old_tests, student, author, no_enqueue):
     submission = graded(student, WRONG_FOR_WIDTH_ONE)
     Submission.objects.filter(pk=submission.pk).update(status=Status.RUNNING)
-    batch = RejudgeBatch.objects.create(requested_by=author, scope="submission", submission_ids=[submission.pk],
-                                        total=1)
+    batch = RejudgeBatch.objects.create(
+        requested_by=author, scope="submission", submission_ids=[submission.pk], total=1
+    )
     assert run_rejudge_batch(batch.pk) == 0
     assert Submission.objects.get(pk=submission.pk).verdict == "accepted"
 
@@ -108,22 +114,34 @@ def test_the_rejudge_page_shows_progress(client, old_tests, student, author, no_
 @pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_a_problem_rejudge_runs_as_celery_work_and_the_verdict_follows_the_new_tests(
-        problems, student, author, start_worker, tmp_path):
+    problems, student, author, start_worker, tmp_path
+):
     from judge.authoring.services import rejudge_progress
     from tests.test_worker_end_to_end import final, wait_for
 
     files = standalone_files(SLUG)
-    trimmed = dict(files, **{"generator.py": files["generator.py"].replace(
-        '    yield _case("width_one", True, *_random(rng, 2, 5, 1))\n', "").replace(
-        "int(rng.integers(1, 65)))", "int(rng.integers(2, 65)))")})
+    trimmed = dict(
+        files,
+        **{
+            "generator.py": files["generator.py"]
+            .replace('    yield _case("width_one", True, *_random(rng, 2, 5, 1))\n', "")
+            .replace("int(rng.integers(1, 65)))", "int(rng.integers(2, 65)))")
+        },
+    )
     assert run_gate_now(store_package_draft(SLUG, trimmed, imported=True)).passed
     start_worker()
     submission = intake.submit_solution(student, Problem.objects.get(slug=SLUG), WRONG_FOR_WIDTH_ONE)
-    assert wait_for(lambda: final(submission.pk), 60, "the first verdict", tmp_path / "worker.log").verdict == "accepted"
+    assert (
+        wait_for(lambda: final(submission.pk), 60, "the first verdict", tmp_path / "worker.log").verdict == "accepted"
+    )
 
     assert run_gate_now(store_package_draft(SLUG, files, imported=True)).passed
     batch = request_rejudge(author, "problem", Problem.objects.get(slug=SLUG))
-    wait_for(lambda: rejudge_progress(RejudgeBatch.objects.get(pk=batch.pk))["finished"], 60,
-             "the rejudge to finish", tmp_path / "worker.log")
+    wait_for(
+        lambda: rejudge_progress(RejudgeBatch.objects.get(pk=batch.pk))["finished"],
+        60,
+        "the rejudge to finish",
+        tmp_path / "worker.log",
+    )
     after = Submission.objects.get(pk=submission.pk)
     assert (after.verdict, after.test_set_id) == ("wrong_answer", Problem.objects.get(slug=SLUG).current_test_set_id)

@@ -17,8 +17,11 @@ def author(django_user_model, client):
 
 @pytest.fixture
 def three_submissions(problems, student, second_student):
-    return [graded(student, problems["prepend_class_token"]), graded(second_student, problems["prepend_class_token"]),
-            graded(student, problems["add_positional_embedding"])]
+    return [
+        graded(student, problems["prepend_class_token"]),
+        graded(second_student, problems["prepend_class_token"]),
+        graded(student, problems["add_positional_embedding"]),
+    ]
 
 
 def test_rejudge_everything_asks_first_and_counts_the_submissions(client, author, three_submissions):

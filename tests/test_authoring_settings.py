@@ -30,24 +30,35 @@ def current_form(client) -> dict:
 def test_the_form_rewrites_problem_toml_in_the_draft_and_is_audited(client, problems, author):
     form = current_form(client)
     assert form["time_limit_s"] == 2.0 and form["wrong_0_name"] == "Class token appended instead of prepended"
-    form |= {"time_limit_s": "3.5", "atol": "1e-8", "tags": "vision, embeddings, basics",
-             "wrong_0_name": "Token put last", "wrong_0_see": "hints#1"}
+    form |= {
+        "time_limit_s": "3.5",
+        "atol": "1e-8",
+        "tags": "vision, embeddings, basics",
+        "wrong_0_name": "Token put last",
+        "wrong_0_see": "hints#1",
+    }
     response = client.post(URL, form)
     assert response.status_code == 302, response.content.decode()[:2000]
     manifest = tomllib.loads(Problem.objects.get(slug=SLUG).draft_files["problem.toml"])
     assert manifest["limits"] == {"time_limit_s": 3.5, "memory_mb": 512}
     assert manifest["checking"]["atol"] == 1e-8 and manifest["tags"] == ["vision", "embeddings", "basics"]
     assert (manifest["wrong"][0]["name"], manifest["wrong"][0]["see"], manifest["wrong"][0]["file"]) == (
-        "Token put last", "hints#1", "wrong/appended.py")
+        "Token put last",
+        "hints#1",
+        "wrong/appended.py",
+    )
     assert Problem.objects.get(slug=SLUG).spec["time_limit_s"] == 2.0  # the live version until the gate passes
     assert "problem.toml" in AuditEntry.objects.get(action="edit", user=author).summary
 
 
-@pytest.mark.parametrize(("field", "value", "error"), [
-    ("time_limit_s", "fast", "Enter a number."),
-    ("memory_mb", "0", "greater than or equal to 16"),
-    ("prerequisites", "no_such_problem", "prerequisites name unknown problem(s) ['no_such_problem']"),
-])
+@pytest.mark.parametrize(
+    ("field", "value", "error"),
+    [
+        ("time_limit_s", "fast", "Enter a number."),
+        ("memory_mb", "0", "greater than or equal to 16"),
+        ("prerequisites", "no_such_problem", "prerequisites name unknown problem(s) ['no_such_problem']"),
+    ],
+)
 def test_a_bad_setting_is_refused_precisely_and_changes_nothing(client, problems, author, field, value, error):
     before = Problem.objects.get(slug=SLUG).draft_files
     response = client.post(URL, current_form(client) | {field: value})

@@ -19,7 +19,9 @@ def test_the_skeleton_has_a_track_and_a_known_wrong_solution_the_gate_accepts(tm
     assert package.track == "" and [w.file for w in package.wrong] == ["wrong/returns_the_input.py"]
     outcome = run_gate(package, process_sandbox)
     wrong = outcome.check("wrong")
-    assert wrong.passed and wrong.detail.startswith("ok  wrong/returns_the_input.py: declares wrong_value"), wrong.detail
+    assert wrong.passed and wrong.detail.startswith("ok  wrong/returns_the_input.py: declares wrong_value"), (
+        wrong.detail
+    )
 
 
 def test_a_problem_made_in_the_browser_says_it_is_not_in_git_with_the_download_link(client, db, author, problems):

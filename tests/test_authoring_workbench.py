@@ -25,8 +25,14 @@ def draft(db, author) -> Problem:
 def test_the_preview_renders_posted_markdown_with_math_and_saves_nothing(client, draft, author):
     client.force_login(author)
     before = Problem.objects.get(slug=SLUG).draft_files
-    response = client.post(PREVIEW, {"file:statement.md": "# Fresh\n\nThe sum $\\sum_i x_i$.\n",
-                                     "file:theory.md": "## Why\n\n$$a^2$$\n", "file:hints/01.md": "Try *this*."})
+    response = client.post(
+        PREVIEW,
+        {
+            "file:statement.md": "# Fresh\n\nThe sum $\\sum_i x_i$.\n",
+            "file:theory.md": "## Why\n\n$$a^2$$\n",
+            "file:hints/01.md": "Try *this*.",
+        },
+    )
     html = response.content.decode()
     assert response.status_code == 200
     assert "<h1" in html and "Fresh" in html
@@ -68,8 +74,9 @@ def test_the_preview_adds_the_implement_line_from_the_posted_manifest(client, dr
 
 def test_a_statement_with_its_own_implement_line_is_not_given_a_second(client, draft, author):
     client.force_login(author)
-    html = client.post(PREVIEW, {"file:problem.toml": draft.draft_files["problem.toml"],
-                                 "file:statement.md": OWN_LINE}).content.decode()
+    html = client.post(
+        PREVIEW, {"file:problem.toml": draft.draft_files["problem.toml"], "file:statement.md": OWN_LINE}
+    ).content.decode()
     assert 'id="signature-note"' in html and '<p class="signature">' not in html
     edit_draft(author, draft, draft.draft_files | {"statement.md": OWN_LINE})
     student_page = client.get(f"/problems/{SLUG}/").content.decode()
@@ -79,17 +86,20 @@ def test_a_statement_with_its_own_implement_line_is_not_given_a_second(client, d
 def test_a_statement_without_one_gets_the_page_s_implement_line(client, draft, author):
     client.force_login(author)
     student_page = client.get(f"/problems/{SLUG}/").content.decode()
-    assert 'Implement <code>scale(x)</code>' in student_page
+    assert "Implement <code>scale(x)</code>" in student_page
 
 
-@pytest.mark.parametrize(("statement", "states"), [
-    (OWN_LINE, True),
-    ("Implement scale (x) so that it doubles.", True),
-    ("implement `scale(x)`.", True),
-    ("Scale each entry: scale(x) returns 2x.", False),  # mentions it, but does not open with the instruction
-    ("# Title\n\nIntro first.\n\nImplement `scale(x)`.", False),  # not the opening paragraph
-    ("Implement the rescaling.", False),  # another function, or none
-])
+@pytest.mark.parametrize(
+    ("statement", "states"),
+    [
+        (OWN_LINE, True),
+        ("Implement scale (x) so that it doubles.", True),
+        ("implement `scale(x)`.", True),
+        ("Scale each entry: scale(x) returns 2x.", False),  # mentions it, but does not open with the instruction
+        ("# Title\n\nIntro first.\n\nImplement `scale(x)`.", False),  # not the opening paragraph
+        ("Implement the rescaling.", False),  # another function, or none
+    ],
+)
 def test_which_statements_state_the_signature_themselves(statement, states):
     assert states_signature(statement, "scale") is states
 
@@ -102,8 +112,7 @@ def test_the_edit_page_keeps_a_plain_textarea_for_every_file_and_lists_them(clie
     assert 'name="new_name"' in html and "workbench.js" in html
 
 
-def test_running_the_checks_from_the_workbench_answers_with_the_run_which_polls_until_done(
-        client, draft, author):
+def test_running_the_checks_from_the_workbench_answers_with_the_run_which_polls_until_done(client, draft, author):
     client.force_login(author)  # the run is queued after the test's transaction, which never commits
     response = client.post(f"/authoring/problems/{SLUG}/gate/", HTTP_HX_REQUEST="true")
     run = GateRun.objects.get(problem=draft)
@@ -112,9 +121,18 @@ def test_running_the_checks_from_the_workbench_answers_with_the_run_which_polls_
     assert f'hx-get="/authoring/problems/{SLUG}/gate/{run.pk}/"' in html
     assert client.post(f"/authoring/problems/{SLUG}/gate/").status_code == 302  # without htmx, as before
 
-    GateRun.objects.filter(pk=run.pk).update(status=GateStatus.DONE, passed=False, checks=[
-        {"key": "reference", "title": "The reference solution passes every test", "passed": False,
-         "detail": "example_1: runtime_error NameError: name 'two' is not defined"}])
+    GateRun.objects.filter(pk=run.pk).update(
+        status=GateStatus.DONE,
+        passed=False,
+        checks=[
+            {
+                "key": "reference",
+                "title": "The reference solution passes every test",
+                "passed": False,
+                "detail": "example_1: runtime_error NameError: name 'two' is not defined",
+            }
+        ],
+    )
     html = client.get(f"/authoring/problems/{SLUG}/gate/{run.pk}/").content.decode()
     assert "hx-get" not in html  # done: no more polling
     assert "<details open>" in html and "NameError: name &#x27;two&#x27; is not defined" in html
@@ -129,8 +147,9 @@ def test_a_gate_run_of_another_problem_is_not_found_under_this_one(client, draft
 
 def test_a_malformed_manifest_still_previews_the_statement(client, draft, author):
     client.force_login(author)
-    response = client.post(PREVIEW, {"file:problem.toml": "[function]\nname = 'scale'\nparams = 3\n",
-                                     "file:statement.md": "Still *here*."})
+    response = client.post(
+        PREVIEW, {"file:problem.toml": "[function]\nname = 'scale'\nparams = 3\n", "file:statement.md": "Still *here*."}
+    )
     assert response.status_code == 200 and "<em>here</em>" in response.content.decode()
 
 

@@ -47,14 +47,16 @@ def test_download_gives_the_package_folder(client, problems, author):
     archive = zipfile.ZipFile(io.BytesIO(response.content))
     on_disk = files_from_folder(PROBLEMS / SLUG)
     assert {name: archive.read(name).decode() for name in archive.namelist()} == {
-        f"{SLUG}/{name}": text for name, text in on_disk.items()}
+        f"{SLUG}/{name}": text for name, text in on_disk.items()
+    }
     assert AuditEntry.objects.filter(action="download", user=author).exists()
 
 
 def test_uploading_an_edited_package_replaces_the_draft_and_is_audited(client, problems, author):
     statement = "# Prepend\n\nA reworded statement.\n"
-    response = client.post("/authoring/upload/", {"package": make_zip(package_entries(
-        **{f"{SLUG}/statement.md": statement}))})
+    response = client.post(
+        "/authoring/upload/", {"package": make_zip(package_entries(**{f"{SLUG}/statement.md": statement}))}
+    )
     assert response.status_code == 302
     problem = Problem.objects.get(slug=SLUG)
     assert problem.draft_files["statement.md"] == statement
@@ -63,17 +65,29 @@ def test_uploading_an_edited_package_replaces_the_draft_and_is_audited(client, p
     assert (entry.user, entry.problem_slug) == (author, SLUG)
 
 
-@pytest.mark.parametrize(("entries", "error"), [
-    (b"this is not a zip", "package.zip: not a zip file"),
-    ({f"{SLUG}/problem.toml": "slug = 'x'", "other/problem.toml": ""}, "must hold exactly one folder"),
-    (package_entries(**{f"{SLUG}/problem.toml": standalone_files(SLUG)["problem.toml"].replace(
-        'difficulty = "easy"', 'difficulty = "trivial"')}),
-     f"{SLUG}/problem.toml: difficulty must be one of easy, medium, hard, got 'trivial'"),
-    (package_entries(**{f"{SLUG}/solution.py": b"x = '\xff'\n"}), f"{SLUG}/solution.py: not UTF-8"),
-    (package_entries(**{f"{SLUG}/wrong/../../evil.py": "x = 1"}), "not an allowed file name"),
-    ({k: v for k, v in package_entries().items() if not k.endswith("generator.py")},
-     f"{SLUG}/generator.py: file is missing"),
-])
+@pytest.mark.parametrize(
+    ("entries", "error"),
+    [
+        (b"this is not a zip", "package.zip: not a zip file"),
+        ({f"{SLUG}/problem.toml": "slug = 'x'", "other/problem.toml": ""}, "must hold exactly one folder"),
+        (
+            package_entries(
+                **{
+                    f"{SLUG}/problem.toml": standalone_files(SLUG)["problem.toml"].replace(
+                        'difficulty = "easy"', 'difficulty = "trivial"'
+                    )
+                }
+            ),
+            f"{SLUG}/problem.toml: difficulty must be one of easy, medium, hard, got 'trivial'",
+        ),
+        (package_entries(**{f"{SLUG}/solution.py": b"x = '\xff'\n"}), f"{SLUG}/solution.py: not UTF-8"),
+        (package_entries(**{f"{SLUG}/wrong/../../evil.py": "x = 1"}), "not an allowed file name"),
+        (
+            {k: v for k, v in package_entries().items() if not k.endswith("generator.py")},
+            f"{SLUG}/generator.py: file is missing",
+        ),
+    ],
+)
 def test_a_malformed_upload_names_the_file_and_field_and_changes_nothing(client, problems, author, entries, error):
     before = Problem.objects.get(slug=SLUG).draft_files
     upload = make_zip(entries) if isinstance(entries, dict) else io.BytesIO(entries)

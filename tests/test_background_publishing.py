@@ -80,8 +80,9 @@ def test_the_list_counts_problems_being_prepared_and_shows_each_once_published(c
     background = threading.Thread(target=first_start)
     background.start()
     try:
-        slugs, _page = wait_until(lambda: (found := listed_slugs(client))
-                                  and "3 more problems are still being prepared" in found[1] and found)
+        slugs, _page = wait_until(
+            lambda: (found := listed_slugs(client)) and "3 more problems are still being prepared" in found[1] and found
+        )
         assert not slugs  # nothing is shown before its gate has passed
     finally:
         release.set()
@@ -103,7 +104,8 @@ def notice_count(client, shown: int = 99) -> int:
 
 
 def test_the_notice_counts_every_problem_from_the_sync_s_first_second_and_never_counts_up(
-        client, gate_store, monkeypatch):
+    client, gate_store, monkeypatch
+):
     release, loading = threading.Event(), threading.Event()
     replaying = RecordingSandbox(gate_store.sandbox, replay=True)
     for slug in FIRST_THREE:
@@ -187,8 +189,11 @@ def test_a_sync_stopped_midway_is_counted_until_the_next_or_until_it_goes_quiet(
 
 def queued(pk: int, builds_on: tuple[str, ...] = (), fails_with: tuple[str, ...] = ()):
     """A gate for ``gate_in_order``: problem ``p<pk>``, with known-wrong solutions that fail ``fails_with``."""
-    package = SimpleNamespace(slug=f"p{pk}", problem=SimpleNamespace(builds_on=builds_on, time_limit_s=30.0),
-                              wrong=[SimpleNamespace(fails_with=check) for check in fails_with])
+    package = SimpleNamespace(
+        slug=f"p{pk}",
+        problem=SimpleNamespace(builds_on=builds_on, time_limit_s=30.0),
+        wrong=[SimpleNamespace(fails_with=check) for check in fails_with],
+    )
     return package, SimpleNamespace(run=SimpleNamespace(pk=pk), listing=False)
 
 
@@ -208,8 +213,9 @@ def test_a_gate_waiting_for_what_it_builds_on_holds_no_job_another_gate_could_us
 
     monkeypatch.setattr(sync, "gate_imported", gate)
     beats = []
-    outcomes = sync.gate_in_order([queued(1), queued(2, ("p1",)), queued(3)], None, jobs=2,
-                                  beat=lambda: beats.append(1))
+    outcomes = sync.gate_in_order(
+        [queued(1), queued(2, ("p1",)), queued(3)], None, jobs=2, beat=lambda: beats.append(1)
+    )
     assert outcomes == {1: 1, 2: 2, 3: 3} and len(beats) == 3
     assert log.index(("start", 3)) < log.index(("end", 1))  # the third ran beside the first,
     assert log.index(("start", 2)) > log.index(("end", 1))  # the second only once the first was through
@@ -225,8 +231,12 @@ def test_a_gate_that_must_run_out_a_time_limit_starts_first_and_the_rest_keep_th
         return item.run.pk
 
     monkeypatch.setattr(sync, "gate_imported", gate)
-    gates = [queued(1, fails_with=("wrong_value",)), queued(2), queued(3),
-             queued(4, fails_with=("time_limit_exceeded",))]
+    gates = [
+        queued(1, fails_with=("wrong_value",)),
+        queued(2),
+        queued(3),
+        queued(4, fails_with=("time_limit_exceeded",)),
+    ]
     sync.gate_in_order(gates, None, jobs=2)
     assert {log[0], log[1]} == {("start", 4), ("start", 1)}  # the slow one beside the first of the path
     assert [pk for event, pk in log if event == "start" and pk != 4] == [1, 2, 3]
@@ -261,7 +271,8 @@ def replaying_sandbox(gate_store) -> RecordingSandbox:
 
 
 def test_a_fresh_start_lists_every_problem_once_its_expected_outputs_are_proven_and_finishes_the_gates_after(
-        client, gate_store, monkeypatch):
+    client, gate_store, monkeypatch
+):
     release = threading.Event()
     references = {gate_store.gated(slug).package.solution for slug in FIRST_THREE}
     held = SecondPartHeld(replaying_sandbox(gate_store), references, release)
@@ -299,7 +310,8 @@ def test_a_fresh_start_lists_every_problem_once_its_expected_outputs_are_proven_
 
 
 def test_a_problem_whose_tests_miss_a_known_wrong_solution_is_hidden_again_after_listing(
-        client, gate_store, monkeypatch):
+    client, gate_store, monkeypatch
+):
     """The second part failed (a known-wrong solution passed every test): the problem leaves the list."""
     slug = FIRST_THREE[0]
     gated = gate_store.gated(slug)
@@ -317,7 +329,7 @@ def test_a_problem_whose_tests_miss_a_known_wrong_solution_is_hidden_again_after
             pass
 
     monkeypatch.setattr(gate_runs, "passed_gates", gate_runs.PassedGates(kept=128))
-    outcome, = sync.sync_problems(only=[slug], sandbox=WrongPasses())
+    (outcome,) = sync.sync_problems(only=[slug], sandbox=WrongPasses())
     assert outcome.action == "draft" and "wrong" in outcome.note
     problem = Problem.objects.get(slug=slug)
     assert not problem.published and slug not in listed_slugs(client)[0]
@@ -326,7 +338,8 @@ def test_a_problem_whose_tests_miss_a_known_wrong_solution_is_hidden_again_after
 
 
 def test_a_start_stopped_before_the_rest_of_a_gate_ran_gates_that_problem_again_on_the_next_start(
-        gate_store, monkeypatch):
+    gate_store, monkeypatch
+):
     slug = FIRST_THREE[0]
     replaying = replaying_sandbox(gate_store)
     monkeypatch.setattr(gate_runs, "passed_gates", gate_runs.PassedGates(kept=128))
@@ -342,7 +355,7 @@ def test_a_start_stopped_before_the_rest_of_a_gate_ran_gates_that_problem_again_
 
     monkeypatch.undo()
     monkeypatch.setattr(gate_runs, "passed_gates", gate_runs.PassedGates(kept=128))
-    outcome, = sync.sync_problems(only=[slug], sandbox=replaying)  # the next start
+    (outcome,) = sync.sync_problems(only=[slug], sandbox=replaying)  # the next start
     assert outcome.action == "updated"
     problem.refresh_from_db()
     assert problem.published and problem.current_test_set.version == problem.package_hash

@@ -110,8 +110,11 @@ def test_a_backup_from_a_newer_version_is_refused_naming_the_migrations_this_cod
 
     foreign = rewritten(backup, tmp_path / "newer.backup", manifest_change=newer)
     with fresh_database("target") as name, connected_to(name):
-        refused(foreign, r"taken by version 9.0.0, whose schema has migrations this code \(version .*\) does not: "
-                         r"submissions.0042_from_the_future. Restore it with version 9.0.0 or later.")
+        refused(
+            foreign,
+            r"taken by version 9.0.0, whose schema has migrations this code \(version .*\) does not: "
+            r"submissions.0042_from_the_future. Restore it with version 9.0.0 or later.",
+        )
         assert connection.introspection.table_names() == []
 
 
@@ -124,8 +127,11 @@ def test_a_backup_of_an_older_release_needs_migrate_and_says_which_release_it_is
 
     old = rewritten(backup, tmp_path / "old.backup", manifest_change=older)
     with fresh_database("target") as name, connected_to(name):
-        refused(old, rf"holds the schema of release {RELEASES[0].version} \(version {RELEASES[0].version}\), older "
-                     r"than this code's \(\d+ migrations newer, e.g. .*\). Add --migrate")
+        refused(
+            old,
+            rf"holds the schema of release {RELEASES[0].version} \(version {RELEASES[0].version}\), older "
+            r"than this code's \(\d+ migrations newer, e.g. .*\). Add --migrate",
+        )
         assert connection.introspection.table_names() == []
 
 

@@ -22,8 +22,9 @@ from tests.databases import connected_to, fresh_database
 from tests.drill import fill_course, observed
 
 
-def test_a_postgresql_backup_restored_into_a_fresh_database_reads_the_same(transactional_db, django_user_model,
-                                                                             tmp_path, client):
+def test_a_postgresql_backup_restored_into_a_fresh_database_reads_the_same(
+    transactional_db, django_user_model, tmp_path, client
+):
     course = fill_course(django_user_model)
     before = observed(course)
     backup = tmp_path / "term.backup"
@@ -41,8 +42,7 @@ def test_a_postgresql_backup_restored_into_a_fresh_database_reads_the_same(trans
     assert "Wrong answer" in page and "Check the <strong>axis</strong> you concatenate on." in page
 
 
-def test_a_backup_taken_while_students_submit_restores_a_consistent_term(transactional_db, django_user_model,
-                                                                          tmp_path):
+def test_a_backup_taken_while_students_submit_restores_a_consistent_term(transactional_db, django_user_model, tmp_path):
     """pg_dump and the manifest read one snapshot: rows committed during the backup are all in it or all out."""
     course = fill_course(django_user_model)
     first = Submission.objects.order_by("pk").first()
@@ -50,8 +50,13 @@ def test_a_backup_taken_while_students_submit_restores_a_consistent_term(transac
 
     def submit_meanwhile() -> None:
         while not stop.is_set():
-            Submission.objects.create(user_id=first.user_id, problem_id=first.problem_id, code="x = 1\n",
-                                      test_set_id=first.test_set_id, kind=first.kind)
+            Submission.objects.create(
+                user_id=first.user_id,
+                problem_id=first.problem_id,
+                code="x = 1\n",
+                test_set_id=first.test_set_id,
+                kind=first.kind,
+            )
         connection.close()
 
     writer = threading.Thread(target=submit_meanwhile)
@@ -70,8 +75,9 @@ def test_a_backup_taken_while_students_submit_restores_a_consistent_term(transac
 
 
 def run_site(args: list[str], env: dict, **kwargs) -> subprocess.CompletedProcess:
-    result = subprocess.run([sys.executable, "manage.py", *args], cwd=REPO, env=env, capture_output=True,
-                            text=True, timeout=300, **kwargs)
+    result = subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=REPO, env=env, capture_output=True, text=True, timeout=300, **kwargs
+    )
     assert result.returncode == 0, result.stderr[-3000:]
     return result
 
@@ -84,8 +90,10 @@ def test_the_embedded_sqlite_site_is_backed_up_while_it_writes_and_restored_into
     site.pop("JUDGE_TEST", None)
     site["SECRET_KEY"] = "drill-only"
     run_site(["migrate", "-v0"], site)
-    fill = ("import json; from django.contrib.auth.models import User; from tests.drill import fill_course, observed; "
-            "print(json.dumps(observed(fill_course(User))))")
+    fill = (
+        "import json; from django.contrib.auth.models import User; from tests.drill import fill_course, observed; "
+        "print(json.dumps(observed(fill_course(User))))"
+    )
     before = json.loads(run_site(["shell", "--no-imports", "-c", fill], site).stdout)
 
     writer = sqlite3.connect(tmp_path / "site.db", isolation_level=None)
@@ -103,5 +111,9 @@ def test_the_embedded_sqlite_site_is_backed_up_while_it_writes_and_restored_into
     look = f"import json; from tests.drill import observed; print(json.dumps(observed({course})))"
     after = json.loads(run_site(["shell", "--no-imports", "-c", look], restored).stdout)
     assert after == before
-    assert {row["verdict"] for row in after["verdicts"]} == {"accepted", "wrong_answer", "time_limit_exceeded",
-                                                           "runtime_error"}
+    assert {row["verdict"] for row in after["verdicts"]} == {
+        "accepted",
+        "wrong_answer",
+        "time_limit_exceeded",
+        "runtime_error",
+    }

@@ -24,8 +24,13 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 
 def multipart(fields: dict[str, bytes]) -> tuple[bytes, str]:
     boundary = "judgeboundary"
-    body = b"".join(f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n'.encode() + value
-                    + b"\r\n" for name, value in fields.items()) + f"--{boundary}--\r\n".encode()
+    body = (
+        b"".join(
+            f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n'.encode() + value + b"\r\n"
+            for name, value in fields.items()
+        )
+        + f"--{boundary}--\r\n".encode()
+    )
     return body, f"multipart/form-data; boundary={boundary}"
 
 
@@ -52,13 +57,13 @@ def submit_url() -> str:
 
 
 @pytest.mark.parametrize("encode", [multipart, urlencoded])
-def test_bad_bytes_in_the_code_field_get_the_upload_paths_message_and_nothing_is_stored(signed_in, problems,
-                                                                                      encode):
+def test_bad_bytes_in_the_code_field_get_the_upload_paths_message_and_nothing_is_stored(signed_in, problems, encode):
     from django.core.files.uploadedfile import SimpleUploadedFile
 
     for what, code in BAD.items():
-        uploaded = signed_in.post(submit_url(), {"file": SimpleUploadedFile("solution.py", code), "kind": "run"},
-                                  **HTMX).content.decode()
+        uploaded = signed_in.post(
+            submit_url(), {"file": SimpleUploadedFile("solution.py", code), "kind": "run"}, **HTMX
+        ).content.decode()
         assert "not valid UTF-8" in uploaded, what
         typed = post(signed_in, submit_url(), encode, {"code": code, "kind": b"run"}, **HTMX)
         assert typed.status_code == 200  # htmx swaps it into the result panel
@@ -80,17 +85,28 @@ def test_bad_bytes_without_htmx_get_a_400_page_naming_the_byte_and_line(signed_i
 def test_a_draft_autosave_with_bad_bytes_is_refused_and_not_stored(signed_in, encode):
     from django.urls import reverse
 
-    response = post(signed_in, reverse("draft-save", args=[SLUG]), encode, {"code": BAD["a Latin-1 byte"]},
-                    HTTP_SEC_FETCH_DEST="empty")
+    response = post(
+        signed_in,
+        reverse("draft-save", args=[SLUG]),
+        encode,
+        {"code": BAD["a Latin-1 byte"]},
+        HTTP_SEC_FETCH_DEST="empty",
+    )
     assert response.status_code == 400
-    assert response.json() == {"saved": False,
-                               "error": "the code is not valid UTF-8 (byte 0xe9 on line 2); save the file as UTF-8"}
+    assert response.json() == {
+        "saved": False,
+        "error": "the code is not valid UTF-8 (byte 0xe9 on line 2); save the file as UTF-8",
+    }
     assert not Draft.objects.exists()
 
 
 def test_bad_bytes_in_another_field_are_refused_naming_the_field(signed_in):
-    response = post(signed_in, "/accounts/password/", multipart,
-                    {"old_password": b"x", "new_password1": b"caf\xe9 au lait", "new_password2": b"x"})
+    response = post(
+        signed_in,
+        "/accounts/password/",
+        multipart,
+        {"old_password": b"x", "new_password1": b"caf\xe9 au lait", "new_password2": b"x"},
+    )
     assert response.status_code == 400
     assert "the new_password1 field is not valid UTF-8 (byte 0xe9 on line 1)" in response.content.decode()
 
@@ -122,8 +138,7 @@ def small_submit_limit(settings):
 
 
 @pytest.mark.parametrize("encode", [multipart, urlencoded])
-def test_a_form_over_the_size_limit_shows_the_size_message_in_the_page_for_htmx(signed_in, small_submit_limit,
-                                                                                encode):
+def test_a_form_over_the_size_limit_shows_the_size_message_in_the_page_for_htmx(signed_in, small_submit_limit, encode):
     code = b"x = 1\n" * 30_000
     response = post(signed_in, submit_url(), encode, {"code": code, "kind": b"run"}, **HTMX)
     fragment = response.content.decode()

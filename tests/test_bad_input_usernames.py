@@ -23,8 +23,9 @@ def test_a_student_with_an_odd_username_can_open_their_pages_and_profile(client,
         assert profile.status_code == 200 and problems["prepend_class_token"].title in profile.content.decode()
 
 
-def test_the_leaderboard_shows_odd_usernames_to_everyone_with_working_links(client, problems, student,
-                                                                           django_user_model):
+def test_the_leaderboard_shows_odd_usernames_to_everyone_with_working_links(
+    client, problems, student, django_user_model
+):
     for name in ODD_NAMES:
         graded(django_user_model.objects.create_user(name), problems["prepend_class_token"])
     for viewer, name in [(None, n) for n in ODD_NAMES] + [(student, n) for n in ODD_NAMES]:

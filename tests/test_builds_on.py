@@ -30,12 +30,15 @@ def test_builds_on_survives_the_stored_spec_and_defaults_to_nothing(tmp_path):
     assert load_package(write_packages(tmp_path / "plain")["double_it"]).problem.builds_on == ()
 
 
-@pytest.mark.parametrize("line, error", [
-    ('builds_on = "double_it"', "quadruple_it/problem.toml: function.builds_on must be a list, got str"),
-    ('builds_on = ["Double It"]', "function.builds_on must list problem slugs, got 'Double It'"),
-    ('builds_on = ["quadruple_it"]', "function.builds_on cannot name the problem itself ('quadruple_it')"),
-    ('builds_on = ["double_it", "double_it"]', "function.builds_on names a problem twice"),
-])
+@pytest.mark.parametrize(
+    "line, error",
+    [
+        ('builds_on = "double_it"', "quadruple_it/problem.toml: function.builds_on must be a list, got str"),
+        ('builds_on = ["Double It"]', "function.builds_on must list problem slugs, got 'Double It'"),
+        ('builds_on = ["quadruple_it"]', "function.builds_on cannot name the problem itself ('quadruple_it')"),
+        ('builds_on = ["double_it", "double_it"]', "function.builds_on names a problem twice"),
+    ],
+)
 def test_a_malformed_builds_on_names_the_field(tmp_path, line, error):
     with pytest.raises(PackageError, match=error.replace("(", r"\(").replace(")", r"\)")):
         quadruple(tmp_path, line)
@@ -50,8 +53,10 @@ def gated(tmp_path_factory, process_sandbox):
 def test_the_gate_runs_the_starter_and_known_wrong_solutions_with_the_earlier_references(gated):
     _, outcome = gated
     assert outcome.passed, outcome.as_list()
-    assert "wrong/identity.py: declares wrong_value, its failing hidden tests give wrong_value on 3 tests" in \
-        outcome.check("wrong").detail
+    assert (
+        "wrong/identity.py: declares wrong_value, its failing hidden tests give wrong_value on 3 tests"
+        in outcome.check("wrong").detail
+    )
 
 
 def test_without_the_references_a_known_wrong_solution_that_imports_them_cannot_load(gated, process_sandbox):
@@ -67,6 +72,7 @@ def test_a_submission_built_from_the_students_own_function_is_accepted(gated, pr
     report = grade(QUADRUPLE_WITH_SOLVED, package.spec(), outcome.cases, process_sandbox, solved={"double_it": DOUBLE})
     assert report.verdict == "accepted"
     wrong_double = "def double_it(x):\n    return x + x + 1e-3\n"
-    report = grade(QUADRUPLE_WITH_SOLVED, package.spec(), outcome.cases, process_sandbox,
-                   solved={"double_it": wrong_double})
+    report = grade(
+        QUADRUPLE_WITH_SOLVED, package.spec(), outcome.cases, process_sandbox, solved={"double_it": wrong_double}
+    )
     assert report.verdict == "wrong_answer"

@@ -40,7 +40,9 @@ def manifest_naming(tmp_path, names: str):
 
 def test_bytes_may_name_int_array_parameters_and_an_int64_output(tmp_path):
     assert load_package(manifest_naming(tmp_path, '["output", "byte_ids"]')).problem.shown_as_bytes == (
-        "output", "byte_ids")
+        "output",
+        "byte_ids",
+    )
 
 
 @pytest.mark.parametrize("names", ['["merges_table"]', '["byte_ids", "n_merges"]'])
@@ -63,8 +65,13 @@ def test_bytes_read_as_a_bytes_literal_with_everything_unprintable_escaped():
 
 def test_a_failing_decode_shows_its_bytes_as_text_and_a_strip_of_characters():
     expected, actual = as_bytes(b"a<b\xff"), as_bytes(b"a>b\xff")
-    test = {"name": "example", "hidden": False, "status": "wrong_value", "message": "integer values differ",
-            "detail": {"actual_npy": b64(to_npy(actual))}}
+    test = {
+        "name": "example",
+        "hidden": False,
+        "status": "wrong_value",
+        "message": "integer values differ",
+        "detail": {"actual_npy": b64(to_npy(actual))},
+    }
     inputs = {"token_ids": np.array([97, 256]), "merges": np.array([[60, 98]])}
     row = shown_row(test, {"example": (inputs, expected)}, as_bytes=frozenset({"output"}))
     html = render_to_string("submissions/_test_row.html", {"row": row})

@@ -24,8 +24,10 @@ def softmax(x: np.ndarray) -> np.ndarray:
 def test_a_small_mismatch_prints_digits_that_differ_and_both_errors(process_sandbox):
     code = "import numpy as np\ndef f(x):\n    return np.full((2, 3), -1.2247359)\n"
     message = first_message(code, one_case(X, np.full((2, 3), -1.2247449)), process_sandbox, rtol=1e-6)
-    assert "first mismatch at index (0, 0): expected -1.2247449, got -1.2247359 (abs error 9.0e-06, rel 7.3e-06)" \
+    assert (
+        "first mismatch at index (0, 0): expected -1.2247449, got -1.2247359 (abs error 9.0e-06, rel 7.3e-06)"
         in message
+    )
 
 
 def test_a_mismatch_against_zero_gives_no_relative_error(process_sandbox):
@@ -46,8 +48,10 @@ def test_nan_behind_a_minus_inf_mask_points_at_the_mask_not_at_overflow(process_
     scores = np.array([[0.5, -0.2, 0.1], [0.3, 0.0, -0.4]])
     mask = np.array([[0.0, 0.0, -np.inf], [0.0, 0.0, -np.inf]])
     # Subtracts the maximum, but over the queries: the masked column's maximum is -inf.
-    code = ("import numpy as np\ndef f(x, mask):\n    s = x + mask\n    e = np.exp(s - s.max(axis=0, keepdims=True))\n"
-            "    return e / e.sum(axis=-1, keepdims=True)\n")
+    code = (
+        "import numpy as np\ndef f(x, mask):\n    s = x + mask\n    e = np.exp(s - s.max(axis=0, keepdims=True))\n"
+        "    return e / e.sum(axis=-1, keepdims=True)\n"
+    )
     cases = [Case("masked", False, {"x": npy(scores), "mask": npy(mask)}, npy(softmax(scores + mask)))]
     message = first_message(code, cases, process_sandbox, params=["x", "mask"])
     assert "your result has NaN" in message

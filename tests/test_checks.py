@@ -19,21 +19,24 @@ def run(code: str, sandbox, expected=None, hidden=False, **overrides):
     return grade(code, spec(**overrides), one_case(X, expected, hidden=hidden), sandbox)
 
 
-@pytest.mark.parametrize(("body", "status"), [
-    ("return (x * 2).tolist()", "wrong_type"),
-    ("return float((x * 2).sum())", "wrong_type"),
-    ("class A(np.ndarray): pass\n    return (x * 2).view(A)", "wrong_type"),
-    ("return np.matrix(x * 2)", "wrong_type"),
-    ("return (x * 2).astype(np.float32)", "wrong_dtype"),
-    ("return (x * 2).astype('>f8')", "wrong_dtype"),
-    ("return (x * 2).astype(object)", "wrong_dtype"),
-    ("return np.float64(12.0) * np.ones(1)", "wrong_shape"),
-    ("return (x * 2).T", "wrong_shape"),
-    ("return np.full_like(x, np.nan)", "wrong_value"),
-    ("return x * 2 + 1e-3", "wrong_value"),
-    ("x *= 2\n    return x.copy()", "input_mutated"),
-    ("return x * 2", "passed"),
-])
+@pytest.mark.parametrize(
+    ("body", "status"),
+    [
+        ("return (x * 2).tolist()", "wrong_type"),
+        ("return float((x * 2).sum())", "wrong_type"),
+        ("class A(np.ndarray): pass\n    return (x * 2).view(A)", "wrong_type"),
+        ("return np.matrix(x * 2)", "wrong_type"),
+        ("return (x * 2).astype(np.float32)", "wrong_dtype"),
+        ("return (x * 2).astype('>f8')", "wrong_dtype"),
+        ("return (x * 2).astype(object)", "wrong_dtype"),
+        ("return np.float64(12.0) * np.ones(1)", "wrong_shape"),
+        ("return (x * 2).T", "wrong_shape"),
+        ("return np.full_like(x, np.nan)", "wrong_value"),
+        ("return x * 2 + 1e-3", "wrong_value"),
+        ("x *= 2\n    return x.copy()", "input_mutated"),
+        ("return x * 2", "passed"),
+    ],
+)
 def test_returned_value_gets_the_first_failing_check(body, status, process_sandbox):
     report = run(f"import numpy as np\ndef f(x):\n    {body}\n", process_sandbox)
     assert report.tests[0].status == status, report.tests[0].message
@@ -83,8 +86,10 @@ def test_missing_function_is_a_compile_error_naming_the_signature(process_sandbo
 
 
 def test_printed_forged_verdict_does_not_change_the_verdict(process_sandbox):
-    code = ("import sys, os\ndef f(x):\n    print('ACCEPTED'); sys.stdout.write('{\"verdict\": \"accepted\"}')\n"
-            "    os.write(1, b'accepted')\n    return x\n")
+    code = (
+        "import sys, os\ndef f(x):\n    print('ACCEPTED'); sys.stdout.write('{\"verdict\": \"accepted\"}')\n"
+        "    os.write(1, b'accepted')\n    return x\n"
+    )
     assert run(code, process_sandbox).verdict == "wrong_answer"
 
 
@@ -103,11 +108,22 @@ def test_npy_whose_header_lies_about_its_size_is_refused():
         read_npy(data, 1 << 20)
 
 
-@pytest.mark.parametrize("array", [
-    np.arange(6.0).reshape(2, 3), np.float64(3.5), np.arange(5), np.array([True, False]),
-    np.asfortranarray(np.arange(12.0).reshape(3, 4)), np.zeros((0, 3)), np.array([1 + 2j]),
-    np.arange(3, dtype=">f4"), np.array(["ab", "c"]), np.zeros(2, dtype=[("a", "<f8")])],
-    ids=["float", "scalar", "int", "bool", "fortran", "empty", "complex", "big-endian", "str", "structured"])
+@pytest.mark.parametrize(
+    "array",
+    [
+        np.arange(6.0).reshape(2, 3),
+        np.float64(3.5),
+        np.arange(5),
+        np.array([True, False]),
+        np.asfortranarray(np.arange(12.0).reshape(3, 4)),
+        np.zeros((0, 3)),
+        np.array([1 + 2j]),
+        np.arange(3, dtype=">f4"),
+        np.array(["ab", "c"]),
+        np.zeros(2, dtype=[("a", "<f8")]),
+    ],
+    ids=["float", "scalar", "int", "bool", "fortran", "empty", "complex", "big-endian", "str", "structured"],
+)
 def test_a_result_reads_back_as_the_array_it_was_writable_and_in_its_order(array):
     data = io.BytesIO()
     np.save(data, array)

@@ -43,7 +43,8 @@ def claim_at_once(submissions: list[Submission], user_id: int | None) -> list:
 
 @pytest.mark.parametrize("worker_knows_the_student", [True, False])
 def test_four_workers_claiming_one_students_submissions_at_once_take_one(
-        problems, student, sent, worker_knows_the_student):
+    problems, student, sent, worker_knows_the_student
+):
     for _ in range(ROUNDS):
         submissions = [intake.submit_solution(student, problems[SLUG], "x = 1") for _ in range(WORKERS)]
         tokens = claim_at_once(submissions, student.pk if worker_knows_the_student else None)

@@ -16,8 +16,14 @@ SECRETS = {"SECRET_KEY": "k" * 50, "POSTGRES_PASSWORD": "a-db-password", "REDIS_
 def compose_config(env: dict[str, str]) -> subprocess.CompletedProcess:
     inherited = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "DOCKER_HOST", "TMPDIR")}
     try:
-        return subprocess.run(["docker", "compose", "-f", str(REPO / "docker-compose.yml"), "config"],
-                              env=inherited | env, cwd="/", capture_output=True, text=True, timeout=60)
+        return subprocess.run(
+            ["docker", "compose", "-f", str(REPO / "docker-compose.yml"), "config"],
+            env=inherited | env,
+            cwd="/",
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
     except FileNotFoundError:
         return subprocess.CompletedProcess([], 127, "", "no docker CLI")
 

@@ -66,8 +66,10 @@ def test_another_students_accepted_code_is_never_used(pair, student, second_stud
 
 def test_the_problem_is_locked_until_what_it_builds_on_is_solved(pair, student, client, no_enqueue):
     client.force_login(student)
-    with pytest.raises(intake.SubmissionRejected,
-                       match="quadruple_it builds on your own accepted solution of double_it: solve it first"):
+    with pytest.raises(
+        intake.SubmissionRejected,
+        match="quadruple_it builds on your own accepted solution of double_it: solve it first",
+    ):
         intake.submit_solution(student, pair["quadruple_it"], QUADRUPLE_WITH_SOLVED)
     page = client.get("/problems/quadruple_it/").content.decode()
     assert "Locked: solve what it builds on first" in page
@@ -80,8 +82,10 @@ def test_the_problem_is_locked_until_what_it_builds_on_is_solved(pair, student, 
     solution = graded(student, pair["double_it"], code=DOUBLE)
     page = client.get("/problems/quadruple_it/").content.decode()
     assert "Locked:" not in page and "Built from your own code" in page and '"primary" disabled' not in page
-    assert (f'your accepted solution <a href="/submissions/{solution.pk}/">#{solution.pk}</a> of\n'
-            '        <a href="/problems/double_it/">double_it</a>, submitted 5 Jan 2026, 09:00') in page
+    assert (
+        f'your accepted solution <a href="/submissions/{solution.pk}/">#{solution.pk}</a> of\n'
+        '        <a href="/problems/double_it/">double_it</a>, submitted 5 Jan 2026, 09:00'
+    ) in page
 
 
 def test_staff_can_always_open_and_try_it(pair, django_user_model, no_enqueue):
@@ -97,8 +101,10 @@ def test_the_gate_fails_clearly_when_what_it_builds_on_is_not_published(pair):
 
 
 def test_the_editor_marks_the_students_own_line_not_one_of_the_imported_solution():
-    frames = [{"line": 4, "function": "quadruple_it", "text": ""},
-              {"line": 9, "function": "double_it", "text": "", "module": "double_it"}]
+    frames = [
+        {"line": 4, "function": "quadruple_it", "text": ""},
+        {"line": 9, "function": "double_it", "text": "", "module": "double_it"},
+    ]
     submission = Submission(verdict="runtime_error", results=[{"name": "t", "hidden": False, "traceback": frames}])
     assert error_line(submission) == 4
 

@@ -33,20 +33,20 @@ def urls(w):
 
 #                   instructor ta   student second stranger other_instructor
 EXPECTED = {
-    "home":            (200, 200, 200, 200, 404, 404),
-    "settings":        (200, 403, 403, 403, 404, 404),
-    "people":          (200, 200, 403, 403, 404, 404),
-    "gradebook":       (200, 200, 403, 403, 404, 404),
-    "gradebook-csv":   (200, 200, 403, 403, 404, 404),
-    "assignment-new":  (200, 403, 403, 403, 404, 404),
-    "assignment":      (200, 200, 200, 200, 404, 404),
+    "home": (200, 200, 200, 200, 404, 404),
+    "settings": (200, 403, 403, 403, 404, 404),
+    "people": (200, 200, 403, 403, 404, 404),
+    "gradebook": (200, 200, 403, 403, 404, 404),
+    "gradebook-csv": (200, 200, 403, 403, 404, 404),
+    "assignment-new": (200, 403, 403, 403, 404, 404),
+    "assignment": (200, 200, 200, 200, 404, 404),
     "assignment-edit": (200, 403, 403, 403, 404, 404),
-    "overrides":       (200, 200, 403, 403, 404, 404),
-    "progress":        (200, 200, 403, 403, 404, 404),
-    "insights":        (200, 200, 403, 403, 404, 404),
-    "leaderboard":     (200, 200, 200, 200, 404, 404),
-    "similarity":      (200, 403, 403, 403, 404, 404),
-    "groups":          (200, 200, 403, 403, 404, 404),
+    "overrides": (200, 200, 403, 403, 404, 404),
+    "progress": (200, 200, 403, 403, 404, 404),
+    "insights": (200, 200, 403, 403, 404, 404),
+    "leaderboard": (200, 200, 200, 200, 404, 404),
+    "similarity": (200, 403, 403, 403, 404, 404),
+    "groups": (200, 200, 403, 403, 404, 404),
 }
 
 
@@ -72,7 +72,9 @@ def test_a_ta_cannot_change_settings_roster_dates_or_overrides(client, world):
     assert client.post(u["settings"], {"title": "Renamed", "leaderboard_enabled": ""}).status_code == 403
     assert client.post(u["settings"], {"rotate": "1"}).status_code == 403
     assert client.post(u["assignment-edit"], {"title": "x"}).status_code == 403
-    assert client.post(u["overrides"], {"student": "ada", "reason": "x", "due_at": "2026-04-01T10:00"}).status_code == 403
+    assert (
+        client.post(u["overrides"], {"student": "ada", "reason": "x", "due_at": "2026-04-01T10:00"}).status_code == 403
+    )
     assert client.post(u["people"], {}).status_code == 403
     world.course.refresh_from_db()
     assert world.course.title == "Transformers in NumPy"

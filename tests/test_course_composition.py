@@ -31,9 +31,19 @@ def composed(world, tmp_path, process_sandbox, monkeypatch):
     sync_problems(tmp_path, sandbox=process_sandbox)
     problems = {p.slug: p for p in Problem.objects.filter(slug__in=["double_it", "quadruple_it"])}
     now = timezone.now()
-    assignment = courses.save_assignment(world.course, world.instructor, {
-        "title": "Composition", "opens_at": now - timedelta(days=1), "due_at": now + timedelta(days=1),
-        "closes_at": None, "late_rule": LateRule.NONE, "weight": 1.0}, [problems["quadruple_it"]])
+    assignment = courses.save_assignment(
+        world.course,
+        world.instructor,
+        {
+            "title": "Composition",
+            "opens_at": now - timedelta(days=1),
+            "due_at": now + timedelta(days=1),
+            "closes_at": None,
+            "late_rule": LateRule.NONE,
+            "weight": 1.0,
+        },
+        [problems["quadruple_it"]],
+    )
     return assignment, problems
 
 

@@ -28,8 +28,13 @@ def credit(w, user, problem) -> tuple[float, bool, bool]:
 
 
 def test_the_date_decides_what_an_accepted_submit_is_worth():
-    window = Window(opens_at=DUE - 24 * HOUR, due_at=DUE, closes_at=DUE + 72 * HOUR, late_rule=LateRule.PER_DAY,
-                    late_penalty_per_day=0.25)
+    window = Window(
+        opens_at=DUE - 24 * HOUR,
+        due_at=DUE,
+        closes_at=DUE + 72 * HOUR,
+        late_rule=LateRule.PER_DAY,
+        late_penalty_per_day=0.25,
+    )
     assert not credit_at(window, DUE - 25 * HOUR).counts  # before it opens
     assert credit_at(window, DUE) == credit_at(window, DUE - HOUR) and credit_at(window, DUE).value == 1.0
     assert (credit_at(window, DUE + HOUR).value, credit_at(window, DUE + HOUR).late) == (0.75, True)
@@ -37,14 +42,23 @@ def test_the_date_decides_what_an_accepted_submit_is_worth():
     assert not credit_at(window, DUE + 73 * HOUR).counts  # after the hard close
 
 
-@pytest.mark.parametrize("window", [
-    Window(opens_at=DUE - 24 * HOUR, due_at=DUE, closes_at=DUE + 2 * HOUR, late_rule=LateRule.MULTIPLIER,
-           late_multiplier=0.5),
-    Window(opens_at=DUE - 24 * HOUR, due_at=DUE, closes_at=DUE + 2 * HOUR, late_rule=LateRule.NONE),
-    Window(due_at=DUE),
-    Window(opens_at=DUE),
-    Window(),
-], ids=["late-window", "late-rule-off", "no-opening", "no-due-time", "unbounded"])
+@pytest.mark.parametrize(
+    "window",
+    [
+        Window(
+            opens_at=DUE - 24 * HOUR,
+            due_at=DUE,
+            closes_at=DUE + 2 * HOUR,
+            late_rule=LateRule.MULTIPLIER,
+            late_multiplier=0.5,
+        ),
+        Window(opens_at=DUE - 24 * HOUR, due_at=DUE, closes_at=DUE + 2 * HOUR, late_rule=LateRule.NONE),
+        Window(due_at=DUE),
+        Window(opens_at=DUE),
+        Window(),
+    ],
+    ids=["late-window", "late-rule-off", "no-opening", "no-due-time", "unbounded"],
+)
 def test_a_moment_inside_the_window_is_exactly_one_that_earns_credit(window):
     """One predicate: its edges are inclusive, and credit, the timed start and the final codes all ask it."""
     for offset in (-25, -24, -1, 0, 1, 2, 3):
@@ -89,9 +103,15 @@ def test_an_extension_changes_one_students_credit_and_is_audited(client, world):
     recorded(world.second, first, at=DUE + HOUR)
     client.force_login(world.instructor)
     new_due = (DUE + 3 * HOUR).strftime("%Y-%m-%dT%H:%M")
-    response = client.post(reverse("assignment-overrides", args=[world.course.pk, world.assignment.pk]),
-                           {"student": "ada", "due_at": new_due, "closes_at": (DUE + 72 * HOUR).strftime("%Y-%m-%dT%H:%M"),
-                            "reason": "medical note"})
+    response = client.post(
+        reverse("assignment-overrides", args=[world.course.pk, world.assignment.pk]),
+        {
+            "student": "ada",
+            "due_at": new_due,
+            "closes_at": (DUE + 72 * HOUR).strftime("%Y-%m-%dT%H:%M"),
+            "reason": "medical note",
+        },
+    )
     assert response.status_code == 302
     assert credit(world, world.student, first) == (1.0, True, False)
     assert credit(world, world.second, first) == (0.5, True, True)
@@ -103,14 +123,16 @@ def test_an_extension_changes_one_students_credit_and_is_audited(client, world):
 
 def test_changing_an_assignment_checks_its_dates_as_they_will_be(world):
     with pytest.raises(services.CourseError, match="The hard close must come at or after the due time"):
-        services.save_assignment(world.course, world.instructor, {"due_at": DUE + 72 * HOUR}, world.problems,
-                                 world.assignment)
+        services.save_assignment(
+            world.course, world.instructor, {"due_at": DUE + 72 * HOUR}, world.problems, world.assignment
+        )
 
 
 def test_a_section_override_applies_to_its_members_only(world):
     first, _ = world.problems
-    services.set_override(world.assignment, world.instructor, {"due_at": DUE + 2 * HOUR}, "lab moved",
-                          section=world.section)
+    services.set_override(
+        world.assignment, world.instructor, {"due_at": DUE + 2 * HOUR}, "lab moved", section=world.section
+    )
     recorded(world.student, first, at=DUE + HOUR)  # ada is in Lab A
     recorded(world.second, first, at=DUE + HOUR)
     assert credit(world, world.student, first)[0] == 1.0
@@ -126,10 +148,14 @@ def test_bad_overrides_are_refused_by_name_and_change_nothing(client, world):
     cases = [
         ({"student": "sam", "due_at": "2026-03-05T10:00", "reason": "x"}, "sam is not a student in this course."),
         ({"student": "tariq", "due_at": "2026-03-05T10:00", "reason": "x"}, "tariq is not a student in this course."),
-        ({"student": "ada", "due_at": "2026-02-01T10:00", "reason": "x"},
-         "The opening time must come before the due time."),
-        ({"student": "ada", "due_at": "2026-03-09T10:00", "reason": "x"},
-         "The hard close must come at or after the due time."),
+        (
+            {"student": "ada", "due_at": "2026-02-01T10:00", "reason": "x"},
+            "The opening time must come before the due time.",
+        ),
+        (
+            {"student": "ada", "due_at": "2026-03-09T10:00", "reason": "x"},
+            "The hard close must come at or after the due time.",
+        ),
         ({"student": "ada", "due_at": "2026-03-03T10:00", "reason": ""}, "reason"),
         ({"section": "Lab Z", "due_at": "2026-03-03T10:00", "reason": "x"}, "This course has no section named Lab Z."),
         ({"due_at": "2026-03-03T10:00", "reason": "x"}, "Choose either one student or one section."),
@@ -145,9 +171,18 @@ def test_bad_overrides_are_refused_by_name_and_change_nothing(client, world):
 
 def test_assignment_dates_out_of_order_are_refused(client, world):
     client.force_login(world.instructor)
-    response = client.post(reverse("assignment-new", args=[world.course.pk]), {
-        "title": "Week 2", "problems": ["first_step"], "weight": "1", "opens_at": "2026-03-10T10:00",
-        "due_at": "2026-03-09T10:00", "late_rule": "multiplier", "late_multiplier": "0.5"})
+    response = client.post(
+        reverse("assignment-new", args=[world.course.pk]),
+        {
+            "title": "Week 2",
+            "problems": ["first_step"],
+            "weight": "1",
+            "opens_at": "2026-03-10T10:00",
+            "due_at": "2026-03-09T10:00",
+            "late_rule": "multiplier",
+            "late_multiplier": "0.5",
+        },
+    )
     text = response.content.decode()
     assert response.status_code == 400
     assert "The opening time must come before the due time." in text
@@ -158,9 +193,20 @@ def test_assignment_dates_out_of_order_are_refused(client, world):
 def test_a_timed_assignment_counts_only_inside_the_personal_window(client, world):
     first, _ = world.problems
     now = timezone.now()
-    services.save_assignment(world.course, world.instructor, {
-        "title": "Exam", "opens_at": now - HOUR, "due_at": now + 5 * HOUR, "time_limit_minutes": 30, "weight": 2, **NO_LATE_WINDOW},
-        [first], world.assignment)
+    services.save_assignment(
+        world.course,
+        world.instructor,
+        {
+            "title": "Exam",
+            "opens_at": now - HOUR,
+            "due_at": now + 5 * HOUR,
+            "time_limit_minutes": 30,
+            "weight": 2,
+            **NO_LATE_WINDOW,
+        },
+        [first],
+        world.assignment,
+    )
     recorded(world.second, first, at=now - HOUR / 2)  # never started: nothing counts
     client.force_login(world.student)
     client.post(reverse("assignment-detail", args=[world.course.pk, world.assignment.pk]), {"start": "1"})
@@ -174,10 +220,18 @@ def test_a_timed_assignment_counts_only_inside_the_personal_window(client, world
 def test_the_problem_page_says_when_it_is_due(client, world):
     first, _ = world.problems
     now = timezone.now()
-    services.save_assignment(world.course, world.instructor, {
-        "title": "Week 1", "opens_at": now - HOUR, "due_at": now + timedelta(hours=2, minutes=13, seconds=30),
-        **NO_LATE_WINDOW},
-        world.problems, world.assignment)
+    services.save_assignment(
+        world.course,
+        world.instructor,
+        {
+            "title": "Week 1",
+            "opens_at": now - HOUR,
+            "due_at": now + timedelta(hours=2, minutes=13, seconds=30),
+            **NO_LATE_WINDOW,
+        },
+        world.problems,
+        world.assignment,
+    )
     client.force_login(world.student)
     page = client.get(reverse("problem-detail", args=[first.slug])).content.decode()
     assert "Week 1 (Transformers in NumPy (Spring 2026)): Due in 2 h 13 min." in page
@@ -188,8 +242,13 @@ def test_the_problem_page_says_when_it_is_due(client, world):
 def test_after_the_close_the_problem_page_says_practice_only(client, world):
     first, _ = world.problems
     now = timezone.now()
-    services.save_assignment(world.course, world.instructor, {
-        "title": "Week 1", "opens_at": now - 9 * HOUR, "due_at": now - 2 * HOUR, **NO_LATE_WINDOW}, world.problems, world.assignment)
+    services.save_assignment(
+        world.course,
+        world.instructor,
+        {"title": "Week 1", "opens_at": now - 9 * HOUR, "due_at": now - 2 * HOUR, **NO_LATE_WINDOW},
+        world.problems,
+        world.assignment,
+    )
     client.force_login(world.student)
     page = client.get(reverse("problem-detail", args=[first.slug])).content.decode()
     assert "Closed: Submits still grade, as practice, but do not count." in page
@@ -197,9 +256,13 @@ def test_after_the_close_the_problem_page_says_practice_only(client, world):
 
 def test_a_timed_assignment_cannot_be_started_before_it_opens(client, world):
     now = timezone.now()
-    services.save_assignment(world.course, world.instructor, {
-        "title": "Exam", "opens_at": now + HOUR, "due_at": now + 5 * HOUR, "time_limit_minutes": 30,
-        **NO_LATE_WINDOW}, world.problems, world.assignment)
+    services.save_assignment(
+        world.course,
+        world.instructor,
+        {"title": "Exam", "opens_at": now + HOUR, "due_at": now + 5 * HOUR, "time_limit_minutes": 30, **NO_LATE_WINDOW},
+        world.problems,
+        world.assignment,
+    )
     client.force_login(world.student)
     url = reverse("assignment-detail", args=[world.course.pk, world.assignment.pk])
     response = client.post(url, {"start": "1"}, follow=True)

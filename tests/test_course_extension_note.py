@@ -16,9 +16,15 @@ MESSAGE = "Extended by two days, as agreed"
 
 def extend(client, w, **fields):
     client.force_login(w.instructor)
-    return client.post(reverse("assignment-overrides", args=[w.course.pk, w.assignment.pk]),
-                       {"student": "ada", "due_at": (DUE + timedelta(days=2)).strftime("%Y-%m-%dT%H:%M"),
-                        "closes_at": (DUE + timedelta(days=3)).strftime("%Y-%m-%dT%H:%M"), **fields})
+    return client.post(
+        reverse("assignment-overrides", args=[w.course.pk, w.assignment.pk]),
+        {
+            "student": "ada",
+            "due_at": (DUE + timedelta(days=2)).strftime("%Y-%m-%dT%H:%M"),
+            "closes_at": (DUE + timedelta(days=3)).strftime("%Y-%m-%dT%H:%M"),
+            **fields,
+        },
+    )
 
 
 def test_the_form_says_which_text_the_student_reads(client, world):

@@ -22,9 +22,19 @@ HOUR = timedelta(hours=1)
 def graded_course(w):
     """Week 1 (weight 1): ada both on time, grace one late. Week 2 (weight 3): ada nothing, grace one on time."""
     first, second = w.problems
-    week2 = services.save_assignment(w.course, w.instructor, {
-        "title": "Week 2", "opens_at": DUE, "due_at": DUE + 168 * HOUR, "closes_at": None, "late_rule": "",
-        "weight": 3.0}, [second])
+    week2 = services.save_assignment(
+        w.course,
+        w.instructor,
+        {
+            "title": "Week 2",
+            "opens_at": DUE,
+            "due_at": DUE + 168 * HOUR,
+            "closes_at": None,
+            "late_rule": "",
+            "weight": 3.0,
+        },
+        [second],
+    )
     recorded(w.student, first, at=DUE - HOUR)
     recorded(w.student, second, at=DUE - HOUR)  # before Week 2 opens: counts for Week 1 only
     recorded(w.second, first, at=DUE + HOUR)
@@ -67,8 +77,10 @@ def test_the_gradebook_page_shows_credit_late_marks_and_totals(client, world):
     graded_course(world)
     client.force_login(world.instructor)
     page = client.get(reverse("course-gradebook", args=[world.course.pk])).content.decode()
-    grace = unlinked(page[page.index("<td>grace</td>"):].split("</tr>")[0])
-    assert grace.count('<td class="num late">0.5 L</td>') == 2 and ">88</td>" in grace  # the course total, rounded to a whole percent
+    grace = unlinked(page[page.index("<td>grace</td>") :].split("</tr>")[0])
+    assert (
+        grace.count('<td class="num late">0.5 L</td>') == 2 and ">88</td>" in grace
+    )  # the course total, rounded to a whole percent
 
 
 def test_the_gradebook_filters_by_section(client, world):
@@ -80,9 +92,13 @@ def test_the_gradebook_filters_by_section(client, world):
 
 
 def test_a_per_day_penalty_shows_in_the_export(world):
-    services.save_assignment(world.course, world.instructor, {
-        "late_rule": LateRule.PER_DAY, "late_penalty_per_day": 0.2, "late_multiplier": None}, world.problems,
-        world.assignment)
+    services.save_assignment(
+        world.course,
+        world.instructor,
+        {"late_rule": LateRule.PER_DAY, "late_penalty_per_day": 0.2, "late_multiplier": None},
+        world.problems,
+        world.assignment,
+    )
     recorded(world.second, world.problems[0], at=DUE + 25 * HOUR)  # two started days late
     out = io.StringIO()
     call_command("gradebook", str(world.course.pk), stdout=out)
@@ -92,16 +108,16 @@ def test_a_per_day_penalty_shows_in_the_export(world):
 def test_a_section_or_title_that_looks_like_a_formula_is_text_in_the_csv_and_the_manifest(client, world):
     """Opened in a spreadsheet, the exports never run what an instructor typed as a section name or a title."""
     graded_course(world)
-    world.section.name = "=HYPERLINK(\"http://evil.example\",\"Lab A\")"
+    world.section.name = '=HYPERLINK("http://evil.example","Lab A")'
     world.section.save()
     world.assignment.title = "+1 Week"
     world.assignment.save()
     client.force_login(world.ta)
     rows = parsed(client.get(reverse("course-gradebook-csv", args=[world.course.pk])).content.decode())
     assert rows[0][5] == "'+1 Week"
-    assert rows[1][:5] == ["ada", "", "", "ada", "'=HYPERLINK(\"http://evil.example\",\"Lab A\")"]
+    assert rows[1][:5] == ["ada", "", "", "ada", '\'=HYPERLINK("http://evil.example","Lab A")']
     assert rows[2][4] == ""  # grace has no section; usernames stay as the LMS knows them
     zipped = client.get(reverse("assignment-download", args=[world.course.pk, world.assignment.pk]))
     archive = zipfile.ZipFile(io.BytesIO(b"".join(zipped.streaming_content)))
     manifest = parsed(archive.read(next(n for n in archive.namelist() if n.endswith("manifest.csv"))).decode())
-    assert {row[1] for row in manifest[1:] if row[0] == "ada"} == {"'=HYPERLINK(\"http://evil.example\",\"Lab A\")"}
+    assert {row[1] for row in manifest[1:] if row[0] == "ada"} == {'\'=HYPERLINK("http://evil.example","Lab A")'}

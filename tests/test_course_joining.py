@@ -10,13 +10,16 @@ from tests.courses import world  # noqa: F401 (fixture)
 
 
 def members(course) -> set[tuple[str, str, str]]:
-    return {(m.user.username, m.role, m.section.name if m.section else "")
-            for m in Membership.objects.filter(course=course).select_related("user", "section")}
+    return {
+        (m.user.username, m.role, m.section.name if m.section else "")
+        for m in Membership.objects.filter(course=course).select_related("user", "section")
+    }
 
 
 def upload(client, w, data: bytes):
-    return client.post(reverse("course-people", args=[w.course.pk]),
-                       {"roster": SimpleUploadedFile("roster.csv", data, "text/csv")})
+    return client.post(
+        reverse("course-people", args=[w.course.pk]), {"roster": SimpleUploadedFile("roster.csv", data, "text/csv")}
+    )
 
 
 def test_a_student_joins_with_the_code_and_sees_the_course(client, world):
@@ -79,13 +82,19 @@ def refused(client, world, data: bytes, message: str) -> None:
 
 def test_a_roster_with_an_unknown_user_imports_nothing(client, world):
     client.force_login(world.instructor)
-    refused(client, world, b"sam,Lab B\nnobody_here,Lab B\n",
-            "Line 2: no account has the username or email &#x27;nobody_here&#x27;")
+    refused(
+        client,
+        world,
+        b"sam,Lab B\nnobody_here,Lab B\n",
+        "Line 2: no account has the username or email &#x27;nobody_here&#x27;",
+    )
 
 
 def test_a_roster_with_a_duplicate_imports_nothing(client, world):
     client.force_login(world.instructor)
-    refused(client, world, b"sam,Lab B\nSAM@example.org,Lab A\n", "Line 2: &#x27;SAM@example.org&#x27; is already on line 1")
+    refused(
+        client, world, b"sam,Lab B\nSAM@example.org,Lab A\n", "Line 2: &#x27;SAM@example.org&#x27; is already on line 1"
+    )
 
 
 def test_a_roster_in_another_encoding_imports_nothing(client, world):

@@ -27,7 +27,8 @@ def test_only_the_courses_students_are_ranked_among_themselves(client, world):
     rows = board(client, world)
     assert "sam" not in rows
     assert rows.index(f'data-user="{world.second.pk}"><td class="rank">1') < rows.index(
-        f'data-user="{world.student.pk}"><td class="rank">2')
+        f'data-user="{world.student.pk}"><td class="rank">2'
+    )
 
 
 def test_a_section_board_and_a_hidden_name(client, world):

@@ -28,7 +28,7 @@ def matrix(client, w, **params) -> str:
 
 
 def row_of(page: str, name: str) -> str:
-    return unlinked(page[page.index(f'data-student="{name}"'):].split("</tr>")[0])
+    return unlinked(page[page.index(f'data-student="{name}"') :].split("</tr>")[0])
 
 
 def test_the_matrix_shows_solved_attempted_and_not_started_with_late_marks(client, world):
@@ -71,10 +71,18 @@ def test_students_with_many_wrong_submits_and_no_solve_are_stuck(client, world):
 
 def wrong_with(user, problem, misconception: str | None, property_name: str | None, signature: str):
     submission = recorded(user, problem, verdict=Verdict.WRONG_ANSWER, at=DUE - HOUR)
-    results = [{"name": "h1", "hidden": True, "status": "wrong_value", "signature": signature,
-                **({"misconception": {"name": misconception}} if misconception else {})}]
+    results = [
+        {
+            "name": "h1",
+            "hidden": True,
+            "status": "wrong_value",
+            "signature": signature,
+            **({"misconception": {"name": misconception}} if misconception else {}),
+        }
+    ]
     Submission.objects.filter(pk=submission.pk).update(
-        results=results, properties=[{"name": property_name}] if property_name else [])
+        results=results, properties=[{"name": property_name}] if property_name else []
+    )
 
 
 def test_what_the_class_gets_wrong_counts_misconceptions_probes_and_clusters(client, world, django_user_model):

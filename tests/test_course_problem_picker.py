@@ -31,18 +31,24 @@ def test_the_form_lists_titles_in_the_learning_paths_order_with_the_chosen_ones_
 def test_problems_sent_in_any_order_are_kept_in_the_learning_paths(client, world):
     quick_problem("zeroth_step", order=0)
     client.force_login(world.instructor)
-    response = client.post(reverse("assignment-new", args=[world.course.pk]), {
-        "title": "Week 2", "weight": "1", "problems": ["second_step", "zeroth_step", "first_step"]})
+    response = client.post(
+        reverse("assignment-new", args=[world.course.pk]),
+        {"title": "Week 2", "weight": "1", "problems": ["second_step", "zeroth_step", "first_step"]},
+    )
     assert response.status_code == 302
     assignment = world.course.assignments.get(title="Week 2")
     assert [i.problem.slug for i in AssignmentProblem.objects.filter(assignment=assignment)] == [
-        "zeroth_step", "first_step", "second_step"]
+        "zeroth_step",
+        "first_step",
+        "second_step",
+    ]
 
 
 def test_a_refused_form_keeps_what_was_ticked(client, world):
     client.force_login(world.instructor)
-    response = client.post(reverse("assignment-new", args=[world.course.pk]), {
-        "title": "", "weight": "1", "problems": ["second_step"]})
+    response = client.post(
+        reverse("assignment-new", args=[world.course.pk]), {"title": "", "weight": "1", "problems": ["second_step"]}
+    )
     assert response.status_code == 400
     listed = picker(response.content.decode())
     assert 'value="second_step" checked>' in listed and 'value="first_step">' in listed
@@ -52,7 +58,11 @@ def test_the_gradebook_and_the_matrix_head_their_columns_with_titles(client, wor
     for persona in ("instructor", "ta"):
         client.force_login(getattr(world, persona))
         book = unlinked(client.get(reverse("course-gradebook", args=[world.course.pk])).content.decode())
-        assert ('<th scope="col" class="problem-col" title="first_step">First step</th>'
-                '<th scope="col" class="problem-col" title="second_step">Second step</th><th>Total</th>') in book
-        matrix = client.get(reverse("assignment-progress", args=[world.course.pk, world.assignment.pk])).content.decode()
+        assert (
+            '<th scope="col" class="problem-col" title="first_step">First step</th>'
+            '<th scope="col" class="problem-col" title="second_step">Second step</th><th>Total</th>'
+        ) in book
+        matrix = client.get(
+            reverse("assignment-progress", args=[world.course.pk, world.assignment.pk])
+        ).content.decode()
         assert '<th scope="col" class="problem-col" title="first_step">First step</th>' in matrix

@@ -12,7 +12,7 @@ from tests.boards import recorded
 from tests.courses import world  # noqa: F401 (fixture)
 
 STARTER = "import numpy as np\n\n\ndef attention(q, k, v):\n    raise NotImplementedError\n"
-ORIGINAL = '''import numpy as np
+ORIGINAL = """import numpy as np
 
 
 def attention(q, k, v):
@@ -21,9 +21,9 @@ def attention(q, k, v):
     weights = np.exp(scores)
     weights = weights / weights.sum(axis=-1, keepdims=True)
     return weights @ v  # </code><script>alert(1)</script>
-'''
+"""
 COPY = ORIGINAL.replace("scores", "logits").replace("weights", "probs")  # renamed, otherwise the same
-OWN = '''import numpy as np
+OWN = """import numpy as np
 
 
 def attention(q, k, v):
@@ -33,7 +33,7 @@ def attention(q, k, v):
     p = np.exp(logits)
     p /= p.sum(-1)[..., None]
     return np.einsum("...ij,...jd->...id", p, v)
-'''
+"""
 
 
 def submit(user, problem, code):
@@ -51,8 +51,10 @@ def test_a_planted_copy_is_ranked_first_with_its_matches_marked(client, world, d
     submit(world.second, problem, COPY)
     submit(third, problem, OWN)
     client.force_login(world.instructor)
-    page = client.get(reverse("assignment-similarity", args=[world.course.pk, world.assignment.pk]),
-                      {"problem": problem.slug, "run": "1"}).content.decode()
+    page = client.get(
+        reverse("assignment-similarity", args=[world.course.pk, world.assignment.pk]),
+        {"problem": problem.slug, "run": "1"},
+    ).content.decode()
     assert "3 submissions compared in" in page
     first_pair = page.split('<li class="pair">')[1]
     assert "<h2>ada and grace: 100%</h2>" in first_pair
@@ -60,7 +62,7 @@ def test_a_planted_copy_is_ranked_first_with_its_matches_marked(client, world, d
     assert "<script>alert(1)" not in page and "&lt;script&gt;alert(1)" in page
 
 
-REORDERED = '''import numpy as np
+REORDERED = """import numpy as np
 
 
 def attention(q, k, v):
@@ -70,8 +72,8 @@ def attention(q, k, v):
     b = np.exp(a)
     b = b / b.sum(axis=-1, keepdims=True)
     return b @ v
-'''
-THIRD_WAY = '''import math
+"""
+THIRD_WAY = """import math
 
 import numpy as np
 
@@ -83,13 +85,14 @@ def attention(q, k, v):
         row = np.exp(row - row.max())
         out[index] = (row / row.sum()) @ v[index[:-1]]
     return out
-'''
+"""
 
 
 def run(client, w, problem) -> str:
     client.force_login(w.instructor)
-    return client.get(reverse("assignment-similarity", args=[w.course.pk, w.assignment.pk]),
-                      {"problem": problem.slug, "run": "1"}).content.decode()
+    return client.get(
+        reverse("assignment-similarity", args=[w.course.pk, w.assignment.pk]), {"problem": problem.slug, "run": "1"}
+    ).content.decode()
 
 
 def students(w, django_user_model, names):
@@ -131,8 +134,10 @@ def test_the_reference_solutions_lines_never_count_and_a_problem_too_short_is_na
 def test_a_line_half_the_class_wrote_is_not_unusual():
     shared = "    e = np.exp(x - x.max(axis=-1, keepdims=True))\n"
     rare = "    e = np.where(np.isfinite(e), e, 0.0) / np.maximum(e.sum(axis=-1, keepdims=True), 1e-300)\n"
-    codes = {f"s{n}": f"def f(x):\n{shared}    return e * {n} + np.arange({n}) ** 2 - np.ones(({n}, {n})).sum()\n"
-             for n in range(6)}
+    codes = {
+        f"s{n}": f"def f(x):\n{shared}    return e * {n} + np.arange({n}) ** 2 - np.ones(({n}, {n})).sum()\n"
+        for n in range(6)
+    }
     codes["s1"] += f"def g(x):\n{rare}"
     codes["s2"] += f"def g(x):\n{rare}"
     report = compare(codes, [])
@@ -157,7 +162,12 @@ def test_lines_that_people_outside_the_class_wrote_weigh_less(client, world, dja
 
 def test_only_the_courses_instructors_see_it(client, world):
     url = reverse("assignment-similarity", args=[world.course.pk, world.assignment.pk])
-    for persona, code in (("instructor", 200), ("ta", 403), ("student", 403), ("stranger", 404),
-                          ("other_instructor", 404)):
+    for persona, code in (
+        ("instructor", 200),
+        ("ta", 403),
+        ("student", 403),
+        ("stranger", 404),
+        ("other_instructor", 404),
+    ):
         client.force_login(getattr(world, persona))
         assert client.get(url).status_code == code, persona

@@ -48,13 +48,13 @@ def test_a_wrong_solution_sees_expected_and_its_own_result(problems, student, no
 
 def test_inputs_that_do_not_fit_together_are_not_valid_for_the_problem(problems, student, client, no_enqueue):
     # Issue 25: this showed the reference's own error and line number, and the history listed the Run as "Done".
-    submission = custom_run(student, problems[SLUG], read_solution(SLUG),
-                            INPUTS | {"cls_token": "[[[1.0, 2.0, 3.0]]]"})
+    submission = custom_run(student, problems[SLUG], read_solution(SLUG), INPUTS | {"cls_token": "[[[1.0, 2.0, 3.0]]]"})
     assert submission.verdict == ""
     assert submission.message == (
         "this input is not valid for this problem: the reference cannot compute an answer for it; check that the "
         "shapes fit together (yours: patches (1, 2, 2), cls_token (1, 1, 3); "
-        "the example's: patches (1, 2, 3), cls_token (1, 1, 3))")
+        "the example's: patches (1, 2, 3), cls_token (1, 1, 3))"
+    )
     client.force_login(student)
     panel = client.get(f"/submissions/{submission.pk}/status/").content.decode()
     page = client.get(reverse("problem-detail", args=[problems[SLUG].slug])).content.decode()
@@ -85,8 +85,10 @@ def test_the_problem_page_prefills_the_first_example_and_a_bad_post_marks_the_fi
     client.force_login(student)
     page = client.get(f"/problems/{SLUG}/").content.decode()
     assert 'name="input-patches"' in page and "[[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]]" in page
-    answer = client.post(f"/submissions/new/{SLUG}/", {"code": read_solution(SLUG), "kind": "custom",
-                                                      "input-patches": "[[1, 2]", "input-cls_token": "[[[1]]]"},
-                         HTTP_HX_REQUEST="true").content.decode()
+    answer = client.post(
+        f"/submissions/new/{SLUG}/",
+        {"code": read_solution(SLUG), "kind": "custom", "input-patches": "[[1, 2]", "input-cls_token": "[[[1]]]"},
+        HTTP_HX_REQUEST="true",
+    ).content.decode()
     assert "Not submitted: fix the custom input" in answer and "not a valid literal" in answer
     assert 'id="custom-error-patches"' in answer and not Submission.objects.exists()

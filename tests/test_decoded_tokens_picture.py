@@ -26,16 +26,26 @@ INPUTS = {"prompt_ids": PROMPT, "params": {"w_q": np.zeros((1, 2, 2))}, "n_heads
 
 def graded_row(actual: np.ndarray, hidden: bool = False, inputs: dict = INPUTS, expected=EXPECTED):
     event = TestEvent(Outcome.RETURNED, 3.0, "", output=to_npy(actual), dtype=actual.dtype.str, shape=actual.shape)
-    result = check_test(event, name="example_2_trained_model", hidden=hidden, expected=expected,
-                        input_hashes={}, tolerance=Tolerance(0.0, 0.0), max_output_bytes=1 << 20)
+    result = check_test(
+        event,
+        name="example_2_trained_model",
+        hidden=hidden,
+        expected=expected,
+        input_hashes={},
+        tolerance=Tolerance(0.0, 0.0),
+        max_output_bytes=1 << 20,
+    )
     row = shown_row(result.as_dict(), {} if hidden else {"example_2_trained_model": (inputs, expected)})
     return result, row, render_to_string("submissions/_test_row.html", {"row": row})
 
 
 def cells(html: str, row: str) -> list[tuple[str, str, str]]:
     """(position, fill, id) of every drawn token of one row ("expected" or "yours"), in order."""
-    return re.findall(rf'<g class="token {row}[^"]*" data-position="(\d+)"><rect [^>]*fill="(#\w+)">.*?'
-                      r"<text [^>]*>(\d+)</text></g>", html)
+    return re.findall(
+        rf'<g class="token {row}[^"]*" data-position="(\d+)"><rect [^>]*fill="(#\w+)">.*?'
+        r"<text [^>]*>(\d+)</text></g>",
+        html,
+    )
 
 
 def test_a_passed_decoding_test_draws_the_students_ids_beside_the_expected_ones():

@@ -34,8 +34,12 @@ def not_sent(monkeypatch):
 
 def limited(w, allowed: int = 2, **dates) -> Assignment:
     now = timezone.now()
-    values = {"title": "Quiz", "opens_at": now - timedelta(days=1), "due_at": now + timedelta(days=1),
-              "max_submits": allowed} | dates
+    values = {
+        "title": "Quiz",
+        "opens_at": now - timedelta(days=1),
+        "due_at": now + timedelta(days=1),
+        "max_submits": allowed,
+    } | dates
     return services.save_assignment(w.course, w.instructor, values, [w.problems[0]])
 
 
@@ -45,9 +49,15 @@ def submit(client, w, kind: str = "submit"):
 
 def test_the_assignment_page_says_how_many_submits_are_left(client, world):
     quiz = limited(world, 3)
-    Submission.objects.create(user=world.student, problem=world.problems[0], kind=Kind.SUBMIT, code=CODE,
-                              test_set_id=world.problems[0].current_test_set_id, status=Status.DONE,
-                              verdict=Verdict.WRONG_ANSWER)
+    Submission.objects.create(
+        user=world.student,
+        problem=world.problems[0],
+        kind=Kind.SUBMIT,
+        code=CODE,
+        test_set_id=world.problems[0].current_test_set_id,
+        status=Status.DONE,
+        verdict=Verdict.WRONG_ANSWER,
+    )
     client.force_login(world.student)
     page = client.get(reverse("assignment-detail", args=[world.course.pk, quiz.pk])).content.decode()
     assert "2 of 3 Submits left" in page
@@ -65,8 +75,9 @@ def test_the_problem_page_says_how_many_submits_are_left(client, world):
 def test_a_submit_from_the_page_updates_the_count_above_the_editor(client, world):
     limited(world, 2)
     client.force_login(world.student)
-    answer = client.post(reverse("submit", args=[world.problems[0].slug]), {"code": CODE, "kind": "submit"},
-                         HTTP_HX_REQUEST="true").content.decode()
+    answer = client.post(
+        reverse("submit", args=[world.problems[0].slug]), {"code": CODE, "kind": "submit"}, HTTP_HX_REQUEST="true"
+    ).content.decode()
     assert '<div id="due-notes" hx-swap-oob="true">' in answer
     assert "1 of 2 Submits left (Run does not count)." in answer
 
@@ -77,11 +88,16 @@ def test_a_submit_past_the_limit_is_refused_and_run_stays_free(client, world):
     assert [submit(client, world).status_code for _ in range(2)] == [302, 302]
     refused = submit(client, world)
     assert refused.status_code == 400
-    assert ("Not submitted: you have used all 2 Submits allowed on first_step in Quiz (Transformers in NumPy "
-            "(Spring 2026)); Run still checks your code on the visible examples") in refused.content.decode()
+    assert (
+        "Not submitted: you have used all 2 Submits allowed on first_step in Quiz (Transformers in NumPy "
+        "(Spring 2026)); Run still checks your code on the visible examples"
+    ) in refused.content.decode()
     assert submit(client, world, kind="run").status_code == 302
     assert list(Submission.objects.filter(user=world.student).values_list("kind", flat=True).order_by("pk")) == [
-        Kind.SUBMIT, Kind.SUBMIT, Kind.RUN]
+        Kind.SUBMIT,
+        Kind.SUBMIT,
+        Kind.RUN,
+    ]
 
 
 def test_the_api_and_the_cli_are_told_the_limit_was_reached(client, world):
@@ -89,8 +105,12 @@ def test_the_api_and_the_cli_are_told_the_limit_was_reached(client, world):
     token = create_token(world.student, "laptop", ["read", "submit"])[1]
 
     def post():
-        return client.post("/api/v1/submissions", {"problem": world.problems[0].slug, "code": CODE, "kind": "submit"},
-                           content_type="application/json", HTTP_AUTHORIZATION=f"Bearer {token}")
+        return client.post(
+            "/api/v1/submissions",
+            {"problem": world.problems[0].slug, "code": CODE, "kind": "submit"},
+            content_type="application/json",
+            HTTP_AUTHORIZATION=f"Bearer {token}",
+        )
 
     assert post().status_code == 202
     refused = post()
@@ -100,9 +120,15 @@ def test_the_api_and_the_cli_are_told_the_limit_was_reached(client, world):
 
 def test_a_submit_the_judge_failed_to_grade_does_not_count(client, world):
     limited(world, 1)
-    Submission.objects.create(user=world.student, problem=world.problems[0], kind=Kind.SUBMIT, code=CODE,
-                              test_set_id=world.problems[0].current_test_set_id, status=Status.DONE,
-                              verdict=Verdict.INTERNAL_ERROR)
+    Submission.objects.create(
+        user=world.student,
+        problem=world.problems[0],
+        kind=Kind.SUBMIT,
+        code=CODE,
+        test_set_id=world.problems[0].current_test_set_id,
+        status=Status.DONE,
+        verdict=Verdict.INTERNAL_ERROR,
+    )
     client.force_login(world.student)
     assert submit(client, world).status_code == 302
 
@@ -117,9 +143,15 @@ def test_outside_the_window_submits_are_practice_and_not_limited(client, world):
 def test_an_extension_gives_the_student_their_limit_in_their_own_window(client, world):
     now = timezone.now()
     quiz = limited(world, 1, opens_at=now - timedelta(days=9), due_at=now - timedelta(days=2))
-    Submission.objects.create(user=world.student, problem=world.problems[0], kind=Kind.SUBMIT, code=CODE,
-                              test_set_id=world.problems[0].current_test_set_id, status=Status.DONE,
-                              verdict=Verdict.WRONG_ANSWER)
+    Submission.objects.create(
+        user=world.student,
+        problem=world.problems[0],
+        kind=Kind.SUBMIT,
+        code=CODE,
+        test_set_id=world.problems[0].current_test_set_id,
+        status=Status.DONE,
+        verdict=Verdict.WRONG_ANSWER,
+    )
     Submission.objects.filter(user=world.student).update(created_at=now - timedelta(days=3))  # before the due
     services.set_override(quiz, world.instructor, {"due_at": now + timedelta(days=1)}, "ill", student=world.student)
     client.force_login(world.student)
@@ -137,9 +169,12 @@ def test_the_limit_holds_in_every_course_the_problem_is_assigned_in(client, worl
     limited(world, 5)
     Membership.objects.create(course=world.other, user=world.student, role=Role.STUDENT)
     now = timezone.now()
-    services.save_assignment(world.other, world.other_instructor, {
-        "title": "Strict", "opens_at": now - timedelta(days=1), "due_at": now + timedelta(days=1),
-        "max_submits": 1}, [world.problems[0]])
+    services.save_assignment(
+        world.other,
+        world.other_instructor,
+        {"title": "Strict", "opens_at": now - timedelta(days=1), "due_at": now + timedelta(days=1), "max_submits": 1},
+        [world.problems[0]],
+    )
     client.force_login(world.student)
     assert submit(client, world).status_code == 302
     assert "allowed on first_step in Strict" in submit(client, world).content.decode()

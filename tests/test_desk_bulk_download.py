@@ -67,8 +67,15 @@ def test_only_the_courses_instructor_and_ta_download(client, term):
     for persona in PERSONAS:
         client.force_login(getattr(term, persona))
         seen[persona] = download(client, term).status_code
-    assert seen == {"instructor": 200, "ta": 200, "student": 403, "second": 403, "stranger": 404,
-                    "other_instructor": 404, "site_staff": 404}
+    assert seen == {
+        "instructor": 200,
+        "ta": 200,
+        "student": 403,
+        "second": 403,
+        "stranger": 404,
+        "other_instructor": 404,
+        "site_staff": 404,
+    }
 
 
 def test_each_student_and_problem_has_the_submit_that_counts(client, term):
@@ -86,15 +93,24 @@ def test_each_student_and_problem_has_the_submit_that_counts(client, term):
     assert archive.read(f"{folder}/{rows[0]['file']}").decode() == "def f(x):\n    return x\n"
     assert archive.read(f"{folder}/ada/second_step.py").decode() == "def g(x):\n    return x\n"
     assert sorted(n.split("/", 1)[1] for n in archive.namelist()) == [
-        "README.md", "ada/first_step.py", "ada/second_step.py", "grace/first_step.py", "manifest.csv"]
+        "README.md",
+        "ada/first_step.py",
+        "ada/second_step.py",
+        "grace/first_step.py",
+        "manifest.csv",
+    ]
 
 
 def test_the_manifests_credit_is_the_gradebooks(client, term):
     client.force_login(term.instructor)
     rows = manifest(opened(download(client, term)))
     header, *book = list(gradebook_rows(gradebook(term.course), per_problem=True))
-    shown = {(line[0], column.split(": ")[1]): value for line in book for column, value in zip(header, line)
-             if column.startswith("Week 1: ")}
+    shown = {
+        (line[0], column.split(": ")[1]): value
+        for line in book
+        for column, value in zip(header, line)
+        if column.startswith("Week 1: ")
+    }
     assert {(r["student"], r["problem"]): r["credit"] for r in rows} == shown
 
 
@@ -103,9 +119,12 @@ def test_every_submit_inside_the_window_with_the_one_that_counts_marked(client, 
     archive = opened(download(client, term, every=True))
     rows = manifest(archive)
     assert [(r["student"], r["submission"], r["counts"], r["credit"]) for r in rows] == [
-        ("ada", str(term.early.pk), "no", ""), ("ada", str(term.right.pk), "yes", "1"),
-        ("ada", str(term.again.pk), "no", ""), ("ada", str(term.late.pk), "yes", "0.5"),
-        ("grace", str(term.wrong.pk), "yes", "0"), ("grace", "", "no", "0.75"),
+        ("ada", str(term.early.pk), "no", ""),
+        ("ada", str(term.right.pk), "yes", "1"),
+        ("ada", str(term.again.pk), "no", ""),
+        ("ada", str(term.late.pk), "yes", "0.5"),
+        ("grace", str(term.wrong.pk), "yes", "0"),
+        ("grace", "", "no", "0.75"),
     ]  # ada's Submit after the close is not the assignment's
     folder = archive.namelist()[0].split("/")[0]
     assert archive.read(f"{folder}/ada/first_step/{term.again.pk}.py").decode() == "def f(x):\n    return +x\n"
@@ -126,8 +145,12 @@ def test_a_refused_download_writes_nothing(client, term):
 
 def test_a_timed_assignment_counts_the_submits_inside_each_students_own_time(client, world):
     first = world.problems[0]
-    exam = services.save_assignment(world.course, world.instructor, {
-        "title": "Exam", "opens_at": DUE - timedelta(days=7), "due_at": DUE, "time_limit_minutes": 60}, [first])
+    exam = services.save_assignment(
+        world.course,
+        world.instructor,
+        {"title": "Exam", "opens_at": DUE - timedelta(days=7), "due_at": DUE, "time_limit_minutes": 60},
+        [first],
+    )
     TimedStart.objects.create(assignment=exam, user=world.student, started_at=DUE - timedelta(days=1))
     before = made(world.student, first, Verdict.ACCEPTED, DUE - timedelta(days=2), "early = 1\n")  # not started
     wrong = made(world.student, first, Verdict.WRONG_ANSWER, DUE - timedelta(days=1, minutes=-10), "w = 1\n")
@@ -135,14 +158,20 @@ def test_a_timed_assignment_counts_the_submits_inside_each_students_own_time(cli
     made(world.student, first, Verdict.ACCEPTED, DUE - timedelta(hours=20), "too late = 1\n")
     client.force_login(world.instructor)
     rows = manifest(opened(client.get(reverse("assignment-download", args=[world.course.pk, exam.pk]))))
-    assert [(r["student"], r["submission"], r["credit"]) for r in rows] == [("ada", str(right.pk), "1"),
-                                                                            ("grace", "", "0")]
+    assert [(r["student"], r["submission"], r["credit"]) for r in rows] == [
+        ("ada", str(right.pk), "1"),
+        ("grace", "", "0"),
+    ]
     rows = manifest(opened(client.get(reverse("assignment-download", args=[world.course.pk, exam.pk]) + "?every=1")))
     assert [r["submission"] for r in rows] == [str(wrong.pk), str(right.pk), ""] and str(before.pk) not in str(rows)
 
 
 def test_each_students_folder_stays_inside_the_zip_and_apart_from_the_others():
-    students = [Student(1, "..", "", None, ""), Student(2, "Ada", "", None, ""), Student(3, "ada", "", None, ""),
-                Student(4, "a/../b", "", None, ""), Student(5, "grace", "", None, "")]
+    students = [
+        Student(1, "..", "", None, ""),
+        Student(2, "Ada", "", None, ""),
+        Student(3, "ada", "", None, ""),
+        Student(4, "a/../b", "", None, ""),
+        Student(5, "grace", "", None, ""),
+    ]
     assert student_folders(students) == {1: "student-1", 2: "Ada-2", 3: "ada-3", 4: "a_.._b", 5: "grace"}
-

@@ -18,9 +18,15 @@ CODE = "import numpy as np\n\ndef f(x):\n    return np.sum(x, axis=0)\n"
 @pytest.fixture
 def submitted(world):
     problem = world.problems[0]
-    submission = Submission.objects.create(user=world.student, problem=problem, kind=Kind.SUBMIT, code=CODE,
-                                           test_set_id=problem.current_test_set_id, status=Status.DONE,
-                                           verdict=Verdict.WRONG_ANSWER)
+    submission = Submission.objects.create(
+        user=world.student,
+        problem=problem,
+        kind=Kind.SUBMIT,
+        code=CODE,
+        test_set_id=problem.current_test_set_id,
+        status=Status.DONE,
+        verdict=Verdict.WRONG_ANSWER,
+    )
     return world, submission
 
 
@@ -35,16 +41,18 @@ def test_a_ta_comments_on_a_line_and_the_student_reads_it_once_as_new(client, su
     comment(client, w, submission, "Good start; read the shapes again.")
     client.force_login(w.student)
     home = client.get(reverse("course-home", args=[w.course.pk])).content.decode()
-    assert '<strong>2</strong> unread comments' in home and f'href="/submissions/{submission.pk}/"' in home
+    assert "<strong>2</strong> unread comments" in home and f'href="/submissions/{submission.pk}/"' in home
     page = client.get(reverse("submission-detail", args=[submission.pk])).content.decode()
-    code = page[page.index('id="code"'):]
-    line4 = code[code.index('<span class="line" data-line="4">'):]
+    code = page[page.index('id="code"') :]
+    line4 = code[code.index('<span class="line" data-line="4">') :]
     assert "<strong>axis 1</strong>" in line4 and "Good start" not in code  # under line 4; the overall one above
     assert page.count('class="feedback unread"') == 2  # new on this visit
-    assert "Good start; read the shapes again." in page[page.index('id="overall-feedback"'):page.index("<h2>Code")]
+    assert "Good start; read the shapes again." in page[page.index('id="overall-feedback"') : page.index("<h2>Code")]
     home = client.get(reverse("course-home", args=[w.course.pk])).content.decode()
     assert "unread comment" not in home
-    assert 'class="feedback unread"' not in client.get(reverse("submission-detail", args=[submission.pk])).content.decode()
+    assert (
+        'class="feedback unread"' not in client.get(reverse("submission-detail", args=[submission.pk])).content.decode()
+    )
 
 
 def test_comment_markdown_is_sanitised_like_authored_markdown(client, submitted):
@@ -88,8 +96,9 @@ def test_only_the_author_edits_or_deletes_a_comment(client, submitted):
     assert not Feedback.objects.exists()
 
 
-@pytest.mark.parametrize("persona, code", [("student", 403), ("second", 403), ("stranger", 404),
-                                           ("other_instructor", 404)])
+@pytest.mark.parametrize(
+    "persona, code", [("student", 403), ("second", 403), ("stranger", 404), ("other_instructor", 404)]
+)
 def test_nobody_but_the_courses_staff_comments(client, submitted, persona, code):
     w, submission = submitted
     client.force_login(getattr(w, persona))

@@ -53,7 +53,7 @@ def as_group(client, w, user, **form):
 def gradebook_row(client, w, username: str) -> str:
     client.force_login(w.instructor)
     page = unlinked(client.get(reverse("course-gradebook", args=[w.course.pk])).content.decode())
-    return page[page.index(f"<td>{username}</td>"):].split("</tr>")[0]
+    return page[page.index(f"<td>{username}</td>") :].split("</tr>")[0]
 
 
 def csv_points(client, w) -> dict[str, str]:
@@ -88,8 +88,9 @@ def test_each_member_is_weighed_against_their_own_dates(client, world):
     students_form_groups(world)
     group = groups.create_group(world.assignment, world.student)
     groups.join_group(world.assignment, world.second, group.code)
-    services.set_override(world.assignment, world.instructor, {"due_at": DUE + timedelta(days=1)}, "ill",
-                          student=world.student)
+    services.set_override(
+        world.assignment, world.instructor, {"due_at": DUE + timedelta(days=1)}, "ill", student=world.student
+    )
     recorded(world.second, world.problems[0], at=DUE + 3 * HOUR)
     assert csv_points(client, world) == {"ada": "1", "grace": "0.5"}
     assert '<td class="num late">0.5 L</td>' in gradebook_row(client, world, "grace")
@@ -112,8 +113,9 @@ def test_two_students_taking_the_last_place_at_once_leave_the_group_at_n(django_
     transaction of its own on its own connection, started together."""
     w = make_world(django_user_model)
     students_form_groups(w, size=2)
-    codes = [groups.create_group(w.assignment, another_student(w, django_user_model, f"founder{i}")).code
-             for i in range(5)]
+    codes = [
+        groups.create_group(w.assignment, another_student(w, django_user_model, f"founder{i}")).code for i in range(5)
+    ]
     racers = [(another_student(w, django_user_model, f"racer{i}"), codes[i // 2]) for i in range(10)]
     outcomes: list[str] = []
     start = threading.Barrier(len(racers))
@@ -138,7 +140,8 @@ def test_two_students_taking_the_last_place_at_once_leave_the_group_at_n(django_
 
 
 def test_students_cannot_leave_or_join_once_the_group_has_submitted_but_the_instructor_can_change_it(
-        client, world, django_user_model):
+    client, world, django_user_model
+):
     hal = another_student(world, django_user_model)
     students_form_groups(world, size=3)
     group = groups.create_group(world.assignment, world.student)
@@ -176,7 +179,7 @@ def test_the_instructor_forms_the_groups_and_students_cannot_form_their_own(clie
     text = refused.content.decode()
     assert "sam is not a student of this course." in text and "ada is in group" in text
     page = client.get(url).content.decode()
-    assert "<p id=\"alone\">hal</p>" in page
+    assert '<p id="alone">hal</p>' in page
 
     created = as_group(client, world, hal, create="1").content.decode()
     assert "The course&#x27;s staff form the groups of this assignment" in created
@@ -193,8 +196,11 @@ def test_every_membership_change_is_in_the_course_audit_log(client, world, djang
     groups.leave_group(world.assignment, world.second)
     groups.add_to_group(world.assignment, world.instructor, ["hal"], group)
     groups.remove_from_group(world.assignment, world.instructor, group, hal)
-    summaries = list(CourseAudit.objects.filter(course=world.course, action="groups").order_by("pk")
-                     .values_list("user__username", "summary"))
+    summaries = list(
+        CourseAudit.objects.filter(course=world.course, action="groups")
+        .order_by("pk")
+        .values_list("user__username", "summary")
+    )
     assert summaries == [
         ("iris", "'Week 1': groups of up to 3, formed by students"),
         ("ada", f"'Week 1': ada created group {group.code}"),
@@ -211,12 +217,25 @@ def test_the_groups_page_answers_each_persona_by_their_role(client, world):
     for persona in PERSONAS:
         client.force_login(getattr(world, persona))
         seen[persona] = client.get(url).status_code
-        changed[persona] = client.post(url, {"rule": "1", "group_size": "3",
-                                             "groups_formed_by": "students"}).status_code
-    assert seen == {"instructor": 200, "ta": 200, "student": 403, "second": 403, "stranger": 404,
-                    "other_instructor": 404}
-    assert changed == {"instructor": 302, "ta": 403, "student": 403, "second": 403, "stranger": 404,
-                       "other_instructor": 404}
+        changed[persona] = client.post(
+            url, {"rule": "1", "group_size": "3", "groups_formed_by": "students"}
+        ).status_code
+    assert seen == {
+        "instructor": 200,
+        "ta": 200,
+        "student": 403,
+        "second": 403,
+        "stranger": 404,
+        "other_instructor": 404,
+    }
+    assert changed == {
+        "instructor": 302,
+        "ta": 403,
+        "student": 403,
+        "second": 403,
+        "stranger": 404,
+        "other_instructor": 404,
+    }
     client.force_login(world.ta)
     assert "Groups of up to 3, students form them with a group code." in client.get(url).content.decode()
 
@@ -240,20 +259,25 @@ def test_a_member_reads_a_teammates_submit_and_nobody_else_does(client, world, d
     submission = recorded(world.second, world.problems[0], at=DUE - HOUR)
     url = reverse("assignment-teammate-submit", args=[world.course.pk, world.assignment.pk, submission.pk])
     codes = {}
-    for name, user in (("member", world.student), ("other student", hal), ("instructor", world.instructor),
-                       ("stranger", world.stranger), ("other instructor", world.other_instructor)):
+    for name, user in (
+        ("member", world.student),
+        ("other student", hal),
+        ("instructor", world.instructor),
+        ("stranger", world.stranger),
+        ("other instructor", world.other_instructor),
+    ):
         client.force_login(user)
         codes[name] = client.get(url).status_code
-    assert codes == {"member": 200, "other student": 404, "instructor": 404, "stranger": 404,
-                     "other instructor": 404}
+    assert codes == {"member": 200, "other student": 404, "instructor": 404, "stranger": 404, "other instructor": 404}
     client.force_login(world.student)
     page = client.get(url).content.decode()
     assert "import numpy as np" in page and '<p id="verdict">Accepted</p>' in page
 
 
 def test_release_control_holds_the_groups_submits_from_every_member_until_release(client, world):
-    services.save_assignment(world.course, world.instructor, {"release": Release.MANUAL},
-                             world.problems, world.assignment)
+    services.save_assignment(
+        world.course, world.instructor, {"release": Release.MANUAL}, world.problems, world.assignment
+    )
     students_form_groups(world)
     group = groups.create_group(world.assignment, world.student)
     groups.join_group(world.assignment, world.second, group.code)
@@ -289,8 +313,10 @@ def test_a_rubric_ticked_on_a_groups_submit_is_ticked_for_every_member(client, w
     submission = recorded(world.second, world.problems[0], at=DUE - HOUR)
     item = desk.add_rubric_item(world.assignment, world.instructor, world.problems[0], "A Python loop", -0.25)
     client.force_login(world.ta)
-    client.post(reverse("desk-rubric", args=[world.course.pk, submission.pk]),
-                {"assignment": world.assignment.pk, "item": [item.pk]})
+    client.post(
+        reverse("desk-rubric", args=[world.course.pk, submission.pk]),
+        {"assignment": world.assignment.pk, "item": [item.pk]},
+    )
     assert csv_points(client, world) == {"ada": "0.75", "grace": "0.75"}
     assert CourseAudit.objects.filter(action="rubric", summary__startswith="ada and grace on first_step").exists()
 

@@ -39,13 +39,24 @@ def test_five_readers_agree_on_points_given_by_hand(db, linked, django_capture_o
     lms, course, assignment, problems, ada, instructor, _ = linked
     recorded(ada, problems[0])  # 1 point by date
     with django_capture_on_commit_callbacks(execute=True):
-        assert adjust(instructor, course, ada, problems[0], assignment, "delta", "-0.25",
-                      "used a loop where the task asked for broadcasting").status_code == 302
+        assert (
+            adjust(
+                instructor,
+                course,
+                ada,
+                problems[0],
+                assignment,
+                "delta",
+                "-0.25",
+                "used a loop where the task asked for broadcasting",
+            ).status_code
+            == 302
+        )
         adjust(instructor, course, ada, problems[1], assignment, "override", "0.5", "the right idea, one axis off")
     send_all()
 
     gradebook = unlinked(instructor.get(reverse("course-gradebook", args=[course.pk])).content.decode())
-    row = gradebook[gradebook.index(f"<td>{ada.username}</td>"):].split("</tr>")[0]
+    row = gradebook[gradebook.index(f"<td>{ada.username}</td>") :].split("</tr>")[0]
     download = instructor.get(reverse("course-gradebook-csv", args=[course.pk])).content.decode()
     out = io.StringIO()
     call_command("gradebook", str(course.pk), stdout=out)
@@ -78,8 +89,10 @@ def test_five_readers_agree_on_a_groups_credit_for_each_member(db, linked, djang
     send_all()
 
     gradebook = unlinked(instructor.get(reverse("course-gradebook", args=[course.pk])).content.decode())
-    rows = {name: gradebook[gradebook.index(f"<td>{name}</td>"):].split("</tr>")[0]
-            for name in (ada.username, bob.username)}
+    rows = {
+        name: gradebook[gradebook.index(f"<td>{name}</td>") :].split("</tr>")[0]
+        for name in (ada.username, bob.username)
+    }
     download = instructor.get(reverse("course-gradebook-csv", args=[course.pk])).content.decode()
     out = io.StringIO()
     call_command("gradebook", str(course.pk), stdout=out)
@@ -87,7 +100,9 @@ def test_five_readers_agree_on_a_groups_credit_for_each_member(db, linked, djang
     for user in (ada, bob):
         student = Client()
         student.force_login(user)
-        pages[user.username] = student.get(reverse("assignment-detail", args=[course.pk, assignment.pk])).content.decode()
+        pages[user.username] = student.get(
+            reverse("assignment-detail", args=[course.pk, assignment.pk])
+        ).content.decode()
 
     assert '<td class="num">1</td><td class="num adjusted">0.25 ✎</td><td class="num">1.25</td>' in rows[ada.username]
     assert '<td class="num">1</td><td class="num">·</td><td class="num">1</td>' in rows[bob.username]
@@ -106,12 +121,12 @@ def test_the_cap_and_zero_bound_what_hand_points_can_reach(client, world):
     adjust(client, world.course, world.student, first, world.assignment, "delta", "0.5", "elegant")
     adjust(client, world.course, world.student, second, world.assignment, "delta", "-3", "copied the starter")
     page = unlinked(client.get(reverse("course-gradebook", args=[world.course.pk])).content.decode())
-    row = page[page.index("<td>ada</td>"):].split("</tr>")[0]
+    row = page[page.index("<td>ada</td>") :].split("</tr>")[0]
     assert '<td class="num adjusted">1 ✎</td><td class="num adjusted">0 ✎</td><td class="num">1</td>' in row
     world.assignment.problem_cap = 1.5
     world.assignment.save()
     page = unlinked(client.get(reverse("course-gradebook", args=[world.course.pk])).content.decode())
-    assert '<td class="num adjusted">1.5 ✎</td>' in page[page.index("<td>ada</td>"):].split("</tr>")[0]
+    assert '<td class="num adjusted">1.5 ✎</td>' in page[page.index("<td>ada</td>") :].split("</tr>")[0]
 
 
 def test_the_instructor_sets_the_cap_on_the_assignment_form_and_blank_keeps_one(client, world):
@@ -129,13 +144,21 @@ def test_the_courses_instructor_and_ta_adjust_and_nobody_else(client, world):
     codes = {}
     for persona in PERSONAS:
         client.force_login(getattr(world, persona))
-        codes[persona] = adjust(client, world.course, world.student, first, world.assignment, "override", "1",
-                                f"by {persona}").status_code
-    assert codes == {"instructor": 302, "ta": 302, "student": 403, "second": 403, "stranger": 404,
-                     "other_instructor": 404}
+        codes[persona] = adjust(
+            client, world.course, world.student, first, world.assignment, "override", "1", f"by {persona}"
+        ).status_code
+    assert codes == {
+        "instructor": 302,
+        "ta": 302,
+        "student": 403,
+        "second": 403,
+        "stranger": 404,
+        "other_instructor": 404,
+    }
     assert Adjustment.objects.get().reason == "by ta"
-    assert list(CourseAudit.objects.filter(action="adjusted points").values_list("user__username", flat=True)
-                .order_by("pk")) == ["iris", "tariq"]
+    assert list(
+        CourseAudit.objects.filter(action="adjusted points").values_list("user__username", flat=True).order_by("pk")
+    ) == ["iris", "tariq"]
 
 
 def test_an_adjustment_needs_a_reason_and_can_be_taken_back(client, world):

@@ -24,20 +24,45 @@ HIDDEN_EXPECTED = np.array([1.125, 9.875])
 
 def graded(user, problem, code: str, verdict: str = Verdict.WRONG_ANSWER) -> Submission:
     """A graded Submit whose hidden test failed on its values, as the engine stores it (no output kept)."""
-    failed = {"name": "hidden_1", "hidden": True, "status": TestStatus.WRONG_VALUE,
-              "message": "values differ from the expected ones at some positions", "checks": {"values": "failed"},
-              "detail": {"mismatches": 1, "total": 2, "first_mismatch": [1], "max_abs_error": 4.5,
-                         "max_rel_error": 0.456, "rtol": 1e-5, "atol": 1e-8}}
-    return Submission.objects.create(user=user, problem=problem, test_set_id=problem.current_test_set_id,
-                                     kind=Kind.SUBMIT, code=code, status=Status.DONE, verdict=verdict,
-                                     results=[failed])
+    failed = {
+        "name": "hidden_1",
+        "hidden": True,
+        "status": TestStatus.WRONG_VALUE,
+        "message": "values differ from the expected ones at some positions",
+        "checks": {"values": "failed"},
+        "detail": {
+            "mismatches": 1,
+            "total": 2,
+            "first_mismatch": [1],
+            "max_abs_error": 4.5,
+            "max_rel_error": 0.456,
+            "rtol": 1e-5,
+            "atol": 1e-8,
+        },
+    }
+    return Submission.objects.create(
+        user=user,
+        problem=problem,
+        test_set_id=problem.current_test_set_id,
+        kind=Kind.SUBMIT,
+        code=code,
+        status=Status.DONE,
+        verdict=verdict,
+        results=[failed],
+    )
 
 
 @pytest.fixture
 def work(world, django_user_model):
     problem = world.problems[0]
-    TestCase.objects.create(test_set_id=problem.current_test_set_id, index=0, name="hidden_1", hidden=True,
-                            inputs=pack_inputs({"x": to_npy(HIDDEN_INPUT)}), expected=to_npy(HIDDEN_EXPECTED))
+    TestCase.objects.create(
+        test_set_id=problem.current_test_set_id,
+        index=0,
+        name="hidden_1",
+        hidden=True,
+        inputs=pack_inputs({"x": to_npy(HIDDEN_INPUT)}),
+        expected=to_npy(HIDDEN_EXPECTED),
+    )
     first = graded(world.student, problem, "def f(x):\n    return x.sum(axis=0)\n")
     second = graded(world.student, problem, "def f(x):\n    return x.mean(axis=0)\n")
     world.site_staff = django_user_model.objects.get(username="staffer")
@@ -60,8 +85,15 @@ def test_only_the_courses_instructor_and_ta_open_a_students_work(client, work):
         client.force_login(getattr(w, persona))
         for page, url in pages(w, problem, first, second).items():
             seen[(persona, page)] = client.get(url).status_code
-    expected = {"instructor": 200, "ta": 200, "student": 403, "second": 403, "stranger": 404,
-                "other_instructor": 404, "site_staff": 404}
+    expected = {
+        "instructor": 200,
+        "ta": 200,
+        "student": 403,
+        "second": 403,
+        "stranger": 404,
+        "other_instructor": 404,
+        "site_staff": 404,
+    }
     assert seen == {(persona, page): expected[persona] for persona, page in seen}
 
 
@@ -89,9 +121,15 @@ def test_staff_see_what_the_hidden_test_held_and_the_student_does_not(client, wo
 
 def test_staff_see_the_draw_of_the_hidden_test_that_submission_was_graded_on(client, work):
     w, problem, _, second = work
-    TestCase.objects.create(test_set_id=problem.current_test_set_id, index=1, name="hidden_1", hidden=True,
-                            variant=1, inputs=pack_inputs({"x": to_npy(np.array([[6.5, 0.75]]))}),
-                            expected=to_npy(np.array([3.625, 2.375])))
+    TestCase.objects.create(
+        test_set_id=problem.current_test_set_id,
+        index=1,
+        name="hidden_1",
+        hidden=True,
+        variant=1,
+        inputs=pack_inputs({"x": to_npy(np.array([[6.5, 0.75]]))}),
+        expected=to_npy(np.array([3.625, 2.375])),
+    )
     Submission.objects.filter(pk=second.pk).update(draw=0)  # the pool's only draw, in place of the published case
     client.force_login(w.instructor)
     page = client.get(reverse("desk-submission", args=[w.course.pk, second.pk])).content.decode()
@@ -100,16 +138,25 @@ def test_staff_see_the_draw_of_the_hidden_test_that_submission_was_graded_on(cli
 
 def test_the_timeline_lists_every_attempt_and_the_diff_shows_what_changed(client, work):
     w, problem, first, second = work
-    run = Submission.objects.create(user=w.student, problem=problem, test_set_id=problem.current_test_set_id,
-                                    kind=Kind.RUN, code="def f(x):\n    return x\n", status=Status.DONE,
-                                    verdict=Verdict.ACCEPTED)
+    run = Submission.objects.create(
+        user=w.student,
+        problem=problem,
+        test_set_id=problem.current_test_set_id,
+        kind=Kind.RUN,
+        code="def f(x):\n    return x\n",
+        status=Status.DONE,
+        verdict=Verdict.ACCEPTED,
+    )
     graded(w.second, problem, "def f(x):\n    return 0\n")  # another student's: not on ada's timeline
     client.force_login(w.instructor)
     page = client.get(pages(w, problem, first, second)["attempts"]).content.decode()
     shown = [int(part.split('"')[0]) for part in page.split('data-attempt="')[1:]]
     assert shown == [first.pk, second.pk, run.pk]
     diff = client.get(pages(w, problem, first, second)["diff"]).content.decode()
-    assert '<span class="removed">-    return x.sum(axis=0)' in diff and '<span class="added">+    return x.mean(axis=0)' in diff
+    assert (
+        '<span class="removed">-    return x.sum(axis=0)' in diff
+        and '<span class="added">+    return x.mean(axis=0)' in diff
+    )
 
 
 def test_a_diff_across_two_students_or_outside_the_course_is_refused(client, work):
@@ -129,8 +176,11 @@ def test_every_reading_is_in_the_courses_audit_log(client, work):
         client.get(url)
     client.force_login(w.other_instructor)
     client.get(pages(w, problem, first, second)["submission"])  # refused: nothing to record
-    rows = list(CourseAudit.objects.filter(course=w.course, action="read work").order_by("pk")
-                .values_list("user__username", "summary"))
+    rows = list(
+        CourseAudit.objects.filter(course=w.course, action="read work")
+        .order_by("pk")
+        .values_list("user__username", "summary")
+    )
     assert rows == [
         ("tariq", f"tariq read ada's attempts on {problem.slug}"),
         ("tariq", f"tariq read ada's submission #{second.pk} on {problem.slug}"),

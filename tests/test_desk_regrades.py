@@ -16,13 +16,13 @@ from tests.desk_release import clock, graded  # noqa: F401 (fixture)
 
 
 def ask(client, submission, assignment, message="The hidden test expects float32; the statement says float64."):
-    return client.post(reverse("regrade-ask", args=[submission.pk]), {"assignment": assignment.pk,
-                                                                      "message": message})
+    return client.post(reverse("regrade-ask", args=[submission.pk]), {"assignment": assignment.pk, "message": message})
 
 
 def act(client, course, request, action: str, message: str = "", **fields):
-    return client.post(reverse("regrade-detail", args=[course.pk, request.pk]),
-                       {"action": action, "message": message, **fields})
+    return client.post(
+        reverse("regrade-detail", args=[course.pk, request.pk]), {"action": action, "message": message, **fields}
+    )
 
 
 def test_a_student_asks_the_ta_answers_then_resolves_with_half_a_point(client, world):
@@ -31,8 +31,10 @@ def test_a_student_asks_the_ta_answers_then_resolves_with_half_a_point(client, w
     client.force_login(w.student)
     assert "Ask for a regrade" in client.get(f"/submissions/{submission.pk}/").content.decode()
     assert ask(client, submission, w.assignment).status_code == 302
-    assert "already have an open regrade request" in client.get(
-        ask(client, submission, w.assignment)["Location"]).content.decode()
+    assert (
+        "already have an open regrade request"
+        in client.get(ask(client, submission, w.assignment)["Location"]).content.decode()
+    )
     request = RegradeRequest.objects.get()
     assert "Ask for a regrade" not in client.get(f"/submissions/{submission.pk}/").content.decode()
 
@@ -53,8 +55,16 @@ def test_a_student_asks_the_ta_answers_then_resolves_with_half_a_point(client, w
     assert request.status == RegradeStatus.OPEN
 
     client.force_login(w.ta)
-    act(client, w.course, request, "resolve", "The test's dtype was wrong; half a point back.", change="1",
-        kind="delta", points="0.5")
+    act(
+        client,
+        w.course,
+        request,
+        "resolve",
+        "The test's dtype was wrong; half a point back.",
+        change="1",
+        kind="delta",
+        points="0.5",
+    )
     request.refresh_from_db()
     assert request.status == RegradeStatus.CLOSED
     adjustment = Adjustment.objects.get()
@@ -62,10 +72,11 @@ def test_a_student_asks_the_ta_answers_then_resolves_with_half_a_point(client, w
     assert adjustment.reason.startswith(f"regrade request #{request.pk}: The test's dtype was wrong")
     assert CourseAudit.objects.filter(action="adjusted points", summary__contains="regrade request").exists()
     book = unlinked(client.get(reverse("course-gradebook", args=[w.course.pk])).content.decode())
-    assert '<td class="num adjusted">0.5 ✎</td>' in book[book.index("<td>ada</td>"):].split("</tr>")[0]
+    assert '<td class="num adjusted">0.5 ✎</td>' in book[book.index("<td>ada</td>") :].split("</tr>")[0]
     client.force_login(w.student)
-    assert "was resolved (points moved by 0.5)" in client.get(
-        reverse("course-home", args=[w.course.pk])).content.decode()
+    assert (
+        "was resolved (points moved by 0.5)" in client.get(reverse("course-home", args=[w.course.pk])).content.decode()
+    )
 
 
 def test_resolving_without_a_change_leaves_the_points_alone(client, world):
@@ -126,13 +137,31 @@ def test_who_sees_the_queue_and_answers(client, world, django_user_model):
     request = RegradeRequest.objects.get()
     staffer = django_user_model.objects.get(username="staffer")
     codes = {}
-    for name, user in [("instructor", w.instructor), ("ta", w.ta), ("student", w.student), ("second", w.second),
-                       ("stranger", w.stranger), ("other_instructor", w.other_instructor), ("site staff", staffer)]:
+    for name, user in [
+        ("instructor", w.instructor),
+        ("ta", w.ta),
+        ("student", w.student),
+        ("second", w.second),
+        ("stranger", w.stranger),
+        ("other_instructor", w.other_instructor),
+        ("site staff", staffer),
+    ]:
         client.force_login(user)
-        codes[name] = (client.get(reverse("course-regrades", args=[w.course.pk])).status_code,
-                       act(client, w.course, request, "answer", f"from {name}").status_code)
-    assert codes == {"instructor": (200, 302), "ta": (200, 302), "student": (403, 403), "second": (403, 403),
-                     "stranger": (404, 404), "other_instructor": (404, 404), "site staff": (404, 404)}
+        codes[name] = (
+            client.get(reverse("course-regrades", args=[w.course.pk])).status_code,
+            act(client, w.course, request, "answer", f"from {name}").status_code,
+        )
+    assert codes == {
+        "instructor": (200, 302),
+        "ta": (200, 302),
+        "student": (403, 403),
+        "second": (403, 403),
+        "stranger": (404, 404),
+        "other_instructor": (404, 404),
+        "site staff": (404, 404),
+    }
     assert list(request.messages.filter(from_staff=True).values_list("body", flat=True)) == [
-        "from instructor", "from ta"]
+        "from instructor",
+        "from ta",
+    ]
     assert Notice.objects.filter(user=w.student).count() == 2

@@ -37,8 +37,10 @@ GRADE_WORDS = ("Wrong answer", "Accepted", MESSAGE, HIDDEN_TEST, MISTAKE, "1.00 
 def after_due(w) -> None:
     w.assignment.release = Release.AFTER_DUE
     w.assignment.save()
-    Problem.objects.filter(pk=w.problems[0].pk).update(editorial_md=EDITORIAL, spec={
-        "function": "f", "params": ["x"], "time_limit_s": 2.0, "memory_mb": 256, "rtol": 1e-6, "atol": 1e-6})
+    Problem.objects.filter(pk=w.problems[0].pk).update(
+        editorial_md=EDITORIAL,
+        spec={"function": "f", "params": ["x"], "time_limit_s": 2.0, "memory_mb": 256, "rtol": 1e-6, "atol": 1e-6},
+    )
 
 
 def student_views(client: Client, w, submission: Submission) -> dict[str, str]:
@@ -101,8 +103,13 @@ def test_an_extension_holds_one_students_grades_until_their_own_due_time(client,
     w = world
     after_due(w)
     clock(DUE + timedelta(hours=1))
-    Override.objects.create(assignment=w.assignment, user=w.student, due_at=DUE + timedelta(days=1),
-                            closes_at=DUE + timedelta(days=2), reason="illness")
+    Override.objects.create(
+        assignment=w.assignment,
+        user=w.student,
+        due_at=DUE + timedelta(days=1),
+        closes_at=DUE + timedelta(days=2),
+        reason="illness",
+    )
     theirs, grace = graded(w.student, w.problems[0]), graded(w.second, w.problems[0])
     client.force_login(w.student)
     assert "Received and graded" in client.get(f"/submissions/{theirs.pk}/").content.decode()
@@ -126,13 +133,24 @@ def test_only_the_instructor_presses_release(client, world, django_user_model):
     w.assignment.save()
     staffer = django_user_model.objects.get(username="staffer")
     codes = {}
-    for persona, user in [("student", w.student), ("ta", w.ta), ("stranger", w.stranger),
-                          ("other_instructor", w.other_instructor), ("site staff", staffer),
-                          ("instructor", w.instructor)]:
+    for persona, user in [
+        ("student", w.student),
+        ("ta", w.ta),
+        ("stranger", w.stranger),
+        ("other_instructor", w.other_instructor),
+        ("site staff", staffer),
+        ("instructor", w.instructor),
+    ]:
         client.force_login(user)
         codes[persona] = client.post(reverse("assignment-release", args=[w.course.pk, w.assignment.pk])).status_code
-    assert codes == {"student": 403, "ta": 403, "stranger": 404, "other_instructor": 404, "site staff": 404,
-                     "instructor": 302}
+    assert codes == {
+        "student": 403,
+        "ta": 403,
+        "stranger": 404,
+        "other_instructor": 404,
+        "site staff": 404,
+        "instructor": 302,
+    }
     w.assignment.refresh_from_db()
     assert w.assignment.released_at is not None
     assert w.course.audit.filter(action=release.RELEASED).count() == 1
@@ -140,15 +158,24 @@ def test_only_the_instructor_presses_release(client, world, django_user_model):
 
 def test_grades_released_after_the_due_time_need_a_due_time(client, world):
     client.force_login(world.instructor)
-    response = client.post(reverse("assignment-new", args=[world.course.pk]), {
-        "title": "Open-ended", "problems": ["first_step"], "weight": "1", "late_rule": "none",
-        "release": Release.AFTER_DUE})
+    response = client.post(
+        reverse("assignment-new", args=[world.course.pk]),
+        {
+            "title": "Open-ended",
+            "problems": ["first_step"],
+            "weight": "1",
+            "late_rule": "none",
+            "release": Release.AFTER_DUE,
+        },
+    )
     assert response.status_code == 400
     assert "Grades released after the due time need a due time." in response.content.decode()
     assert not world.course.assignments.filter(title="Open-ended").exists()
 
 
-def test_the_lms_gets_no_score_before_release_and_every_score_once_at_release(linked, django_capture_on_commit_callbacks):
+def test_the_lms_gets_no_score_before_release_and_every_score_once_at_release(
+    linked, django_capture_on_commit_callbacks
+):
     lms, course, assignment, problems, ada, instructor, _ = linked
     assignment.release = Release.MANUAL
     assignment.save()

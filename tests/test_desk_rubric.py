@@ -21,22 +21,34 @@ from tests.test_lti_grades import linked, send_all  # noqa: F401 (fixture)
 
 
 def add_item(client: Client, course, assignment, problem, label: str, points: str):
-    return client.post(reverse("assignment-rubric", args=[course.pk, assignment.pk]),
-                       {"problem": problem.slug, "label": label, "points": points})
+    return client.post(
+        reverse("assignment-rubric", args=[course.pk, assignment.pk]),
+        {"problem": problem.slug, "label": label, "points": points},
+    )
 
 
 def tick(client: Client, course, assignment, submission, *items: RubricItem):
-    return client.post(reverse("desk-rubric", args=[course.pk, submission.pk]),
-                       {"assignment": assignment.pk, "item": [i.pk for i in items]})
+    return client.post(
+        reverse("desk-rubric", args=[course.pk, submission.pk]),
+        {"assignment": assignment.pk, "item": [i.pk for i in items]},
+    )
 
 
 def attempt(user, problem, verdict=Verdict.WRONG_ANSWER) -> Submission:
-    return Submission.objects.create(user=user, problem=problem, test_set_id=problem.current_test_set_id,
-                                     kind=Kind.SUBMIT, code="x = 1\n", status=Status.DONE, verdict=verdict)
+    return Submission.objects.create(
+        user=user,
+        problem=problem,
+        test_set_id=problem.current_test_set_id,
+        kind=Kind.SUBMIT,
+        code="x = 1\n",
+        status=Status.DONE,
+        verdict=verdict,
+    )
 
 
-def test_five_readers_agree_on_rubric_items_then_points_by_hand_then_the_cap(linked,
-                                                                            django_capture_on_commit_callbacks):
+def test_five_readers_agree_on_rubric_items_then_points_by_hand_then_the_cap(
+    linked, django_capture_on_commit_callbacks
+):
     lms, course, assignment, problems, ada, instructor, _ = linked
     assignment.problem_cap = 1.5
     assignment.save()
@@ -58,7 +70,7 @@ def test_five_readers_agree_on_rubric_items_then_points_by_hand_then_the_cap(lin
     send_all()
 
     gradebook = unlinked(instructor.get(reverse("course-gradebook", args=[course.pk])).content.decode())
-    row = gradebook[gradebook.index(f"<td>{ada.username}</td>"):].split("</tr>")[0]
+    row = gradebook[gradebook.index(f"<td>{ada.username}</td>") :].split("</tr>")[0]
     download = instructor.get(reverse("course-gradebook-csv", args=[course.pk])).content.decode()
     out = io.StringIO()
     call_command("gradebook", str(course.pk), "--per-problem", stdout=out)
@@ -83,11 +95,11 @@ def test_unticking_takes_the_points_back_and_every_change_is_audited(client, wor
     item = RubricItem.objects.get()
     tick(client, world.course, world.assignment, submission, item)
     page = unlinked(client.get(reverse("course-gradebook", args=[world.course.pk])).content.decode())
-    assert '<td class="num adjusted">0.5 ✎</td>' in page[page.index("<td>ada</td>"):].split("</tr>")[0]
+    assert '<td class="num adjusted">0.5 ✎</td>' in page[page.index("<td>ada</td>") :].split("</tr>")[0]
     tick(client, world.course, world.assignment, submission)
     assert not RubricMark.objects.exists()
     page = unlinked(client.get(reverse("course-gradebook", args=[world.course.pk])).content.decode())
-    row = page[page.index("<td>ada</td>"):].split("</tr>")[0]
+    row = page[page.index("<td>ada</td>") :].split("</tr>")[0]
     assert '<td class="num">1</td><td class="num">·</td><td class="num">1</td>' in row
     summaries = list(CourseAudit.objects.filter(action="rubric").order_by("pk").values_list("summary", flat=True))
     assert summaries[0] == "first_step in 'Week 1': added \"Copied the starter's loop\" (-0.5)"
@@ -109,8 +121,14 @@ def test_the_instructor_writes_the_rubric_and_the_courses_staff_tick_it(client, 
     first = world.problems[0]
     submission = attempt(world.student, first)
     staffer = django_user_model.objects.get(username="staffer")
-    personas = [("instructor", world.instructor), ("ta", world.ta), ("student", world.student),
-                ("stranger", world.stranger), ("other_instructor", world.other_instructor), ("site staff", staffer)]
+    personas = [
+        ("instructor", world.instructor),
+        ("ta", world.ta),
+        ("student", world.student),
+        ("stranger", world.stranger),
+        ("other_instructor", world.other_instructor),
+        ("site staff", staffer),
+    ]
     writes, ticks = {}, {}
     for name, user in personas:
         client.force_login(user)
@@ -119,8 +137,20 @@ def test_the_instructor_writes_the_rubric_and_the_courses_staff_tick_it(client, 
     for name, user in personas:
         client.force_login(user)
         ticks[name] = tick(client, world.course, world.assignment, submission, item).status_code
-    assert writes == {"instructor": 302, "ta": 403, "student": 403, "stranger": 404, "other_instructor": 404,
-                      "site staff": 404}
-    assert ticks == {"instructor": 302, "ta": 302, "student": 403, "stranger": 404, "other_instructor": 404,
-                     "site staff": 404}
+    assert writes == {
+        "instructor": 302,
+        "ta": 403,
+        "student": 403,
+        "stranger": 404,
+        "other_instructor": 404,
+        "site staff": 404,
+    }
+    assert ticks == {
+        "instructor": 302,
+        "ta": 302,
+        "student": 403,
+        "stranger": 404,
+        "other_instructor": 404,
+        "site staff": 404,
+    }
     assert item.label == "by instructor" and RubricMark.objects.get().by == world.instructor

@@ -1,4 +1,4 @@
-""""See as the student": a course's instructor or TA opens an assignment's page exactly as one of its students
+""" "See as the student": a course's instructor or TA opens an assignment's page exactly as one of its students
 sees it (their dates, their credit or their held grade, the Submits they have left), read-only, with a banner,
 audited. Nobody else may, and nothing on the page acts as the student."""
 
@@ -39,8 +39,15 @@ def test_only_the_courses_instructor_and_ta_see_the_page_as_a_student(client, si
     for persona in PERSONAS:
         client.force_login(getattr(w, persona))
         seen[persona] = client.get(as_student_url(w)).status_code
-    assert seen == {"instructor": 200, "ta": 200, "student": 403, "second": 403, "stranger": 404,
-                    "other_instructor": 404, "site_staff": 404}
+    assert seen == {
+        "instructor": 200,
+        "ta": 200,
+        "student": 403,
+        "second": 403,
+        "stranger": 404,
+        "other_instructor": 404,
+        "site_staff": 404,
+    }
 
 
 def test_the_page_is_the_students_own_with_a_banner(client, world):
@@ -73,9 +80,17 @@ def test_dates_are_in_the_students_time_zone(client, world):
 
 def test_nothing_on_the_page_acts_as_the_student(client, world):
     now = timezone.now()
-    timed = services.save_assignment(world.course, world.instructor, {
-        "title": "Exam", "opens_at": now - timedelta(days=1), "due_at": now + timedelta(days=1),
-        "time_limit_minutes": 60}, [world.problems[0]])
+    timed = services.save_assignment(
+        world.course,
+        world.instructor,
+        {
+            "title": "Exam",
+            "opens_at": now - timedelta(days=1),
+            "due_at": now + timedelta(days=1),
+            "time_limit_minutes": 60,
+        },
+        [world.problems[0]],
+    )
     client.force_login(world.student)
     own = client.get(reverse("assignment-detail", args=[world.course.pk, timed.pk])).content.decode()
     assert 'name="start"' in own  # the student's own page starts their time
@@ -101,8 +116,9 @@ def test_someone_who_is_not_a_student_of_the_course_is_refused_and_not_audited(c
     client.force_login(world.instructor)
     for name in ("tariq", "sam", "otto", ""):
         response = client.get(as_student_url(world, name), follow=True)
-        assert response.redirect_chain[-1][0] == reverse("assignment-detail",
-                                                         args=[world.course.pk, world.assignment.pk])
+        assert response.redirect_chain[-1][0] == reverse(
+            "assignment-detail", args=[world.course.pk, world.assignment.pk]
+        )
     assert not CourseAudit.objects.filter(course=world.course, action="read work").exists()
 
 
@@ -120,4 +136,3 @@ def test_a_students_attempts_on_the_desk_link_to_their_view_of_each_assignment(c
     client.force_login(world.ta)
     page = client.get(reverse("desk-attempts", args=[world.course.pk, world.student.pk, world.problems[0].slug]))
     assert as_student_url(world) in page.content.decode()
-

@@ -17,8 +17,9 @@ from engine.probes import breaks
 from engine.spec import ProbeSpec
 from tests.conftest import PROBLEMS
 
-PROBE = ProbeSpec(name="follows", check="distribution", cases=("draw_*",), message="m", region="[0]",
-                  values=(0.25, 0.75), within=0.05)
+PROBE = ProbeSpec(
+    name="follows", check="distribution", cases=("draw_*",), message="m", region="[0]", values=(0.25, 0.75), within=0.05
+)
 
 
 def draws(ids: list[int]) -> list[np.ndarray]:
@@ -42,11 +43,14 @@ def test_the_probe_reads_every_case_with_its_prefix_and_no_other():
     assert PROBE.reads(names) == [f"draw_{n:02d}" for n in range(20)]
 
 
-@pytest.mark.parametrize(("change", "message"), [
-    (('cases = ["probe_draw_*"]', 'cases = ["probe_draw_00_00"]'), "by one prefix ending in '*'"),
-    (("values = [0.1, 0.2, 0.3, 0.4]", "values = [0.1, 0.2, 0.3]"), "summing to 1"),
-    (("within = 0.03", "within = 1.5"), "between 0 and 1"),
-])
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (('cases = ["probe_draw_*"]', 'cases = ["probe_draw_00_00"]'), "by one prefix ending in '*'"),
+        (("values = [0.1, 0.2, 0.3, 0.4]", "values = [0.1, 0.2, 0.3]"), "summing to 1"),
+        (("within = 0.03", "within = 1.5"), "between 0 and 1"),
+    ],
+)
 def test_the_manifest_refuses_a_malformed_distribution_probe(tmp_path, change, message):
     folder = tmp_path / "speculative_accept"
     shutil.copytree(PROBLEMS / "speculative_accept", folder)

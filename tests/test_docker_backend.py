@@ -43,12 +43,14 @@ def test_jobs_one_at_a_time_reuse_the_same_warm_container(docker_sandbox):
 
 
 def test_student_code_runs_as_another_uid_without_network_or_writable_root(docker_sandbox):
-    probe = ("import os, socket\n"
-             "try:\n    open('/opt/sandbox/sandbox/zygote/__main__.py', 'a')\n    ro = 'writable'\n"
-             "except OSError as exc:\n    ro = type(exc).__name__\n"
-             "try:\n    socket.socket(socket.AF_INET).connect(('1.1.1.1', 53))\n    net = 'connected'\n"
-             "except OSError as exc:\n    net = type(exc).__name__\n"
-             "raise RuntimeError(f'uid={os.getuid()} root={ro} net={net} ifaces={sorted(os.listdir(\"/sys/class/net\"))}')")
+    probe = (
+        "import os, socket\n"
+        "try:\n    open('/opt/sandbox/sandbox/zygote/__main__.py', 'a')\n    ro = 'writable'\n"
+        "except OSError as exc:\n    ro = type(exc).__name__\n"
+        "try:\n    socket.socket(socket.AF_INET).connect(('1.1.1.1', 53))\n    net = 'connected'\n"
+        "except OSError as exc:\n    net = type(exc).__name__\n"
+        "raise RuntimeError(f'uid={os.getuid()} root={ro} net={net} ifaces={sorted(os.listdir(\"/sys/class/net\"))}')"
+    )
     error = docker_sandbox.run(job(probe)).events[0]["error"]["message"]
     uid = int(error.split()[0].removeprefix("uid="))
     assert uid >= 200_000
@@ -81,11 +83,13 @@ def test_the_socket_directory_is_private_and_empty_once_the_zygote_connected(doc
     container = docker_sandbox.ready_containers()[0]
     assert stat.S_IMODE(os.stat(container.socket_dir).st_mode) == 0o700
     assert os.listdir(container.socket_dir) == []  # nothing left to connect to
-    probe = ("import os, socket\ntry:\n    os.listdir('/run/judge')\n    seen = 'listed'\n"
-             "except OSError as exc:\n    seen = type(exc).__name__\n"
-             "s = socket.socket(socket.AF_UNIX)\ntry:\n    s.connect('/run/judge/z.sock')\n    reach = 'connected'\n"
-             "except OSError as exc:\n    reach = type(exc).__name__\n"
-             "raise RuntimeError(f'{seen} {reach}')")
+    probe = (
+        "import os, socket\ntry:\n    os.listdir('/run/judge')\n    seen = 'listed'\n"
+        "except OSError as exc:\n    seen = type(exc).__name__\n"
+        "s = socket.socket(socket.AF_UNIX)\ntry:\n    s.connect('/run/judge/z.sock')\n    reach = 'connected'\n"
+        "except OSError as exc:\n    reach = type(exc).__name__\n"
+        "raise RuntimeError(f'{seen} {reach}')"
+    )
     error = docker_sandbox.run(job(probe)).events[0]["error"]["message"]
     assert error == "PermissionError PermissionError"
 
@@ -97,8 +101,10 @@ def test_a_socket_directory_the_engine_cannot_use_falls_back_to_attach(docker_im
         raise backend.NoConnection("the sandbox container did not connect in time")
 
     monkeypatch.setattr(backend.DockerSandbox, "_accept", never_connects)
-    with caplog.at_level(logging.WARNING), DockerSandbox(image=docker_image, pool_size=1,
-                                                         socket_dir=tmp_path / "s") as sandbox:
+    with (
+        caplog.at_level(logging.WARNING),
+        DockerSandbox(image=docker_image, pool_size=1, socket_dir=tmp_path / "s") as sandbox,
+    ):
         result = sandbox.run(job("return x * 2"))
         assert sandbox.socket_dir is None
     assert result.events[0]["outcome"] == "returned"
@@ -140,8 +146,10 @@ def test_a_container_that_dies_mid_job_fails_fast_and_the_next_job_runs(docker_i
 def test_a_container_is_recycled_after_an_anomaly(docker_image, caplog):
     # The job returns only once the daemon has left its session: on a loaded machine it could otherwise still be
     # in the job's process group when the job ends, and be killed with it, leaving nothing to recycle for.
-    daemon = ("import os, time\nr, w = os.pipe()\nif os.fork() == 0:\n    os.setsid()\n    os.write(w, b'1')\n"
-              "    time.sleep(60)\nos.read(r, 1)\nreturn x")
+    daemon = (
+        "import os, time\nr, w = os.pipe()\nif os.fork() == 0:\n    os.setsid()\n    os.write(w, b'1')\n"
+        "    time.sleep(60)\nos.read(r, 1)\nreturn x"
+    )
     with DockerSandbox(image=docker_image, pool_size=1) as sandbox, caplog.at_level(logging.INFO):
         first = sandbox.run(job(daemon))
         assert first.events[0]["outcome"] == "returned"  # the results come before the cleanup
@@ -177,9 +185,12 @@ def test_containers_of_a_dead_worker_are_removed(docker_sandbox, docker_image):
 
     api = docker_sandbox.client.api
     dead_owner = f"{socket.gethostname()}/999999999/0"
-    orphan = api.create_container(docker_image, command=["sleep", "60"],
-                                  labels={LABEL: "1", OWNER_LABEL: dead_owner, HOST_LABEL: socket.gethostname()},
-                                  host_config=api.create_host_config(network_mode="none"))["Id"]
+    orphan = api.create_container(
+        docker_image,
+        command=["sleep", "60"],
+        labels={LABEL: "1", OWNER_LABEL: dead_owner, HOST_LABEL: socket.gethostname()},
+        host_config=api.create_host_config(network_mode="none"),
+    )["Id"]
     api.start(orphan)
     try:
         assert remove_orphans(docker_sandbox.client) >= 1
@@ -191,12 +202,28 @@ def test_containers_of_a_dead_worker_are_removed(docker_sandbox, docker_image):
 
 
 def test_the_grade_command_grades_several_files_in_docker(docker_image):
-    files = [PROBLEMS / "prepend_class_token" / "solution.py",
-             PROBLEMS / "prepend_class_token" / "wrong" / "appended.py"]
+    files = [
+        PROBLEMS / "prepend_class_token" / "solution.py",
+        PROBLEMS / "prepend_class_token" / "wrong" / "appended.py",
+    ]
     env = os.environ | {"SANDBOX_IMAGE": docker_image, "PYTHONPATH": str(REPO)}
-    done = subprocess.run([sys.executable, "manage.py", "grade", "prepend_class_token", *map(str, files),
-                           "--sandbox", "docker", "--json"], cwd=REPO, env=env, capture_output=True, text=True,
-                          timeout=300)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "manage.py",
+            "grade",
+            "prepend_class_token",
+            *map(str, files),
+            "--sandbox",
+            "docker",
+            "--json",
+        ],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
     verdicts = [entry["verdict"] for entry in json.loads(done.stdout)]
     assert verdicts[0] == "accepted"

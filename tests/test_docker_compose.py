@@ -43,9 +43,14 @@ def stack(docker_image):
     # The test run's own service URLs must not leak into the stack's containers.
     inherited = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "DOCKER_HOST", "TMPDIR")}
     # The local example of docs/operators/compose.md#secrets-and-settings: its own secrets, and plain HTTP on 127.0.0.1 (no TLS proxy in front).
-    env = inherited | {"JUDGE_HTTP_PORT": str(port), "SANDBOX_IMAGE": docker_image, "JUDGE_PLAIN_HTTP": "1",
-                        "SECRET_KEY": uuid.uuid4().hex * 2, "POSTGRES_PASSWORD": uuid.uuid4().hex,
-                        "REDIS_PASSWORD": uuid.uuid4().hex}
+    env = inherited | {
+        "JUDGE_HTTP_PORT": str(port),
+        "SANDBOX_IMAGE": docker_image,
+        "JUDGE_PLAIN_HTTP": "1",
+        "SECRET_KEY": uuid.uuid4().hex * 2,
+        "POSTGRES_PASSWORD": uuid.uuid4().hex,
+        "REDIS_PASSWORD": uuid.uuid4().hex,
+    }
     compose = ["docker", "compose", "-p", project, "-f", str(REPO / "docker-compose.yml")]
     try:
         up = subprocess.run([*compose, "up", "-d", "--wait"], env=env, capture_output=True, text=True, timeout=600)
@@ -54,8 +59,9 @@ def stack(docker_image):
         wait_until_serving(f"http://127.0.0.1:{port}")
         yield f"http://127.0.0.1:{port}", compose, env
     finally:
-        subprocess.run([*compose, "down", "-v", "--remove-orphans", "-t", "5"], env=env, capture_output=True,
-                       timeout=300)
+        subprocess.run(
+            [*compose, "down", "-v", "--remove-orphans", "-t", "5"], env=env, capture_output=True, timeout=300
+        )
 
 
 def wait_until_serving(base: str, timeout_s: float = 300) -> None:
@@ -120,8 +126,9 @@ def test_compose_stack_grades_submissions_sent_over_http(stack):
     browser = Browser(base)
     browser.get("/accounts/signup/")
     password = uuid.uuid4().hex
-    landed, _ = browser.post("/accounts/signup/", {"username": "compose-student", "password1": password,
-                                                     "password2": password})
+    landed, _ = browser.post(
+        "/accounts/signup/", {"username": "compose-student", "password1": password, "password2": password}
+    )
     assert "/accounts/signup/" not in landed
     problem_page = wait_until_published(browser, "/problems/prepend_class_token/")
     # The rest of the catalogue's gates (two at a time, each in its own sandbox containers) would only take
@@ -134,34 +141,46 @@ def test_compose_stack_grades_submissions_sent_over_http(stack):
     assert re.search(r"/submissions/\d+/$", correct)
     assert wait_for_verdict(browser, correct) == "accepted"
 
-    wrong, _ = browser.post("/submissions/new/prepend_class_token/",
-                            {"code": read_solution("prepend_class_token", "wrong/appended.py")})
+    wrong, _ = browser.post(
+        "/submissions/new/prepend_class_token/", {"code": read_solution("prepend_class_token", "wrong/appended.py")}
+    )
     assert wait_for_verdict(browser, wrong) == "wrong_answer"
 
-    worker_logs = subprocess.run([*compose, "logs", "--no-color", "worker"], env=env, capture_output=True,
-                                 text=True).stdout
+    worker_logs = subprocess.run(
+        [*compose, "logs", "--no-color", "worker"], env=env, capture_output=True, text=True
+    ).stdout
     assert "process sandbox" not in worker_logs.lower()  # graded in Docker, not the fallback
     assert "attached streams" not in worker_logs  # and over the sockets, not the slower fallback
     api = docker.from_env().api
-    binds = [bind for info in api.containers(filters={"label": "org.numpy-judge.sandbox"})
-             for bind in api.inspect_container(info["Id"])["HostConfig"]["Binds"] or []]
+    binds = [
+        bind
+        for info in api.containers(filters={"label": "org.numpy-judge.sandbox"})
+        for bind in api.inspect_container(info["Id"])["HostConfig"]["Binds"] or []
+    ]
     # The worker's warm containers: each mounts its own directory of the host's /run/judge-sandbox.
     assert any(re.fullmatch(r"/run/judge-sandbox/z-\w+:/run/judge:ro", bind) for bind in binds), binds
 
 
 def test_compose_redis_refuses_a_client_without_the_password(stack):
     _, compose, env = stack
-    without = subprocess.run([*compose, "exec", "-T", "-e", "REDISCLI_AUTH=", "redis", "redis-cli", "ping"], env=env,
-                             capture_output=True, text=True, timeout=60)
+    without = subprocess.run(
+        [*compose, "exec", "-T", "-e", "REDISCLI_AUTH=", "redis", "redis-cli", "ping"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert "NOAUTH" in without.stdout + without.stderr
-    with_password = subprocess.run([*compose, "exec", "-T", "redis", "redis-cli", "ping"], env=env,
-                                   capture_output=True, text=True, timeout=60)
+    with_password = subprocess.run(
+        [*compose, "exec", "-T", "redis", "redis-cli", "ping"], env=env, capture_output=True, text=True, timeout=60
+    )
     assert with_password.stdout.strip() == "PONG"
 
 
 def service_health(compose: list[str], env: dict) -> dict[str, str]:
-    listed = subprocess.run([*compose, "ps", "--format", "json"], env=env, capture_output=True, text=True,
-                            timeout=60).stdout.strip()
+    listed = subprocess.run(
+        [*compose, "ps", "--format", "json"], env=env, capture_output=True, text=True, timeout=60
+    ).stdout.strip()
     rows = json.loads(listed) if listed.startswith("[") else [json.loads(line) for line in listed.splitlines()]
     return {row["Service"]: row.get("Health", "") for row in rows}
 
@@ -178,8 +197,9 @@ def test_compose_services_are_healthy_and_metrics_are_for_the_operator_only(stac
         urllib.request.urlopen(base + "/metrics", timeout=30)
     assert refused.value.code == 403
     scrape = "import urllib.request; print(urllib.request.urlopen('http://127.0.0.1:8000/metrics').read().decode())"
-    inside = subprocess.run([*compose, "exec", "-T", "web", "python3", "-c", scrape], env=env, capture_output=True,
-                            text=True, timeout=120)
+    inside = subprocess.run(
+        [*compose, "exec", "-T", "web", "python3", "-c", scrape], env=env, capture_output=True, text=True, timeout=120
+    )
     assert 'judge_submissions_graded_total{kind="submit",verdict="accepted"}' in inside.stdout, inside.stderr[-2000:]
 
 
@@ -191,8 +211,13 @@ def test_compose_logs_are_json_lines_carrying_the_request_id(stack):
         assert response.headers["X-Request-ID"] == request_id
     deadline = time.monotonic() + 30
     while True:
-        logs = subprocess.run([*compose, "logs", "--no-color", "--no-log-prefix", "web"], env=env,
-                              capture_output=True, text=True, timeout=60).stdout
+        logs = subprocess.run(
+            [*compose, "logs", "--no-color", "--no-log-prefix", "web"],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        ).stdout
         lines = [json.loads(line) for line in logs.splitlines() if line.startswith("{")]
         mine = [line for line in lines if line.get("request_id") == request_id]
         if mine or time.monotonic() > deadline:
@@ -214,16 +239,41 @@ def test_compose_backs_up_while_serving_and_restores_into_a_fresh_database(stack
         return done
 
     def verdicts(database: str) -> str:
-        return run("exec", "-T", "postgres", "psql", "-U", "postgres", "-d", database, "-tAc",
-                   "SELECT string_agg(id || ':' || verdict, ',' ORDER BY id) FROM submissions_submission"
-                   ).stdout.decode().strip()
+        return (
+            run(
+                "exec",
+                "-T",
+                "postgres",
+                "psql",
+                "-U",
+                "postgres",
+                "-d",
+                database,
+                "-tAc",
+                "SELECT string_agg(id || ':' || verdict, ',' ORDER BY id) FROM submissions_submission",
+            )
+            .stdout.decode()
+            .strip()
+        )
 
     backup = run("exec", "-T", "web", "python3", "manage.py", "backup", "-").stdout
     assert backup[:512].find(b"manifest.json") == 0
     run("exec", "-T", "postgres", "createdb", "-U", "postgres", "judge_restored")
     copy_url = f"postgres://postgres:{env['POSTGRES_PASSWORD']}@postgres:5432/judge_restored"
-    restored = run("run", "--rm", "--no-deps", "-T", "-e", f"DATABASE_URL={copy_url}", "migrate",
-                   "python3", "manage.py", "restore", "-", stdin=backup)
+    restored = run(
+        "run",
+        "--rm",
+        "--no-deps",
+        "-T",
+        "-e",
+        f"DATABASE_URL={copy_url}",
+        "migrate",
+        "python3",
+        "manage.py",
+        "restore",
+        "-",
+        stdin=backup,
+    )
     assert b"Restored the postgresql backup" in restored.stdout
     assert verdicts("judge_restored") == verdicts("judge")
     assert "accepted" in verdicts("judge_restored") and "wrong_answer" in verdicts("judge_restored")

@@ -21,7 +21,9 @@ SKIPPED = {"__pycache__", "node_modules", ".venv", "migrations", "var", "artifac
 SUFFIXES = {".py", ".html", ".js", ".css", ".sh", ".toml", ".yml", ".yaml", ".conf", ".json", ".md", ".txt", ".cfg"}
 
 DOCS_CITATION = re.compile(r"\bdocs/(?P<page>[\w./-]+?\.md)(?:#(?P<anchor>[\w-]+))?")
-README_CITATION = re.compile(r"""\bREADME(?:'s)?,?\s+(?:section\s+)?"(?P<quoted>[^"]+)"|\(README,\s*(?P<bare>[^)"]+)\)""")
+README_CITATION = re.compile(
+    r"""\bREADME(?:'s)?,?\s+(?:section\s+)?"(?P<quoted>[^"]+)"|\(README,\s*(?P<bare>[^)"]+)\)"""
+)
 
 
 def sources() -> list[Path]:
@@ -49,8 +51,7 @@ def anchors(page: Path) -> frozenset[str]:
 
 
 def readme_headings() -> set[str]:
-    return {line.lstrip("#").strip() for line in (REPO / "README.md").read_text().splitlines()
-            if line.startswith("#")}
+    return {line.lstrip("#").strip() for line in (REPO / "README.md").read_text().splitlines() if line.startswith("#")}
 
 
 def broken_citations(text: str) -> list[str]:
@@ -81,8 +82,10 @@ def test_every_citation_of_the_manual_in_the_code_exists():
 def test_a_citation_of_a_renamed_section_or_a_missing_page_is_found():
     assert broken_citations("# see docs/operators/security.md#tls-in-front-of-the-site") == []
     assert broken_citations("# see docs/operators/security.md#tls-in-front") == [
-        "docs/operators/security.md#tls-in-front: no section #tls-in-front in docs/operators/security.md"]
+        "docs/operators/security.md#tls-in-front: no section #tls-in-front in docs/operators/security.md"
+    ]
     assert broken_citations("<!-- docs/operators/runbook.md -->") == ["docs/operators/runbook.md: no such page"]
     assert broken_citations('# (README, "Signing in")') == [
-        "README, \"Signing in\": the README has no section 'Signing in' (cite docs/<page>.md#<anchor>)"]
+        "README, \"Signing in\": the README has no section 'Signing in' (cite docs/<page>.md#<anchor>)"
+    ]
     assert broken_citations("# (README, Production)") == []

@@ -14,9 +14,14 @@ from tests.conftest import REPO
 
 
 def build(root: Path, site: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(root / "mkdocs.yml"),
-                           "-d", str(site)], cwd=root, capture_output=True, text=True, timeout=300,
-                          env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+    return subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(root / "mkdocs.yml"), "-d", str(site)],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+    )
 
 
 def copy_of_the_manual(tmp_path: Path, screenshots: tuple[str, ...] = ()) -> Path:
@@ -48,8 +53,10 @@ def test_the_manual_builds_with_every_link_and_anchor_found(tmp_path):
 def test_a_missing_anchor_a_missing_page_or_a_screenshot_no_test_takes_fails_the_build(tmp_path):
     root = copy_of_the_manual(tmp_path)
     with open(root / "docs" / "operators" / "backups.md", "a") as page:
-        page.write("\nSee [the restore drill](upgrades.md#the-restore-drill) and [the runbook](runbook.md).\n\n"
-                   "![A page nobody photographs](../img/generated/drawn-by-hand.png)\n")
+        page.write(
+            "\nSee [the restore drill](upgrades.md#the-restore-drill) and [the runbook](runbook.md).\n\n"
+            "![A page nobody photographs](../img/generated/drawn-by-hand.png)\n"
+        )
     done = build(root, tmp_path / "site")
     assert done.returncode != 0
     found = warnings(done)

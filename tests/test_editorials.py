@@ -21,8 +21,15 @@ CAUSAL_SECRET = "the whole\nconstruction in one call"
 
 
 def graded(user, problem, verdict: str, kind: str = Kind.SUBMIT) -> Submission:
-    return Submission.objects.create(user=user, problem=problem, kind=kind, code="x = 1\n", status=Status.DONE,
-                                     verdict=verdict, test_set=problem.current_test_set)
+    return Submission.objects.create(
+        user=user,
+        problem=problem,
+        kind=kind,
+        code="x = 1\n",
+        status=Status.DONE,
+        verdict=verdict,
+        test_set=problem.current_test_set,
+    )
 
 
 def page(client, problem) -> str:
@@ -94,12 +101,12 @@ def test_failed_submits_open_it_only_where_the_manifest_allows_and_only_at_the_c
 
 def test_the_editorial_is_rendered_as_markdown_with_math_and_sanitised(client, problems, student):
     problem = problems["layer_norm"]
-    problem.editorial_md = "## Approach\n\n$\\sqrt{\\sigma^2}$ <script>alert(1)</script> <b onclick=\"x()\">b</b>\n"
+    problem.editorial_md = '## Approach\n\n$\\sqrt{\\sigma^2}$ <script>alert(1)</script> <b onclick="x()">b</b>\n'
     problem.save()
     graded(student, problem, Verdict.ACCEPTED)
     client.force_login(student)
     html = page(client, problem)
-    panel = html[html.index('id="panel-editorial"'):]
+    panel = html[html.index('id="panel-editorial"') :]
     assert "<h2" in panel and "\\sqrt{\\sigma^2}" in panel
     assert "<script>alert(1)" not in panel and "onclick" not in panel
 
@@ -107,10 +114,13 @@ def test_the_editorial_is_rendered_as_markdown_with_math_and_sanitised(client, p
 def test_the_workbench_previews_the_editorial(client, problems, author):
     problem = problems["layer_norm"]
     client.force_login(author)
-    response = client.post(f"/authoring/problems/{problem.slug}/preview/", {
-        "file:editorial.md": "## Fastest\n\nUse `np.einsum`.\n",
-        "file:problem.toml": "[editorial]\nafter_failed = 4\n",
-    })
+    response = client.post(
+        f"/authoring/problems/{problem.slug}/preview/",
+        {
+            "file:editorial.md": "## Fastest\n\nUse `np.einsum`.\n",
+            "file:problem.toml": "[editorial]\nafter_failed = 4\n",
+        },
+    )
     assert response.status_code == 200
     html = response.content.decode()
     assert 'id="panel-editorial"' in html and "<code>np.einsum</code>" in html

@@ -31,8 +31,7 @@ print(Verdict.ACCEPTED.label)
 
 
 def test_the_engine_and_the_sandbox_import_where_django_cannot_be_found():
-    done = subprocess.run([sys.executable, "-c", WITHOUT_DJANGO], cwd=REPO, capture_output=True, text=True,
-                          timeout=60)
+    done = subprocess.run([sys.executable, "-c", WITHOUT_DJANGO], cwd=REPO, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "Accepted"
 

@@ -72,13 +72,22 @@ print(settings.DEBUG, missing.status_code, "URLconf" in missing.content.decode()
 @pytest.mark.heavy  # the site in processes of its own
 def test_the_embedded_default_runs_without_debug_and_still_serves_its_static_files(tmp_path):
     """As bin/run starts it: no DEBUG, DATABASE_URL or SECRET_KEY in the environment."""
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("DEBUG", "DATABASE_URL", "SECRET_KEY", "CELERY_BROKER_URL", "JUDGE_TEST")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("DEBUG", "DATABASE_URL", "SECRET_KEY", "CELERY_BROKER_URL", "JUDGE_TEST")
+    }
     env.update(JUDGE_VAR_DIR=str(tmp_path), DJANGO_SETTINGS_MODULE="judge.settings")
-    subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=REPO, env=env,
-                   check=True)
-    done = subprocess.run([sys.executable, "-c", textwrap.dedent(EMBEDDED)], cwd=REPO, env=env, check=False,
-                          capture_output=True, text=True, timeout=120)
+    subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=REPO, env=env, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(EMBEDDED)],
+        cwd=REPO,
+        env=env,
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["False", "404", "False", "200"]
 
@@ -86,8 +95,18 @@ def test_the_embedded_default_runs_without_debug_and_still_serves_its_static_fil
 @pytest.mark.heavy  # the site in processes of its own
 def test_a_deployment_without_a_secret_key_refuses_to_start(tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in ("DEBUG", "SECRET_KEY", "JUDGE_TEST")}
-    env.update(JUDGE_VAR_DIR=str(tmp_path), DJANGO_SETTINGS_MODULE="judge.settings",
-               DATABASE_URL="postgres://postgres@127.0.0.1:5432/nowhere")
-    done = subprocess.run([sys.executable, "-c", "import django; django.setup()"], cwd=REPO, env=env, check=False,
-                          capture_output=True, text=True, timeout=60)
+    env.update(
+        JUDGE_VAR_DIR=str(tmp_path),
+        DJANGO_SETTINGS_MODULE="judge.settings",
+        DATABASE_URL="postgres://postgres@127.0.0.1:5432/nowhere",
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", "import django; django.setup()"],
+        cwd=REPO,
+        env=env,
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode != 0 and "SECRET_KEY must be set" in done.stderr

@@ -1,4 +1,4 @@
-""""Download my work": the zip holds a git repository that git itself reads, with a commit per Submit in time
+""" "Download my work": the zip holds a git repository that git itself reads, with a commit per Submit in time
 order, its verdict in the message, and the files of the last commit checked out."""
 
 from __future__ import annotations
@@ -31,10 +31,12 @@ def work(student, second_student):
     two = quick_problem("double_it")
     one.statement_md = "Add one to every element."
     one.save()
-    made = [graded(student, one, Verdict.ACCEPTED, code=FIRST, minute=1),
-            graded(student, two, Verdict.WRONG_ANSWER, code=WRONG, minute=2),
-            graded(student, one, Verdict.ACCEPTED, code=BETTER, minute=3),
-            graded(student, two, Verdict.ACCEPTED, code=SECOND, minute=4)]
+    made = [
+        graded(student, one, Verdict.ACCEPTED, code=FIRST, minute=1),
+        graded(student, two, Verdict.WRONG_ANSWER, code=WRONG, minute=2),
+        graded(student, one, Verdict.ACCEPTED, code=BETTER, minute=3),
+        graded(student, two, Verdict.ACCEPTED, code=SECOND, minute=4),
+    ]
     graded(student, one, Verdict.ACCEPTED, kind=Kind.RUN, code="# a Run is not a Submit\n", minute=5)
     graded(second_student, one, Verdict.ACCEPTED, code="# grace's\n", minute=6)
     return made
@@ -68,10 +70,15 @@ def test_every_submit_is_a_commit_in_time_order_with_its_verdict(client, student
     client.force_login(student)
     repo = unzipped(download(client), tmp_path)
     assert git(repo, "log", "--reverse", "--format=%s").splitlines() == [
-        f"Add one: Accepted (#{work[0].pk})", f"Double it: Wrong answer (#{work[1].pk})",
-        f"Add one: Accepted (#{work[2].pk})", f"Double it: Accepted (#{work[3].pk})"]
-    assert git(repo, "log", "-1", "--format=%an %ad", "--date=iso-strict", f"HEAD~{3}").strip() == \
-        f"ada {work[0].created_at.isoformat()}"
+        f"Add one: Accepted (#{work[0].pk})",
+        f"Double it: Wrong answer (#{work[1].pk})",
+        f"Add one: Accepted (#{work[2].pk})",
+        f"Double it: Accepted (#{work[3].pk})",
+    ]
+    assert (
+        git(repo, "log", "-1", "--format=%an %ad", "--date=iso-strict", f"HEAD~{3}").strip()
+        == f"ada {work[0].created_at.isoformat()}"
+    )
     assert git(repo, "show", "HEAD~3:add_one/solution.py") == FIRST
     assert git(repo, "show", "HEAD~2:double_it/attempt.py") == WRONG
     assert "-    return x + 1\n+    return np.add(x, 1)" in git(repo, "show", "HEAD~1")
@@ -89,9 +96,16 @@ def test_the_last_accepted_submit_of_each_problem_only(client, student, work, tm
     client.force_login(student)
     repo = unzipped(download(client, "?only=accepted"), tmp_path)
     assert git(repo, "log", "--reverse", "--format=%s").splitlines() == [
-        f"Add one: Accepted (#{work[2].pk})", f"Double it: Accepted (#{work[3].pk})"]
+        f"Add one: Accepted (#{work[2].pk})",
+        f"Double it: Accepted (#{work[3].pk})",
+    ]
     assert sorted(git(repo, "ls-files").split()) == [
-        "README.md", "add_one/solution.py", "add_one/statement.md", "double_it/solution.py", "double_it/statement.md"]
+        "README.md",
+        "add_one/solution.py",
+        "add_one/statement.md",
+        "double_it/solution.py",
+        "double_it/statement.md",
+    ]
     assert git(repo, "status", "--porcelain") == ""
 
 

@@ -32,13 +32,25 @@ def fresh_counters():
 def sent(monkeypatch):
     """What would go to the broker as each submission is accepted: (id, lane, priority)."""
     messages = []
-    monkeypatch.setattr(intake, "send_task", lambda task, pk, queue, capped, priority, band=None: messages.append(
-        (pk, queue, priority)))
+    monkeypatch.setattr(
+        intake, "send_task", lambda task, pk, queue, capped, priority, band=None: messages.append((pk, queue, priority))
+    )
     return messages
 
 
 def test_the_priority_is_one_band_per_doubling_of_the_worker_seconds_used():
-    assert [fairshare.band(s) for s in (0, 15.9, 16, 48, 112, 240, 496, 1008, 2032, 1e9)] == [1, 1, 2, 3, 4, 5, 6, 7, 8, 8]
+    assert [fairshare.band(s) for s in (0, 15.9, 16, 48, 112, 240, 496, 1008, 2032, 1e9)] == [
+        1,
+        1,
+        2,
+        3,
+        4,
+        5,
+        6,
+        7,
+        8,
+        8,
+    ]
     assert fairshare.URGENT < fairshare.FIRST_BAND and fairshare.LAST_BAND < fairshare.LAST
 
 
@@ -79,8 +91,11 @@ def test_a_lab_behind_one_address_pays_only_a_small_share_of_one_students_loops(
 
 
 def test_an_ipv6_home_counts_as_one_address_across_its_64():
-    assert fairshare.address_key("2001:db8:1:2::10") == fairshare.address_key("2001:db8:1:2:ffff::1") \
+    assert (
+        fairshare.address_key("2001:db8:1:2::10")
+        == fairshare.address_key("2001:db8:1:2:ffff::1")
         == "2001:db8:1:2::/64"
+    )
     assert fairshare.address_key("::ffff:203.0.113.7") == LAB
     assert fairshare.address_key("not an address") == fairshare.address_key(None) == ""
 
@@ -93,11 +108,15 @@ def test_a_flood_of_submissions_is_charged_as_it_is_queued(problems, student, se
     assert all(priorities[s.pk] > fairshare.FIRST_BAND for s in flood[2:])
 
 
-def test_ten_fresh_accounts_from_one_address_flooding_go_after_a_student_elsewhere(problems, django_user_model,
-                                                                                 second_student, sent):
+def test_ten_fresh_accounts_from_one_address_flooding_go_after_a_student_elsewhere(
+    problems, django_user_model, second_student, sent
+):
     accounts = [django_user_model.objects.create_user(f"sock{i}") for i in range(10)]
-    flood = [intake.submit_solution(user, problems[SLUG], "x = 1", client_address=HOME)
-             for user in accounts for _ in range(10)]
+    flood = [
+        intake.submit_solution(user, problems[SLUG], "x = 1", client_address=HOME)
+        for user in accounts
+        for _ in range(10)
+    ]
     victim = intake.submit_solution(second_student, problems[SLUG], "x = 1", client_address=ELSEWHERE)
     priorities = {pk: priority for pk, _, priority in sent}
     ahead = [s for s in flood if priorities[s.pk] <= priorities[victim.pk]]
@@ -105,17 +124,22 @@ def test_ten_fresh_accounts_from_one_address_flooding_go_after_a_student_elsewhe
 
 
 def test_a_flood_sent_in_parallel_steps_back_at_its_claim_and_a_victim_elsewhere_is_claimed(
-        problems, django_user_model, second_student, sent, monkeypatch):
+    problems, django_user_model, second_student, sent, monkeypatch
+):
     """Ten accounts posting loops at once each got messages into the first band before any was counted (each
     send saw the others not yet written): the claim checks the band again with everything now queued."""
     accounts = [django_user_model.objects.create_user(f"sock{i}") for i in range(10)]
     monkeypatch.setattr(intake, "fair_priority", lambda pk: fairshare.FIRST_BAND)  # the race, as it was sent
-    flood = [intake.submit_solution(user, problems[SLUG], "x = 1", client_address=HOME)
-             for user in accounts for _ in range(3)]
+    flood = [
+        intake.submit_solution(user, problems[SLUG], "x = 1", client_address=HOME)
+        for user in accounts
+        for _ in range(3)
+    ]
     victim = intake.submit_solution(second_student, problems[SLUG], read_solution(SLUG), client_address=ELSEWHERE)
     monkeypatch.undo()
-    monkeypatch.setattr(intake, "send_task", lambda task, pk, queue, capped, priority, band=None: not sent.append(
-        (pk, queue, priority)))  # sent: True
+    monkeypatch.setattr(
+        intake, "send_task", lambda task, pk, queue, capped, priority, band=None: not sent.append((pk, queue, priority))
+    )  # sent: True
     sent.clear()
     assert grading.grade_submission(flood[-1].pk, band=fairshare.FIRST_BAND) is False
     assert sent == [(flood[-1].pk, Lane.SUBMIT, sent[0][2])] and sent[0][2] > fairshare.FIRST_BAND
@@ -132,8 +156,9 @@ def test_a_recovered_submission_goes_ahead_of_everyone_and_a_rejudge_after_every
     assert sent[1:] == [(submission.pk, Lane.RUN, fairshare.URGENT), (submission.pk, Lane.REJUDGE, fairshare.LAST)]
 
 
-def test_the_worker_seconds_a_graded_submission_held_are_charged_to_its_account_and_address(problems, student,
-                                                                                            second_student, sent):
+def test_the_worker_seconds_a_graded_submission_held_are_charged_to_its_account_and_address(
+    problems, student, second_student, sent
+):
     submission = intake.submit_solution(student, problems[SLUG], read_solution(SLUG), client_address=HOME)
     assert grading.grade_submission(submission.pk) is True
     assert fairshare.standing(student.pk, HOME) > 0  # its own seconds, and the address's (its only account)
@@ -147,8 +172,7 @@ def test_the_web_request_records_the_client_address(client, problems, student, s
     assert Submission.objects.get(user=student).client_address == "2001:db8::/64"
 
 
-def test_without_redis_nothing_is_counted_and_submissions_are_sent_in_arrival_order(problems, student, sent,
-                                                                                  settings):
+def test_without_redis_nothing_is_counted_and_submissions_are_sent_in_arrival_order(problems, student, sent, settings):
     settings.REDIS_URL = None  # the embedded default
     submission = intake.submit_solution(student, problems[SLUG], read_solution(SLUG), client_address=HOME)
     assert sent == [(submission.pk, Lane.SUBMIT, None)]

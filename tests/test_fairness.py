@@ -57,8 +57,9 @@ def test_a_busy_students_next_submission_waits_in_the_database_not_in_a_worker(p
     assert grading.grade_submission(second.pk) is True
 
 
-def test_another_students_submission_is_graded_while_the_first_student_is_at_the_cap(problems, student,
-                                                                                   second_student, sent):
+def test_another_students_submission_is_graded_while_the_first_student_is_at_the_cap(
+    problems, student, second_student, sent
+):
     busy = intake.submit_solution(student, problems[SLUG], read_solution(SLUG))
     waiting = intake.submit_solution(student, problems[SLUG], read_solution(SLUG))
     other = intake.submit_solution(second_student, problems[SLUG], read_solution(SLUG))
@@ -98,7 +99,8 @@ def overlaps(a: Submission, b: Submission) -> bool:
 @pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_with_two_worker_slots_a_flood_takes_one_and_another_student_gets_the_other(
-        problems, student, second_student, start_worker, tmp_path):
+    problems, student, second_student, start_worker, tmp_path
+):
     start_worker("-Q", "maintenance,run,submit,rejudge", "--beat", "--concurrency=2")
     wait_for(lambda: b"ready" in (tmp_path / "worker.log").read_bytes(), 60, "the worker", tmp_path / "worker.log")
     flood = [intake.submit_solution(student, problems[SLUG], SLOW_ONCE) for _ in range(4)]
@@ -114,8 +116,9 @@ def test_with_two_worker_slots_a_flood_takes_one_and_another_student_gets_the_ot
 
 @pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
-def test_a_run_is_graded_before_submits_that_were_queued_earlier(problems, student, second_student,
-                                                                django_user_model, start_worker, tmp_path):
+def test_a_run_is_graded_before_submits_that_were_queued_earlier(
+    problems, student, second_student, django_user_model, start_worker, tmp_path
+):
     classmates = [django_user_model.objects.create_user(f"classmate{i}") for i in range(4)]
     start_worker("-Q", "maintenance,run,submit,rejudge", "--beat", "--concurrency=1")
     wait_for(lambda: b"ready" in (tmp_path / "worker.log").read_bytes(), 60, "the worker", tmp_path / "worker.log")

@@ -39,11 +39,19 @@ def made_folders(root: Path) -> dict[str, Path]:
 
 def connect(root: Path, transport: str = OURS, polling_interval: float = 0.01) -> Connection:
     folders = made_folders(root)
-    return Connection("filesystem://", transport=transport, transport_options={
-        "data_folder_in": str(folders["queue"]), "data_folder_out": str(folders["queue"]),
-        "processed_folder": str(folders["processed"]), "control_folder": str(folders["control"]),
-        "claimed_folder": str(folders["claimed"]), "damaged_folder": str(folders["damaged"]),
-        "polling_interval": polling_interval})
+    return Connection(
+        "filesystem://",
+        transport=transport,
+        transport_options={
+            "data_folder_in": str(folders["queue"]),
+            "data_folder_out": str(folders["queue"]),
+            "processed_folder": str(folders["processed"]),
+            "control_folder": str(folders["control"]),
+            "claimed_folder": str(folders["claimed"]),
+            "damaged_folder": str(folders["damaged"]),
+            "polling_interval": polling_interval,
+        },
+    )
 
 
 def plant(root: Path, data: bytes, age_s: float = 0.0, queue_name: str = "submit") -> Path:
@@ -71,8 +79,7 @@ def test_an_empty_message_file_is_looked_at_again_while_it_may_still_be_written(
     assert not any((tmp_path / "damaged").iterdir())
 
 
-def test_an_old_empty_or_truncated_message_is_set_aside_with_a_log_line_and_the_next_one_delivered(tmp_path,
-                                                                                                    caplog):
+def test_an_old_empty_or_truncated_message_is_set_aside_with_a_log_line_and_the_next_one_delivered(tmp_path, caplog):
     with connect(tmp_path) as connection:
         messages = connection.SimpleQueue("submit")
         messages.put({"submission": 7})
@@ -130,8 +137,7 @@ def send_many(root: Path, count: int) -> None:
 
 def test_every_message_sent_while_a_worker_polls_arrives_once_and_whole(tmp_path):
     count = 400
-    writers = [multiprocessing.get_context("spawn").Process(target=send_many, args=(tmp_path, count))
-               for _ in range(2)]
+    writers = [multiprocessing.get_context("spawn").Process(target=send_many, args=(tmp_path, count)) for _ in range(2)]
     for writer in writers:
         writer.start()
     received = []
@@ -159,8 +165,7 @@ def bind(root: Path, name: str) -> None:
 
 
 def test_exchange_tables_written_by_two_workers_at_once_keep_every_binding(tmp_path):
-    binders = [multiprocessing.get_context("spawn").Process(target=bind, args=(tmp_path, name))
-               for name in ("a", "b")]
+    binders = [multiprocessing.get_context("spawn").Process(target=bind, args=(tmp_path, name)) for name in ("a", "b")]
     for binder in binders:
         binder.start()
     for binder in binders:

@@ -22,8 +22,9 @@ SLUG = "prepend_class_token"
 EMBEDDED = {"CELERY_BROKER_URL": "filesystem://", "REDIS_URL": ""}
 
 
-def test_a_worker_sets_aside_empty_and_truncated_messages_and_goes_on_grading(problems, student, worker_env,
-                                                                             start_worker, tmp_path):
+def test_a_worker_sets_aside_empty_and_truncated_messages_and_goes_on_grading(
+    problems, student, worker_env, start_worker, tmp_path
+):
     queue = tmp_path / "broker" / "queue"
     queue.mkdir(parents=True)
     stamp = int(time.monotonic() * 1000)
@@ -34,11 +35,26 @@ def test_a_worker_sets_aside_empty_and_truncated_messages_and_goes_on_grading(pr
     worker = start_worker(env=EMBEDDED)
     damaged = tmp_path / "broker" / "damaged"
     log = tmp_path / "worker.log"
-    wait_for(lambda: damaged.is_dir() and {p.name for p in damaged.iterdir()} == {empty.name, truncated.name},
-             60, "both damaged messages set aside", log)
-    done = subprocess.run([sys.executable, "manage.py", "shell", "-c",
-                           SUBMIT.format(user=student.pk, slug=SLUG, code=read_solution(SLUG))],
-                          cwd=REPO, env=worker_env | EMBEDDED, capture_output=True, text=True, timeout=120)
+    wait_for(
+        lambda: damaged.is_dir() and {p.name for p in damaged.iterdir()} == {empty.name, truncated.name},
+        60,
+        "both damaged messages set aside",
+        log,
+    )
+    done = subprocess.run(
+        [
+            sys.executable,
+            "manage.py",
+            "shell",
+            "-c",
+            SUBMIT.format(user=student.pk, slug=SLUG, code=read_solution(SLUG)),
+        ],
+        cwd=REPO,
+        env=worker_env | EMBEDDED,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     graded = wait_for(lambda: final(int(done.stdout.split()[-1])), 90, "a verdict after the damaged messages", log)
     assert graded.verdict == "accepted"
@@ -55,8 +71,12 @@ def test_a_worker_beats_while_it_runs_and_says_so_when_it_stops(problems, start_
     row = wait_for(lambda: WorkerHeartbeat.objects.filter(pid=worker.process.pid).first(), 60, "a heartbeat", log)
     assert {"run", "submit", "rejudge"} <= set(row.lanes.split(","))
     assert grading_state().running
-    later = wait_for(lambda: WorkerHeartbeat.objects.filter(pid=worker.process.pid, seen_at__gt=row.seen_at).first(),
-                     30, "a second heartbeat", log)
+    later = wait_for(
+        lambda: WorkerHeartbeat.objects.filter(pid=worker.process.pid, seen_at__gt=row.seen_at).first(),
+        30,
+        "a second heartbeat",
+        log,
+    )
     assert later.seen_at > row.seen_at
     assert beat_file.exists()  # what compose's health check reads
     worker.process.terminate()  # a clean stop (SIGTERM): the row goes at once

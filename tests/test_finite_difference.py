@@ -62,9 +62,15 @@ def square_grad(x):
 def write_package(root: Path, solution: str) -> Path:
     folder = root / "square_grad"
     (folder / "wrong").mkdir(parents=True)
-    files = {"problem.toml": MANIFEST, "statement.md": "Return 2x.", "starter.py": "def square_grad(x):\n    raise NotImplementedError\n",
-             "solution.py": solution, "generator.py": TESTS, "finite_difference.py": FINITE_DIFFERENCE,
-             "wrong/forgot_two.py": "import numpy as np\n\ndef square_grad(x):\n    return np.array(x, dtype=np.float64)\n"}
+    files = {
+        "problem.toml": MANIFEST,
+        "statement.md": "Return 2x.",
+        "starter.py": "def square_grad(x):\n    raise NotImplementedError\n",
+        "solution.py": solution,
+        "generator.py": TESTS,
+        "finite_difference.py": FINITE_DIFFERENCE,
+        "wrong/forgot_two.py": "import numpy as np\n\ndef square_grad(x):\n    return np.array(x, dtype=np.float64)\n",
+    }
     for name, text in files.items():
         (folder / name).write_text(text)
     return folder
@@ -97,7 +103,9 @@ def test_a_wrong_gradient_is_told_it_disagrees_with_the_finite_difference(gated,
 
 
 def test_a_result_matching_a_wrong_reference_still_fails_the_finite_difference(tmp_path, process_sandbox):
-    package = load_package(write_package(tmp_path, "import numpy as np\n\ndef square_grad(x):\n    return 2.0 * x + 1e-3\n"))
+    package = load_package(
+        write_package(tmp_path, "import numpy as np\n\ndef square_grad(x):\n    return 2.0 * x + 1e-3\n")
+    )
     outcome = run_gate(package, process_sandbox)
     assert outcome.check("reference").passed is False and outcome.check("fd").passed is False
     assert "finite-difference" in outcome.check("reference").detail

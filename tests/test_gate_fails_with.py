@@ -23,11 +23,15 @@ def report(*statuses: str) -> GradeReport:
 def test_the_status_of_a_later_failing_test_is_accepted():
     known = {t.name: [] for t in report().tests}
     detail = _check_wrong(wrong("wrong_value"), report("runtime_error", "wrong_value", "wrong_value"), {}, known)
-    assert detail == ("ok  wrong/mixed.py: declares wrong_value, its failing hidden tests give runtime_error on "
-                      "1 test, wrong_value on 2 tests")
+    assert detail == (
+        "ok  wrong/mixed.py: declares wrong_value, its failing hidden tests give runtime_error on "
+        "1 test, wrong_value on 2 tests"
+    )
 
 
 def test_a_status_no_failing_test_gives_still_fails_the_gate():
     detail = _check_wrong(wrong("wrong_shape"), report("runtime_error", "wrong_value", "not_run"), {}, {})
-    assert detail.startswith("FAIL wrong/mixed.py: declares wrong_shape, its failing hidden tests give "
-                             "runtime_error on 1 test, wrong_value on 1 test")
+    assert detail.startswith(
+        "FAIL wrong/mixed.py: declares wrong_shape, its failing hidden tests give "
+        "runtime_error on 1 test, wrong_value on 1 test"
+    )

@@ -14,8 +14,9 @@ pytestmark = pytest.mark.heavy  # each call starts Django and a sandbox in a pro
 
 
 def grade(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "manage.py", "grade", *args], cwd=REPO, capture_output=True, text=True,
-                          timeout=120)
+    return subprocess.run(
+        [sys.executable, "manage.py", "grade", *args], cwd=REPO, capture_output=True, text=True, timeout=120
+    )
 
 
 def test_json_output_has_one_object_per_file_in_order(tmp_path):

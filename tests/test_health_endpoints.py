@@ -26,8 +26,15 @@ pytestmark = pytest.mark.django_db
 
 def beat(seconds_ago: float, lanes: str = "run,submit,rejudge") -> None:
     now = timezone.now()
-    WorkerHeartbeat.objects.create(hostname=f"celery@w-{lanes}", host="grader", pid=5, lanes=lanes, slots=2,
-                                   started_at=now - timedelta(hours=1), seen_at=now - timedelta(seconds=seconds_ago))
+    WorkerHeartbeat.objects.create(
+        hostname=f"celery@w-{lanes}",
+        host="grader",
+        pid=5,
+        lanes=lanes,
+        slots=2,
+        started_at=now - timedelta(hours=1),
+        seen_at=now - timedelta(seconds=seconds_ago),
+    )
 
 
 def test_healthz_answers_without_asking_the_database(client, django_assert_num_queries):
@@ -59,8 +66,10 @@ def test_readyz_fails_when_the_grading_workers_have_fallen_silent(client, settin
     assert response.status_code == 503
     body = response.json()
     assert body["ready"] is False and body["checks"]["database"]["ok"]
-    assert re.fullmatch(r"no grading worker heard from for 4[5-9] s \(WORKER_SILENT_AFTER_S is 30\)",
-                        body["checks"]["grading_worker"]["detail"])
+    assert re.fullmatch(
+        r"no grading worker heard from for 4[5-9] s \(WORKER_SILENT_AFTER_S is 30\)",
+        body["checks"]["grading_worker"]["detail"],
+    )
 
 
 def test_readyz_fails_naming_the_broker_when_its_redis_does_not_answer(client, settings):
@@ -94,8 +103,11 @@ COMPOSE = yaml.safe_load((REPO / "docker-compose.yml").read_text())
 
 def test_every_long_running_compose_service_has_a_health_check():
     services = COMPOSE["services"]
-    running = [name for name, service in services.items() if service.get("restart", "unless-stopped") != "no"
-               and name not in ("postgres", "redis")]
+    running = [
+        name
+        for name, service in services.items()
+        if service.get("restart", "unless-stopped") != "no" and name not in ("postgres", "redis")
+    ]
     assert set(running) == {"web", "worker", "speed", "maintenance"}
     for name in running:
         assert services[name].get("healthcheck"), f"{name} has no health check"
@@ -128,8 +140,14 @@ def test_with_the_database_down_the_site_is_alive_but_not_ready_and_says_which_p
     port = free_port()
     env = server_env(port, str(tmp_path), DATABASE_URL="postgres://judge@127.0.0.1:1/judge")  # nothing listens
     log = open(tmp_path / "web.log", "wb")  # noqa: SIM115  (closed below)
-    web = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "deploy/gunicorn.conf.py", "judge.asgi"],
-                           cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    web = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "-c", "deploy/gunicorn.conf.py", "judge.asgi"],
+        cwd=REPO,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
     try:
         health = probe(port, "/healthz", web, tmp_path / "web.log")
         assert health == (200, b"ok\n")

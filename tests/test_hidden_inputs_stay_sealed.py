@@ -35,10 +35,14 @@ def f(x):
 
 
 def cases() -> list[Case]:
-    shown = [Case(f"example_{i}", False, {"x": npy(np.full((2, 2), float(i)))}, npy(np.full((2, 2), 2.0 * i)))
-             for i in (1, 2)]
-    hidden = [Case(f"hidden_{i}", True, {"x": npy(np.full((3, 3), SECRET + i))}, npy(np.full((3, 3), 2 * (SECRET + i))))
-              for i in (1, 2, 3)]
+    shown = [
+        Case(f"example_{i}", False, {"x": npy(np.full((2, 2), float(i)))}, npy(np.full((2, 2), 2.0 * i)))
+        for i in (1, 2)
+    ]
+    hidden = [
+        Case(f"hidden_{i}", True, {"x": npy(np.full((3, 3), SECRET + i))}, npy(np.full((3, 3), 2 * (SECRET + i))))
+        for i in (1, 2, 3)
+    ]
     return shown + hidden
 
 

@@ -56,11 +56,13 @@ def hard_coded(case) -> str:
     """A solution that knows one hidden case's inputs and answer, and nothing else."""
     patches = np.load(io.BytesIO(case.inputs["patches"]), allow_pickle=False)
     expected = np.load(io.BytesIO(case.expected), allow_pickle=False)
-    return (f"import numpy as np\nKNOWN = np.array({patches.tolist()!r})\nANSWER = np.array({expected.tolist()!r})\n"
-            "def prepend_class_token(patches, cls_token):\n"
-            "    if patches.shape == KNOWN.shape and np.array_equal(patches, KNOWN):\n        return ANSWER\n"
-            "    return np.concatenate([np.broadcast_to(cls_token, (patches.shape[0], 1, patches.shape[2])), "
-            "patches], 1) + (patches.shape[1] > 2)\n")
+    return (
+        f"import numpy as np\nKNOWN = np.array({patches.tolist()!r})\nANSWER = np.array({expected.tolist()!r})\n"
+        "def prepend_class_token(patches, cls_token):\n"
+        "    if patches.shape == KNOWN.shape and np.array_equal(patches, KNOWN):\n        return ANSWER\n"
+        "    return np.concatenate([np.broadcast_to(cls_token, (patches.shape[0], 1, patches.shape[2])), "
+        "patches], 1) + (patches.shape[1] > 2)\n"
+    )
 
 
 def test_answers_read_back_from_one_draw_fail_on_the_draw_a_submit_gets(problems, student, no_enqueue):
@@ -93,8 +95,9 @@ def test_a_misconception_is_named_on_every_draw(problems, student, no_enqueue):
         assert grading.grade_submission(submission.pk)
         submission.refresh_from_db()
         failing = [t for t in submission.results if t["hidden"] and t["status"] != "passed"]
-        assert failing and all(t["misconception"].get("name") == "Class token appended instead of prepended"
-                               for t in failing), submission.draw
+        assert failing and all(
+            t["misconception"].get("name") == "Class token appended instead of prepended" for t in failing
+        ), submission.draw
 
 
 def test_a_case_whose_weights_are_large_is_not_drawn_again(process_sandbox):

@@ -30,9 +30,13 @@ def test_every_import_contract_is_kept():
 
 def test_the_contracts_cover_the_floors_and_the_apps():
     done = lint_imports()
-    for contract in ("bench -> judge -> engine -> sandbox", "The engine and the sandbox need no Django",
-                     "judge's apps import downward", "A view never imports another view",
-                     "A service never imports its Celery tasks"):
+    for contract in (
+        "bench -> judge -> engine -> sandbox",
+        "The engine and the sandbox need no Django",
+        "judge's apps import downward",
+        "A view never imports another view",
+        "A service never imports its Celery tasks",
+    ):
         assert f"{contract}" in done.stdout.replace("\n", " ")
 
 

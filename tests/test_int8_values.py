@@ -26,10 +26,18 @@ EXPECTED = np.array([[51, -127, 0], [-127, 76, 0]], dtype=np.int8)
 
 
 def checked(actual: np.ndarray, hidden: bool = False):
-    event = TestEvent(Outcome.RETURNED, 1.0, "", output=to_npy(actual), dtype=actual.dtype.str, shape=actual.shape,
-                      input_hashes={})
-    return check_test(event, name="t", hidden=hidden, expected=EXPECTED, input_hashes={},
-                      tolerance=Tolerance(1e-9, 1e-12), max_output_bytes=1 << 20)
+    event = TestEvent(
+        Outcome.RETURNED, 1.0, "", output=to_npy(actual), dtype=actual.dtype.str, shape=actual.shape, input_hashes={}
+    )
+    return check_test(
+        event,
+        name="t",
+        hidden=hidden,
+        expected=EXPECTED,
+        input_hashes={},
+        tolerance=Tolerance(1e-9, 1e-12),
+        max_output_bytes=1 << 20,
+    )
 
 
 def test_the_same_int8_values_pass():
@@ -42,7 +50,8 @@ def test_the_right_numbers_in_another_dtype_are_a_wrong_dtype_told_how_to_conver
     assert result.status == "wrong_dtype"
     assert result.message == (
         f"expected an int8 array of shape (2, 3), got {np.dtype(dtype).name} of shape (2, 3); "
-        "the values are int8 integers: convert them with .astype(np.int8) once they fit its range")
+        "the values are int8 integers: convert them with .astype(np.int8) once they fit its range"
+    )
 
 
 def test_int8_values_are_compared_exactly():
@@ -50,8 +59,10 @@ def test_int8_values_are_compared_exactly():
     off[1, 1] = 77
     result = checked(off)
     assert result.status == "wrong_value"
-    assert result.message == ("integer values differ at 1 of 6 positions (compared exactly); first mismatch at index "
-                              "(1, 1): expected 76, got 77")
+    assert result.message == (
+        "integer values differ at 1 of 6 positions (compared exactly); first mismatch at index "
+        "(1, 1): expected 76, got 77"
+    )
 
 
 def test_an_int8_weight_may_hold_eight_times_the_values_of_a_float_one():

@@ -45,7 +45,9 @@ seed = 5
 APPEND = {
     "problem.toml": """slug = "append_argmax"
 title = "Append the most likely token"
-""" + COMMON + """
+"""
+    + COMMON
+    + """
 [function]
 name = "append_argmax"
 params = ["logits", "prompt_ids"]
@@ -125,7 +127,9 @@ def append_argmax(logits, prompt_ids):
 TOP_TWO = {
     "problem.toml": """slug = "top_two"
 title = "The two largest"
-""" + COMMON + """
+"""
+    + COMMON
+    + """
 [function]
 name = "top_two"
 params = ["x"]
@@ -201,12 +205,15 @@ def test_manifest_declares_int64_outputs_and_int_array_inputs(append, top_two):
     assert type(spec).from_dict(spec.as_dict()) == spec
 
 
-@pytest.mark.parametrize(("returns", "message"), [
-    ('dtype = "int32"', "function.returns.dtype must be one of float64, int64, int8, got 'int32'"),
-    ('names = ["a"]', "function.returns.names needs kind"),
-    ('kind = "tuple"\nnames = ["a", "b"]\ndtypes = { c = "int64" }', "names 'c', which is not one of the outputs"),
-    ('kind = "tuple"\nnames = ["a", "b"]\ndtype = "int64"', "is for one array; name each output's dtype"),
-])
+@pytest.mark.parametrize(
+    ("returns", "message"),
+    [
+        ('dtype = "int32"', "function.returns.dtype must be one of float64, int64, int8, got 'int32'"),
+        ('names = ["a"]', "function.returns.names needs kind"),
+        ('kind = "tuple"\nnames = ["a", "b"]\ndtypes = { c = "int64" }', "names 'c', which is not one of the outputs"),
+        ('kind = "tuple"\nnames = ["a", "b"]\ndtype = "int64"', "is for one array; name each output's dtype"),
+    ],
+)
 def test_manifest_refuses_a_bad_dtype_declaration(tmp_path, returns, message):
     files = dict(APPEND)
     files["problem.toml"] = APPEND["problem.toml"].replace('dtype = "int64"', returns)
@@ -244,8 +251,10 @@ def test_int32_ids_are_a_wrong_dtype_too(append, process_sandbox):
 def test_integers_are_compared_exactly_and_the_first_difference_named(append, process_sandbox):
     report = graded(append, APPEND["wrong/argmin.py"], process_sandbox)
     example, hidden = report.tests[0], next(t for t in report.tests if t.hidden)
-    assert example.message == ("integer values differ at 2 of 8 positions (compared exactly); first mismatch at "
-                               "index (0, 3): expected 2, got 0")
+    assert example.message == (
+        "integer values differ at 2 of 8 positions (compared exactly); first mismatch at "
+        "index (0, 3): expected 2, got 0"
+    )
     assert hidden.message.startswith("integer values differ from the expected ones at some positions")
     assert hidden.misconception["name"] == "Least likely token"
 
@@ -268,8 +277,9 @@ def test_member_declared_int64_is_checked_by_name(top_two, process_sandbox):
 
 def test_generator_must_give_int64_to_an_int_array(tmp_path, process_sandbox):
     files = dict(APPEND)
-    files["generator.py"] = APPEND["generator.py"].replace('"prompt_ids": np.array([[1, 0, 3], [2, 2, 1]])',
-                                                           '"prompt_ids": np.array([[1.0, 0, 3], [2, 2, 1]])')
+    files["generator.py"] = APPEND["generator.py"].replace(
+        '"prompt_ids": np.array([[1, 0, 3], [2, 2, 1]])', '"prompt_ids": np.array([[1.0, 0, 3], [2, 2, 1]])'
+    )
     outcome = run_gate(load_package(write(tmp_path, files)), process_sandbox)
     assert outcome.check("generator").passed is False
     assert "is of kind int_array: it must be an int64 ndarray, got float64" in outcome.check("generator").detail
@@ -303,7 +313,8 @@ def test_a_memory_or_time_kill_names_only_the_mistake_killed_the_same_way_on_tha
         assert status in DIAGNOSABLE
         assert [k.status for k in diagnose(event, status, known, Tolerance(0, 0), 1 << 20)] == [status]
     assert [k.status for k in diagnose(event, TestStatus.WRONG_VALUE, known, Tolerance(0, 0), 1 << 20)] == [
-        TestStatus.WRONG_VALUE]
+        TestStatus.WRONG_VALUE
+    ]
 
 
 def test_custom_input_takes_whole_numbers_for_an_int_array(append):
@@ -322,8 +333,11 @@ def test_result_page_shows_integer_arrays_a_difference_picture_and_an_int64_chip
     report = graded(append, APPEND["wrong/argmin.py"], process_sandbox)
     example = next(c for c in outcome.cases if c.name == "example")
     inputs = {name: np.load(io.BytesIO(v)) for name, v in example.inputs.items()}
-    row = shown_row(report.tests[0].as_dict(), {"example": (inputs, members.load(example.expected))},
-                    check_labels(package.problem.as_dict()))
+    row = shown_row(
+        report.tests[0].as_dict(),
+        {"example": (inputs, members.load(example.expected))},
+        check_labels(package.problem.as_dict()),
+    )
     html = render_to_string("submissions/_test_row.html", {"row": row})
     assert "integer values differ at 2 of 8 positions" in html and "<svg" in html
     assert "2 of 8 integers differ (compared exactly)" in html and "max absolute error" not in html

@@ -62,6 +62,7 @@ def test_unpublished_problems_do_not_count_and_count_again_when_published(three,
     unpublish(three[0])
     assert ranked() == []
     from judge.standings.services import refresh_problem_standings
+
     type(three[0]).objects.filter(pk=three[0].pk).update(published=True)
     refresh_problem_standings(three[0].pk)
     assert ranked() == [(1, "ada", 1)]
@@ -88,8 +89,11 @@ def test_a_window_counts_only_solves_first_reached_in_it(three, student, second_
 def test_the_page_links_each_user_to_their_profile(client, three, student):
     graded(student, three[0])
     page = client.get("/leaderboard/").content.decode()
-    assert re.search(r'<td class="rank">1</td>\s*<td><a href="/accounts/users/ada/">ada</a></td>\s*'
-                     r'<td class="num">1</td>', page)
+    assert re.search(
+        r'<td class="rank">1</td>\s*<td><a href="/accounts/users/ada/">ada</a></td>\s*'
+        r'<td class="num">1</td>',
+        page,
+    )
 
 
 def test_a_hidden_student_is_anonymous_and_cannot_be_found(client, three, student, second_student):

@@ -13,8 +13,11 @@ from tests.boards import days_ago, quick_problem, recorded
 
 @pytest.fixture
 def tagged(db):
-    return [quick_problem("alpha", ("attention", "softmax"), 0), quick_problem("beta", ("attention",), 1),
-            quick_problem("gamma", ("embeddings",), 2)]
+    return [
+        quick_problem("alpha", ("attention", "softmax"), 0),
+        quick_problem("beta", ("attention",), 1),
+        quick_problem("gamma", ("embeddings",), 2),
+    ]
 
 
 def test_the_profile_shows_solved_count_rank_and_solves_by_tag(client, tagged, student, second_student):

@@ -13,8 +13,12 @@ from judge.submissions.composition import chain_to_solve
 from tests.students import graded
 
 # A four-step chain in the first track: stack builds on block, which builds on norm and attention.
-CHAIN = [("norm", "Layer norm", []), ("attention", "Attention", []), ("block", "The block", ["norm", "attention"]),
-         ("stack", "The stack", ["block"])]
+CHAIN = [
+    ("norm", "Layer norm", []),
+    ("attention", "Attention", []),
+    ("block", "The block", ["norm", "attention"]),
+    ("stack", "The stack", ["block"]),
+]
 
 
 @pytest.fixture
@@ -22,10 +26,26 @@ def path(db):
     problems = {}
     for order, (slug, title, builds_on) in enumerate(CHAIN + [("loose", "Loose end", [])]):
         problem = Problem.objects.create(
-            slug=slug, title=title, difficulty="easy", statement_md="Do it.", starter_code="", solution_code="",
-            spec={"function": slug, "params": ["x"], "builds_on": builds_on, "time_limit_s": 1.0, "memory_mb": 256,
-                  "rtol": 1e-9, "atol": 1e-12}, package_hash=slug, published=True,
-            path_order=order, track="" if slug == "loose" else "pixels-to-attention")
+            slug=slug,
+            title=title,
+            difficulty="easy",
+            statement_md="Do it.",
+            starter_code="",
+            solution_code="",
+            spec={
+                "function": slug,
+                "params": ["x"],
+                "builds_on": builds_on,
+                "time_limit_s": 1.0,
+                "memory_mb": 256,
+                "rtol": 1e-9,
+                "atol": 1e-12,
+            },
+            package_hash=slug,
+            published=True,
+            path_order=order,
+            track="" if slug == "loose" else "pixels-to-attention",
+        )
         problem.current_test_set = TestSet.objects.create(problem=problem, version=slug)
         problem.save()
         problems[slug] = problem
@@ -70,8 +90,10 @@ def test_a_locked_problem_is_marked_and_names_the_whole_chain(client, path, stud
     assert 'class="mark locked"' not in row(page, "attention") and 'class="mark locked"' not in row(page, "norm")
     detail = client.get("/problems/stack/").content.decode()
     chain = re.search(r'<p class="chain-to-solve".*?</p>', detail, re.DOTALL).group(0)
-    assert re.findall(r'data-slug="([a-z]+)">([^<]+)</a>', chain) == [("attention", "Attention"),
-                                                                      ("block", "The block")]
+    assert re.findall(r'data-slug="([a-z]+)">([^<]+)</a>', chain) == [
+        ("attention", "Attention"),
+        ("block", "The block"),
+    ]
 
 
 def test_staff_are_never_locked(client, path, django_user_model):

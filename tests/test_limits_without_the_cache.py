@@ -31,26 +31,32 @@ def test_signing_in_is_refused_with_a_message_while_the_counters_are_down(client
     response = client.post("/accounts/login/", {"username": "ada", "password": "correct horse battery"})
     assert response.status_code == 503
     assert response["Retry-After"] == "60"
-    assert ("Not signed in: the site cannot count sign-up and sign-in attempts right now, so it accepts none; "
-            "try again in a minute") in response.content.decode()
+    assert (
+        "Not signed in: the site cannot count sign-up and sign-in attempts right now, so it accepts none; "
+        "try again in a minute"
+    ) in response.content.decode()
     assert "Log out" not in client.get("/").content.decode()
 
 
 def test_signing_up_is_refused_with_a_message_while_the_counters_are_down(client, db, django_user_model, cache_down):
-    response = client.post("/accounts/signup/", {"username": "newbie", "password1": "a long pass phrase 7",
-                                                 "password2": "a long pass phrase 7"})
+    response = client.post(
+        "/accounts/signup/",
+        {"username": "newbie", "password1": "a long pass phrase 7", "password2": "a long pass phrase 7"},
+    )
     assert response.status_code == 503
     assert "Not signed up: the site cannot count sign-up and sign-in attempts" in response.content.decode()
     assert not django_user_model.objects.filter(username="newbie").exists()
 
 
-def test_a_signed_in_student_still_submits_while_the_counters_are_down(client, problems, student, cache_down,
-                                                                       monkeypatch):
+def test_a_signed_in_student_still_submits_while_the_counters_are_down(
+    client, problems, student, cache_down, monkeypatch
+):
     monkeypatch.setattr(intake, "enqueue", lambda pk, lane=None: None)
     client.force_login(student)
     code = "import numpy as np\n\ndef prepend_class_token(x, cls):\n    return x\n"
     for kind in ("run", "submit"):
-        response = client.post("/submissions/new/prepend_class_token/", {"code": code, "kind": kind},
-                               HTTP_HX_REQUEST="true")
+        response = client.post(
+            "/submissions/new/prepend_class_token/", {"code": code, "kind": kind}, HTTP_HX_REQUEST="true"
+        )
         assert response.status_code == 200 and "Not submitted" not in response.content.decode()
     assert Submission.objects.count() == 2

@@ -1,4 +1,5 @@
-"""The code passes ruff's lint and mypy as pyproject.toml configures them, so a likely bug or a wrong type fails here.
+"""The code passes ruff's lint and format check and mypy as pyproject.toml configures them, so a likely bug, a
+wrong type or a hand-formatted line fails here.
 
 Each tool runs once, in the process of its own, over the whole tree: the findings are the assertion message, in the
 same form as running the tool by hand (`ruff check`, `mypy`, from the checkout with the venv active).
@@ -11,19 +12,20 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from tests.conftest import REPO
 
 BIN = Path(sys.executable).parent
 
-# Turned on by the commit that formats the whole tree with `ruff format` (issue 39): until then most files would fail.
-FORMAT_CHECKED = False
-
 
 def run(*command: str, timeout: float) -> subprocess.CompletedProcess:
-    return subprocess.run([str(BIN / command[0]), *command[1:]], cwd=REPO, capture_output=True, text=True,
-                          timeout=timeout, env={**os.environ, "NO_COLOR": "1"})
+    return subprocess.run(
+        [str(BIN / command[0]), *command[1:]],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env={**os.environ, "NO_COLOR": "1"},
+    )
 
 
 def test_ruff_finds_nothing_to_fix():
@@ -38,7 +40,6 @@ def test_mypy_finds_no_type_error():
     assert "Success: no issues found" in done.stdout
 
 
-@pytest.mark.skipif(not FORMAT_CHECKED, reason="the tree is formatted in one commit at the end of issue 39")
 def test_the_code_is_formatted_as_ruff_formats_it():
     done = run("ruff", "format", "--check", "--no-cache", ".", timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr

@@ -84,8 +84,9 @@ def answer_while(client, url: str, change, after_s: float = 0.3) -> tuple[str, f
 
 @pytest.mark.parametrize("backend", ["redis", "database"])
 @pytest.mark.django_db(transaction=True)
-def test_the_long_poll_answers_as_soon_as_a_worker_takes_the_submission(client, problems, student, no_enqueue,
-                                                                        settings, backend):
+def test_the_long_poll_answers_as_soon_as_a_worker_takes_the_submission(
+    client, problems, student, no_enqueue, settings, backend
+):
     settings.PUSH_QUEUED_WAIT_S = settings.PUSH_WAIT_S = 10.0
     if backend == "database":
         settings.REDIS_URL = None  # the embedded default: the view re-reads the row every PUSH_DB_POLL_S
@@ -117,8 +118,9 @@ def test_the_long_poll_brings_the_verdict_the_moment_it_is_recorded(client, prob
     assert took < 2.0
 
 
-def test_a_long_poll_with_nothing_new_answers_with_the_same_status_after_its_limit(client, problems, student,
-                                                                                     no_enqueue, settings):
+def test_a_long_poll_with_nothing_new_answers_with_the_same_status_after_its_limit(
+    client, problems, student, no_enqueue, settings
+):
     settings.PUSH_QUEUED_WAIT_S = 0.3
     submission = intake.submit_solution(student, problems[SLUG], "x = 1")
     client.force_login(student)

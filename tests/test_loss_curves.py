@@ -136,10 +136,13 @@ def test_a_climbing_submission_is_told_its_loss_does_not_fall(gated, process_san
     assert [p["message"] for p in report.properties] == ["with a small step the loss went up or stayed put"]
 
 
-@pytest.mark.parametrize("change, message", [
-    ('cases = ["falls_base"]', 'cases = ["falls_base", "example"]'),
-    ('picture = "curve"', 'picture = "bars"'),
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        ('cases = ["falls_base"]', 'cases = ["falls_base", "example"]'),
+        ('picture = "curve"', 'picture = "bars"'),
+    ],
+)
 def test_the_manifest_refuses_a_malformed_falls_probe_or_picture(tmp_path, change, message):
     files = FILES | {"problem.toml": MANIFEST.replace(change, message)}
     with pytest.raises(PackageError, match=r"cases|picture"):

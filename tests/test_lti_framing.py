@@ -25,8 +25,14 @@ print(json.dumps({"csp": answer["Content-Security-Policy"], "xfo": answer.get("X
 
 
 def framed(tmp_path, **extra: str) -> dict:
-    done = subprocess.run([sys.executable, "-c", FRAMED], cwd=REPO, env=deployment_env(tmp_path, **extra),
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-c", FRAMED],
+        cwd=REPO,
+        env=deployment_env(tmp_path, **extra),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     return json.loads(done.stdout.splitlines()[-1])
 
@@ -48,6 +54,12 @@ def test_by_default_nothing_frames_the_site(tmp_path):
 
 @pytest.mark.heavy  # the site in processes of its own
 def test_a_frame_origin_that_is_not_https_stops_the_site_from_starting(tmp_path):
-    done = subprocess.run([sys.executable, "-c", FRAMED], cwd=REPO, capture_output=True, text=True, timeout=120,
-                          env=deployment_env(tmp_path, LTI_FRAME_ANCESTORS="lms.example.edu"))
+    done = subprocess.run(
+        [sys.executable, "-c", FRAMED],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=deployment_env(tmp_path, LTI_FRAME_ANCESTORS="lms.example.edu"),
+    )
     assert done.returncode != 0 and "LTI_FRAME_ANCESTORS holds origins such as" in done.stderr

@@ -68,7 +68,9 @@ def test_a_new_best_submit_sends_the_students_points_to_the_line_item(linked):
     verdict_recorded.send(sender=Submission, submission=second)
     send_all()
     assert [(s["scoreGiven"], s["activityProgress"]) for s in lms.scores_for("lms-ada")] == [
-        (1.0, "InProgress"), (2.0, "Completed")]
+        (1.0, "InProgress"),
+        (2.0, "Completed"),
+    ]
 
 
 def test_a_rejudge_that_lowers_the_credit_sends_the_lower_score_newest_last(linked):
@@ -103,8 +105,9 @@ def test_an_extension_resends_the_score(linked, django_capture_on_commit_callbac
     recorded(ada, problems[0], at=late)
     course_services.save_assignment(course, None, {"due_at": late - timedelta(hours=1)}, problems, assignment)
     with django_capture_on_commit_callbacks(execute=True):
-        course_services.set_override(assignment, None, {"due_at": timezone.now() + timedelta(days=1)},
-                                     "illness", student=ada)
+        course_services.set_override(
+            assignment, None, {"due_at": timezone.now() + timedelta(days=1)}, "illness", student=ada
+        )
     assert ScorePost.objects.get().status == ScoreStatus.PENDING
     send_all()
     assert lms.scores_for("lms-ada")[-1]["scoreGiven"] == 1.0
@@ -140,14 +143,20 @@ def test_a_student_cannot_open_the_lms_page_of_their_course(linked):
 def test_the_instructor_syncs_the_roster_from_the_lms(linked):
     lms, course, _, _, ada, instructor, _ = linked
     lms.person("lms-grace", "Grace", "Hopper", [LEARNER])
-    lms.person("lms-tariq", "Tariq", "Aziz", ["http://purl.imsglobal.org/vocab/lis/v2/membership/Instructor#TeachingAssistant"])
+    lms.person(
+        "lms-tariq", "Tariq", "Aziz", ["http://purl.imsglobal.org/vocab/lis/v2/membership/Instructor#TeachingAssistant"]
+    )
     context = course.lti_contexts.get()
     answer = instructor.post(f"/lti/courses/{course.pk}/roster/", {"context": context.pk}, follow=True)
     assert "2 added, 0 changed role, 2 unchanged" in answer.content.decode()
     assert lms.recorded.memberships == 1
     roles = dict(Membership.objects.filter(course=course).values_list("user__lti_identities__sub", "role"))
-    assert roles == {"lms-teacher": Role.INSTRUCTOR, "lms-ada": Role.STUDENT, "lms-grace": Role.STUDENT,
-                     "lms-tariq": Role.TA}
+    assert roles == {
+        "lms-teacher": Role.INSTRUCTOR,
+        "lms-ada": Role.STUDENT,
+        "lms-grace": Role.STUDENT,
+        "lms-tariq": Role.TA,
+    }
     assert LtiUser.objects.get(sub="lms-ada").user == ada  # the same person, not a second account
 
 
@@ -158,8 +167,11 @@ def test_an_instructor_links_the_lms_course_to_an_existing_course_they_teach(lin
     existing = course_services.create_course(owner, "Transformers, the running course")
     assert instructor.get(f"/lti/courses/{course.pk}/").context["others"].count() == 0
     Membership.objects.create(course=existing, user=iris, role=Role.INSTRUCTOR)  # as a roster upload does
-    answer = instructor.post(f"/lti/courses/{course.pk}/relink/", {"context": course.lti_contexts.get().pk,
-                                                                   "course": existing.pk}, follow=True)
+    answer = instructor.post(
+        f"/lti/courses/{course.pk}/relink/",
+        {"context": course.lti_contexts.get().pk, "course": existing.pk},
+        follow=True,
+    )
     assert "1 people from the LMS were added" in answer.content.decode()
     assert Membership.objects.get(course=existing, user=ada).role == Role.STUDENT
     assert launch(Client(), lms, lms.people["lms-ada"])["Location"] == f"/courses/{existing.pk}/"
@@ -168,8 +180,9 @@ def test_an_instructor_links_the_lms_course_to_an_existing_course_they_teach(lin
 def test_a_course_one_does_not_teach_cannot_be_linked(linked, django_user_model):
     _lms, course, _, _, _ada, instructor, _ = linked
     other = course_services.create_course(django_user_model.objects.create_user("x"), "Someone else's")
-    answer = instructor.post(f"/lti/courses/{course.pk}/relink/", {"context": course.lti_contexts.get().pk,
-                                                                   "course": other.pk}, follow=True)
+    answer = instructor.post(
+        f"/lti/courses/{course.pk}/relink/", {"context": course.lti_contexts.get().pk, "course": other.pk}, follow=True
+    )
     assert "only to a course you teach here" in answer.content.decode()
     assert course.lti_contexts.count() == 1
 

@@ -19,8 +19,9 @@ pytestmark = pytest.mark.django_db
 
 
 def counts() -> tuple[int, ...]:
-    return tuple(model.objects.count() for model in (get_user_model(), Course, Membership, LtiUser, LtiContext,
-                                                      UsedNonce))
+    return tuple(
+        model.objects.count() for model in (get_user_model(), Course, Membership, LtiUser, LtiContext, UsedNonce)
+    )
 
 
 def test_first_instructor_launch_creates_the_course_and_signs_them_in(client, lms):
@@ -91,11 +92,15 @@ REFUSALS = {
     "expired": ({"exp": -120, "iat": -420}, "has expired"),
     "issued 120 s ahead": ({"iat": 120}, "dated more than 60 s in the future"),
     "valid only in 120 s": ({"nbf": 120}, "dated more than 60 s in the future"),
-    "wrong audience": ({"aud": "another-tool"},
-                       "No platform is registered here with the issuer and client id (audience)"),
+    "wrong audience": (
+        {"aud": "another-tool"},
+        "No platform is registered here with the issuer and client id (audience)",
+    ),
     "unknown issuer": ({"iss": "http://127.0.0.1:9/elsewhere"}, "No platform is registered here"),
-    "unknown deployment": ({"https://purl.imsglobal.org/spec/lti/claim/deployment_id": "deployment-9"},
-                           "deployment of the tool that is not registered here"),
+    "unknown deployment": (
+        {"https://purl.imsglobal.org/spec/lti/claim/deployment_id": "deployment-9"},
+        "deployment of the tool that is not registered here",
+    ),
     "state mismatch": ({"state": "state-made-up"}, "state does not match"),
     "unknown nonce": ({"nonce": "never-issued"}, "nonce is unknown or expired"),
 }
@@ -113,7 +118,7 @@ def test_an_untrustworthy_launch_is_refused_with_its_reason_and_creates_nothing(
     answer = launch(client, lms, lms.person("s", "Sam", "Stone", [LEARNER]), **changes)
     page = answer.content.decode()
     assert answer.status_code == 403 and "This launch from your LMS was refused" in page
-    assert reason in page, page[page.find("refusal"):][:400]
+    assert reason in page, page[page.find("refusal") :][:400]
     assert counts() == before
     assert "_auth_user_id" not in client.session
 
@@ -140,8 +145,7 @@ def test_a_disabled_platform_is_refused_at_login_and_at_launch(client, lms):
     state, nonce = begin_login(client, lms, student)  # begun before the administrator turned it off
     Platform.objects.update(enabled=False)
     before = counts()
-    answer = client.post("/lti/launch/", {"id_token": lms.id_token(student, nonce), "state": state},
-                         secure=lms.secure)
+    answer = client.post("/lti/launch/", {"id_token": lms.id_token(student, nonce), "state": state}, secure=lms.secure)
     assert answer.status_code == 403 and "Launches from Test LMS are turned off" in answer.content.decode()
     answer = Client().get(lms.login_url(student) + "&lti1p3_new_window=1", secure=lms.secure)  # after the check
     assert answer.status_code == 400 and "Launches from Test LMS are turned off" in answer.content.decode()
@@ -150,8 +154,11 @@ def test_a_disabled_platform_is_refused_at_login_and_at_launch(client, lms):
 
 @OVER_HTTP_AND_HTTPS
 def test_a_login_from_an_unregistered_platform_is_refused_before_any_redirect(client, lms):
-    answer = client.get("/lti/login/", {"iss": "http://127.0.0.1:9/lms", "login_hint": "x", "client_id": "y",
-                                        "lti1p3_new_window": "1"}, secure=lms.secure)
+    answer = client.get(
+        "/lti/login/",
+        {"iss": "http://127.0.0.1:9/lms", "login_hint": "x", "client_id": "y", "lti1p3_new_window": "1"},
+        secure=lms.secure,
+    )
     assert answer.status_code == 400 and "No platform is registered here" in answer.content.decode()
 
 
@@ -162,8 +169,9 @@ def test_a_launch_in_a_browser_that_kept_none_of_the_tools_cookies_is_refused_wi
     student = lms.person("s", "Sam", "Stone", [LEARNER])
     state, nonce = begin_login(client, lms, student)
     before = counts()
-    answer = Client().post("/lti/launch/", {"id_token": lms.id_token(student, nonce), "state": state},
-                           secure=lms.secure)
+    answer = Client().post(
+        "/lti/launch/", {"id_token": lms.id_token(student, nonce), "state": state}, secure=lms.secure
+    )
     page = unescape(answer.content.decode())
     assert answer.status_code == 403 and "This launch from your LMS was refused" in page
     if lms.secure:  # the library needs its session cookie first

@@ -33,7 +33,8 @@ def test_verdicts_on_a_site_without_an_lms_ask_the_database_once(student, django
 
 
 def test_a_verdict_let_pass_just_before_another_worker_made_the_first_link_is_sent_at_the_next_look(
-        linked, monkeypatch):
+    linked, monkeypatch
+):
     lms, _course, _assignment, problems, ada, _, _link = linked
     # This worker looked just before another process's launch made the link: it knows of none yet.
     seen = scores.ScoringLinks()
@@ -49,10 +50,12 @@ def test_a_verdict_let_pass_just_before_another_worker_made_the_first_link_is_se
 
 
 def test_the_launch_that_makes_a_link_sends_its_assignments_scores_again_once_every_worker_has_looked(
-        lms, monkeypatch, django_capture_on_commit_callbacks):
+    lms, monkeypatch, django_capture_on_commit_callbacks
+):
     sent = []
-    monkeypatch.setattr(broker, "send_task", lambda name, *args, countdown=None, **kwargs: sent.append(
-        (name, args, countdown)))
+    monkeypatch.setattr(
+        broker, "send_task", lambda name, *args, countdown=None, **kwargs: sent.append((name, args, countdown))
+    )
     with django_capture_on_commit_callbacks(execute=True):
         _lms, _course, assignment, problems, ada, _, _link = link_a_course(lms)
     assert (scores.SEND_ASSIGNMENT_TASK, (assignment.pk,), 2 * scores.LINKS_RECHECK_S) in sent

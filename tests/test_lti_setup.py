@@ -35,17 +35,27 @@ def test_staff_register_a_platform_and_read_the_values_to_paste_into_the_lms(cli
         fields.close()
     platform = Platform.objects.get()
     assert answer["Location"] == f"/lti/platforms/{platform.pk}/"
-    assert (platform.client_id, platform.deployment_ids, platform.enabled) == ("judge-tool-client",
-                                                                                ["deployment-1"], True)
+    assert (platform.client_id, platform.deployment_ids, platform.enabled) == (
+        "judge-tool-client",
+        ["deployment-1"],
+        True,
+    )
 
 
 def test_a_platform_without_a_deployment_id_is_not_registered(client, author):
     client.force_login(author)
-    answer = client.post("/lti/platforms/", {"name": "LMS", "issuer": "https://lms.example.edu", "client_id": "x",
-                                             "key_set_url": "https://lms.example.edu/jwks",
-                                             "auth_login_url": "https://lms.example.edu/auth",
-                                             "auth_token_url": "https://lms.example.edu/token",
-                                             "deployment_ids_text": " , "})
+    answer = client.post(
+        "/lti/platforms/",
+        {
+            "name": "LMS",
+            "issuer": "https://lms.example.edu",
+            "client_id": "x",
+            "key_set_url": "https://lms.example.edu/jwks",
+            "auth_login_url": "https://lms.example.edu/auth",
+            "auth_token_url": "https://lms.example.edu/token",
+            "deployment_ids_text": " , ",
+        },
+    )
     assert answer.status_code == 200 and "Give at least one deployment id" in answer.content.decode()
     assert not Platform.objects.exists()
 
@@ -75,8 +85,9 @@ def test_an_instructor_deep_links_an_assignment_and_the_lms_gets_a_signed_link_w
     teacher = lms.person("lms-teacher", "Iris", "Ng", [INSTRUCTOR])
     launch(Client(), lms, teacher)
     course = Course.objects.get()
-    assignment = course_services.save_assignment(course, None, {"title": "Week 1"},
-                                                 [quick_problem("first_problem"), quick_problem("second_problem")])
+    assignment = course_services.save_assignment(
+        course, None, {"title": "Week 1"}, [quick_problem("first_problem"), quick_problem("second_problem")]
+    )
     answer = launch(client, lms, teacher, deep_linking=True)
     picker = answer["Location"]
     assert picker.startswith("/lti/deep-link/")
@@ -99,8 +110,9 @@ def test_deep_linking_answers_the_issuer_as_the_platform_spells_it_when_register
     lms.issuer_suffix = "/"  # the platform sends "http://127.0.0.1:port/", registered without the slash
     teacher = lms.person("lms-teacher", "Iris", "Ng", [INSTRUCTOR])
     launch(Client(), lms, teacher)
-    assignment = course_services.save_assignment(Course.objects.get(), None, {"title": "Week 1"},
-                                                 [quick_problem("first_problem")])
+    assignment = course_services.save_assignment(
+        Course.objects.get(), None, {"title": "Week 1"}, [quick_problem("first_problem")]
+    )
     picker = launch(client, lms, teacher, deep_linking=True)["Location"]
     html = client.post(picker, {"assignment": assignment.pk}).content.decode()
     token = unescape(html.split('name="JWT" value="')[1].split('"')[0])
@@ -130,7 +142,8 @@ def test_a_single_problem_can_be_linked_without_a_gradebook_column_and_opens_its
     html = client.post(picker, {"problem": "first_problem"}).content.decode()
     token = unescape(html.split('name="JWT" value="')[1].split('"')[0])
     [item] = jwt.decode(token, options={"verify_signature": False})[
-        "https://purl.imsglobal.org/spec/lti-dl/claim/content_items"]
+        "https://purl.imsglobal.org/spec/lti-dl/claim/content_items"
+    ]
     assert item["custom"] == {"problem": "first_problem"} and "lineItem" not in item
     link = lms.add_link(item["title"], item["custom"], 0)
     link.lineitem = ""

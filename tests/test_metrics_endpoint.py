@@ -26,17 +26,20 @@ def scrape(client, **headers) -> dict[tuple[str, tuple], float]:
     response = client.get("/metrics", REMOTE_ADDR="127.0.0.1", **headers)
     assert response.status_code == 200, response.content
     assert response["Content-Type"].startswith("text/plain; version=")
-    return {(sample.name, tuple(sorted(sample.labels.items()))): sample.value
-            for family in text_string_to_metric_families(response.content.decode())
-            for sample in family.samples}
+    return {
+        (sample.name, tuple(sorted(sample.labels.items()))): sample.value
+        for family in text_string_to_metric_families(response.content.decode())
+        for sample in family.samples
+    }
 
 
 def value(samples: dict, name: str, **labels) -> float:
     return samples.get((name, tuple(sorted(labels.items()))), 0.0)
 
 
-def test_a_graded_submission_is_counted_with_its_verdict_latency_and_grading_time(client, problems, student,
-                                                                                    no_enqueue, settings):
+def test_a_graded_submission_is_counted_with_its_verdict_latency_and_grading_time(
+    client, problems, student, no_enqueue, settings
+):
     settings.METRICS_CACHE_S = 0  # every scrape reads the table
     before = scrape(client)
     assert value(before, "judge_submissions_graded_total", kind="submit", verdict="accepted") == 0
@@ -55,8 +58,11 @@ def test_a_graded_submission_is_counted_with_its_verdict_latency_and_grading_tim
     graded = Submission.objects.get(pk=submission.pk)
     assert value(after, "judge_grading_seconds_sum") == pytest.approx(graded.grading_ms / 1000)
     # The submission falls in the first bucket at least as long as its grading took, and in every one above.
-    bounds = sorted(float(dict(labels)["le"]) for (name, labels) in after
-                    if name == "judge_grading_seconds_bucket" and dict(labels)["le"] != "+Inf")
+    bounds = sorted(
+        float(dict(labels)["le"])
+        for (name, labels) in after
+        if name == "judge_grading_seconds_bucket" and dict(labels)["le"] != "+Inf"
+    )
     first = next(b for b in bounds if b * 1000 >= graded.grading_ms)
     for bound in bounds:
         expected = 1 if bound >= first else 0
@@ -64,8 +70,9 @@ def test_a_graded_submission_is_counted_with_its_verdict_latency_and_grading_tim
     assert value(after, "judge_last_verdict_timestamp_seconds") == pytest.approx(graded.finished_at.timestamp())
 
 
-def test_the_graded_figures_are_read_once_per_cache_period_while_the_queue_is_live(client, problems, student,
-                                                                                     no_enqueue, settings):
+def test_the_graded_figures_are_read_once_per_cache_period_while_the_queue_is_live(
+    client, problems, student, no_enqueue, settings
+):
     from django.core.cache import cache
 
     settings.METRICS_CACHE_S = 30
@@ -91,10 +98,24 @@ def test_the_oldest_waiting_submission_is_reported_by_how_long_it_has_waited(cli
 
 def test_workers_their_slots_and_their_sandboxes_are_reported(client, problems, student, no_enqueue, monkeypatch):
     now = timezone.now()
-    WorkerHeartbeat.objects.create(hostname="celery@grader", host=socket.gethostname(), pid=1,
-                                   lanes="run,submit,rejudge", slots=3, started_at=now, seen_at=now)
-    WorkerHeartbeat.objects.create(hostname="celery@gone", host="elsewhere", pid=1, lanes="run,submit,rejudge",
-                                   slots=2, started_at=now, seen_at=now - timedelta(minutes=5))
+    WorkerHeartbeat.objects.create(
+        hostname="celery@grader",
+        host=socket.gethostname(),
+        pid=1,
+        lanes="run,submit,rejudge",
+        slots=3,
+        started_at=now,
+        seen_at=now,
+    )
+    WorkerHeartbeat.objects.create(
+        hostname="celery@gone",
+        host="elsewhere",
+        pid=1,
+        lanes="run,submit,rejudge",
+        slots=2,
+        started_at=now,
+        seen_at=now - timedelta(minutes=5),
+    )
     monkeypatch.setattr(workers, "_reported", {})  # this test process reports its sandbox afresh
     submission = submit_solution(student, problems["prepend_class_token"], read_solution("prepend_class_token"))
     grading.grade_submission(submission.pk)
@@ -102,8 +123,16 @@ def test_workers_their_slots_and_their_sandboxes_are_reported(client, problems, 
 
     assert value(samples, "judge_grading_slots_alive") == 3  # the silent worker's slots are not counted
     assert value(samples, "judge_worker_slots", worker="celery@gone", host="elsewhere", lanes="run,submit,rejudge") == 2
-    assert value(samples, "judge_worker_heartbeat_age_seconds", worker="celery@gone", host="elsewhere",
-                 lanes="run,submit,rejudge") >= 300
+    assert (
+        value(
+            samples,
+            "judge_worker_heartbeat_age_seconds",
+            worker="celery@gone",
+            host="elsewhere",
+            lanes="run,submit,rejudge",
+        )
+        >= 300
+    )
     pools = [(dict(labels), n) for (name, labels), n in samples.items() if name == "judge_sandbox_pool_size"]
     assert pools and all(labels["host"] == socket.gethostname() for labels, _ in pools)
     assert sum(n for _, n in pools) >= 1
@@ -129,10 +158,14 @@ def test_http_responses_are_counted_by_status(client):
     client.get("/")
     client.get("/no-such-page/")
     after = scrape(client)
-    assert value(after, "judge_http_responses_total", status="200") == value(
-        before, "judge_http_responses_total", status="200") + 1
-    assert value(after, "judge_http_responses_total", status="404") == value(
-        before, "judge_http_responses_total", status="404") + 1
+    assert (
+        value(after, "judge_http_responses_total", status="200")
+        == value(before, "judge_http_responses_total", status="200") + 1
+    )
+    assert (
+        value(after, "judge_http_responses_total", status="404")
+        == value(before, "judge_http_responses_total", status="404") + 1
+    )
 
 
 @pytest.mark.parametrize("address", ["203.0.113.9", "10.1.2.3", "2001:db8::1"])
@@ -154,8 +187,9 @@ def test_the_token_opens_metrics_from_anywhere_and_a_wrong_one_does_not(client, 
     outside = {"REMOTE_ADDR": "203.0.113.9"}
     assert client.get("/metrics", **outside).status_code == 403
     assert client.get("/metrics", HTTP_AUTHORIZATION="Bearer wrong-token-0123456789", **outside).status_code == 403
-    assert client.get("/metrics", HTTP_AUTHORIZATION="Basic s3cret-metrics-token-0123456789",
-                      **outside).status_code == 403
+    assert (
+        client.get("/metrics", HTTP_AUTHORIZATION="Basic s3cret-metrics-token-0123456789", **outside).status_code == 403
+    )
     response = client.get("/metrics", HTTP_AUTHORIZATION="Bearer s3cret-metrics-token-0123456789", **outside)
     assert response.status_code == 200 and b"judge_submissions_waiting" in response.content
 
@@ -186,8 +220,12 @@ def test_the_grafana_dashboard_asks_only_for_figures_the_site_exposes(client, se
     from tests.conftest import REPO
 
     dashboard = json.loads((REPO / "deploy" / "grafana-dashboard.json").read_text())
-    asked = {name for panel in dashboard["panels"] for target in panel["targets"]
-             for name in re.findall(r"\bjudge_[a-z_]+", target["expr"])}
+    asked = {
+        name
+        for panel in dashboard["panels"]
+        for target in panel["targets"]
+        for name in re.findall(r"\bjudge_[a-z_]+", target["expr"])
+    }
     client.get("/")  # an HTTP response counted
     response = client.get("/metrics", REMOTE_ADDR="127.0.0.1")
     exposed = set()

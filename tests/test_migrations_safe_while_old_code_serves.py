@@ -47,26 +47,40 @@ FIRST_RELEASE = RELEASES[0]
 
 # Migrations before release 1.0.0 that this check refuses, and why they are allowed.
 BEFORE_FIRST_RELEASE = {
-    ("problems", "0003_problem_spec_track_probe_cases"):
-        "moved columns into the spec JSON with RunPython when the catalogue had no students; history",
-    ("problems", "0005_testcase_variant"):
-        "added the variant column to test cases before the first release; history",
-    ("problems", "0006_gated_versions"):
-        "kept each live package's files with RunPython, a few rows per problem; history",
-    ("problems", "0008_arrays_compressed_with_lz4"):
-        "SET COMPRESSION changes only what new values use: a catalogue lock, no rewrite; history",
+    (
+        "problems",
+        "0003_problem_spec_track_probe_cases",
+    ): "moved columns into the spec JSON with RunPython when the catalogue had no students; history",
+    ("problems", "0005_testcase_variant"): "added the variant column to test cases before the first release; history",
+    (
+        "problems",
+        "0006_gated_versions",
+    ): "kept each live package's files with RunPython, a few rows per problem; history",
+    (
+        "problems",
+        "0008_arrays_compressed_with_lz4",
+    ): "SET COMPRESSION changes only what new values use: a catalogue lock, no rewrite; history",
     ("submissions", "0002_submission_properties"): "added the properties column before the first release; history",
     ("submissions", "0003_submission_custom_inputs"): "added custom-input columns before the first release; history",
-    ("submissions", "0004_submission_client_key"): "added the click key's unique constraint before the first release; history",
+    (
+        "submissions",
+        "0004_submission_client_key",
+    ): "added the click key's unique constraint before the first release; history",
     ("submissions", "0005_submission_draw"): "added the secret draw before the first release; history",
     ("submissions", "0006_submission_client_address"): "added the client address before the first release; history",
     ("submissions", "0007_submission_calendar"): "built the calendar index inside the migration; history",
-    ("submissions", "0010_once_per_click_per_problem"):
-        "rebuilt the click key's unique constraint per problem (ran on every site on 2026-12-07); history",
-    ("leaderboard", "0002_standings_from_existing_submissions"):
-        "built the standings from the submissions once, when the standings tables appeared; history",
-    ("leaderboard", "0003_apply_verdict_function"):
-        "installed the judge_apply_verdict function (CREATE OR REPLACE: no table lock); history",
+    (
+        "submissions",
+        "0010_once_per_click_per_problem",
+    ): "rebuilt the click key's unique constraint per problem (ran on every site on 2026-12-07); history",
+    (
+        "leaderboard",
+        "0002_standings_from_existing_submissions",
+    ): "built the standings from the submissions once, when the standings tables appeared; history",
+    (
+        "leaderboard",
+        "0003_apply_verdict_function",
+    ): "installed the judge_apply_verdict function (CREATE OR REPLACE: no table lock); history",
     ("leaderboard", "0004_username_search_index"): "built the trigram index on auth_user; history",
 }
 
@@ -117,9 +131,14 @@ def judged(operation, app: str, state: ProjectState, connection) -> str:
     if isinstance(operation, migrations.AddField):
         field = operation.field
         if field.null or field.many_to_many or field.db_default is not models.NOT_PROVIDED:
-            return "" if not (field.unique or field.db_index) or field.many_to_many else \
-                "builds an index inside the migration's lock (add the index with AddIndexConcurrently)"
-        return "adds a NOT NULL column without a database default: the old code's INSERTs fail (null=True or db_default)"
+            return (
+                ""
+                if not (field.unique or field.db_index) or field.many_to_many
+                else "builds an index inside the migration's lock (add the index with AddIndexConcurrently)"
+            )
+        return (
+            "adds a NOT NULL column without a database default: the old code's INSERTs fail (null=True or db_default)"
+        )
     if isinstance(operation, migrations.RemoveField | migrations.RenameField):
         return "the old code still reads this column (stop reading it in one release, remove it in the next)"
     if isinstance(operation, migrations.AlterField):
@@ -135,8 +154,10 @@ def judged(operation, app: str, state: ProjectState, connection) -> str:
     if isinstance(operation, migrations.RemoveIndex):
         return "drops an index inside the migration's lock (RemoveIndexConcurrently, atomic = False)"
     if isinstance(operation, migrations.AddConstraint | migrations.RemoveConstraint):
-        return ("builds or drops a constraint under an exclusive lock, and the old code may rely on it (a unique "
-                "index made concurrently first, then the constraint using it)")
+        return (
+            "builds or drops a constraint under an exclusive lock, and the old code may rely on it (a unique "
+            "index made concurrently first, then the constraint using it)"
+        )
     if isinstance(operation, migrations.AlterUniqueTogether | migrations.AlterIndexTogether):
         return "builds or drops an index under an exclusive lock"
     if isinstance(operation, migrations.DeleteModel | migrations.RenameModel | migrations.AlterModelTable):
@@ -190,7 +211,8 @@ def test_the_allow_list_is_exactly_the_historical_migrations_the_check_refuses(l
     refused = {finding.migration for finding in findings if finding.migration in before}
     assert refused == set(BEFORE_FIRST_RELEASE), (
         f"refused but not allowed: {sorted(refused - set(BEFORE_FIRST_RELEASE))}; "
-        f"allowed but not refused (remove them): {sorted(set(BEFORE_FIRST_RELEASE) - refused)}")
+        f"allowed but not refused (remove them): {sorted(set(BEFORE_FIRST_RELEASE) - refused)}"
+    )
 
 
 def test_every_reviewed_migration_exists(loader):
@@ -202,41 +224,67 @@ def verdicts_on(loader: MigrationLoader, *operations, atomic: bool = True) -> li
     from django.db import connection
 
     migration = type("Migration", (migrations.Migration,), {"operations": list(operations), "atomic": atomic})(
-        "9999_made_up", "submissions")
+        "9999_made_up", "submissions"
+    )
     state = loader.project_state(tuple(loader.graph.leaf_nodes()), at_end=True)
     return [finding.why for finding in findings_of(migration, state, connection)]
 
 
-@pytest.mark.parametrize(("operation", "refused_because"), [
-    (migrations.AddField("submission", "grader", models.CharField(max_length=20, default="a")),
-     "adds a NOT NULL column without a database default"),
-    (migrations.RemoveField("submission", "custom_error"), "the old code still reads this column"),
-    (migrations.RenameField("submission", "message", "note"), "the old code still reads this column"),
-    (migrations.AlterField("submission", "kind", models.CharField(max_length=40, default="submit")),
-     "changes the column in the database"),
-    (migrations.AlterField("submission", "grading_ms", models.FloatField()), "changes the column in the database"),
-    (migrations.AddIndex("submission", models.Index(fields=["verdict"], name="by_verdict")),
-     "builds an index inside the migration's lock"),
-    (migrations.AddConstraint("submission", models.CheckConstraint(condition=models.Q(attempts__lte=9),
-                                                                   name="few_attempts")),
-     "builds or drops a constraint"),
-    (migrations.DeleteModel("submission"), "the old code still reads this table"),
-    (migrations.RunSQL("UPDATE submissions_submission SET verdict = ''"), "cannot be read from the operation"),
-])
+@pytest.mark.parametrize(
+    ("operation", "refused_because"),
+    [
+        (
+            migrations.AddField("submission", "grader", models.CharField(max_length=20, default="a")),
+            "adds a NOT NULL column without a database default",
+        ),
+        (migrations.RemoveField("submission", "custom_error"), "the old code still reads this column"),
+        (migrations.RenameField("submission", "message", "note"), "the old code still reads this column"),
+        (
+            migrations.AlterField("submission", "kind", models.CharField(max_length=40, default="submit")),
+            "changes the column in the database",
+        ),
+        (migrations.AlterField("submission", "grading_ms", models.FloatField()), "changes the column in the database"),
+        (
+            migrations.AddIndex("submission", models.Index(fields=["verdict"], name="by_verdict")),
+            "builds an index inside the migration's lock",
+        ),
+        (
+            migrations.AddConstraint(
+                "submission", models.CheckConstraint(condition=models.Q(attempts__lte=9), name="few_attempts")
+            ),
+            "builds or drops a constraint",
+        ),
+        (migrations.DeleteModel("submission"), "the old code still reads this table"),
+        (migrations.RunSQL("UPDATE submissions_submission SET verdict = ''"), "cannot be read from the operation"),
+    ],
+)
 def test_the_check_refuses_what_would_lock_or_break(loader, operation, refused_because):
     findings = verdicts_on(loader, operation)
     assert len(findings) == 1 and refused_because in findings[0], findings
 
 
-@pytest.mark.parametrize("operation", [
-    migrations.AddField("submission", "grader", models.CharField(max_length=20, null=True)),
-    migrations.AddField("submission", "tries", models.IntegerField(default=0, db_default=0)),
-    migrations.AlterField("submission", "kind", models.CharField(max_length=10, default="submit", help_text="x",
-                                                                 choices=[("submit", "Submit"), ("run", "Run")])),
-    AddIndexConcurrently("submission", models.Index(fields=["verdict"], name="by_verdict")),
-    migrations.CreateModel("Appeal", [("id", models.BigAutoField(primary_key=True)),
-                                      ("submission", models.ForeignKey("submissions.submission", models.CASCADE))]),
-    migrations.AddIndex("workerheartbeat", models.Index(fields=["host"], name="by_host")),  # a small table
-])
+@pytest.mark.parametrize(
+    "operation",
+    [
+        migrations.AddField("submission", "grader", models.CharField(max_length=20, null=True)),
+        migrations.AddField("submission", "tries", models.IntegerField(default=0, db_default=0)),
+        migrations.AlterField(
+            "submission",
+            "kind",
+            models.CharField(
+                max_length=10, default="submit", help_text="x", choices=[("submit", "Submit"), ("run", "Run")]
+            ),
+        ),
+        AddIndexConcurrently("submission", models.Index(fields=["verdict"], name="by_verdict")),
+        migrations.CreateModel(
+            "Appeal",
+            [
+                ("id", models.BigAutoField(primary_key=True)),
+                ("submission", models.ForeignKey("submissions.submission", models.CASCADE)),
+            ],
+        ),
+        migrations.AddIndex("workerheartbeat", models.Index(fields=["host"], name="by_host")),  # a small table
+    ],
+)
 def test_the_check_lets_through_what_old_code_and_a_busy_table_survive(loader, operation):
     assert verdicts_on(loader, operation, atomic=False) == []

@@ -17,13 +17,19 @@ from tests.conftest import read_solution
 SYNCED_PROBLEMS = ["patch_embedding", "prepend_class_token"]
 SLUG = "prepend_class_token"
 # A mistake no package names: the token added to every patch instead of put in front (shape (B, N, D)).
-ADDED = ("import numpy as np\n\n# Solution by Grace Hopper, student 4711\n"
-         "def prepend_class_token(patches, cls_token):\n    \"\"\"grace's attempt\"\"\"\n"
-         "    return patches + cls_token  # broadcasting does it\n")
-ADDED_AGAIN = ("import numpy as np\n\n\ndef prepend_class_token(patches, cls_token):\n"
-               "    out = np.add(cls_token, patches)\n    return out\n")
-ZEROS = ("import numpy as np\n\ndef prepend_class_token(patches, cls_token):\n    b, n, d = patches.shape\n"
-         "    return np.zeros((b, n + 1, d))\n")
+ADDED = (
+    "import numpy as np\n\n# Solution by Grace Hopper, student 4711\n"
+    'def prepend_class_token(patches, cls_token):\n    """grace\'s attempt"""\n'
+    "    return patches + cls_token  # broadcasting does it\n"
+)
+ADDED_AGAIN = (
+    "import numpy as np\n\n\ndef prepend_class_token(patches, cls_token):\n"
+    "    out = np.add(cls_token, patches)\n    return out\n"
+)
+ZEROS = (
+    "import numpy as np\n\ndef prepend_class_token(patches, cls_token):\n    b, n, d = patches.shape\n"
+    "    return np.zeros((b, n + 1, d))\n"
+)
 NAME = "Token added to every patch instead of prepended"
 EXPLANATION = "Adding broadcasts the token over the patches; prepending makes a new position in front of them."
 
@@ -93,21 +99,28 @@ def test_the_mining_page_is_staff_only_and_linked_from_the_overview(client, clas
 def test_naming_needs_a_name_and_an_explanation(client, classroom, author):
     client.force_login(author)
     cluster = mine_clusters(classroom)[0]
-    response = client.post(f"/authoring/problems/{SLUG}/mining/{cluster.id}/promote/",
-                           {f"c{cluster.id}-name": "  ", f"c{cluster.id}-explanation": ""})
+    response = client.post(
+        f"/authoring/problems/{SLUG}/mining/{cluster.id}/promote/",
+        {f"c{cluster.id}-name": "  ", f"c{cluster.id}-explanation": ""},
+    )
     assert response.status_code == 400 and not PromotedCluster.objects.exists()
     assert Problem.objects.get(slug=SLUG).draft_files == classroom.draft_files
-    taken = client.post(f"/authoring/problems/{SLUG}/mining/{cluster.id}/promote/",
-                        {f"c{cluster.id}-name": "Result cast to float32", f"c{cluster.id}-explanation": "again"})
+    taken = client.post(
+        f"/authoring/problems/{SLUG}/mining/{cluster.id}/promote/",
+        {f"c{cluster.id}-name": "Result cast to float32", f"c{cluster.id}-explanation": "again"},
+    )
     assert taken.status_code == 400 and "already has a misconception named" in taken.content.decode()
 
 
-def test_a_promoted_cluster_is_told_to_new_and_rejudged_submissions(client, classroom, author, student,
-                                                                     django_user_model, process_sandbox):
+def test_a_promoted_cluster_is_told_to_new_and_rejudged_submissions(
+    client, classroom, author, student, django_user_model, process_sandbox
+):
     client.force_login(author)
     cluster = mine_clusters(classroom)[0]
-    response = client.post(f"/authoring/problems/{SLUG}/mining/{cluster.id}/promote/", {
-        f"c{cluster.id}-name": NAME, f"c{cluster.id}-explanation": EXPLANATION, f"c{cluster.id}-see": "hints#2"})
+    response = client.post(
+        f"/authoring/problems/{SLUG}/mining/{cluster.id}/promote/",
+        {f"c{cluster.id}-name": NAME, f"c{cluster.id}-explanation": EXPLANATION, f"c{cluster.id}-see": "hints#2"},
+    )
     assert response.status_code == 302 and response["Location"] == f"/authoring/problems/{SLUG}/"
     draft = Problem.objects.get(slug=SLUG).draft_files
     file = "wrong/token_added_to_every_patch_instead_of_prepended.py"
@@ -145,16 +158,19 @@ def test_the_coverage_command_prints_a_row_per_problem(classroom, capsys):
 
 
 # Killed for time on the first visible example (the hidden tests never run), and on a large hidden test only.
-STALLS = ("import time\nimport numpy as np\n\n\ndef prepend_class_token(patches, cls_token):\n    time.sleep(5)\n")
-SLOW_ON_LARGE = ("import time\nimport numpy as np\n\n\ndef prepend_class_token(patches, cls_token):\n"
-                 "    if patches.size > 200:\n        time.sleep(5)\n"
-                 "    tiled = np.tile(cls_token, (patches.shape[0], 1, 1))\n"
-                 "    return np.concatenate([tiled, patches], axis=1)\n")
+STALLS = "import time\nimport numpy as np\n\n\ndef prepend_class_token(patches, cls_token):\n    time.sleep(5)\n"
+SLOW_ON_LARGE = (
+    "import time\nimport numpy as np\n\n\ndef prepend_class_token(patches, cls_token):\n"
+    "    if patches.size > 200:\n        time.sleep(5)\n"
+    "    tiled = np.tile(cls_token, (patches.shape[0], 1, 1))\n"
+    "    return np.concatenate([tiled, patches], axis=1)\n"
+)
 
 
 @pytest.mark.slow  # two submissions run out of a 2 s time limit
 def test_submissions_killed_for_time_are_one_cluster_with_samples_that_cannot_be_named(
-        client, classroom, author, django_user_model):
+    client, classroom, author, django_user_model
+):
     # Issue 25: a Submit killed for time on a visible example formed no cluster (its hidden tests never ran)
     # while the coverage counted it, and one killed on a hidden test made a cluster per test it ran out on.
     for name, code in (("edsger", STALLS), ("donald", SLOW_ON_LARGE)):
@@ -172,7 +188,9 @@ def test_submissions_killed_for_time_are_one_cluster_with_samples_that_cannot_be
     section = page.split(f'id="cluster-{slow.id}"')[1].split("</section>")[0]
     assert "Killed for time, on <code>example_1</code> (1)" in section and "cannot be named" in section
     assert "Name this misconception" not in section
-    refused = client.post(f"/authoring/problems/{SLUG}/mining/{slow.id}/promote/",
-                          {f"c{slow.id}-name": "Too slow", f"c{slow.id}-explanation": "It loops."})
+    refused = client.post(
+        f"/authoring/problems/{SLUG}/mining/{slow.id}/promote/",
+        {f"c{slow.id}-name": "Too slow", f"c{slow.id}-explanation": "It loops."},
+    )
     assert refused.status_code == 400 and "only ran out of time" in refused.content.decode()
     assert not PromotedCluster.objects.exists()

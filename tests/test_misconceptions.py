@@ -53,10 +53,14 @@ def test_hidden_tests_name_the_misconception_without_revealing_data(problems, st
 
 
 def test_a_correct_solution_and_an_unknown_mistake_get_no_misconception(problems, student, no_enqueue):
-    correct = graded(student, problems["prepend_class_token"], (PROBLEMS / "prepend_class_token/solution.py").read_text())
+    correct = graded(
+        student, problems["prepend_class_token"], (PROBLEMS / "prepend_class_token/solution.py").read_text()
+    )
     assert correct.verdict == "accepted" and not any(t["misconception"] for t in correct.results)
-    novel = ("import numpy as np\n\ndef prepend_class_token(patches, cls_token):\n"
-             "    b, n, d = patches.shape\n    return np.zeros((b, n + 1, d))\n")
+    novel = (
+        "import numpy as np\n\ndef prepend_class_token(patches, cls_token):\n"
+        "    b, n, d = patches.shape\n    return np.zeros((b, n + 1, d))\n"
+    )
     result = graded(student, problems["prepend_class_token"], novel)
     assert result.verdict == "wrong_answer" and not any(t["misconception"] for t in result.results)
 
@@ -73,7 +77,12 @@ def test_the_submission_page_shows_the_misconception_and_links_to_the_theory(cli
 @pytest.mark.heavy  # the site in processes of its own
 def test_manage_py_grade_prints_the_misconception():
     wrong = PROBLEMS / "scaled_dot_product_attention/wrong/softmax_over_queries.py"
-    result = subprocess.run([sys.executable, "manage.py", "grade", "scaled_dot_product_attention", str(wrong),
-                             "--sandbox", "process"], cwd=REPO, capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "manage.py", "grade", "scaled_dot_product_attention", str(wrong), "--sandbox", "process"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 0, result.stderr
     assert "misconception: Softmax taken over the query axis." in result.stdout

@@ -21,7 +21,7 @@ from tests.conftest import read_solution
 NAIVE = "Softmax without subtracting the row maximum"
 # Subtracts the row maximum (the last entry after an ascending sort), but sums the mass from the least likely
 # token up; on logits in the thousands it keeps the whole row, as the naive softmax's NaNs do.
-ASCENDING = '''
+ASCENDING = """
 import numpy as np
 
 
@@ -33,7 +33,7 @@ def top_p_logits(logits, p):
     kept = np.sum(above < p, axis=-1, keepdims=True)
     threshold = np.take_along_axis(ordered, ordered.shape[-1] - kept, axis=-1)
     return np.where(logits >= threshold, logits, -np.inf)
-'''
+"""
 
 
 def checked(name: str, status: str, known: list[KnownWrong], matches: list[KnownWrong] = ()) -> Checked:
@@ -46,19 +46,23 @@ def known(status: str) -> KnownWrong:
 
 def test_failing_where_the_known_wrong_solution_passed_contradicts_its_name():
     overflow = known(TestStatus.WRONG_VALUE)
-    results = name_consistent_misconceptions([
-        checked("large_logits", TestStatus.WRONG_VALUE, [overflow], [overflow]),
-        checked("tiny_p", TestStatus.WRONG_VALUE, [known(TestStatus.PASSED)]),
-    ])
+    results = name_consistent_misconceptions(
+        [
+            checked("large_logits", TestStatus.WRONG_VALUE, [overflow], [overflow]),
+            checked("tiny_p", TestStatus.WRONG_VALUE, [known(TestStatus.PASSED)]),
+        ]
+    )
     assert [r.misconception for r in results] == [{}, {}]
 
 
 def test_passing_where_the_known_wrong_solution_passed_keeps_its_name():
     overflow = known(TestStatus.WRONG_VALUE)
-    results = name_consistent_misconceptions([
-        checked("large_logits", TestStatus.WRONG_VALUE, [overflow], [overflow]),
-        checked("tiny_p", TestStatus.PASSED, [known(TestStatus.PASSED)]),
-    ])
+    results = name_consistent_misconceptions(
+        [
+            checked("large_logits", TestStatus.WRONG_VALUE, [overflow], [overflow]),
+            checked("tiny_p", TestStatus.PASSED, [known(TestStatus.PASSED)]),
+        ]
+    )
     assert results[0].misconception["name"] == NAIVE
 
 

@@ -17,8 +17,11 @@ from tests.helpers import package
 pytestmark = pytest.mark.catalogue  # gates a packaged problem
 
 SLUG = "logit_lens"
-OVER_LAYERS = read_solution(SLUG).replace("logits.max(axis=-1, keepdims=True)", "logits.max(axis=0, keepdims=True)") \
+OVER_LAYERS = (
+    read_solution(SLUG)
+    .replace("logits.max(axis=-1, keepdims=True)", "logits.max(axis=0, keepdims=True)")
     .replace("weights.sum(axis=-1, keepdims=True)", "weights.sum(axis=0, keepdims=True)")
+)
 
 
 @pytest.fixture(scope="module")
@@ -33,8 +36,11 @@ def test_the_width_one_test_alone_does_not_name_a_misconception(cases, process_s
     report = grade(OVER_LAYERS, package(SLUG).spec(), cases, process_sandbox)
     width_one = next(t for t in report.tests if t.name == "width_one")
     assert width_one.status == "wrong_value"  # it fails there, with the same output as the positions mistake
-    positions = next(k for k in next(c for c in cases if c.name == "width_one").known_wrong
-                     if k.name.startswith("Softmax taken over the positions"))
+    positions = next(
+        k
+        for k in next(c for c in cases if c.name == "width_one").known_wrong
+        if k.name.startswith("Softmax taken over the positions")
+    )
     assert positions.status == "wrong_value"
     assert [t.misconception for t in report.tests if t.misconception] == []
 

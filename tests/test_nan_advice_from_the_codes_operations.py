@@ -18,7 +18,7 @@ from tests.helpers import package
 
 OVERFLOW = "exp() overflows"
 # The warm-up as a factor min(steps / W, 1): with W = 0, step 0 is 0 / 0.
-FACTOR_WARMUP = '''
+FACTOR_WARMUP = """
 import numpy as np
 
 
@@ -28,7 +28,7 @@ def warmup_cosine_schedule(steps, warmup_steps, total_steps, max_lr, min_lr):
     progress = np.clip((steps - warmup_steps) / (total_steps - warmup_steps), 0.0, 1.0)
     cosine = min_lr + (max_lr - min_lr) * 0.5 * (1.0 + np.cos(np.pi * progress))
     return np.where(steps < warmup_steps, max_lr * factor, cosine * np.minimum(factor, 1.0))
-'''
+"""
 LARGE = {"steps": to_npy(np.arange(0.0, 600_000.0, 5000.0))}
 
 

@@ -18,8 +18,9 @@ HEADROOM = 1024 * 1024
 
 
 def nginx_body_limit() -> int:
-    sizes = re.findall(r"^\s*client_max_body_size\s+(\d+)([kKmMgG]?)\s*;", (REPO / "deploy/nginx.conf").read_text(),
-                       re.MULTILINE)
+    sizes = re.findall(
+        r"^\s*client_max_body_size\s+(\d+)([kKmMgG]?)\s*;", (REPO / "deploy/nginx.conf").read_text(), re.MULTILINE
+    )
     assert len(sizes) == 1, f"deploy/nginx.conf should set client_max_body_size once, not {len(sizes)} times"
     number, unit = sizes[0]
     return int(number) * UNITS[unit.lower()]

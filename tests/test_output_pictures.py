@@ -21,8 +21,13 @@ INF = np.inf
 
 
 def failing_row(expected: np.ndarray, actual: np.ndarray, inputs: dict, picture: str, status="wrong_value"):
-    test = {"name": "example", "hidden": False, "status": status, "message": "values differ",
-            "detail": {"actual_npy": b64(to_npy(actual))}}
+    test = {
+        "name": "example",
+        "hidden": False,
+        "status": status,
+        "message": "values differ",
+        "detail": {"actual_npy": b64(to_npy(actual))},
+    }
     row = shown_row(test, {"example": (inputs, expected)}, picture=picture)
     return row, render_to_string("submissions/_test_row.html", {"row": row})
 
@@ -85,10 +90,17 @@ def test_a_passing_test_and_a_problem_without_a_picture_draw_nothing():
     assert shown_row(test, {"example": ({}, np.array([1, 2]))}).view is None
 
 
-@pytest.mark.parametrize(("slug", "picture"), [
-    ("top_k_logits", "kept_tokens"), ("top_p_logits", "kept_tokens"), ("alibi_bias", "heatmap"),
-    ("sliding_window_mask", "heatmap"), ("cls_attention_rollout", "heatmap"), ("rms_norm", ""),
-])
+@pytest.mark.parametrize(
+    ("slug", "picture"),
+    [
+        ("top_k_logits", "kept_tokens"),
+        ("top_p_logits", "kept_tokens"),
+        ("alibi_bias", "heatmap"),
+        ("sliding_window_mask", "heatmap"),
+        ("cls_attention_rollout", "heatmap"),
+        ("rms_norm", ""),
+    ],
+)
 def test_problems_declare_their_picture(slug, picture):
     spec = load_package(PROBLEMS / slug).problem
     assert spec.picture == picture and type(spec).from_dict(spec.as_dict()).picture == picture

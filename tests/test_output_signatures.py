@@ -49,8 +49,9 @@ def test_reordered_sums_give_the_same_signature():
     a, b = rng.standard_normal((6, 40)), rng.standard_normal((40, 6))
     expected = a @ b
     wrong_one = 2 * np.einsum("ik,kj->ij", a, b)
-    wrong_two = 2 * np.array([[sum(a[i, k] * b[k, j] for k in reversed(range(40))) for j in range(6)]
-                              for i in range(6)])
+    wrong_two = 2 * np.array(
+        [[sum(a[i, k] * b[k, j] for k in reversed(range(40))) for j in range(6)] for i in range(6)]
+    )
     assert not np.array_equal(wrong_one, wrong_two)
     assert sig(wrong_one, expected) == sig(wrong_two, expected)
 
@@ -84,17 +85,27 @@ def test_errors_and_types_are_signed_by_what_they_say():
 
 
 def result(name: str, hidden: bool, status: str, signature_text: str = "", misconception: dict | None = None) -> dict:
-    return {"name": name, "hidden": hidden, "status": status, "signature": signature_text,
-            "misconception": misconception or {}}
+    return {
+        "name": name,
+        "hidden": hidden,
+        "status": status,
+        "signature": signature_text,
+        "misconception": misconception or {},
+    }
 
 
 def test_clusters_group_the_same_failures_and_leave_out_explained_ones():
-    transposed = [result("example", False, "wrong_value", "wrong_value:v1"), result("h1", True, "passed"),
-                  result("h2", True, "wrong_value", "wrong_value:t2"), result("h3", True, "wrong_value", "wrong_value:t3")]
+    transposed = [
+        result("example", False, "wrong_value", "wrong_value:v1"),
+        result("h1", True, "passed"),
+        result("h2", True, "wrong_value", "wrong_value:t2"),
+        result("h3", True, "wrong_value", "wrong_value:t3"),
+    ]
     scaled = [result("h1", True, "wrong_value", "wrong_value:s1"), result("h2", True, "wrong_value", "wrong_value:s2")]
     named = [result("h1", True, "wrong_shape", "wrong_shape:x", {"name": "Joined along the batch axis"})]
-    clusters = group([("ada", transposed), ("grace", scaled), ("alan", transposed), ("edsger", named),
-                      ("barbara", transposed)])
+    clusters = group(
+        [("ada", transposed), ("grace", scaled), ("alan", transposed), ("edsger", named), ("barbara", transposed)]
+    )
     assert list(clusters.values()) == [["ada", "alan", "barbara"], ["grace"]]
     first = next(iter(clusters))
     assert first == (("h2", "wrong_value:t2"), ("h3", "wrong_value:t3"))  # hidden failing tests only
@@ -108,11 +119,17 @@ def test_results_without_signatures_are_not_clustered():
 
 def test_a_submission_killed_for_time_is_keyed_by_that_whichever_test_ran_out():
     timed_out = {"status": "time_limit_exceeded", "signature": "time_limit_exceeded:3ab190cc1597fea3"}
-    on_an_example = [dict(timed_out, name="example_1", hidden=False), {"name": "small", "hidden": True,
-                                                                       "status": "not_run", "signature": ""}]
-    on_a_hidden_test = [{"name": "example_1", "hidden": False, "status": "passed", "signature": ""},
-                        dict(timed_out, name="large", hidden=True, drawn=True)]
+    on_an_example = [
+        dict(timed_out, name="example_1", hidden=False),
+        {"name": "small", "hidden": True, "status": "not_run", "signature": ""},
+    ]
+    on_a_hidden_test = [
+        {"name": "example_1", "hidden": False, "status": "passed", "signature": ""},
+        dict(timed_out, name="large", hidden=True, drawn=True),
+    ]
     assert cluster_key(on_an_example) == cluster_key(on_a_hidden_test) == (("the time limit", "time_limit_exceeded"),)
-    wrong_first = [{"name": "small", "hidden": True, "status": "wrong_value", "signature": "wrong_value:ab"},
-                   dict(timed_out, name="large", hidden=True)]
+    wrong_first = [
+        {"name": "small", "hidden": True, "status": "wrong_value", "signature": "wrong_value:ab"},
+        dict(timed_out, name="large", hidden=True),
+    ]
     assert cluster_key(wrong_first) == (("small", "wrong_value:ab"), ("the time limit", "time_limit_exceeded"))

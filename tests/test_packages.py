@@ -20,14 +20,17 @@ def package_copy(tmp_path):
     return root, standalone_copy("prepend_class_token", root)
 
 
-@pytest.mark.parametrize(("old", "new", "error"), [
-    ('difficulty = "easy"', 'difficulty = "trivial"', "problem.toml: difficulty must be one of easy, medium, hard"),
-    ("time_limit_s = 2.0", "time_limit_s = -1", "problem.toml: limits.time_limit_s must be positive"),
-    ('slug = "prepend_class_token"', 'slug = "other"', "problem.toml: slug must equal the folder name"),
-    ("[checking]", "[checking", "problem.toml: invalid TOML"),
-    ("rtol = 1e-7", "rtol = 'tight'", "problem.toml: checking.rtol must be an integer or a number, got str"),
-    ('fails_with = "wrong_value"', 'fails_with = "wrong"', "wrong[0].fails_with must be one of"),
-])
+@pytest.mark.parametrize(
+    ("old", "new", "error"),
+    [
+        ('difficulty = "easy"', 'difficulty = "trivial"', "problem.toml: difficulty must be one of easy, medium, hard"),
+        ("time_limit_s = 2.0", "time_limit_s = -1", "problem.toml: limits.time_limit_s must be positive"),
+        ('slug = "prepend_class_token"', 'slug = "other"', "problem.toml: slug must equal the folder name"),
+        ("[checking]", "[checking", "problem.toml: invalid TOML"),
+        ("rtol = 1e-7", "rtol = 'tight'", "problem.toml: checking.rtol must be an integer or a number, got str"),
+        ('fails_with = "wrong_value"', 'fails_with = "wrong"', "wrong[0].fails_with must be one of"),
+    ],
+)
 def test_malformed_manifest_names_the_file_and_field(package_copy, old, new, error):
     _, path = package_copy
     manifest = path / "problem.toml"
@@ -91,7 +94,10 @@ def test_track_five_follows_track_four_and_keeps_its_listed_order():
     track_five = [slug for slug in order if packages[slug].track == "llm-and-serving"]
     assert [slug for slug in track_five if slug in listed] == [slug for slug in listed if slug in packages]
     # Without the list the same problems come by difficulty and name: min_p_logits (easy) before paged_attention.
-    unlisted = [slug for slug in learning_path(list(packages.values()), set(), slugs)
-                if packages[slug].track == "llm-and-serving"]
+    unlisted = [
+        slug
+        for slug in learning_path(list(packages.values()), set(), slugs)
+        if packages[slug].track == "llm-and-serving"
+    ]
     assert unlisted.index("min_p_logits") < unlisted.index("paged_attention")
     assert track_five.index("paged_attention") < track_five.index("min_p_logits")

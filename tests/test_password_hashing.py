@@ -20,18 +20,22 @@ def production_hashers(settings):
     return settings.PASSWORD_HASHERS
 
 
-def test_a_new_password_is_stored_as_argon2id_with_the_configured_cost(client, db, django_user_model, settings,
-                                                                        production_hashers):
-    client.post("/accounts/signup/", {"username": "newbie", "password1": "a long pass phrase 7",
-                                      "password2": "a long pass phrase 7"})
+def test_a_new_password_is_stored_as_argon2id_with_the_configured_cost(
+    client, db, django_user_model, settings, production_hashers
+):
+    client.post(
+        "/accounts/signup/",
+        {"username": "newbie", "password1": "a long pass phrase 7", "password2": "a long pass phrase 7"},
+    )
     stored = django_user_model.objects.get(username="newbie").password
     assert stored.startswith("argon2$argon2id$v=19$")
     assert f"m={settings.ARGON2_MEMORY_KIB},t={settings.ARGON2_TIME_COST},p={settings.ARGON2_PARALLELISM}" in stored
 
 
 def test_an_old_pbkdf2_hash_is_upgraded_at_the_next_sign_in(client, db, django_user_model, production_hashers):
-    user = django_user_model.objects.create(username="veteran",
-                                            password=make_password("an old pass phrase 1", hasher="pbkdf2_sha256"))
+    user = django_user_model.objects.create(
+        username="veteran", password=make_password("an old pass phrase 1", hasher="pbkdf2_sha256")
+    )
     assert user.password.startswith("pbkdf2_sha256$")
     response = client.post("/accounts/login/", {"username": "veteran", "password": "an old pass phrase 1"})
     assert response.status_code == 302
@@ -41,8 +45,9 @@ def test_an_old_pbkdf2_hash_is_upgraded_at_the_next_sign_in(client, db, django_u
     assert client.login(username="veteran", password="an old pass phrase 1")
 
 
-def test_a_hash_with_weaker_argon2_parameters_is_upgraded_too(client, db, django_user_model, settings,
-                                                              production_hashers):
+def test_a_hash_with_weaker_argon2_parameters_is_upgraded_too(
+    client, db, django_user_model, settings, production_hashers
+):
     from judge.accounts.hashers import Argon2Hasher
 
     weak = type("WeakArgon2", (Argon2Hasher,), {"time_cost": 1, "memory_cost": 8192})()
@@ -50,7 +55,6 @@ def test_a_hash_with_weaker_argon2_parameters_is_upgraded_too(client, db, django
     client.post("/accounts/login/", {"username": "early", "password": "an early phrase 2"})
     stored = django_user_model.objects.get(username="early").password
     assert f"m={settings.ARGON2_MEMORY_KIB},t={settings.ARGON2_TIME_COST}" in stored
-
 
 
 def load_bench(name: str):
@@ -65,8 +69,14 @@ def load_bench(name: str):
 
 def first_hasher_under(env: dict) -> str:
     show = "from django.conf import settings; print(settings.PASSWORD_HASHERS[0])"
-    shown = subprocess.run([sys.executable, "-c", show], env=env | {"DJANGO_SETTINGS_MODULE": "judge.settings"},
-                           cwd=REPO, capture_output=True, text=True, check=True)
+    shown = subprocess.run(
+        [sys.executable, "-c", show],
+        env=env | {"DJANGO_SETTINGS_MODULE": "judge.settings"},
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return shown.stdout.strip()
 
 

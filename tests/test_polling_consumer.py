@@ -42,12 +42,23 @@ def test_a_worker_with_nothing_running_waits_longer_at_a_time(monkeypatch, setti
 
 @pytest.mark.heavy  # the site in processes of its own
 def test_the_file_system_broker_worker_uses_the_polling_consumer_and_redis_keeps_celerys(tmp_path):
-    probe = ("import django; django.setup(); from judge.celery import app; print(app.conf.worker_consumer)")
+    probe = "import django; django.setup(); from judge.celery import app; print(app.conf.worker_consumer)"
     consumers = {}
     for url in ("filesystem://", "redis://127.0.0.1:6379/0"):
-        done = subprocess.run([sys.executable, "-c", probe], cwd=REPO, capture_output=True, text=True, timeout=60,
-                              env={"PATH": "/usr/bin:/bin", "CELERY_BROKER_URL": url, "JUDGE_TEST": "1",
-                                   "DJANGO_SETTINGS_MODULE": "judge.settings", "JUDGE_VAR_DIR": str(tmp_path)})
+        done = subprocess.run(
+            [sys.executable, "-c", probe],
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env={
+                "PATH": "/usr/bin:/bin",
+                "CELERY_BROKER_URL": url,
+                "JUDGE_TEST": "1",
+                "DJANGO_SETTINGS_MODULE": "judge.settings",
+                "JUDGE_VAR_DIR": str(tmp_path),
+            },
+        )
         assert done.returncode == 0, done.stderr[-2000:]
         consumers[url] = done.stdout.strip().splitlines()[-1]
     assert consumers["filesystem://"] == "judge.lib.polling_consumer:PollingConsumer"

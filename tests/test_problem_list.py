@@ -52,7 +52,9 @@ def test_search_matches_titles_summaries_and_tags(client, problems):
 def test_filters_by_tag_and_difficulty(client, problems):
     assert shown_slugs(client.get("/?tag=softmax").content.decode()) == ["scaled_dot_product_attention"]
     assert shown_slugs(client.get("/?difficulty=easy").content.decode()) == [
-        "prepend_class_token", "add_positional_embedding"]
+        "prepend_class_token",
+        "add_positional_embedding",
+    ]
     assert shown_slugs(client.get("/?difficulty=medium&tag=embeddings").content.decode()) == []
 
 

@@ -17,8 +17,9 @@ CODE_MARK = "import numpy as np"
 
 
 def report(client, submission, message="The hidden test's expected output has the wrong sign.", **fields):
-    return client.post(reverse("problem-report", args=[submission.pk]),
-                       {"kind": "wrong_test", "message": message, **fields})
+    return client.post(
+        reverse("problem-report", args=[submission.pk]), {"kind": "wrong_test", "message": message, **fields}
+    )
 
 
 def workbench(client, problem) -> str:
@@ -39,10 +40,10 @@ def test_a_students_report_reaches_the_authors_with_their_code_only_if_shared(cl
     home = client.get(reverse("authoring-home")).content.decode()
     assert f'href="{reverse("authoring-reports", args=[w.problems[0].slug])}" class="open-reports">2<' in home
     page = workbench(client, w.problems[0])
-    first = page[page.index(f'id="report-{ProblemReport.objects.get(reporter=w.student).pk}"'):]
-    first = first[:first.index("</article>")]
-    second = page[page.index(f'id="report-{ProblemReport.objects.get(reporter=w.second).pk}"'):]
-    second = second[:second.index("</article>")]
+    first = page[page.index(f'id="report-{ProblemReport.objects.get(reporter=w.student).pk}"') :]
+    first = first[: first.index("</article>")]
+    second = page[page.index(f'id="report-{ProblemReport.objects.get(reporter=w.second).pk}"') :]
+    second = second[: second.index("</article>")]
     assert "wrong sign" in first and "Wrong answer" in first and CODE_MARK in first
     assert "which axis" in second and CODE_MARK not in second and "The code was not shared" in second
 
@@ -51,9 +52,10 @@ def test_a_ta_reports_from_a_students_work_without_their_code(client, world, dja
     w = world
     submission = graded(w.student, w.problems[0], at=DUE - timedelta(hours=1))
     client.force_login(w.ta)
-    answer = client.post(reverse("problem-report", args=[submission.pk]),
-                         {"course": w.course.pk, "kind": "unclear", "message": "Three students asked the same.",
-                          "share_code": "1"})
+    answer = client.post(
+        reverse("problem-report", args=[submission.pk]),
+        {"course": w.course.pk, "kind": "unclear", "message": "Three students asked the same.", "share_code": "1"},
+    )
     assert answer["Location"] == reverse("desk-submission", args=[w.course.pk, submission.pk]) + "#report"
     found = ProblemReport.objects.get()
     assert (found.reporter, found.share_code, found.code_shared) == (w.ta, False, False)
@@ -68,8 +70,10 @@ def test_the_authors_answer_reaches_the_reporter(client, world, django_user_mode
     report(client, submission)
     found = ProblemReport.objects.get()
     client.force_login(django_user_model.objects.get(username="staffer"))
-    client.post(reverse("authoring-reports", args=[w.problems[0].slug]),
-                {"report": found.pk, "answer": "Fixed in the next test set; a rejudge follows.", "status": "answered"})
+    client.post(
+        reverse("authoring-reports", args=[w.problems[0].slug]),
+        {"report": found.pk, "answer": "Fixed in the next test set; a rejudge follows.", "status": "answered"},
+    )
     found.refresh_from_db()
     assert found.status == ReportStatus.ANSWERED
     client.force_login(w.student)
@@ -83,13 +87,21 @@ def test_who_may_report_and_who_reads_reports(client, world):
     codes = {}
     for name, user in [("second", w.second), ("stranger", w.stranger), ("other_instructor", w.other_instructor)]:
         client.force_login(user)
-        codes[name] = (report(client, submission).status_code,
-                       client.post(reverse("problem-report", args=[submission.pk]),
-                                   {"course": w.course.pk, "kind": "other", "message": "x"}).status_code)
+        codes[name] = (
+            report(client, submission).status_code,
+            client.post(
+                reverse("problem-report", args=[submission.pk]),
+                {"course": w.course.pk, "kind": "other", "message": "x"},
+            ).status_code,
+        )
     client.force_login(w.student)
     codes["student in the workbench"] = client.get(reverse("authoring-reports", args=[w.problems[0].slug])).status_code
-    assert codes == {"second": (404, 403), "stranger": (404, 404), "other_instructor": (404, 404),
-                     "student in the workbench": 403}
+    assert codes == {
+        "second": (404, 403),
+        "stranger": (404, 404),
+        "other_instructor": (404, 404),
+        "student in the workbench": 403,
+    }
     assert not ProblemReport.objects.exists()
 
 

@@ -68,15 +68,16 @@ def student_uid(process_sandbox) -> int:
 
 def test_a_detached_daemon_does_not_survive_the_job(process_sandbox):
     child_uid = student_uid(process_sandbox)
-    body = ("import os, time\nif os.fork() == 0:\n    os.setsid()\n    time.sleep(60)\n    os._exit(0)\n"
-            "return x * 2")
+    body = "import os, time\nif os.fork() == 0:\n    os.setsid()\n    time.sleep(60)\n    os._exit(0)\nreturn x * 2"
     assert run(body, process_sandbox).verdict == "accepted"
     assert processes_of(child_uid) == []
 
 
 def test_student_code_cannot_read_the_project_or_its_solutions(process_sandbox):
     if os.geteuid() != 0:
-        pytest.skip("without root the process backend cannot hide files (docs/operators/security.md#the-process-sandbox)")
+        pytest.skip(
+            "without root the process backend cannot hide files (docs/operators/security.md#the-process-sandbox)"
+        )
     body = f"open({str(REPO / 'problems/prepend_class_token/solution.py')!r}).read()\nreturn x * 2"
     report = run(body, process_sandbox)
     assert report.verdict == "runtime_error"
@@ -85,9 +86,12 @@ def test_student_code_cannot_read_the_project_or_its_solutions(process_sandbox):
 
 def test_student_code_has_no_network(process_sandbox):
     if os.geteuid() != 0:
-        pytest.skip("without root the process backend has no network namespace (docs/operators/security.md#the-process-sandbox)")
-    report = run("import socket\nsocket.create_connection(('127.0.0.1', 6379), timeout=2)\nreturn x * 2",
-                 process_sandbox)
+        pytest.skip(
+            "without root the process backend has no network namespace (docs/operators/security.md#the-process-sandbox)"
+        )
+    report = run(
+        "import socket\nsocket.create_connection(('127.0.0.1', 6379), timeout=2)\nreturn x * 2", process_sandbox
+    )
     assert report.verdict == "runtime_error"
     assert "unreachable" in report.tests[0].message.lower()
 
@@ -108,9 +112,11 @@ def test_patching_numpy_does_not_leak_into_the_next_submission(process_sandbox):
 def test_a_daemon_left_by_a_child_that_died_does_not_survive_the_recycling(process_sandbox):
     child_uid = student_uid(process_sandbox)
     # The child dies mid-job, so the sandbox is recycled; the daemon is in a session of its own.
-    body = ("import os, signal, time\nif os.fork() == 0:\n    os.setsid()\n    os.closerange(3, 65536)\n"
-            "    time.sleep(60)\n    os._exit(0)\n"
-            "time.sleep(0.2)\nos.kill(os.getpid(), signal.SIGKILL)")
+    body = (
+        "import os, signal, time\nif os.fork() == 0:\n    os.setsid()\n    os.closerange(3, 65536)\n"
+        "    time.sleep(60)\n    os._exit(0)\n"
+        "time.sleep(0.2)\nos.kill(os.getpid(), signal.SIGKILL)"
+    )
     assert run(body, process_sandbox, time_limit_s=5.0).verdict == "runtime_error"
     assert processes_of(child_uid) == []
 
@@ -143,10 +149,12 @@ def scalar_job(code: str, args: dict, params=("x", "n", "eps", "flag"), **limits
 
 
 def test_scalar_arguments_reach_the_function_as_plain_python_values(process_sandbox):
-    code = ("import numpy as np\n"
-            "def f(x, n, eps, flag):\n"
-            "    assert (type(n), type(eps), type(flag)) == (int, float, bool), (type(n), type(eps), type(flag))\n"
-            "    return x * n + eps + (10.0 if flag else 0.0)\n")
+    code = (
+        "import numpy as np\n"
+        "def f(x, n, eps, flag):\n"
+        "    assert (type(n), type(eps), type(flag)) == (int, float, bool), (type(n), type(eps), type(flag))\n"
+        "    return x * n + eps + (10.0 if flag else 0.0)\n"
+    )
     run = process_sandbox.run(scalar_job(code, {"x": npy([1.0, 2.0]), "n": 3, "eps": 0.5, "flag": True}))
     (event,) = run.events
     assert event["outcome"] == "returned", event
@@ -155,12 +163,15 @@ def test_scalar_arguments_reach_the_function_as_plain_python_values(process_sand
 
 
 def test_infinite_and_nan_floats_travel_as_floats(process_sandbox):
-    code = ("import math\nimport numpy as np\n"
-            "def f(x, n, eps, flag):\n"
-            "    assert math.isinf(n) and math.isnan(eps)\n"
-            "    return x\n")
-    run = process_sandbox.run(scalar_job(code, {"x": npy([1.0]), "n": float("inf"), "eps": float("nan"),
-                                                "flag": False}))
+    code = (
+        "import math\nimport numpy as np\n"
+        "def f(x, n, eps, flag):\n"
+        "    assert math.isinf(n) and math.isnan(eps)\n"
+        "    return x\n"
+    )
+    run = process_sandbox.run(
+        scalar_job(code, {"x": npy([1.0]), "n": float("inf"), "eps": float("nan"), "flag": False})
+    )
     assert run.events[0]["outcome"] == "returned", run.events[0]
 
 
@@ -171,18 +182,17 @@ def test_an_argument_that_is_neither_an_array_nor_a_scalar_crashes_the_test_as_m
     assert "malformed job" in run.events[0]["detail"]
 
 
-GENERATOR = '''import numpy as np
+GENERATOR = """import numpy as np
 
 def generate(rng):
     yield {"name": "plain", "args": {"x": np.ones(2), "n": 3, "eps": 0.5, "flag": True}}
     yield {"name": "numpy scalars", "args": {"x": np.ones(2), "n": np.int64(4), "eps": np.float32(0.25),
                                              "flag": np.bool_(False)}, "probe": True}
-'''
+"""
 
 
 def test_a_generator_relays_scalar_arguments_as_python_values_and_the_probe_flag(process_sandbox):
-    run = process_sandbox.run(GenerateJob(code=GENERATOR, seed=1, params=["x", "n", "eps", "flag"],
-                                          time_limit_s=10.0))
+    run = process_sandbox.run(GenerateJob(code=GENERATOR, seed=1, params=["x", "n", "eps", "flag"], time_limit_s=10.0))
     cases = [e for e in run.events if e["event"] == "case"]
     assert run.events[-1]["event"] == "generated", run.events[-1]
     assert [c["args"]["n"] for c in cases] == [3, 4]
@@ -245,13 +255,21 @@ with ProcessSandbox() as sandbox:
 """
 
 
-@pytest.mark.skipif(not os.path.exists("/proc/self/autogroup") or
-                    Path("/proc/sys/kernel/sched_autogroup_enabled").read_text().strip() != "1",
-                    reason="no autogroups on this kernel")
+@pytest.mark.skipif(
+    not os.path.exists("/proc/self/autogroup")
+    or Path("/proc/sys/kernel/sched_autogroup_enabled").read_text().strip() != "1",
+    reason="no autogroups on this kernel",
+)
 def test_a_child_of_a_niced_worker_keeps_its_nice_in_its_own_session():
     """Each child is a session, so an autogroup, of its own; there the CPU is shared between groups first and
     a nice value counts only inside one: a speed measurement's children would take an equal share beside
     grading although the speed worker runs at nice 19."""
-    done = subprocess.run(["nice", "-n", "19", sys.executable, "-c", NICED_JOB], cwd=REPO, capture_output=True,
-                          text=True, timeout=120, env=os.environ | {"PYTHONPATH": str(REPO)})
+    done = subprocess.run(
+        ["nice", "-n", "19", sys.executable, "-c", NICED_JOB],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=os.environ | {"PYTHONPATH": str(REPO)},
+    )
     assert done.stdout.strip().splitlines()[-1:] == ["accepted"], done.stderr[-2000:]

@@ -31,23 +31,44 @@ print(json.dumps({"plain": plain.status_code, "location": plain.get("Location"),
 
 def deployment_env(tmp_path, **extra: str) -> dict[str, str]:
     keep = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG", "VIRTUAL_ENV")}
-    return keep | {"DJANGO_SETTINGS_MODULE": "judge.settings", "JUDGE_VAR_DIR": str(tmp_path), "DEBUG": "0",
-                   "SECRET_KEY": secrets.token_urlsafe(50), "ALLOWED_HOSTS": "judge.example.org",
-                   "DATABASE_URL": "postgres://judge:a-password@db.invalid:5432/judge",
-                   "CELERY_BROKER_URL": "redis://:a-password@redis.invalid:6379/0"} | extra
+    return (
+        keep
+        | {
+            "DJANGO_SETTINGS_MODULE": "judge.settings",
+            "JUDGE_VAR_DIR": str(tmp_path),
+            "DEBUG": "0",
+            "SECRET_KEY": secrets.token_urlsafe(50),
+            "ALLOWED_HOSTS": "judge.example.org",
+            "DATABASE_URL": "postgres://judge:a-password@db.invalid:5432/judge",
+            "CELERY_BROKER_URL": "redis://:a-password@redis.invalid:6379/0",
+        }
+        | extra
+    )
 
 
 def requests_as_deployed(tmp_path, **extra: str) -> dict:
-    done = subprocess.run([sys.executable, "-c", REQUESTS], cwd=REPO, env=deployment_env(tmp_path, **extra),
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-c", REQUESTS],
+        cwd=REPO,
+        env=deployment_env(tmp_path, **extra),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     return json.loads(done.stdout.splitlines()[-1])
 
 
 @pytest.mark.heavy  # the site in processes of its own
 def test_check_deploy_is_clean_with_the_production_settings(tmp_path):
-    done = subprocess.run([sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"], cwd=REPO,
-                          env=deployment_env(tmp_path), capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=REPO,
+        env=deployment_env(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "no issues" in done.stdout
 

@@ -159,13 +159,14 @@ def test_the_difference_to_ones_own_accepted_solution(client, problem, second_st
     mine = accepted(second_student, problem, FAST)
     log_in(client, second_student)
     page = client.get(f"/problems/{problem.slug}/solutions/{published.pk}/diff/").content.decode()
-    assert f"From your <a href=\"/submissions/{mine.pk}/\">#{mine.pk}</a>" in page
+    assert f'From your <a href="/submissions/{mine.pk}/">#{mine.pk}</a>' in page
     assert '<span class="removed">-    return np.sum(x)' in page
     assert '<span class="added">+        total += v' in page
 
 
-def test_staff_hide_one_with_a_reason_that_its_author_reads(client, problem, student, second_student, author,
-                                                            published):
+def test_staff_hide_one_with_a_reason_that_its_author_reads(
+    client, problem, student, second_student, author, published
+):
     accepted(second_student, problem, FAST)
     log_in(client, author)
     refused = client.post(f"/solutions/{published.pk}/moderate/", {"action": "hide", "reason": "  "})
@@ -174,7 +175,10 @@ def test_staff_hide_one_with_a_reason_that_its_author_reads(client, problem, stu
     client.post(f"/solutions/{published.pk}/moderate/", {"action": "hide", "reason": "copied from the editorial"})
     entry = ModerationEntry.objects.get()
     assert (entry.by, entry.action, entry.reason) == (author, Moderation.HIDE, "copied from the editorial")
-    assert "copied from the editorial" in client.get(f"/problems/{problem.slug}/solutions/{published.pk}/").content.decode()
+    assert (
+        "copied from the editorial"
+        in client.get(f"/problems/{problem.slug}/solutions/{published.pk}/").content.decode()
+    )
 
     log_in(client, second_student)
     assert f"solutions/{published.pk}/" not in client.get(f"/problems/{problem.slug}/solutions/").content.decode()
@@ -192,8 +196,12 @@ def test_staff_hide_one_with_a_reason_that_its_author_reads(client, problem, stu
 
 def test_a_non_staff_member_cannot_hide_one(client, problem, second_student, published):
     accepted(second_student, problem, FAST)
-    assert log_in(client, second_student).post(f"/solutions/{published.pk}/moderate/",
-                                                {"action": "hide", "reason": "mine is better"}).status_code == 404
+    assert (
+        log_in(client, second_student)
+        .post(f"/solutions/{published.pk}/moderate/", {"action": "hide", "reason": "mine is better"})
+        .status_code
+        == 404
+    )
     published.refresh_from_db()
     assert published.hidden_at is None
 
@@ -204,8 +212,9 @@ def in_course(student, problem, instructor, **dates):
     return courses.save_assignment(course, instructor, {"title": "Week 1", "weight": 1.0, **dates}, [problem])
 
 
-def test_a_course_student_reads_none_while_an_assignment_holding_it_is_open(client, problem, second_student, author,
-                                                                             published):
+def test_a_course_student_reads_none_while_an_assignment_holding_it_is_open(
+    client, problem, second_student, author, published
+):
     accepted(second_student, problem, FAST)  # solved, but their course's assignment is still open
     now = timezone.now()
     assignment = in_course(second_student, problem, author, due_at=now + timedelta(days=1))
@@ -218,16 +227,17 @@ def test_a_course_student_reads_none_while_an_assignment_holding_it_is_open(clie
     # Past the due time but inside one student's extension: still closed to the class.
     assignment.due_at = now - timedelta(hours=1)
     assignment.save()
-    override = Override.objects.create(assignment=assignment, user=second_student, reason="ill",
-                                       due_at=now + timedelta(hours=2))
+    override = Override.objects.create(
+        assignment=assignment, user=second_student, reason="ill", due_at=now + timedelta(hours=2)
+    )
     assert client.get(f"/problems/{problem.slug}/solutions/").status_code == 403
     override.delete()
     assert client.get(f"/problems/{problem.slug}/solutions/").status_code == 200  # over for everyone: open
 
 
-def test_a_timed_assignment_keeps_them_closed_until_it_ends_and_for_ever_without_an_end(client, problem,
-                                                                                       second_student, author,
-                                                                                       published):
+def test_a_timed_assignment_keeps_them_closed_until_it_ends_and_for_ever_without_an_end(
+    client, problem, second_student, author, published
+):
     accepted(second_student, problem, FAST)
     assignment = in_course(second_student, problem, author, time_limit_minutes=60)
     log_in(client, second_student)
@@ -239,8 +249,9 @@ def test_a_timed_assignment_keeps_them_closed_until_it_ends_and_for_ever_without
     assert client.get(f"/problems/{problem.slug}/solutions/").status_code == 200
 
 
-def test_someone_outside_the_course_who_solved_it_still_reads_them(client, problem, second_student,
-                                                                  django_user_model, author, published):
+def test_someone_outside_the_course_who_solved_it_still_reads_them(
+    client, problem, second_student, django_user_model, author, published
+):
     classmate = django_user_model.objects.create_user("sam", password="a long pass phrase")
     in_course(classmate, problem, author, due_at=timezone.now() + timedelta(days=1))
     accepted(second_student, problem, FAST)

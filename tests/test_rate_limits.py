@@ -28,8 +28,9 @@ def attempt(client, kind: str, htmx: bool = True):
     return client.post(URL, {"code": "x = 1", "kind": kind}, **headers)
 
 
-def test_the_run_over_the_limit_is_refused_with_when_to_try_again(client, problems, student, no_enqueue,
-                                                                   three_a_minute):
+def test_the_run_over_the_limit_is_refused_with_when_to_try_again(
+    client, problems, student, no_enqueue, three_a_minute
+):
     client.force_login(student)
     assert [attempt(client, "run").status_code for _ in range(3)] == [200, 200, 200]
     refused = attempt(client, "run")
@@ -37,13 +38,17 @@ def test_the_run_over_the_limit_is_refused_with_when_to_try_again(client, proble
     assert refused.status_code == 429
     wait = int(refused["Retry-After"])
     assert 1 <= wait <= 60
-    assert re.search(r"Not submitted: you have used all 3 runs allowed per minute; "
-                     rf"you can run the examples again in {wait} seconds?", page)
+    assert re.search(
+        r"Not submitted: you have used all 3 runs allowed per minute; "
+        rf"you can run the examples again in {wait} seconds?",
+        page,
+    )
     assert Submission.objects.count() == 3  # nothing stored for the refused one
 
 
-def test_a_refused_submit_from_a_plain_form_shows_the_message_above_the_kept_code(client, problems, student,
-                                                                                   no_enqueue, three_a_minute):
+def test_a_refused_submit_from_a_plain_form_shows_the_message_above_the_kept_code(
+    client, problems, student, no_enqueue, three_a_minute
+):
     client.force_login(student)
     for _ in range(3):
         attempt(client, "submit", htmx=False)
@@ -54,8 +59,9 @@ def test_a_refused_submit_from_a_plain_form_shows_the_message_above_the_kept_cod
     assert "return p  # mine" in page
 
 
-def test_runs_and_submits_are_counted_apart_and_per_student(client, problems, student, second_student, no_enqueue,
-                                                            three_a_minute):
+def test_runs_and_submits_are_counted_apart_and_per_student(
+    client, problems, student, second_student, no_enqueue, three_a_minute
+):
     client.force_login(student)
     for _ in range(3):
         attempt(client, "run")

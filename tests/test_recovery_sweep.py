@@ -41,7 +41,8 @@ def drop_message(client: redis.Redis, submission_id: int) -> None:
 
 def made_old(*submissions: Submission) -> None:
     Submission.objects.filter(pk__in=[s.pk for s in submissions]).update(
-        enqueued_at=timezone.now() - timedelta(minutes=5))
+        enqueued_at=timezone.now() - timedelta(minutes=5)
+    )
 
 
 def test_the_broker_says_which_submissions_it_holds(problems, student, broker):

@@ -28,8 +28,12 @@ pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 SLUG = "prepend_class_token"
 RECOVERY_TARGET_S = 20.0
 BACKLOG = 100
-PRODUCTION_TIMINGS = {"HEARTBEAT_INTERVAL_S": "2", "STALE_AFTER_S": "8", "RECOVERY_INTERVAL_S": "3",
-                      "REQUEUE_AFTER_S": "60"}
+PRODUCTION_TIMINGS = {
+    "HEARTBEAT_INTERVAL_S": "2",
+    "STALE_AFTER_S": "8",
+    "RECOVERY_INTERVAL_S": "3",
+    "REQUEUE_AFTER_S": "60",
+}
 MAINTENANCE = ("-Q", "maintenance", "--beat", "--pool=solo")
 GRADING = ("-Q", "run,submit,rejudge", "--concurrency=1")
 
@@ -84,16 +88,22 @@ def worker_grading(workers: list, submission_id: int):
 
 
 def test_a_submission_whose_worker_is_killed_is_final_within_20_s_with_100_queued(
-        problems, student, django_user_model, start_worker, tmp_path):
+    problems, student, django_user_model, start_worker, tmp_path
+):
     start_worker(*MAINTENANCE, env=PRODUCTION_TIMINGS)
     graders = [start_worker(*GRADING, env=PRODUCTION_TIMINGS) for _ in range(2)]
     wait_for(lambda: started(tmp_path, 3), 60, "the workers", tmp_path / "worker.log")
-    backlog = [intake.submit_solution(user, problems[SLUG], slow_once(1.0))
-               for user in classmates(django_user_model, BACKLOG)]
+    backlog = [
+        intake.submit_solution(user, problems[SLUG], slow_once(1.0)) for user in classmates(django_user_model, BACKLOG)
+    ]
     # A Run jumps the backlog, so the next free worker takes it; 1.8 s on its first test keeps it running.
     doomed = intake.submit_solution(student, problems[SLUG], slow_once(1.8), kind=Kind.RUN)
-    wait_for(lambda: Submission.objects.filter(pk=doomed.pk, status=Status.RUNNING).exists(), 30,
-             "a worker to take it", tmp_path / "worker.log")
+    wait_for(
+        lambda: Submission.objects.filter(pk=doomed.pk, status=Status.RUNNING).exists(),
+        30,
+        "a worker to take it",
+        tmp_path / "worker.log",
+    )
     holder = worker_grading(graders, doomed.pk)
 
     holder.kill()
@@ -116,8 +126,22 @@ def own_redis(tmp_path):
     port = 6390 + os.getpid() % 50
 
     def start() -> subprocess.Popen:
-        process = subprocess.Popen([server, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-                                    "--appendonly", "no", "--dir", str(tmp_path)], stdout=subprocess.DEVNULL)
+        process = subprocess.Popen(
+            [
+                server,
+                "--port",
+                str(port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                str(tmp_path),
+            ],
+            stdout=subprocess.DEVNULL,
+        )
         wait_for(lambda: _answers(port), 10, f"redis-server on {port}")
         return process
 
@@ -143,8 +167,11 @@ def _answers(port: int) -> bool:
 def submit_through(broker_url: str, users: list, code: str) -> list[int]:
     """Submit as the web server would, sending the messages to ``broker_url`` (not this process's broker)."""
     db = settings.DATABASES["default"]
-    env = os.environ | {"CELERY_BROKER_URL": broker_url, "PYTHONPATH": str(REPO),
-                        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"}
+    env = os.environ | {
+        "CELERY_BROKER_URL": broker_url,
+        "PYTHONPATH": str(REPO),
+        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+    }
     script = f"""
 import django; django.setup()
 from django.contrib.auth import get_user_model
@@ -154,13 +181,13 @@ problem = Problem.objects.get(slug={SLUG!r})
 for user in get_user_model().objects.filter(pk__in={[u.pk for u in users]!r}).order_by("pk"):
     print(submit_solution(user, problem, {code!r}).pk)
 """
-    done = subprocess.run([sys.executable, "-c", script], cwd=REPO, env=env, capture_output=True, text=True,
-                          check=True)
+    done = subprocess.run([sys.executable, "-c", script], cwd=REPO, env=env, capture_output=True, text=True, check=True)
     return [int(line) for line in done.stdout.split()]
 
 
 def test_after_redis_restarts_empty_the_lost_submissions_are_final_within_20_s(
-        problems, django_user_model, own_redis, start_worker, tmp_path):
+    problems, django_user_model, own_redis, start_worker, tmp_path
+):
     broker_url, restart_redis = own_redis
     env = PRODUCTION_TIMINGS | {"CELERY_BROKER_URL": broker_url}
     start_worker(*MAINTENANCE, env=env)
@@ -169,14 +196,17 @@ def test_after_redis_restarts_empty_the_lost_submissions_are_final_within_20_s(
     ids = submit_through(broker_url, classmates(django_user_model, BACKLOG), steady(0.02))
     restart_redis()
     fault = time.monotonic()
-    lost = list(Submission.objects.filter(pk__in=ids, status=Status.QUEUED).order_by("pk").values_list(
-        "pk", flat=True))
+    lost = list(Submission.objects.filter(pk__in=ids, status=Status.QUEUED).order_by("pk").values_list("pk", flat=True))
     assert len(lost) > BACKLOG // 2  # most of the backlog was only in Redis
 
     first = wait_for(lambda: final(lost[0]), 60, "the first lost submission", tmp_path / "worker.log")
     first_after = time.monotonic() - fault
-    wait_for(lambda: not Submission.objects.filter(pk__in=ids).exclude(status=Status.DONE).exists(), 90,
-             "the whole lost backlog", tmp_path / "worker.log")
+    wait_for(
+        lambda: not Submission.objects.filter(pk__in=ids).exclude(status=Status.DONE).exists(),
+        90,
+        "the whole lost backlog",
+        tmp_path / "worker.log",
+    )
     graded = Submission.objects.filter(pk__in=ids)
     assert first.verdict == "accepted"
     assert set(graded.values_list("verdict", flat=True)) == {"accepted"}

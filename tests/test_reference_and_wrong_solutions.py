@@ -51,7 +51,9 @@ def without_known_wrong(gate: GatedProblem):
 def test_reference_solution_is_accepted(slug, gated):
     report = gated(slug).report(package(slug).solution, without_known_wrong(gated(slug)))
     assert report.verdict == "accepted", [(t.name, t.status, t.message) for t in report.tests]
-    assert all(t.checks == dict.fromkeys(["type", "dtype", "shape", "values", "inputs"], "passed") for t in report.tests)
+    assert all(
+        t.checks == dict.fromkeys(["type", "dtype", "shape", "values", "inputs"], "passed") for t in report.tests
+    )
 
 
 @pytest.mark.parametrize("slug", [per_problem(slug) for slug in SLUGS])
@@ -88,7 +90,9 @@ def test_appended_class_token_is_wrong_value(gated):
 @pytest.mark.xdist_group("gate-prepend_class_token")
 def test_float32_result_is_wrong_dtype_with_shapes_in_the_message(gated):
     report = wrong_report(gated, "prepend_class_token", "wrong/float32.py")
-    assert first_failure(report).message == "expected a float64 array of shape (1, 3, 3), got float32 of shape (1, 3, 3)"
+    assert (
+        first_failure(report).message == "expected a float64 array of shape (1, 3, 3), got float32 of shape (1, 3, 3)"
+    )
 
 
 @pytest.mark.xdist_group("gate-scaled_dot_product_attention")
@@ -165,7 +169,7 @@ def test_the_reference_breaks_no_probe(slug, gated):
 
 # A student's pre_ln_block_backward: the forward written again (einsum attention, math.erf entry by
 # entry), the backward entirely from their own accepted pieces. The gate's `solved` holds the references.
-BLOCK_BACKWARD_FROM_OWN_PIECES = '''
+BLOCK_BACKWARD_FROM_OWN_PIECES = """
 import math
 
 import numpy as np
@@ -201,7 +205,7 @@ def pre_ln_block_backward(x, params, n_heads, causal, grad_out):
     return {"x": dx + dh, "ln1_gamma": dg1, "ln1_beta": dbeta1, "w_q": a["w_q"], "w_k": a["w_k"],
             "w_v": a["w_v"], "w_o": a["w_o"], "ln2_gamma": dg2, "ln2_beta": dbeta2,
             "w1": dw1, "b1": db1, "w2": dw2, "b2": db2}
-'''
+"""
 
 
 @pytest.mark.xdist_group("gate-pre_ln_block_backward")
@@ -235,13 +239,15 @@ def test_ties_broken_towards_the_highest_id_fail_only_where_two_tokens_tie(gated
 def test_float_ids_are_told_to_return_int64_on_the_visible_example(gated):
     failure = first_failure(wrong_report(gated, "greedy_decode", "wrong/ids_kept_as_floats.py"))
     assert failure.status == "wrong_dtype"
-    assert failure.message == ("expected an int64 array of shape (1, 5), got float64 of shape (1, 5); "
-                               "ids and indices are integers: return them with .astype(np.int64)")
+    assert failure.message == (
+        "expected an int64 array of shape (1, 5), got float64 of shape (1, 5); "
+        "ids and indices are integers: return them with .astype(np.int64)"
+    )
 
 
 # A student's greedy_decode: the loop around their own accepted gpt_next_token_logits (the gate's
 # `solved` holds its reference), which takes float64 ids.
-GREEDY_FROM_OWN_GPT = '''
+GREEDY_FROM_OWN_GPT = """
 import numpy as np
 from solved import gpt_next_token_logits
 
@@ -255,7 +261,7 @@ def greedy_decode(prompt_ids, params, n_heads, n_new):
         logits = gpt_next_token_logits(ids.astype(np.float64), *[params[name] for name in ORDER], n_heads)
         ids = np.hstack([ids, np.argmax(logits, axis=1).reshape(-1, 1)])
     return ids.copy()
-'''
+"""
 
 
 @pytest.mark.xdist_group("gate-greedy_decode")
@@ -278,9 +284,14 @@ def test_recomputing_the_prefix_runs_out_of_time_on_the_long_test_only(gated):
 def test_a_cache_grown_by_concatenation_is_accepted_long_test_included(gated):
     # Another correct way: per-layer (keys, values) grown with np.concatenate at every step, the
     # causal mask shifted by the cache's length, math.erf entry by entry.
-    code = (PROBLEMS / "decode_with_kv_cache" / "wrong" / "prefill_without_causal_mask.py").read_text().replace(
-        "        # With a cache, every query sees every cached key: no mask needed.\n",
-        "        scores = scores + np.triu(np.full((n, k.shape[2]), -np.inf), k=k.shape[2] - n + 1)\n")
+    code = (
+        (PROBLEMS / "decode_with_kv_cache" / "wrong" / "prefill_without_causal_mask.py")
+        .read_text()
+        .replace(
+            "        # With a cache, every query sees every cached key: no mask needed.\n",
+            "        scores = scores + np.triu(np.full((n, k.shape[2]), -np.inf), k=k.shape[2] - n + 1)\n",
+        )
+    )
     report = gated("decode_with_kv_cache").grade(code)
     assert report.verdict == "accepted", [(t.name, t.status, t.message) for t in report.tests]
 
@@ -291,7 +302,6 @@ def test_a_vit_trained_by_a_loop_over_the_pieces_it_builds_on_is_accepted(gated)
 
     report = gated("vit_train_steps").grade(ASSEMBLED)
     assert report.verdict == "accepted", [(t.name, t.status, t.message) for t in report.tests]
-
 
 
 @pytest.mark.parametrize("slug", [per_problem("greedy_decode"), per_problem("decode_with_kv_cache")])

@@ -26,14 +26,16 @@ def graded(student) -> Submission:
 
 
 def batch_of(author, *submissions: Submission, age: timedelta = timedelta(0)) -> RejudgeBatch:
-    batch = RejudgeBatch.objects.create(requested_by=author, scope="submission", total=len(submissions),
-                                        submission_ids=[s.pk for s in submissions])
+    batch = RejudgeBatch.objects.create(
+        requested_by=author, scope="submission", total=len(submissions), submission_ids=[s.pk for s in submissions]
+    )
     RejudgeBatch.objects.filter(pk=batch.pk).update(created_at=timezone.now() - age)
     return RejudgeBatch.objects.get(pk=batch.pk)
 
 
-def test_the_sweep_sends_again_a_rejudge_that_never_finished_queueing(problems, student, author, no_enqueue,
-                                                                      monkeypatch):
+def test_the_sweep_sends_again_a_rejudge_that_never_finished_queueing(
+    problems, student, author, no_enqueue, monkeypatch
+):
     sent = []
     monkeypatch.setattr(authoring, "send_task", lambda name, *args, **kwargs: sent.append((name, args)))
     submission = graded(student)

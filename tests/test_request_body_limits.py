@@ -63,14 +63,22 @@ def test_a_streamed_body_without_a_content_length_is_read_only_up_to_the_limit(d
     response = post_stream(Client(enforce_csrf_checks=True), "/accounts/login/", body, declared=None)
     assert response.status_code == 413
     limit = settings.REQUEST_BODY_DEFAULT_LIMIT
-    assert f"the request is over {limit:,} bytes; this page accepts at most {limit:,} bytes" in response.content.decode()
+    assert (
+        f"the request is over {limit:,} bytes; this page accepts at most {limit:,} bytes" in response.content.decode()
+    )
     assert body.read_bytes <= limit + 1
 
 
 def test_a_streamed_body_within_the_limit_reaches_the_view(client, student):
     form = b"username=ada&password=correct+horse+battery"
-    response = client.generic("POST", "/accounts/login/", b"", CONTENT_TYPE="application/x-www-form-urlencoded",
-                              HTTP_TRANSFER_ENCODING="chunked", **{"wsgi.input": io.BytesIO(form)})
+    response = client.generic(
+        "POST",
+        "/accounts/login/",
+        b"",
+        CONTENT_TYPE="application/x-www-form-urlencoded",
+        HTTP_TRANSFER_ENCODING="chunked",
+        **{"wsgi.input": io.BytesIO(form)},
+    )
     assert response.status_code == 302  # signed in: the view read the fields
     assert "ada" in client.get("/").content.decode()
 
@@ -80,11 +88,23 @@ class AsgiPost:
 
     def __init__(self, path: str, size: int, declared: bool, headers: dict[str, str] | None = None) -> None:
         framing = (b"content-length", str(size).encode()) if declared else (b"transfer-encoding", b"chunked")
-        self.scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST",
-                      "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"",
-                      "headers": [(b"host", b"127.0.0.1"), framing, *((k.lower().encode(), v.encode()) for k, v in
-                                                                       (headers or {}).items())],
-                      "client": ("127.0.0.1", 50000), "server": ("127.0.0.1", 8000)}
+        self.scope = {
+            "type": "http",
+            "asgi": {"version": "3.0"},
+            "http_version": "1.1",
+            "method": "POST",
+            "scheme": "http",
+            "path": path,
+            "raw_path": path.encode(),
+            "query_string": b"",
+            "headers": [
+                (b"host", b"127.0.0.1"),
+                framing,
+                *((k.lower().encode(), v.encode()) for k, v in (headers or {}).items()),
+            ],
+            "client": ("127.0.0.1", 50000),
+            "server": ("127.0.0.1", 8000),
+        }
         self.size, self.received, self.status, self.response_headers, self.body = size, 0, 0, [], b""
         self.chunk = b"a" * (64 * 1024)
 
@@ -142,15 +162,21 @@ def test_under_asgi_a_chunked_200_mb_post_is_handed_over_only_up_to_the_limit(as
 def test_under_asgi_a_chunked_login_within_the_limit_reaches_the_view(asgi, student):
     secret = "a" * 32  # the CSRF cookie, and the form's token
     form = f"username=ada&password=correct+horse+battery&csrfmiddlewaretoken={secret}".encode()
-    post = AsgiPost("/accounts/login/", len(form), declared=False,
-                    headers={"Content-Type": "application/x-www-form-urlencoded", "Cookie": f"csrftoken={secret}"})
+    post = AsgiPost(
+        "/accounts/login/",
+        len(form),
+        declared=False,
+        headers={"Content-Type": "application/x-www-form-urlencoded", "Cookie": f"csrftoken={secret}"},
+    )
     assert post.answer(form).status == 302  # signed in: the view read the fields (before: KeyError 'wsgi.input')
 
 
 def zip_upload(size: int) -> tuple[bytes, str]:
     boundary = "judgeboundary"
-    head = (f'--{boundary}\r\nContent-Disposition: form-data; name="package"; filename="p.zip"\r\n'
-            "Content-Type: application/zip\r\n\r\n").encode()
+    head = (
+        f'--{boundary}\r\nContent-Disposition: form-data; name="package"; filename="p.zip"\r\n'
+        "Content-Type: application/zip\r\n\r\n"
+    ).encode()
     return head + b"\0" * size + f"\r\n--{boundary}--\r\n".encode(), f"multipart/form-data; boundary={boundary}"
 
 
@@ -174,7 +200,8 @@ def test_a_zip_of_the_largest_size_the_upload_accepts_is_not_refused_for_its_siz
 def test_a_normal_submit_still_works(client, problems, student, no_enqueue):
     client.force_login(student)
     code = "import numpy as np\n\ndef prepend_class_token(x, cls):\n    return x\n" + "# padding\n" * 6000
-    response = client.post("/submissions/new/prepend_class_token/", {"code": code, "kind": "submit"},
-                           HTTP_HX_REQUEST="true")
+    response = client.post(
+        "/submissions/new/prepend_class_token/", {"code": code, "kind": "submit"}, HTTP_HX_REQUEST="true"
+    )
     assert response.status_code == 200 and "Not submitted" not in response.content.decode()
     assert Submission.objects.get().code == code

@@ -32,8 +32,11 @@ pytestmark = [pytest.mark.heavy, pytest.mark.django_db(transaction=True)]  # the
 MB = 1024 * 1024
 ANSWER_WITHIN_S = 10.0
 SERVERS = {"asgi": ("judge.asgi", {}), "wsgi": ("judge.wsgi", {"GUNICORN_WORKER_CLASS": "gthread"})}
-URLS = {"login": "/accounts/login/", "submit": "/submissions/new/prepend_class_token/",
-        "api-submissions": "/api/v1/submissions"}
+URLS = {
+    "login": "/accounts/login/",
+    "submit": "/submissions/new/prepend_class_token/",
+    "api-submissions": "/api/v1/submissions",
+}
 
 
 def free_port() -> int:
@@ -46,13 +49,24 @@ def server_env(port: int, tmp: str, **extra: str) -> dict[str, str]:
     """A deployment's environment (no test profile, DEBUG off) on this test's database and broker."""
     db = connection.settings_dict
     keep = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG", "VIRTUAL_ENV", "CELERY_BROKER_URL")}
-    return keep | {
-        "DATABASE_URL": f"postgres://{quote(db['USER'])}:{quote(db['PASSWORD'] or '')}@{db['HOST']}:{db['PORT']}/"
-                        f"{db['NAME']}",
-        "DJANGO_SETTINGS_MODULE": "judge.settings", "DEBUG": "0", "SECRET_KEY": "body-limits-" + "x" * 40,
-        "JUDGE_PLAIN_HTTP": "1", "JUDGE_VAR_DIR": tmp, "TMPDIR": tmp, "GUNICORN_BIND": f"127.0.0.1:{port}",
-        "GUNICORN_WORKERS": "1", "DATABASE_POOL_MAX": "2", "PYTHONPATH": str(REPO),
-    } | extra
+    return (
+        keep
+        | {
+            "DATABASE_URL": f"postgres://{quote(db['USER'])}:{quote(db['PASSWORD'] or '')}@{db['HOST']}:{db['PORT']}/"
+            f"{db['NAME']}",
+            "DJANGO_SETTINGS_MODULE": "judge.settings",
+            "DEBUG": "0",
+            "SECRET_KEY": "body-limits-" + "x" * 40,
+            "JUDGE_PLAIN_HTTP": "1",
+            "JUDGE_VAR_DIR": tmp,
+            "TMPDIR": tmp,
+            "GUNICORN_BIND": f"127.0.0.1:{port}",
+            "GUNICORN_WORKERS": "1",
+            "DATABASE_POOL_MAX": "2",
+            "PYTHONPATH": str(REPO),
+        }
+        | extra
+    )
 
 
 @pytest.fixture(scope="module", params=sorted(SERVERS))
@@ -61,9 +75,14 @@ def site(request, django_db_setup, tmp_path_factory) -> Iterator[int]:
     module, extra = SERVERS[request.param]
     port, tmp_path = free_port(), tmp_path_factory.mktemp(request.param)
     log = open(tmp_path / "web.log", "wb")  # noqa: SIM115  (closed below)
-    web = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "deploy/gunicorn.conf.py", module], cwd=REPO,
-                           env=server_env(port, str(tmp_path), **extra), stdout=log, stderr=subprocess.STDOUT,
-                           start_new_session=True)
+    web = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "-c", "deploy/gunicorn.conf.py", module],
+        cwd=REPO,
+        env=server_env(port, str(tmp_path), **extra),
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
     try:
         wait_until_listening(port, web, tmp_path / "web.log")
         yield port
@@ -92,8 +111,13 @@ def wait_until_listening(port: int, web: subprocess.Popen, log) -> None:
 
 
 def head(path: str, framing: str, content_type: str = "application/x-www-form-urlencoded", **headers: str) -> bytes:
-    lines = [f"POST {path} HTTP/1.1", "Host: 127.0.0.1", f"Content-Type: {content_type}", framing,
-             *(f"{name}: {value}" for name, value in headers.items())]
+    lines = [
+        f"POST {path} HTTP/1.1",
+        "Host: 127.0.0.1",
+        f"Content-Type: {content_type}",
+        framing,
+        *(f"{name}: {value}" for name, value in headers.items()),
+    ]
     return ("\r\n".join(lines) + "\r\n\r\n").encode()
 
 
@@ -148,8 +172,9 @@ def test_a_chunked_100_byte_api_call_with_a_token_is_served(site, problems, stud
     token = create_token(student, "laptop", ["read", "submit"])[1]
     code = "def prepend_class_token(p, c):\n    return p\n"
     call = json.dumps({"problem": "prepend_class_token", "code": code, "kind": "run"}).encode()
-    framing = head("/api/v1/submissions", "Transfer-Encoding: chunked", "application/json",
-                   Authorization=f"Bearer {token}")
+    framing = head(
+        "/api/v1/submissions", "Transfer-Encoding: chunked", "application/json", Authorization=f"Bearer {token}"
+    )
     status, body, _ = ask(site, framing, f"{len(call):x}\r\n".encode() + call + b"\r\n0\r\n\r\n")
     assert status == 202, body
     assert json.loads(body)["status"] == "queued"

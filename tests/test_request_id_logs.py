@@ -44,15 +44,19 @@ def lines_of(text: str, request_id: str) -> list[dict]:
 
 def submit_over_http(client, student, **headers) -> tuple[Submission, object]:
     client.force_login(student)
-    response = client.post("/submissions/new/prepend_class_token/",
-                           {"code": read_solution("prepend_class_token"), "kind": "submit"}, **headers)
+    response = client.post(
+        "/submissions/new/prepend_class_token/",
+        {"code": read_solution("prepend_class_token"), "kind": "submit"},
+        **headers,
+    )
     assert response.status_code == 302
     return Submission.objects.get(pk=int(response["Location"].rstrip("/").split("/")[-1])), response
 
 
 @pytest.mark.django_db
 def test_the_request_id_follows_a_submission_from_the_web_request_to_the_worker_and_its_sandbox_jobs(
-        client, problems, student, no_enqueue, json_log):
+    client, problems, student, no_enqueue, json_log
+):
     submission, response = submit_over_http(client, student, HTTP_X_REQUEST_ID=REQUEST_ID)
     assert response["X-Request-ID"] == REQUEST_ID
     assert submission.request_id == REQUEST_ID
@@ -61,10 +65,14 @@ def test_the_request_id_follows_a_submission_from_the_web_request_to_the_worker_
 
     story = lines_of(json_log.getvalue(), REQUEST_ID)
     said = [(line["logger"], line["message"]) for line in story]
-    assert ("judge.submissions.services.intake",
-            f"submission {submission.pk} accepted: submit of prepend_class_token by user {student.pk}") in said
-    assert any(logger == "judge.grading.services" and message.startswith(f"submission {submission.pk} graded: "
-                                                                           "accepted in ") for logger, message in said)
+    assert (
+        "judge.submissions.services.intake",
+        f"submission {submission.pk} accepted: submit of prepend_class_token by user {student.pk}",
+    ) in said
+    assert any(
+        logger == "judge.grading.services" and message.startswith(f"submission {submission.pk} graded: accepted in ")
+        for logger, message in said
+    )
     jobs = [message for logger, message in said if logger == "sandbox.jobs"]
     assert len(jobs) == 1 and jobs[0].startswith("sandbox job: 13 test(s) on ")  # examples, then the hidden tests
     assert {"time", "level", "logger", "request_id", "message"} <= set(story[0])
@@ -91,8 +99,16 @@ def test_a_task_sent_during_a_request_carries_its_id_into_the_task(json_log):
     task = lti_tasks.post_score
     headers: dict = {}
     with logs.bound_request_id(REQUEST_ID):
-        before_task_publish.send(sender=task.name, body=(), exchange="", routing_key="maintenance",
-                                 headers=headers, properties={}, declare=[], retry_policy=None)
+        before_task_publish.send(
+            sender=task.name,
+            body=(),
+            exchange="",
+            routing_key="maintenance",
+            headers=headers,
+            properties={},
+            declare=[],
+            retry_policy=None,
+        )
     assert headers[logs.TASK_HEADER] == REQUEST_ID
 
     task.push_request(id="task-1", **headers)  # what a worker does with the message's headers
@@ -109,7 +125,8 @@ def test_a_task_sent_during_a_request_carries_its_id_into_the_task(json_log):
 @pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_a_real_workers_json_lines_carry_the_id_of_the_request_that_made_the_submission(
-        client, problems, student, start_worker, tmp_path):
+    client, problems, student, start_worker, tmp_path
+):
     start_worker(env={"LOG_FORMAT": "json"})
     submission, _ = submit_over_http(client, student, HTTP_X_REQUEST_ID=REQUEST_ID)
     log = tmp_path / "worker.log"
@@ -132,17 +149,32 @@ def test_the_worker_log_is_not_buried_under_the_recovery_sweeps_routine_lines():
     for logger in (trace, beat):
         logger.addHandler(handler)
     try:
-        beat.info("Scheduler: Sending due task recover-stalled-submissions "
-                  "(judge.submissions.tasks.recover_stalled_submissions)")
-        trace.info("Task %s[%s] succeeded in %ss: %s", "judge.submissions.tasks.recover_stalled_submissions",
-                   "86c0", 0.018, None)
+        beat.info(
+            "Scheduler: Sending due task recover-stalled-submissions "
+            "(judge.submissions.tasks.recover_stalled_submissions)"
+        )
+        trace.info(
+            "Task %s[%s] succeeded in %ss: %s",
+            "judge.submissions.tasks.recover_stalled_submissions",
+            "86c0",
+            0.018,
+            None,
+        )
         trace.info("Task %s[%s] succeeded in %ss: %s", "judge.grading.tasks.grade_submission", "9f1e", 0.4, None)
-        trace.error("Task %s[%s] raised unexpected: %s", "judge.submissions.tasks.recover_stalled_submissions",
-                    "77aa", "OperationalError('database is locked')")
+        trace.error(
+            "Task %s[%s] raised unexpected: %s",
+            "judge.submissions.tasks.recover_stalled_submissions",
+            "77aa",
+            "OperationalError('database is locked')",
+        )
     finally:
         for logger in (trace, beat):
             logger.removeHandler(handler)
     printed = stream.getvalue().splitlines()
-    assert printed == ["Task judge.grading.tasks.grade_submission[9f1e] succeeded in 0.4s: None",
-                       ("Task judge.submissions.tasks.recover_stalled_submissions[77aa] raised unexpected: "
-                        "OperationalError('database is locked')")]
+    assert printed == [
+        "Task judge.grading.tasks.grade_submission[9f1e] succeeded in 0.4s: None",
+        (
+            "Task judge.submissions.tasks.recover_stalled_submissions[77aa] raised unexpected: "
+            "OperationalError('database is locked')"
+        ),
+    ]

@@ -21,7 +21,8 @@ def test_a_wrong_dtype_shows_the_students_float32_values(client, problems, stude
 
 def test_a_modified_input_shows_the_students_result_values(client, problems, student):
     code = read_solution(SLUG) + WRAPPED.format(
-        body="    out = _right(patches, cls_token)\n    patches *= 2\n    return out")
+        body="    out = _right(patches, cls_token)\n    patches *= 2\n    return out"
+    )
     example = result_rows(graded_page(client, student, problems[SLUG], code))["example_1"]
     assert "Input modified" in example and "modified its input `patches`" in example
     assert "[[[ 0.1, -0.2,  0.3]," in example.split("your result", 1)[1]

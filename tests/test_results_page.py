@@ -55,7 +55,7 @@ def test_visible_tests_show_inputs_expected_and_the_students_result(client, prob
 def test_hidden_tests_name_the_failed_check_and_show_no_data(client, problems, student, no_enqueue):
     page = graded_page(client, student, problems[SLUG], read_solution(SLUG, "wrong/appended.py"))
     # The hidden tests failed the same way, so they are one entry that names them (random_small among them).
-    hidden = next(row for name, row in result_rows(page).items() if "badge\">hidden" in row)
+    hidden = next(row for name, row in result_rows(page).items() if 'badge">hidden' in row)
     assert "random_small" in hidden
     assert re.search(r'class="check failed" data-check="values"', hidden)
     assert "<pre" not in hidden and "<svg" not in hidden and "your result" not in hidden
@@ -66,8 +66,12 @@ def test_a_wrong_shape_fails_the_shape_check_after_type_and_dtype_pass(client, p
     example = result_rows(page)["example_1"]
     states = dict(re.findall(r'class="check (\w+)" data-check="([^"]+)"', example))
     assert re.findall(r'class="check (\w+)" data-check="([^"]+)"', example) == [
-        ("passed", "ndarray"), ("passed", "float64"), ("failed", "shape"), ("skipped", "values"),
-        ("skipped", "inputs unchanged")], states
+        ("passed", "ndarray"),
+        ("passed", "float64"),
+        ("failed", "shape"),
+        ("skipped", "values"),
+        ("skipped", "inputs unchanged"),
+    ], states
     assert "expected shape (1, 3, 3), got (2, 2, 3)" in example
 
 
@@ -104,5 +108,7 @@ def test_a_large_2d_difference_is_pooled_into_a_readable_picture():
 
 
 def test_a_syntax_error_points_the_editor_at_its_line(client, problems, student, no_enqueue):
-    page = graded_page(client, student, problems[SLUG], "import numpy as np\n\ndef prepend_class_token(p, c)\n    return p\n")
+    page = graded_page(
+        client, student, problems[SLUG], "import numpy as np\n\ndef prepend_class_token(p, c)\n    return p\n"
+    )
     assert 'data-verdict="compile_error"' in page and 'data-error-line="3"' in page

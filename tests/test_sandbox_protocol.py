@@ -19,7 +19,7 @@ def test_bytes_anywhere_in_a_message_travel_raw_and_come_back_equal():
     message = {"event": "case", "args": {"a": b"\x93NUMPY\x00\xff", "b": b""}, "list": [b"xy", {"c": b"z"}]}
     frame = encode_frame(message)
     assert b"\x93NUMPY\x00\xff" in frame  # not base64
-    assert decode_body(frame[HEADER.size:]) == message
+    assert decode_body(frame[HEADER.size :]) == message
 
 
 @pytest.mark.parametrize("reference", [[0, 99], [3, 2], [-1, 2], [0], "0:2", [True, 2], [0.0, 2]])
@@ -28,8 +28,17 @@ def test_a_frame_that_refers_to_bytes_it_does_not_carry_is_refused(reference):
         decode_body(body_of({"event": "test", "output": {"$bytes": reference}}, b"ab"))
 
 
-@pytest.mark.parametrize("body", [b"", b"\x00\x00", struct.pack(">I", 50) + b"{}", struct.pack(">I", 2) + b"[]",
-                                  struct.pack(">I", 3) + b"\xff\xfe\xfd", struct.pack(">I", 4000) + b"[" * 4000])
+@pytest.mark.parametrize(
+    "body",
+    [
+        b"",
+        b"\x00\x00",
+        struct.pack(">I", 50) + b"{}",
+        struct.pack(">I", 2) + b"[]",
+        struct.pack(">I", 3) + b"\xff\xfe\xfd",
+        struct.pack(">I", 4000) + b"[" * 4000,
+    ],
+)
 def test_malformed_bodies_are_refused(body):
     with pytest.raises(ProtocolError):
         decode_body(body)

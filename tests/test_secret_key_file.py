@@ -22,8 +22,17 @@ def embedded_env(var_dir) -> dict:
 
 @pytest.mark.heavy  # the site in processes of its own
 def test_processes_starting_at_once_on_a_fresh_checkout_all_read_one_whole_key(tmp_path):
-    starts = [subprocess.Popen([sys.executable, "-c", PRINT_KEY], cwd=REPO, env=embedded_env(tmp_path),
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(8)]
+    starts = [
+        subprocess.Popen(
+            [sys.executable, "-c", PRINT_KEY],
+            cwd=REPO,
+            env=embedded_env(tmp_path),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(8)
+    ]
     keys = [start.communicate(timeout=120) for start in starts]
     assert all(start.returncode == 0 for start in starts), [err for _, err in keys]
     assert len({out.strip() for out, _ in keys}) == 1
@@ -34,8 +43,14 @@ def test_processes_starting_at_once_on_a_fresh_checkout_all_read_one_whole_key(t
 @pytest.mark.heavy
 def test_an_empty_key_file_is_refused_with_a_message_naming_it(tmp_path):
     (tmp_path / "secret_key").write_text("")
-    done = subprocess.run([sys.executable, "manage.py", "migrate", "--noinput"], cwd=REPO, env=embedded_env(tmp_path),
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput"],
+        cwd=REPO,
+        env=embedded_env(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode != 0
     error = done.stderr.strip().splitlines()[-1]  # the line a person reads under the traceback
     assert f"The secret key file {tmp_path / 'secret_key'} is empty" in error

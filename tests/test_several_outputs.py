@@ -34,7 +34,9 @@ seed = 11
 OUTER = {
     "problem.toml": """slug = "outer_grads"
 title = "Gradients of a product"
-""" + COMMON + """
+"""
+    + COMMON
+    + """
 [function]
 name = "outer_grads"
 params = ["x", "w", "g"]
@@ -105,13 +107,15 @@ def outer_grads(x, w, g):
     "statement.md": "Return (g w^T, x^T g).",
     "wrong/transposed_weight.py": "def outer_grads(x, w, g):\n    return g @ w.T, g.T @ x\n",
     "wrong/summed_rows.py": "import numpy as np\n\ndef outer_grads(x, w, g):\n"
-                            "    return np.broadcast_to(g.sum(axis=0) @ w.T, (g.shape[0], w.shape[0])).copy(), x.T @ g\n",
+    "    return np.broadcast_to(g.sum(axis=0) @ w.T, (g.shape[0], w.shape[0])).copy(), x.T @ g\n",
 }
 
 SCALE = {
     "problem.toml": """slug = "scale_grads"
 title = "Scale every gradient"
-""" + COMMON + """
+"""
+    + COMMON
+    + """
 [function]
 name = "scale_grads"
 params = ["grads", "factor"]
@@ -232,15 +236,18 @@ def test_tuple_returned_where_dict_declared(scale, process_sandbox):
     code = "def scale_grads(grads, factor):\n    return grads['w'] * factor, grads['b'] * factor\n"
     report = graded(scale, code, process_sandbox)
     assert report.verdict == Verdict.WRONG_ANSWER and report.tests[0].status == TestStatus.WRONG_TYPE
-    assert report.tests[0].message == ("expected a dict with the keys 'w', 'b', got a tuple; "
-                                       "return {'w': ..., 'b': ..., ...}")
+    assert report.tests[0].message == (
+        "expected a dict with the keys 'w', 'b', got a tuple; return {'w': ..., 'b': ..., ...}"
+    )
 
 
 def test_dict_returned_where_tuple_declared_and_single_array(outer, process_sandbox):
-    as_dict = graded(outer, "def outer_grads(x, w, g):\n    return {'grad_x': g @ w.T, 'grad_weight': x.T @ g}\n",
-                     process_sandbox)
+    as_dict = graded(
+        outer, "def outer_grads(x, w, g):\n    return {'grad_x': g @ w.T, 'grad_weight': x.T @ g}\n", process_sandbox
+    )
     assert as_dict.tests[0].message.startswith(
-        "expected a tuple of 2 arrays (grad_x, grad_weight), got a dict; return grad_x, grad_weight")
+        "expected a tuple of 2 arrays (grad_x, grad_weight), got a dict; return grad_x, grad_weight"
+    )
     single = graded(outer, "def outer_grads(x, w, g):\n    return g @ w.T\n", process_sandbox)
     assert single.tests[0].status == TestStatus.WRONG_TYPE
     assert single.tests[0].message.startswith("expected a tuple of 2 arrays (grad_x, grad_weight), got a single array")
@@ -255,18 +262,23 @@ def test_missing_key(scale, process_sandbox):
 
 
 def test_extra_key_is_named_on_examples_only(scale, process_sandbox):
-    code = ("def scale_grads(grads, factor):\n"
-            "    return {'w': grads['w'] * factor, 'b': grads['b'] * factor, 'secret_3': grads['b']}\n")
+    code = (
+        "def scale_grads(grads, factor):\n"
+        "    return {'w': grads['w'] * factor, 'b': grads['b'] * factor, 'secret_3': grads['b']}\n"
+    )
     report = graded(scale, code, process_sandbox)
-    assert report.tests[0].message == ("the returned dict has a key that is not expected 'secret_3' "
-                                       "(expected exactly 'w', 'b')")
+    assert report.tests[0].message == (
+        "the returned dict has a key that is not expected 'secret_3' (expected exactly 'w', 'b')"
+    )
     hidden = next(t for t in report.tests if t.hidden)
     assert hidden.status == TestStatus.WRONG_TYPE and "secret_3" not in hidden.message
 
 
 def test_wrong_member_dtype(scale, process_sandbox):
-    code = ("import numpy as np\n\ndef scale_grads(grads, factor):\n"
-            "    return {'w': grads['w'] * factor, 'b': (grads['b'] * factor).astype(np.float32)}\n")
+    code = (
+        "import numpy as np\n\ndef scale_grads(grads, factor):\n"
+        "    return {'w': grads['w'] * factor, 'b': (grads['b'] * factor).astype(np.float32)}\n"
+    )
     report = graded(scale, code, process_sandbox)
     assert report.verdict == Verdict.WRONG_ANSWER and report.tests[0].status == TestStatus.WRONG_DTYPE
     assert report.tests[0].message == "b: expected a float64 array of shape (3,), got float32 of shape (3,)"
@@ -285,8 +297,10 @@ def test_misconception_on_one_member_of_a_dict(scale, process_sandbox):
 
 
 def test_params_modified_in_place_names_the_key(scale, process_sandbox):
-    code = ("def scale_grads(grads, factor):\n    grads['w'] *= factor\n"
-            "    return {'w': grads['w'].copy(), 'b': grads['b'] * factor}\n")
+    code = (
+        "def scale_grads(grads, factor):\n    grads['w'] *= factor\n"
+        "    return {'w': grads['w'].copy(), 'b': grads['b'] * factor}\n"
+    )
     report = graded(scale, code, process_sandbox)
     assert report.tests[0].status == TestStatus.INPUT_MUTATED
     assert report.tests[0].message.startswith('your function modified its input `grads["w"]` in place')
@@ -294,8 +308,10 @@ def test_params_modified_in_place_names_the_key(scale, process_sandbox):
 
 def test_builds_on_a_solved_function_returning_a_tuple(scale, process_sandbox):
     helper = "def halves(a, b):\n    return a * 0.5, b * 0.5\n"
-    code = ("from solved import halves\n\ndef scale_grads(grads, factor):\n"
-            "    w, b = halves(grads['w'], grads['b'])\n    return {'w': w * 2 * factor, 'b': b * 2 * factor}\n")
+    code = (
+        "from solved import halves\n\ndef scale_grads(grads, factor):\n"
+        "    w, b = halves(grads['w'], grads['b'])\n    return {'w': w * 2 * factor, 'b': b * 2 * factor}\n"
+    )
     assert graded(scale, code, process_sandbox, {"halves": helper}).verdict == Verdict.ACCEPTED
 
 
@@ -303,28 +319,41 @@ def npy(array) -> bytes:
     return to_npy(np.asarray(array))
 
 
-@pytest.mark.parametrize(("value", "message"), [
-    ({"w": npy(np.zeros((2, 2)))}, "must have exactly the keys ['w', 'b']; missing ['b']"),
-    ({"w": npy(np.zeros((2, 2))), "b": npy(np.zeros(2)), "c": npy(np.zeros(2))}, "not declared ['c']"),
-    ({"w": npy(np.zeros((2, 2), dtype=np.int64)), "b": npy(np.zeros(2))}, "['w'] must be a float64 array, got int64"),
-    ({"w": npy(np.zeros(2)), "b": npy(np.zeros(2))}, "['w'] must have 2 axes, got shape (2,)"),
-    ({"w": npy(np.zeros((2, 2))), "b": npy([0.0, np.nan])}, "['b'] must be finite"),
-    ({"w": npy(np.zeros((1500, 1500))), "b": npy(np.zeros(2))}, "holds 2,250,002 elements"),
-    ([npy(np.zeros(2))], "must be a dict from names to arrays, got list"),
-])
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ({"w": npy(np.zeros((2, 2)))}, "must have exactly the keys ['w', 'b']; missing ['b']"),
+        ({"w": npy(np.zeros((2, 2))), "b": npy(np.zeros(2)), "c": npy(np.zeros(2))}, "not declared ['c']"),
+        (
+            {"w": npy(np.zeros((2, 2), dtype=np.int64)), "b": npy(np.zeros(2))},
+            "['w'] must be a float64 array, got int64",
+        ),
+        ({"w": npy(np.zeros(2)), "b": npy(np.zeros(2))}, "['w'] must have 2 axes, got shape (2,)"),
+        ({"w": npy(np.zeros((2, 2))), "b": npy([0.0, np.nan])}, "['b'] must be finite"),
+        ({"w": npy(np.zeros((1500, 1500))), "b": npy(np.zeros(2))}, "holds 2,250,002 elements"),
+        ([npy(np.zeros(2))], "must be a dict from names to arrays, got list"),
+    ],
+)
 def test_params_input_is_validated(value, message):
-    with pytest.raises(PackageError, match=r"argument 'grads'.*" + message.replace("[", r"\[").replace("]", r"\]")
-                       .replace("(", r"\(").replace(")", r"\)")):
+    with pytest.raises(
+        PackageError,
+        match=r"argument 'grads'.*"
+        + message.replace("[", r"\[").replace("]", r"\]").replace("(", r"\(").replace(")", r"\)"),
+    ):
         check_params(value, {"w": 2, "b": 1}, "case 0 (example): argument 'grads'", 1 << 26)
 
 
 def test_generator_with_an_undeclared_key_fails_the_gate(tmp_path, process_sandbox):
     files = dict(SCALE)
-    files["generator.py"] = SCALE["generator.py"].replace('"b": rng.standard_normal(3)}', '"bias": rng.standard_normal(3)}')
+    files["generator.py"] = SCALE["generator.py"].replace(
+        '"b": rng.standard_normal(3)}', '"bias": rng.standard_normal(3)}'
+    )
     outcome = run_gate(load_package(write(tmp_path, files)), process_sandbox)
     assert outcome.check("generator").passed is False
-    assert "argument 'grads' must have exactly the keys ['w', 'b']; missing ['b']; not declared ['bias']" \
+    assert (
+        "argument 'grads' must have exactly the keys ['w', 'b']; missing ['b']; not declared ['bias']"
         in outcome.check("generator").detail
+    )
 
 
 def test_manifest_refuses_params_without_keys(tmp_path):
@@ -378,8 +407,10 @@ def test_members_together_are_held_to_the_output_limit(outer, process_sandbox):
 
 
 def test_a_hidden_member_of_a_class_the_code_defines_is_not_named(outer, process_sandbox):
-    code = ("import numpy as np\n\nclass Secret_0_12:\n    pass\n\n"
-            "def outer_grads(x, w, g):\n    return g @ w.T, Secret_0_12()\n")
+    code = (
+        "import numpy as np\n\nclass Secret_0_12:\n    pass\n\n"
+        "def outer_grads(x, w, g):\n    return g @ w.T, Secret_0_12()\n"
+    )
     report = graded(outer, code, process_sandbox)
     hidden = next(t for t in report.tests if t.hidden)
     assert hidden.message == "grad_weight: expected a numpy.ndarray, got an object of another type"

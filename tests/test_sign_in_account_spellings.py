@@ -14,8 +14,12 @@ SPELLINGS = ["ada ", " ada", "ada   ", "\tada\n", "ａｄａ", "ａｄａ "]
 
 @pytest.fixture
 def five_per_account(settings):
-    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "login_account_address": (5, 900), "login_account": (5, 900),
-                            "login_address": (50, 900)}
+    settings.RATE_LIMITS = {
+        **settings.RATE_LIMITS,
+        "login_account_address": (5, 900),
+        "login_account": (5, 900),
+        "login_address": (50, 900),
+    }
 
 
 def sign_in(client, username: str, password: str, address: str = "10.0.0.1"):
@@ -34,8 +38,7 @@ def test_other_spellings_of_the_name_get_no_more_guesses(client, student, five_p
 
 
 @pytest.mark.parametrize("spelling", ["ada   ", "ａｄａ"])
-def test_a_locked_account_is_not_entered_by_spelling_its_name_another_way(client, student, five_per_account,
-                                                                             spelling):
+def test_a_locked_account_is_not_entered_by_spelling_its_name_another_way(client, student, five_per_account, spelling):
     for _ in range(5):
         sign_in(client, "ada", WRONG)
     refused = sign_in(client, spelling, "correct horse battery")

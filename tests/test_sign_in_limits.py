@@ -12,8 +12,12 @@ WRONG = "not the password"
 
 @pytest.fixture
 def limits(settings):
-    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "login_account_address": (5, 900), "login_account": (20, 3600),
-                            "login_address": (8, 900)}
+    settings.RATE_LIMITS = {
+        **settings.RATE_LIMITS,
+        "login_account_address": (5, 900),
+        "login_account": (20, 3600),
+        "login_address": (8, 900),
+    }
 
 
 def sign_in(client, username: str, password: str, address: str = "10.0.0.1"):
@@ -27,9 +31,12 @@ def test_the_sixth_attempt_on_an_account_is_refused_even_with_the_right_password
     assert refused.status_code == 429
     wait = int(refused["Retry-After"])
     assert 1 <= wait <= 900
-    assert re.search(r"Not signed in: too many sign-in attempts for this account from your network address: "
-                     r"at most 5 per 15 minutes; "
-                     r"try again in \d+ (seconds?|minutes)", page)
+    assert re.search(
+        r"Not signed in: too many sign-in attempts for this account from your network address: "
+        r"at most 5 per 15 minutes; "
+        r"try again in \d+ (seconds?|minutes)",
+        page,
+    )
     assert "Log out" not in client.get("/").content.decode()
 
 
@@ -55,8 +62,10 @@ def test_failures_from_one_address_across_accounts_are_throttled(client, student
         assert sign_in(client, f"nobody{n}", WRONG).status_code == 200
     refused = sign_in(client, "ada", "correct horse battery")
     assert refused.status_code == 429
-    assert ("too many accounts failing to sign in from your network address: at most 8 per 15 minutes"
-            in refused.content.decode())
+    assert (
+        "too many accounts failing to sign in from your network address: at most 8 per 15 minutes"
+        in refused.content.decode()
+    )
     assert sign_in(client, "ada", "correct horse battery", address="10.0.0.9").status_code == 302
 
 
@@ -85,13 +94,21 @@ def test_students_mistyping_again_and_again_take_one_place_each_at_their_address
 
 def test_the_forwarded_address_counts_only_behind_a_trusted_proxy(client, student, limits, settings):
     for n in range(8):  # each claims another address; without a trusted proxy the claim is ignored
-        client.post("/accounts/login/", {"username": f"x{n}", "password": WRONG}, REMOTE_ADDR="10.0.0.1",
-                    HTTP_X_FORWARDED_FOR=f"192.0.2.{n}")
+        client.post(
+            "/accounts/login/",
+            {"username": f"x{n}", "password": WRONG},
+            REMOTE_ADDR="10.0.0.1",
+            HTTP_X_FORWARDED_FOR=f"192.0.2.{n}",
+        )
     assert sign_in(client, "ada", "correct horse battery").status_code == 429
 
     settings.TRUSTED_PROXY_COUNT = 1  # the proxy appends the address it saw: the last entry is the client
-    answer = client.post("/accounts/login/", {"username": "ada", "password": "correct horse battery"},
-                         REMOTE_ADDR="10.0.0.1", HTTP_X_FORWARDED_FOR="10.0.0.1, 198.51.100.7")
+    answer = client.post(
+        "/accounts/login/",
+        {"username": "ada", "password": "correct horse battery"},
+        REMOTE_ADDR="10.0.0.1",
+        HTTP_X_FORWARDED_FOR="10.0.0.1, 198.51.100.7",
+    )
     assert answer.status_code == 302
 
 

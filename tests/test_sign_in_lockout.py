@@ -15,8 +15,12 @@ HOME, ATTACKER = "10.0.0.1", "203.0.113.66"
 
 @pytest.fixture
 def limits(settings):
-    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "login_account_address": (5, 900), "login_account": (20, 3600),
-                            "login_address": (50, 900)}
+    settings.RATE_LIMITS = {
+        **settings.RATE_LIMITS,
+        "login_account_address": (5, 900),
+        "login_account": (20, 3600),
+        "login_address": (50, 900),
+    }
 
 
 def sign_in(client, username: str, password: str, address: str = HOME):
@@ -51,8 +55,7 @@ def test_guesses_from_many_addresses_stop_at_the_accounts_backstop(student, limi
     assert "too many sign-in attempts for this account: at most 20 per hour" in refused.content.decode()
 
 
-def test_a_browser_that_signed_in_before_signs_in_while_the_account_is_under_attack(client, student,
-                                                                                     limits):
+def test_a_browser_that_signed_in_before_signs_in_while_the_account_is_under_attack(client, student, limits):
     assert sign_in(client, "ada", RIGHT).status_code == 302
     log_out(client)
     guess_from_many_addresses(25)  # the account's backstop is spent

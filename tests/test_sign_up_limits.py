@@ -13,8 +13,11 @@ def three_an_hour(settings):
 
 
 def sign_up(client, username: str, address: str = "10.1.0.1"):
-    response = client.post("/accounts/signup/", {"username": username, "password1": "a long pass phrase 7",
-                                                 "password2": "a long pass phrase 7"}, REMOTE_ADDR=address)
+    response = client.post(
+        "/accounts/signup/",
+        {"username": username, "password1": "a long pass phrase 7", "password2": "a long pass phrase 7"},
+        REMOTE_ADDR=address,
+    )
     client.logout()
     return response
 
@@ -24,8 +27,11 @@ def test_the_fourth_account_from_one_address_in_an_hour_is_refused(client, db, d
     refused = sign_up(client, "newbie3")
     assert refused.status_code == 429
     assert 1 <= int(refused["Retry-After"]) <= 3600
-    assert re.search(r"Not signed up: too many accounts made from your network address: at most 3 per hour; "
-                     r"try again in \d+ (seconds?|minutes)", refused.content.decode())
+    assert re.search(
+        r"Not signed up: too many accounts made from your network address: at most 3 per hour; "
+        r"try again in \d+ (seconds?|minutes)",
+        refused.content.decode(),
+    )
     assert not django_user_model.objects.filter(username="newbie3").exists()
 
 
@@ -37,8 +43,11 @@ def test_another_address_can_still_sign_up(client, db, three_an_hour):
 
 def test_a_refused_form_does_not_use_up_the_allowance(client, db, three_an_hour):
     for _ in range(5):
-        response = client.post("/accounts/signup/", {"username": "newbie", "password1": "a long pass phrase 7",
-                                                     "password2": "a different phrase"}, REMOTE_ADDR="10.1.0.1")
+        response = client.post(
+            "/accounts/signup/",
+            {"username": "newbie", "password1": "a long pass phrase 7", "password2": "a different phrase"},
+            REMOTE_ADDR="10.1.0.1",
+        )
         assert response.status_code == 200
     assert sign_up(client, "newbie").status_code == 302
 

@@ -24,8 +24,11 @@ def three_an_hour(settings):
 
 def sign_up_through(code: str, username: str):
     browser = Client()
-    answer = browser.post(reverse("course-join-sign-up", args=[code]), {
-        "username": username, "password1": PASSWORD, "password2": PASSWORD}, REMOTE_ADDR=LAB)
+    answer = browser.post(
+        reverse("course-join-sign-up", args=[code]),
+        {"username": username, "password1": PASSWORD, "password2": PASSWORD},
+        REMOTE_ADDR=LAB,
+    )
     return browser, answer
 
 
@@ -41,19 +44,26 @@ def test_a_lab_behind_one_address_signs_up_through_the_join_link_past_the_addres
         browser, answer = sign_up_through(world.course.join_code, f"labpupil{n}")
         assert answer.status_code == 302 and answer["Location"] == f"/courses/{world.course.pk}/"
         assert "Welcome, labpupil" in browser.get(answer["Location"]).content.decode()
-    assert Membership.objects.filter(course=world.course, user__username__startswith="labpupil",
-                                     role=Role.STUDENT).count() == 5
-    public = Client().post("/accounts/signup/", {"username": "walkin", "password1": PASSWORD, "password2": PASSWORD},
-                           REMOTE_ADDR=LAB)
+    assert (
+        Membership.objects.filter(course=world.course, user__username__startswith="labpupil", role=Role.STUDENT).count()
+        == 5
+    )
+    public = Client().post(
+        "/accounts/signup/", {"username": "walkin", "password1": PASSWORD, "password2": PASSWORD}, REMOTE_ADDR=LAB
+    )
     assert public.status_code == 302  # the join link used none of the address's allowance
 
 
 def test_the_public_form_keeps_its_limit_per_address(world, three_an_hour):
     for n in range(3):
-        Client().post("/accounts/signup/", {"username": f"walkin{n}", "password1": PASSWORD, "password2": PASSWORD},
-                      REMOTE_ADDR=LAB)
-    refused = Client().post("/accounts/signup/", {"username": "walkin3", "password1": PASSWORD,
-                                                  "password2": PASSWORD}, REMOTE_ADDR=LAB)
+        Client().post(
+            "/accounts/signup/",
+            {"username": f"walkin{n}", "password1": PASSWORD, "password2": PASSWORD},
+            REMOTE_ADDR=LAB,
+        )
+    refused = Client().post(
+        "/accounts/signup/", {"username": "walkin3", "password1": PASSWORD, "password2": PASSWORD}, REMOTE_ADDR=LAB
+    )
     assert refused.status_code == 429
     assert sign_up_through(world.course.join_code, "labpupil")[1].status_code == 302
 
@@ -62,7 +72,8 @@ def test_a_leaked_join_code_makes_accounts_only_up_to_the_courses_ceiling(world,
     assert [sign_up_through(world.course.join_code, f"sock{n}")[1].status_code for n in range(7)] == [302] * 6 + [429]
     refused = sign_up_through(world.course.join_code, "sock7")[1]
     assert "Not signed up: too many accounts made through this course&#x27;s join link: at most 6 per hour" in (
-        refused.content.decode())
+        refused.content.decode()
+    )
     assert not get_user_model().objects.filter(username="sock7").exists()
 
 
@@ -74,8 +85,10 @@ def test_a_join_link_that_is_no_course_makes_no_account(world, three_an_hour):
 
 
 def test_a_bad_form_through_the_join_link_says_why_and_makes_nothing(world):
-    answer = Client().post(reverse("course-join-sign-up", args=[world.course.join_code]), {
-        "username": "sam", "password1": PASSWORD, "password2": PASSWORD})
+    answer = Client().post(
+        reverse("course-join-sign-up", args=[world.course.join_code]),
+        {"username": "sam", "password1": PASSWORD, "password2": PASSWORD},
+    )
     assert answer.status_code == 400 and "A user with that username already exists." in answer.content.decode()
     assert not Membership.objects.filter(course=world.course, user__username="sam").exists()
 

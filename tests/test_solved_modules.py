@@ -43,8 +43,9 @@ def test_a_solved_module_that_fails_while_loading_is_named_in_the_message(proces
 
 def test_a_solved_module_without_its_function_is_named_in_the_message(process_sandbox):
     report = run(USES_DOUBLE, process_sandbox, {"double": "def twice(x):\n    return x\n"})
-    assert report.message == ("your accepted solution of double raised ImportError while loading: "
-                              "it defines no function named double")
+    assert report.message == (
+        "your accepted solution of double raised ImportError while loading: it defines no function named double"
+    )
 
 
 def test_a_traceback_through_a_solved_function_marks_its_frames_as_the_earlier_problem(process_sandbox):

@@ -92,8 +92,10 @@ def test_a_review_submit_before_it_is_due_is_refused_and_stores_nothing(db, stud
 
 
 def standings_rows() -> dict:
-    return {model.__name__: sorted((model_to_dict(row) for row in model.objects.all()), key=repr)
-            for model in (UserProblemState, UserTotals, ProblemTotals, PeriodTotals)}
+    return {
+        model.__name__: sorted((model_to_dict(row) for row in model.objects.all()), key=repr)
+        for model in (UserProblemState, UserTotals, ProblemTotals, PeriodTotals)
+    }
 
 
 @time_machine.travel(DUE - 2 * DAY, tick=False)

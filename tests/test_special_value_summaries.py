@@ -38,8 +38,7 @@ def test_minus_inf_replaced_by_a_large_negative_number_says_so(process_sandbox):
 def test_the_page_summary_and_legend_of_a_pattern_mismatch_say_what_differs(process_sandbox):
     _, row, html = graded_mask_row(LARGE_NEGATIVE, process_sandbox)
     figures = re.sub(r"\s+", " ", re.search(r'<p class="error-figures[^"]*">(.*?)</p>', html, re.DOTALL).group(1))
-    assert figures == ('-inf expected at 3 positions, you have -1e9; first at '
-                       '<code class="first-index">[0, 1]</code>')
+    assert figures == ('-inf expected at 3 positions, you have -1e9; first at <code class="first-index">[0, 1]</code>')
     assert "max absolute error" not in html and "[]" not in html
     legend = re.search(r'<div class="legend">(.*?)</div>', str(row.picture)).group(1)
     assert "NaN or ±inf on one side only" in legend
@@ -59,8 +58,9 @@ def test_nan_where_a_number_is_expected_names_the_numbers_expected_there(process
     code = "import numpy as np\ndef f(x):\n    y = x * 2\n    y[0, 1] = np.nan\n    return y\n"
     x = np.arange(6, dtype=np.float64).reshape(2, 3)
     message = grade(code, spec(), one_case(x, x * 2), process_sandbox).tests[0].message
-    assert message == ("your result has NaN where the expected value is not, at 1 position where 2 is expected "
-                       "(first at index (0, 1))")
+    assert message == (
+        "your result has NaN where the expected value is not, at 1 position where 2 is expected (first at index (0, 1))"
+    )
 
 
 def test_the_same_infinity_on_both_sides_is_no_difference_in_the_picture():

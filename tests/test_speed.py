@@ -16,7 +16,7 @@ from tests.conftest import PROBLEMS
 pytestmark = pytest.mark.slow
 
 # Every element visited by the interpreter: what "vectorised" is the opposite of.
-LOOP = '''
+LOOP = """
 import numpy as np
 
 
@@ -32,21 +32,23 @@ def layer_norm(x, gamma, beta, eps):
         for c in range(d):
             out[r, c] = (row[c] - mean) / scale * gamma[c] + beta[c]
     return out.reshape(x.shape)
-'''
+"""
 
 # A different vectorised solution from the reference's.
-VECTORISED = '''
+VECTORISED = """
 import numpy as np
 
 
 def layer_norm(x, gamma, beta, eps):
     centred = x - x.mean(axis=-1, keepdims=True)
     return centred / np.sqrt(np.var(x, axis=-1, keepdims=True) + eps) * gamma + beta
-'''
+"""
 
 # The loop, remembering every answer by its input's bytes, in memory and in a file: any repeat that saw
 # an input before would answer at once.
-CACHING = LOOP.replace("def layer_norm(x, gamma, beta, eps):", '''import hashlib, os, pickle
+CACHING = LOOP.replace(
+    "def layer_norm(x, gamma, beta, eps):",
+    """import hashlib, os, pickle
 
 CACHE = {}
 FILE = os.path.join(os.environ.get("HOME", "."), "cache.pkl")
@@ -69,11 +71,14 @@ def layer_norm(x, gamma, beta, eps):
     return CACHE[key].copy()
 
 
-def slow(x, gamma, beta, eps):''')
+def slow(x, gamma, beta, eps):""",
+)
 
 # The loop run at import time on every input of the job (found in the interpreter's memory), so that each
 # call only looks its answer up.
-AHEAD = LOOP.replace("def layer_norm(x, gamma, beta, eps):", '''import gc, io
+AHEAD = LOOP.replace(
+    "def layer_norm(x, gamma, beta, eps):",
+    """import gc, io
 
 ANSWERS = {}
 
@@ -91,15 +96,20 @@ def layer_norm(x, gamma, beta, eps):
     return ANSWERS[x.tobytes()] if x.tobytes() in ANSWERS else slow(x, gamma, beta, eps)
 
 
-def slow(x, gamma, beta, eps):''')
+def slow(x, gamma, beta, eps):""",
+)
 
 # The loop, with every clock it could be timed by stopped.
-CLOCKS = ("import os, time\nfor name in ('time', 'perf_counter', 'monotonic', 'process_time', 'thread_time'):\n"
-          "    setattr(time, name, lambda: 0.0)\n    setattr(time, name + '_ns', lambda: 0)\n"
-          "os.times = lambda: os.times_result((0.0,) * 5)\n") + LOOP
+CLOCKS = (
+    "import os, time\nfor name in ('time', 'perf_counter', 'monotonic', 'process_time', 'thread_time'):\n"
+    "    setattr(time, name, lambda: 0.0)\n    setattr(time, name + '_ns', lambda: 0)\n"
+    "os.times = lambda: os.times_result((0.0,) * 5)\n"
+) + LOOP
 
 # The loop, done by a helper process whose CPU time would not be the child's.
-HELPER = LOOP.replace("def layer_norm(x, gamma, beta, eps):", '''import os, pickle
+HELPER = LOOP.replace(
+    "def layer_norm(x, gamma, beta, eps):",
+    """import os, pickle
 
 
 def layer_norm(x, gamma, beta, eps):
@@ -115,13 +125,16 @@ def layer_norm(x, gamma, beta, eps):
     return pickle.loads(b"".join(chunks))
 
 
-def slow(x, gamma, beta, eps):''')
+def slow(x, gamma, beta, eps):""",
+)
 
 
 @pytest.fixture(scope="module")
 def bench(process_sandbox):
     package = load_package(PROBLEMS / "layer_norm")
-    draws = build_benchmark(package, process_sandbox, [101, 102, 103, 104, 105, 106], build_cases(package, process_sandbox))
+    draws = build_benchmark(
+        package, process_sandbox, [101, 102, 103, 104, 105, 106], build_cases(package, process_sandbox)
+    )
     return package, draws
 
 

@@ -25,7 +25,7 @@ def worker_args(command: list[str]) -> tuple[list[str], list[str]] | None:
     if "celery" not in command or "worker" not in command:
         return None
     start = command.index("celery")
-    args = command[command.index("worker") + 1:]
+    args = command[command.index("worker") + 1 :]
     return command[:start], args[:-1] if args[-1:] == ["&"] else args  # started in the background
 
 
@@ -54,8 +54,7 @@ def bin_run_workers() -> list[tuple[list[str], list[str]]]:
 
 def compose_workers() -> dict[str, tuple[list[str], list[str]]]:
     services_ = yaml.safe_load((REPO / "docker-compose.yml").read_text())["services"]
-    return {name: found for name, service in services_.items()
-            if (found := worker_args(service.get("command") or []))}
+    return {name: found for name, service in services_.items() if (found := worker_args(service.get("command") or []))}
 
 
 def lanes_of(workers) -> list[set[str]]:
@@ -80,8 +79,7 @@ def test_no_worker_that_grades_consumes_the_speed_lane_and_score_posts_have_a_wo
     grading = [lanes for lanes in lanes_of(workers) if lanes & set(GRADING_LANES)]
     assert grading and all(Lane.SPEED not in lanes and Lane.MAINTENANCE not in lanes for lanes in grading)
     assert set().union(*grading) == set(GRADING_LANES)  # and rejudges keep their lane on them
-    maintenance = [(args, lanes) for (_, args), lanes in zip(workers, lanes_of(workers))
-                   if Lane.MAINTENANCE in lanes]
+    maintenance = [(args, lanes) for (_, args), lanes in zip(workers, lanes_of(workers)) if Lane.MAINTENANCE in lanes]
     assert len(maintenance) == 1 and maintenance[0][1] == {Lane.MAINTENANCE}
     assert "--beat" in maintenance[0][0]  # the sweep's schedule, never behind grading either
 

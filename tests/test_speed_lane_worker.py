@@ -22,7 +22,9 @@ pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 SLUG = "prepend_class_token"
 # Correct, and sleeps 0.3 s per call: its measurement holds a worker for 40 s or more
 # (13 repeats of every benchmark draw; sleeping costs no CPU time, so no budget cuts the repeats short).
-SLOW_CORRECT = read_solution(SLUG) + """
+SLOW_CORRECT = (
+    read_solution(SLUG)
+    + """
 _correct = prepend_class_token
 
 
@@ -30,6 +32,7 @@ def prepend_class_token(patches, cls_token):
     __import__("time").sleep(0.3)
     return _correct(patches, cls_token)
 """
+)
 
 
 def measurements_held() -> int:
@@ -38,17 +41,27 @@ def measurements_held() -> int:
     return sum(json.loads(message)[0]["headers"]["task"] == grading.SPEED_TASK for message in held)
 
 
-def test_a_verdict_is_recorded_while_speed_measurements_hold_the_speed_worker(problems, student, second_student,
-                                                                             start_worker, tmp_path):
+def test_a_verdict_is_recorded_while_speed_measurements_hold_the_speed_worker(
+    problems, student, second_student, start_worker, tmp_path
+):
     problem = problems[SLUG]
     assert BenchmarkCase.objects.filter(test_set=problem.current_test_set).exists()
     log = tmp_path / "worker.log"
     for _, args in bin_run_workers():  # as bin/run starts them (each named by the fixture), speed measured
         named = args.index("-n") if "-n" in args else len(args)
-        start_worker(*args[:named], *args[named + 2:], env={"MEASURE_SPEED": "1"})
-    slow = [Submission.objects.create(user=student, problem=problem, test_set=problem.current_test_set,
-                                      code=SLOW_CORRECT, kind="submit", status="done", verdict="accepted")
-            for _ in range(2)]
+        start_worker(*args[:named], *args[named + 2 :], env={"MEASURE_SPEED": "1"})
+    slow = [
+        Submission.objects.create(
+            user=student,
+            problem=problem,
+            test_set=problem.current_test_set,
+            code=SLOW_CORRECT,
+            kind="submit",
+            status="done",
+            verdict="accepted",
+        )
+        for _ in range(2)
+    ]
     for submission in slow:
         grading.enqueue_speed(submission.pk)
     wait_for(measurements_held, 60, "a worker to take a speed measurement", log)

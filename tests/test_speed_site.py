@@ -25,9 +25,16 @@ SYNCED_PROBLEMS = ["layer_norm"]
 
 def accepted(user, problem, ratio: float | None, **speed) -> Submission:
     figure = None if ratio is None else {"ratio": ratio, "vectorised": ratio <= 2, **speed}
-    return Submission.objects.create(user=user, problem=problem, kind=Kind.SUBMIT, code="x = 1\n",
-                                     status=Status.DONE, verdict=Verdict.ACCEPTED, speed=figure,
-                                     test_set=problem.current_test_set)
+    return Submission.objects.create(
+        user=user,
+        problem=problem,
+        kind=Kind.SUBMIT,
+        code="x = 1\n",
+        status=Status.DONE,
+        verdict=Verdict.ACCEPTED,
+        speed=figure,
+        test_set=problem.current_test_set,
+    )
 
 
 @pytest.fixture
@@ -74,7 +81,11 @@ def test_percentiles_and_the_ranking_compare_precise_ratios_and_show_rounded_one
     accepted(classmates[2], problem, 1.0, ratio_precise=1.01)  # shown as ada's is, but faster
     rows = ranking(problem, student)
     assert [(r.rank, r.username, r.ratio) for r in rows[:4]] == [
-        (1, "peer0", 0.9), (2, "peer2", 1.0), (2, "ada", 1.0), (4, "peer1", 1.5)]
+        (1, "peer0", 0.9),
+        (2, "peer2", 1.0),
+        (2, "ada", 1.0),
+        (4, "peer1", 1.5),
+    ]
 
 
 def test_the_result_panel_shows_the_ratio_the_mark_and_the_percentile(client, problems, student, classmates):
@@ -104,7 +115,12 @@ def test_the_ranking_has_one_row_per_student_fastest_first(client, problems, stu
     accepted(student, problems["layer_norm"], 8.0)
     rows = ranking(problems["layer_norm"], student)
     assert [(r.rank, r.username, r.ratio) for r in rows] == [
-        (1, "peer0", 0.9), (2, "anonymous", 1.5), (3, "ada", 8.0), (3, "peer2", 8.0), (5, "peer3", 30.0)]
+        (1, "peer0", 0.9),
+        (2, "anonymous", 1.5),
+        (3, "ada", 8.0),
+        (3, "peer2", 8.0),
+        (5, "peer3", 30.0),
+    ]
     assert [r.mine for r in rows] == [False, False, True, False, False]
     client.force_login(student)
     html = client.get("/problems/layer_norm/speed/").content.decode()
@@ -120,8 +136,7 @@ def test_the_api_gives_the_one_rounded_figure(client, problems, student, classma
 
 
 @pytest.mark.slow
-def test_an_accepted_submit_is_measured_after_its_verdict(client, problems, student, no_enqueue, settings,
-                                                           monkeypatch):
+def test_an_accepted_submit_is_measured_after_its_verdict(client, problems, student, no_enqueue, settings, monkeypatch):
     """End to end in the process sandbox: the gate drew the benchmark, the Submit is graded, and its timing is
     sent as a task of its own, which the worker takes after the waiting verdicts; the page says it is coming."""
     settings.MEASURE_SPEED = True
@@ -147,8 +162,7 @@ def test_an_accepted_submit_is_measured_after_its_verdict(client, problems, stud
     assert wrong.verdict != Verdict.ACCEPTED and wrong.speed is None and sent == [submission.pk]
 
 
-def test_a_speed_task_times_only_an_accepted_submit_still_without_a_figure(problems, student, settings,
-                                                                            monkeypatch):
+def test_a_speed_task_times_only_an_accepted_submit_still_without_a_figure(problems, student, settings, monkeypatch):
     """A rejudge may refuse the Submit before its turn comes, and a repeated message finds it measured."""
     settings.MEASURE_SPEED = True
     timed = []
@@ -169,7 +183,8 @@ def test_a_figure_whose_task_was_lost_is_said_not_to_come(client, problems, stud
     Submission.objects.filter(pk=waiting.pk).update(finished_at=timezone.now())
     assert "Speed: being measured" in client.get(reverse("submission-detail", args=[waiting.pk])).content.decode()
     Submission.objects.filter(pk=waiting.pk).update(
-        finished_at=timezone.now() - timedelta(seconds=settings.SPEED_GIVE_UP_S + 1))
+        finished_at=timezone.now() - timedelta(seconds=settings.SPEED_GIVE_UP_S + 1)
+    )
     page = client.get(reverse("submission-detail", args=[waiting.pk])).content.decode()
     assert "Speed: not measured (its timing did not run" in page
 
@@ -182,8 +197,9 @@ def test_a_figure_stops_showing_when_a_rejudge_refuses_the_submit(client, proble
     assert [r.username for r in ranking(problems["layer_norm"])][:1] == ["peer0"]
 
 
-def test_code_measured_before_gets_its_figure_again_without_being_timed(problems, student, classmates, settings,
-                                                                       monkeypatch):
+def test_code_measured_before_gets_its_figure_again_without_being_timed(
+    problems, student, classmates, settings, monkeypatch
+):
     """Another student's Submit of the same code (laid out otherwise) stores the figure it was measured at and
     names the Submit measured; different code is timed."""
     settings.MEASURE_SPEED = True
@@ -191,9 +207,19 @@ def test_code_measured_before_gets_its_figure_again_without_being_timed(problems
     code = read_solution("layer_norm")
     measured = accepted(classmates[0], problem, None)
     key = code_key(code, problem.solution_code, {})
-    Submission.objects.filter(pk=measured.pk).update(code=code, speed={
-        "ratio": 1.1, "vectorised": True, "repeats": 13, "student_ms": 2.0, "reference_ms": 1.8, "message": "",
-        "ratio_precise": 1.112, "code_key": key})
+    Submission.objects.filter(pk=measured.pk).update(
+        code=code,
+        speed={
+            "ratio": 1.1,
+            "vectorised": True,
+            "repeats": 13,
+            "student_ms": 2.0,
+            "reference_ms": 1.8,
+            "message": "",
+            "ratio_precise": 1.112,
+            "code_key": key,
+        },
+    )
     timed = []
     monkeypatch.setattr(grading, "measure_speed", lambda *args, **kwargs: timed.append(args[0]) or SpeedReport(3.0))
     again = accepted(student, problem, None)

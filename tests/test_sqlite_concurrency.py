@@ -67,23 +67,42 @@ def sqlite_env(tmp_path) -> dict[str, str]:
 
 
 def run_script(script: str, env: dict[str, str], *args: str) -> str:
-    done = subprocess.run([sys.executable, "-c", script, *args], cwd=REPO, env=env, capture_output=True, text=True,
-                          timeout=300, check=False)
+    done = subprocess.run(
+        [sys.executable, "-c", script, *args],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     return done.stdout
 
 
 def test_concurrent_autosaves_and_submissions_on_sqlite_are_never_refused(sqlite_env):
     script = django_script(WRITER.format(rounds=ROUNDS))
-    writers = [subprocess.Popen([sys.executable, "-c", script, str(k)], cwd=REPO, env=sqlite_env, text=True,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE) for k in range(WRITERS)]
+    writers = [
+        subprocess.Popen(
+            [sys.executable, "-c", script, str(k)],
+            cwd=REPO,
+            env=sqlite_env,
+            text=True,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        for k in range(WRITERS)
+    ]
     outputs = [writer.communicate(timeout=300) for writer in writers]
     assert all(writer.returncode == 0 for writer in writers), [err for _, err in outputs]
     reports = [out.strip() for out, _ in outputs]
     assert reports == ["0 []"] * WRITERS, reports
-    counted = run_script(django_script("""
+    counted = run_script(
+        django_script("""
         from judge.learning.models import Draft
         from judge.submissions.models import Submission
         print(Draft.objects.count(), Submission.objects.count())
-    """), sqlite_env)
+    """),
+        sqlite_env,
+    )
     assert counted.split() == [str(WRITERS), str(WRITERS * ROUNDS)]

@@ -25,9 +25,15 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def running(user, problem) -> Submission:
-    return Submission.objects.create(user=user, problem=problem, test_set_id=problem.current_test_set_id,
-                                     kind=Kind.SUBMIT, code="import numpy as np\n", status=Status.RUNNING,
-                                     claim=uuid.uuid4())
+    return Submission.objects.create(
+        user=user,
+        problem=problem,
+        test_set_id=problem.current_test_set_id,
+        kind=Kind.SUBMIT,
+        code="import numpy as np\n",
+        status=Status.RUNNING,
+        claim=uuid.uuid4(),
+    )
 
 
 def record_together(verdicts: list[tuple[Submission, str]]) -> list[bool]:
@@ -50,14 +56,12 @@ def record_together(verdicts: list[tuple[Submission, str]]) -> list[bool]:
 
 
 @pytest.mark.parametrize("orm_only", [False, True], ids=["one-statement", "orm"])
-def test_one_students_simultaneous_verdicts_on_one_problem_count_once_each(django_user_model, monkeypatch,
-                                                                            orm_only):
+def test_one_students_simultaneous_verdicts_on_one_problem_count_once_each(django_user_model, monkeypatch, orm_only):
     if orm_only:  # the ORM rules, as on SQLite, on this database too
         monkeypatch.setattr(services, "in_database", lambda: False)
     problem = quick_problem("contended")
     student = django_user_model.objects.create_user("ada")
-    verdicts = [(running(student, problem), Verdict.ACCEPTED if i % 3 == 0 else Verdict.WRONG_ANSWER)
-                for i in range(6)]
+    verdicts = [(running(student, problem), Verdict.ACCEPTED if i % 3 == 0 else Verdict.WRONG_ANSWER) for i in range(6)]
 
     assert all(record_together(verdicts))
 

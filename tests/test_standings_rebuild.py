@@ -14,8 +14,9 @@ from tests.histories import counted_from_submissions, random_history, snapshot
 
 @pytest.mark.parametrize("orm_only", [False, True], ids=["postgresql-upserts", "orm"])
 @pytest.mark.parametrize("seed", [1, 2])
-def test_rebuilt_standings_equal_the_incremental_ones_after_a_random_history(db, django_user_model, monkeypatch,
-                                                                           seed, orm_only):
+def test_rebuilt_standings_equal_the_incremental_ones_after_a_random_history(
+    db, django_user_model, monkeypatch, seed, orm_only
+):
     if orm_only:  # the ORM rules, as on SQLite, on this database too
         monkeypatch.setattr(services, "in_database", lambda: False)
     rng = random.Random(seed)

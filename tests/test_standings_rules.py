@@ -26,7 +26,8 @@ EVERY_VERDICT = [*rules.BEST_FIRST, Verdict.ACCEPTED, Verdict.ACCEPTED, ""]
 
 def graded() -> list[rules.Graded]:
     rows = Submission.objects.filter(kind=Kind.SUBMIT, status=Status.DONE).values_list(
-        "user_id", "problem_id", "verdict", "created_at")
+        "user_id", "problem_id", "verdict", "created_at"
+    )
     return [rules.Graded(*row) for row in rows]
 
 
@@ -45,8 +46,7 @@ def by_the_rules() -> dict[str, set]:
 
 @pytest.mark.parametrize("way", ["postgresql-function", "orm", "rebuild"])
 @pytest.mark.parametrize("seed", [3])
-def test_the_kept_standings_are_what_the_rules_make_of_a_random_history(db, django_user_model, monkeypatch,
-                                                                       seed, way):
+def test_the_kept_standings_are_what_the_rules_make_of_a_random_history(db, django_user_model, monkeypatch, seed, way):
     if way == "postgresql-function" and connection.vendor != "postgresql":
         pytest.skip("the database function exists on PostgreSQL only")
     if way == "orm":  # the ORM rules, as on SQLite, on this database too
@@ -74,8 +74,11 @@ def test_each_verdict_leaves_the_state_the_rules_give(db, student, seed):
             regraded(rng.choice(made), rng.choice(EVERY_VERDICT))
         else:
             made.append(recorded(student, problem, rng.choice(EVERY_VERDICT), at=days_ago(rng.uniform(0, 30))))
-        state = UserProblemState.objects.filter(user=student, problem=problem).values_list(
-            "attempts", "accepted", "first_accepted_at", "best_verdict").first()
+        state = (
+            UserProblemState.objects.filter(user=student, problem=problem)
+            .values_list("attempts", "accepted", "first_accepted_at", "best_verdict")
+            .first()
+        )
         expected = rules.standings_of(graded(), {problem.pk}, timezone.get_default_timezone()).states
         assert state == (astuple(expected[student.pk, problem.pk]) if expected else None)
 

@@ -15,9 +15,10 @@ ROOT = Path(__file__).resolve().parent.parent
 SCANNED = ("judge",)
 # (app label, model, field) -> the modules that own it; born: creating a row sets the state.
 OWNERS = {
-    ("submissions", "Submission", "status"): ({"judge/submissions/services/intake.py",
-                                               "judge/submissions/services/claims.py",
-                                               "judge/grading/recording.py"}, True),
+    ("submissions", "Submission", "status"): (
+        {"judge/submissions/services/intake.py", "judge/submissions/services/claims.py", "judge/grading/recording.py"},
+        True,
+    ),
     ("problems", "Problem", "published"): ({"judge/authoring/lifecycle.py"}, False),
     ("problems", "GateRun", "status"): ({"judge/authoring/lifecycle.py"}, True),
     ("courses", "Membership", "role"): ({"judge/courses/services.py"}, True),
@@ -30,8 +31,16 @@ def guarded() -> list[Guarded]:
         model = apps.get_model(app, name)
         model._meta.get_field(field)  # the field exists under this name
         accessors = {f.remote_field.get_accessor_name() for f in model._meta.fields if f.is_relation}
-        found.append(Guarded(name, field, model._meta.db_table, frozenset(owners), born,
-                             frozenset(a for a in accessors if a and not a.endswith("+"))))
+        found.append(
+            Guarded(
+                name,
+                field,
+                model._meta.db_table,
+                frozenset(owners),
+                born,
+                frozenset(a for a in accessors if a and not a.endswith("+")),
+            )
+        )
     return found
 
 
@@ -40,8 +49,9 @@ def unique_fields(rules: list[Guarded]) -> set[str]:
     guarded_models = {g.model for g in rules}
     unique = set()
     for name in {g.field for g in rules}:
-        holders = {m.__name__ for m in apps.get_models() if any(getattr(f, "name", None) == name
-                                                                  for f in m._meta.get_fields())}
+        holders = {
+            m.__name__ for m in apps.get_models() if any(getattr(f, "name", None) == name for f in m._meta.get_fields())
+        }
         if holders <= guarded_models:
             unique.add(name)
     return unique
@@ -54,10 +64,14 @@ def scanner() -> Scanner:
 
 def test_no_module_writes_a_state_it_does_not_own():
     scan = scanner()
-    trespasses = [str(w) for path in python_files(ROOT, SCANNED)
-                  for w in scan.trespasses(path.read_text(), str(path.relative_to(ROOT)))]
-    assert trespasses == [], "write these through their owner (docs/contributors/state-machines.md):\n" + \
-        "\n".join(trespasses)
+    trespasses = [
+        str(w)
+        for path in python_files(ROOT, SCANNED)
+        for w in scan.trespasses(path.read_text(), str(path.relative_to(ROOT)))
+    ]
+    assert trespasses == [], "write these through their owner (docs/contributors/state-machines.md):\n" + "\n".join(
+        trespasses
+    )
 
 
 def test_every_owner_exists_and_writes_what_it_owns():
@@ -71,80 +85,56 @@ def test_every_owner_exists_and_writes_what_it_owns():
 # --- The scanner, on small bad examples: each way to write a state is caught -----------------------------------
 
 BAD = {
-    "an update on the model's query":
-        "from judge.problems.models import GateRun\n"
-        "def f(pk):\n    GateRun.objects.filter(pk=pk).update(status='done')\n",
-    "an update on a query kept in a name":
-        "from judge.problems.models import GateRun as Run\n"
-        "def f(pk):\n    runs = Run.objects.filter(pk=pk)\n    later = runs.exclude(pk=1)\n"
-        "    later.update(status='done')\n",
-    "an update through a related manager":
-        "def f(problem):\n    problem.gate_runs.filter(status='queued').update(status='done')\n",
-    "a dict splatted into an update":
-        "from judge.submissions.models import Submission\n"
-        "def f():\n    Submission.objects.update(**{'status': 'done'})\n",
-    "a dict literal kept in a name and splatted":
-        "from judge.submissions.models import Submission\n"
-        "def f():\n    change = {'status': 'done', 'verdict': ''}\n    Submission.objects.all().update(**change)\n",
-    "a row created (born queued)":
-        "from judge.problems.models import GateRun\n"
-        "def f(problem):\n    GateRun.objects.create(problem=problem)\n",
-    "a membership made with get_or_create's defaults":
-        "from judge.courses.models import Membership\n"
-        "def f(course, user):\n    Membership.objects.get_or_create(course=course, user=user)\n",
-    "the constructor with the field":
-        "from judge.problems.models import Problem\n"
-        "def f():\n    return Problem(slug='x', published=True)\n",
-    "bulk_update naming the field":
-        "from judge.courses.models import Membership\n"
-        "def f(rows):\n    Membership.objects.bulk_update(rows, ['role'])\n",
-    "an attribute of a row from get_or_create, saved":
-        "from judge.courses.models import Membership\n"
-        "def f(c, u):\n    row, _ = Membership.objects.get_or_create(course=c, user=u)\n"
-        "    row.role = 'ta'\n    row.save(update_fields=['role'])\n",
-    "a tuple assignment in a loop over a query":
-        "from judge.courses.models import Membership\n"
-        "def f(c):\n    for m in Membership.objects.filter(course=c):\n        m.section, m.role = None, 'ta'\n",
-    "an attribute of an annotated parameter":
-        "from judge.problems.models import Problem\n"
-        "def f(problem: Problem):\n    problem.published = False\n    problem.save()\n",
-    "a field only guarded models have, on any object":
-        "def f(anything):\n    anything.role = 'instructor'\n",
-    "setattr with the field's name":
-        "from judge.problems.models import GateRun\n"
-        "def f(pk):\n    run = GateRun.objects.get(pk=pk)\n    setattr(run, 'status', 'done')\n",
-    "an inner function using the outer function's query":
-        "from judge.problems.models import GateRun\n"
-        "def f(pk):\n    runs = GateRun.objects.filter(pk=pk)\n    def g():\n        runs.update(status='done')\n",
-    "a lambda run on commit":
-        "from django.db import transaction\nfrom judge.submissions.models import Submission\n"
-        "def f(pk):\n    transaction.on_commit(lambda: Submission.objects.filter(pk=pk).update(status='queued'))\n",
-    "the model reached through its module":
-        "from judge.problems import models\n"
-        "def f():\n    models.GateRun.objects.all().update(status='done')\n",
-    "SQL written out":
-        "def f(cursor):\n"
-        "    cursor.execute('UPDATE submissions_submission SET verdict = %s, status = %s WHERE id = %s')\n",
+    "an update on the model's query": "from judge.problems.models import GateRun\n"
+    "def f(pk):\n    GateRun.objects.filter(pk=pk).update(status='done')\n",
+    "an update on a query kept in a name": "from judge.problems.models import GateRun as Run\n"
+    "def f(pk):\n    runs = Run.objects.filter(pk=pk)\n    later = runs.exclude(pk=1)\n"
+    "    later.update(status='done')\n",
+    "an update through a related manager": "def f(problem):\n    problem.gate_runs.filter(status='queued').update(status='done')\n",
+    "a dict splatted into an update": "from judge.submissions.models import Submission\n"
+    "def f():\n    Submission.objects.update(**{'status': 'done'})\n",
+    "a dict literal kept in a name and splatted": "from judge.submissions.models import Submission\n"
+    "def f():\n    change = {'status': 'done', 'verdict': ''}\n    Submission.objects.all().update(**change)\n",
+    "a row created (born queued)": "from judge.problems.models import GateRun\n"
+    "def f(problem):\n    GateRun.objects.create(problem=problem)\n",
+    "a membership made with get_or_create's defaults": "from judge.courses.models import Membership\n"
+    "def f(course, user):\n    Membership.objects.get_or_create(course=course, user=user)\n",
+    "the constructor with the field": "from judge.problems.models import Problem\n"
+    "def f():\n    return Problem(slug='x', published=True)\n",
+    "bulk_update naming the field": "from judge.courses.models import Membership\n"
+    "def f(rows):\n    Membership.objects.bulk_update(rows, ['role'])\n",
+    "an attribute of a row from get_or_create, saved": "from judge.courses.models import Membership\n"
+    "def f(c, u):\n    row, _ = Membership.objects.get_or_create(course=c, user=u)\n"
+    "    row.role = 'ta'\n    row.save(update_fields=['role'])\n",
+    "a tuple assignment in a loop over a query": "from judge.courses.models import Membership\n"
+    "def f(c):\n    for m in Membership.objects.filter(course=c):\n        m.section, m.role = None, 'ta'\n",
+    "an attribute of an annotated parameter": "from judge.problems.models import Problem\n"
+    "def f(problem: Problem):\n    problem.published = False\n    problem.save()\n",
+    "a field only guarded models have, on any object": "def f(anything):\n    anything.role = 'instructor'\n",
+    "setattr with the field's name": "from judge.problems.models import GateRun\n"
+    "def f(pk):\n    run = GateRun.objects.get(pk=pk)\n    setattr(run, 'status', 'done')\n",
+    "an inner function using the outer function's query": "from judge.problems.models import GateRun\n"
+    "def f(pk):\n    runs = GateRun.objects.filter(pk=pk)\n    def g():\n        runs.update(status='done')\n",
+    "a lambda run on commit": "from django.db import transaction\nfrom judge.submissions.models import Submission\n"
+    "def f(pk):\n    transaction.on_commit(lambda: Submission.objects.filter(pk=pk).update(status='queued'))\n",
+    "the model reached through its module": "from judge.problems import models\n"
+    "def f():\n    models.GateRun.objects.all().update(status='done')\n",
+    "SQL written out": "def f(cursor):\n"
+    "    cursor.execute('UPDATE submissions_submission SET verdict = %s, status = %s WHERE id = %s')\n",
 }
 
 GOOD = {
-    "reads and filters on the state":
-        "from judge.submissions.models import Status, Submission\n"
-        "def f(pk):\n    return Submission.objects.filter(pk=pk, status=Status.DONE).update(speed={})\n",
-    "another model's field of the same name":
-        "from judge.lti.models import ScorePost\n"
-        "def f(pk):\n    ScorePost.objects.filter(pk=pk).update(status='sent')\n    row = ScorePost()\n"
-        "    row.status = 'sent'\n",
-    "an unknown object's status":
-        "def f(job):\n    job.status = 'done'\n",
-    "a problem made as a draft":
-        "from judge.problems.models import Problem\n"
-        "def f(fields):\n    Problem.objects.create(slug='x', **fields)\n",
-    "other fields of a guarded model":
-        "from judge.problems.models import GateRun\n"
-        "def f(run: GateRun):\n    run.error = 'x'\n    run.save(update_fields=['error'])\n",
-    "SQL that reads":
-        "SQL = 'SELECT status FROM submissions_submission WHERE status = %s'\n",
+    "reads and filters on the state": "from judge.submissions.models import Status, Submission\n"
+    "def f(pk):\n    return Submission.objects.filter(pk=pk, status=Status.DONE).update(speed={})\n",
+    "another model's field of the same name": "from judge.lti.models import ScorePost\n"
+    "def f(pk):\n    ScorePost.objects.filter(pk=pk).update(status='sent')\n    row = ScorePost()\n"
+    "    row.status = 'sent'\n",
+    "an unknown object's status": "def f(job):\n    job.status = 'done'\n",
+    "a problem made as a draft": "from judge.problems.models import Problem\n"
+    "def f(fields):\n    Problem.objects.create(slug='x', **fields)\n",
+    "other fields of a guarded model": "from judge.problems.models import GateRun\n"
+    "def f(run: GateRun):\n    run.error = 'x'\n    run.save(update_fields=['error'])\n",
+    "SQL that reads": "SQL = 'SELECT status FROM submissions_submission WHERE status = %s'\n",
 }
 
 

@@ -41,12 +41,27 @@ def test_a_student_sees_no_link_to_it(client, student):
 
 
 def test_staff_see_workers_queues_the_oldest_waiting_the_last_verdict_gates_and_the_sandbox(
-        client, author, student, problems, no_enqueue, monkeypatch, settings):
+    client, author, student, problems, no_enqueue, monkeypatch, settings
+):
     now = timezone.now()
-    WorkerHeartbeat.objects.create(hostname="celery@grader-a", host=socket.gethostname(), pid=11,
-                                   lanes="run,submit,rejudge", slots=4, started_at=now, seen_at=now)
-    WorkerHeartbeat.objects.create(hostname="celery@grader-b", host="other-host", pid=12, lanes="run,submit,rejudge",
-                                   slots=2, started_at=now, seen_at=now - timedelta(minutes=3))
+    WorkerHeartbeat.objects.create(
+        hostname="celery@grader-a",
+        host=socket.gethostname(),
+        pid=11,
+        lanes="run,submit,rejudge",
+        slots=4,
+        started_at=now,
+        seen_at=now,
+    )
+    WorkerHeartbeat.objects.create(
+        hostname="celery@grader-b",
+        host="other-host",
+        pid=12,
+        lanes="run,submit,rejudge",
+        slots=2,
+        started_at=now,
+        seen_at=now - timedelta(minutes=3),
+    )
     monkeypatch.setattr(workers, "_reported", {})
     graded = submit_solution(student, problems["prepend_class_token"], read_solution("prepend_class_token"))
     grading.grade_submission(graded.pk)
@@ -65,6 +80,6 @@ def test_staff_see_workers_queues_the_oldest_waiting_the_last_verdict_gates_and_
     assert timezone.localtime(finished).strftime("%Y-%m-%d %H:%M:%S") in page
     assert "prepend_class_token</a>: queued since" in page
     pool = SandboxPool.objects.get(host=socket.gethostname())
-    assert f'<code>{settings.SANDBOX_IMAGE}</code>' in page
+    assert f"<code>{settings.SANDBOX_IMAGE}</code>" in page
     assert f'<td id="sandbox-backend">{pool.backend}</td>' in page
     assert f'<td id="sandbox-numpy">{pool.numpy}</td>' in page and pool.numpy.count(".") == 2

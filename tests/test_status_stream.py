@@ -57,10 +57,19 @@ class Page:
         headers = [(b"host", b"127.0.0.1:8000"), (b"cookie", cookie.encode()), (b"accept", b"text/event-stream")]
         if last_event_id:
             headers.append((b"last-event-id", last_event_id.encode()))
-        self.scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET",
-                      "scheme": "http", "path": f"/submissions/{pk}/events/", "raw_path": b"",
-                      "query_string": f"shown={shown}".encode() if shown else b"", "headers": headers,
-                      "client": ("127.0.0.1", 50000), "server": ("127.0.0.1", 8000)}
+        self.scope = {
+            "type": "http",
+            "asgi": {"version": "3.0"},
+            "http_version": "1.1",
+            "method": "GET",
+            "scheme": "http",
+            "path": f"/submissions/{pk}/events/",
+            "raw_path": b"",
+            "query_string": f"shown={shown}".encode() if shown else b"",
+            "headers": headers,
+            "client": ("127.0.0.1", 50000),
+            "server": ("127.0.0.1", 8000),
+        }
         self.status_code: int | None = None
         self.body = b""
         self.finished = asyncio.Event()
@@ -134,8 +143,7 @@ def test_a_verdict_arrives_on_the_stream_woken_by_redis(client, queued, student,
     assert took < 2.0
 
 
-def test_every_waiting_page_of_a_process_shares_one_redis_connection(client, problems, student, no_enqueue,
-                                                                     settings):
+def test_every_waiting_page_of_a_process_shares_one_redis_connection(client, problems, student, no_enqueue, settings):
     settings.PUSH_DB_POLL_S = 30.0
     settings.PUSH_QUEUED_WAIT_S = 30.0
     waiting = [intake.submit_solution(student, problems[SLUG], f"x = {i}") for i in range(30)]

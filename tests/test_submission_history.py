@@ -17,8 +17,13 @@ def test_the_history_lists_only_the_students_own_attempts(client, problems, stud
 
 
 def test_the_diff_shows_what_changed_between_two_submissions(client, problems, student):
-    first = graded(student, problems[SLUG], Verdict.WRONG_ANSWER, minute=1,
-                   code="import numpy as np\n\ndef f(x):\n    return x.astype(np.float32)\n")
+    first = graded(
+        student,
+        problems[SLUG],
+        Verdict.WRONG_ANSWER,
+        minute=1,
+        code="import numpy as np\n\ndef f(x):\n    return x.astype(np.float32)\n",
+    )
     second = graded(student, problems[SLUG], minute=2, code="import numpy as np\n\ndef f(x):\n    return x.copy()\n")
     client.force_login(student)
     page = client.get(f"/submissions/diff/?a={second.pk}&b={first.pk}").content.decode()  # any order

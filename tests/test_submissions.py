@@ -22,14 +22,18 @@ def no_enqueue(monkeypatch):
     return sent
 
 
-@pytest.mark.parametrize(("code", "message"), [
-    ("x" * 70_000, "the code is 70,000 bytes; the limit is 65,536 bytes"),
-    (b"def f():\n    return '\xff'\n", "not valid UTF-8 (byte 0xff on line 2)"),
-    ("   \n", "the code is empty"),
-    ("a = 1\x00", "NUL byte"),
-])
-def test_bad_code_is_rejected_with_a_specific_message_and_nothing_is_stored(code, message, problems, student,
-                                                                            no_enqueue):
+@pytest.mark.parametrize(
+    ("code", "message"),
+    [
+        ("x" * 70_000, "the code is 70,000 bytes; the limit is 65,536 bytes"),
+        (b"def f():\n    return '\xff'\n", "not valid UTF-8 (byte 0xff on line 2)"),
+        ("   \n", "the code is empty"),
+        ("a = 1\x00", "NUL byte"),
+    ],
+)
+def test_bad_code_is_rejected_with_a_specific_message_and_nothing_is_stored(
+    code, message, problems, student, no_enqueue
+):
     with pytest.raises(intake.SubmissionRejected, match=message.replace("(", r"\(").replace(")", r"\)")):
         intake.submit_solution(student, problems["prepend_class_token"], code)
     assert Submission.objects.count() == 0 and no_enqueue == []
@@ -63,8 +67,7 @@ def test_a_running_submission_with_a_silent_worker_can_be_reclaimed(problems, st
 
 
 def test_grading_a_correct_submission_records_accepted_once(problems, student, no_enqueue):
-    submission = intake.submit_solution(student, problems["prepend_class_token"],
-                                          read_solution("prepend_class_token"))
+    submission = intake.submit_solution(student, problems["prepend_class_token"], read_solution("prepend_class_token"))
     assert grading.grade_submission(submission.pk) is True
     assert grading.grade_submission(submission.pk) is False  # a redelivered message grades nothing
     submission.refresh_from_db()
@@ -73,8 +76,9 @@ def test_grading_a_correct_submission_records_accepted_once(problems, student, n
 
 
 def test_run_grades_only_the_visible_examples(problems, student, no_enqueue):
-    submission = intake.submit_solution(student, problems["prepend_class_token"],
-                                          read_solution("prepend_class_token"), kind=Kind.RUN)
+    submission = intake.submit_solution(
+        student, problems["prepend_class_token"], read_solution("prepend_class_token"), kind=Kind.RUN
+    )
     grading.grade_submission(submission.pk)
     submission.refresh_from_db()
     assert [r["hidden"] for r in submission.results] == [False, False]
@@ -119,8 +123,7 @@ def test_a_sandbox_that_dies_twice_is_replaced_and_the_third_try_grades(problems
         return real_grade(*args, **kwargs)
 
     monkeypatch.setattr(grading, "grade", dies_twice)
-    submission = intake.submit_solution(student, problems["prepend_class_token"],
-                                          read_solution("prepend_class_token"))
+    submission = intake.submit_solution(student, problems["prepend_class_token"], read_solution("prepend_class_token"))
     grading.grade_submission(submission.pk)
     submission.refresh_from_db()
     assert submission.verdict == "accepted" and len(deaths) == 2

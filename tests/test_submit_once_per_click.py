@@ -25,7 +25,8 @@ def enqueued(monkeypatch) -> list[int]:
 
 
 def test_a_retry_after_a_lost_answer_returns_the_same_submission_and_grades_it_once(
-        client, problems, student, monkeypatch, django_capture_on_commit_callbacks):
+    client, problems, student, monkeypatch, django_capture_on_commit_callbacks
+):
     sent = enqueued(monkeypatch)
     client.force_login(student)
     key = str(uuid.uuid4())
@@ -34,12 +35,11 @@ def test_a_retry_after_a_lost_answer_returns_the_same_submission_and_grades_it_o
         retry = click(client, key)
     assert retry.status_code == 200
     submission = Submission.objects.get()
-    assert re.search(rf'/submissions/{submission.pk}/status/', retry.content.decode())
+    assert re.search(rf"/submissions/{submission.pk}/status/", retry.content.decode())
     assert sent == [submission.pk]  # sent to the graders once
 
 
-def test_the_form_without_javascript_sent_again_lands_on_the_same_submission(client, problems, student,
-                                                                             monkeypatch):
+def test_the_form_without_javascript_sent_again_lands_on_the_same_submission(client, problems, student, monkeypatch):
     enqueued(monkeypatch)
     client.force_login(student)
     page = client.get("/problems/prepend_class_token/").content.decode()

@@ -15,8 +15,12 @@ SUPERVISE = str(REPO / "bin" / "supervise")
 
 
 def supervise(tmp_path: Path, script: str, *options: str) -> subprocess.Popen:
-    return subprocess.Popen([SUPERVISE, "grading worker", *options, "--", "sh", "-c", script], cwd=tmp_path,
-                            stderr=open(tmp_path / "supervisor.log", "w"), text=True)
+    return subprocess.Popen(
+        [SUPERVISE, "grading worker", *options, "--", "sh", "-c", script],
+        cwd=tmp_path,
+        stderr=open(tmp_path / "supervisor.log", "w"),
+        text=True,
+    )
 
 
 def lines(path: Path) -> list[str]:
@@ -55,8 +59,9 @@ def test_a_worker_that_keeps_dying_is_given_up_on_with_a_clear_message(tmp_path)
 
 
 def test_sigterm_stops_the_worker_and_nothing_is_started_again(tmp_path):
-    supervisor = supervise(tmp_path, "echo $$ >> pids; trap 'echo stopped >> stops; exit 0' TERM; "
-                                     "while true; do sleep 0.1; done")
+    supervisor = supervise(
+        tmp_path, "echo $$ >> pids; trap 'echo stopped >> stops; exit 0' TERM; while true; do sleep 0.1; done"
+    )
     assert wait_until(lambda: len(lines(tmp_path / "pids")) == 1, 10)
     supervisor.send_signal(signal.SIGINT)  # what Ctrl-C in bin/run's terminal sends
     assert supervisor.wait(30) == 0

@@ -49,7 +49,7 @@ def cases(slug: str, seed: int = 7) -> dict:
     return {case["name"]: case["args"] for case in module.generate(np.random.default_rng(seed))}
 
 
-MOE_FROM_OWN_PIECES = '''
+MOE_FROM_OWN_PIECES = """
 import numpy as np
 from solved import moe_router, swiglu
 
@@ -62,7 +62,7 @@ def mixture_of_experts(x, w_router, w_gate, w_up, w_down, k):
             e = experts[t, j]
             out[t] += weights[t, j] * swiglu(x[t:t + 1], w_gate[e], w_up[e], w_down[e])[0]
     return out
-'''
+"""
 
 
 @pytest.mark.xdist_group("gate-mixture_of_experts")
@@ -71,7 +71,7 @@ def test_a_mixture_looping_over_tokens_with_the_students_own_router_and_swiglu_i
     assert accepted(report), failures(report)
 
 
-BLOCK_FROM_OWN_PIECES = '''
+BLOCK_FROM_OWN_PIECES = """
 import numpy as np
 from solved import apply_rope, grouped_query_attention, rms_norm, swiglu
 
@@ -87,7 +87,7 @@ def llama_block(x, params, n_heads, n_kv_heads, positions, eps):
     heads = grouped_query_attention(apply_rope(q, where), apply_rope(k, where), v, causal)
     h = x + heads.transpose(0, 2, 1, 3).reshape(b, l, -1) @ params["w_o"]
     return h + swiglu(rms_norm(h, params["ffn_norm"], eps), params["w_gate"], params["w_up"], params["w_down"])
-'''
+"""
 
 
 @pytest.mark.xdist_group("gate-llama_block")
@@ -96,7 +96,7 @@ def test_a_llama_block_from_the_students_own_four_pieces_is_accepted(gated):
     assert accepted(report), failures(report)
 
 
-LLAMA_FROM_OWN_BLOCK = '''
+LLAMA_FROM_OWN_BLOCK = """
 import numpy as np
 from solved import llama_block, rms_norm
 
@@ -108,7 +108,7 @@ def llama_next_token_logits(token_ids, params, n_heads, n_kv_heads, eps):
     for i in range(len(params["attn_norm"])):
         x = llama_block(x, {key: params[key][i] for key in layer_keys}, n_heads, n_kv_heads, positions, eps)
     return rms_norm(x[:, -1, :], params["norm"], eps) @ params["w_out"]
-'''
+"""
 
 
 @pytest.mark.xdist_group("gate-llama_next_token_logits")
@@ -119,7 +119,7 @@ def test_a_llama_from_the_students_own_block_is_accepted(gated):
 
 # A cache of per-layer lists grown with np.concatenate; each step's single query goes through the student's own
 # grouped_query_attention against every cached key (no mask), the prompt's rows with a shifted causal mask.
-CACHED_DECODER_FROM_OWN_PIECES = '''
+CACHED_DECODER_FROM_OWN_PIECES = """
 import numpy as np
 from solved import apply_rope, grouped_query_attention, rms_norm, swiglu
 
@@ -156,7 +156,7 @@ def llama_decode_with_kv_cache(prompt_ids, params, n_heads, n_kv_heads, eps, n_n
         if step + 1 < n_new:
             logits = run(token, params, n_heads, n_kv_heads, eps, caches, ids.shape[1] - 1)
     return ids
-'''
+"""
 
 
 @pytest.mark.xdist_group("gate-llama_decode_with_kv_cache")
@@ -174,16 +174,20 @@ def test_recomputing_the_llama_prefix_runs_out_of_time_on_the_long_test_only(gat
     assert failed == [("long_generation_300", "time_limit_exceeded")]
 
 
-SAMPLER_FROM_OWN_PIECES = CACHED_DECODER_FROM_OWN_PIECES.replace(
-    "from solved import apply_rope, grouped_query_attention, rms_norm, swiglu",
-    "from solved import apply_rope, grouped_query_attention, rms_norm, sample_next_token, swiglu, top_p_logits",
-).replace(
-    "def llama_decode_with_kv_cache(prompt_ids, params, n_heads, n_kv_heads, eps, n_new):",
-    "def llama_generate(prompt_ids, params, n_heads, n_kv_heads, eps, n_new, temperature, top_p, uniforms):",
-).replace(
-    "        token = np.argmax(logits, axis=1).reshape(-1, 1)",
-    "        kept = top_p_logits(logits / temperature, top_p)\n"
-    "        token = sample_next_token(kept, 1.0, uniforms[:, step]).reshape(-1, 1)",
+SAMPLER_FROM_OWN_PIECES = (
+    CACHED_DECODER_FROM_OWN_PIECES.replace(
+        "from solved import apply_rope, grouped_query_attention, rms_norm, swiglu",
+        "from solved import apply_rope, grouped_query_attention, rms_norm, sample_next_token, swiglu, top_p_logits",
+    )
+    .replace(
+        "def llama_decode_with_kv_cache(prompt_ids, params, n_heads, n_kv_heads, eps, n_new):",
+        "def llama_generate(prompt_ids, params, n_heads, n_kv_heads, eps, n_new, temperature, top_p, uniforms):",
+    )
+    .replace(
+        "        token = np.argmax(logits, axis=1).reshape(-1, 1)",
+        "        kept = top_p_logits(logits / temperature, top_p)\n"
+        "        token = sample_next_token(kept, 1.0, uniforms[:, step]).reshape(-1, 1)",
+    )
 )
 
 
@@ -197,8 +201,9 @@ def test_a_sampler_from_the_students_own_pieces_top_p_and_draw_is_accepted(gated
 
 def test_a_nucleus_of_one_samples_the_greedy_decoders_tokens():
     args = cases("llama_generate")["nucleus_of_one_is_greedy"]
-    greedy = reference("llama_decode_with_kv_cache")(*(args[key] for key in (
-        "prompt_ids", "params", "n_heads", "n_kv_heads", "eps", "n_new")))
+    greedy = reference("llama_decode_with_kv_cache")(
+        *(args[key] for key in ("prompt_ids", "params", "n_heads", "n_kv_heads", "eps", "n_new"))
+    )
     sampled = reference("llama_generate")(**args)
     assert sampled.dtype == np.int64 and np.array_equal(sampled, greedy)
 
@@ -223,14 +228,20 @@ def test_the_llama_block_is_the_first_layer_of_the_whole_model():
     # One layer whose output head is the identity on a widened vocabulary reads the block's last row back.
     args = cases("llama_next_token_logits")["example_one_layer"]
     params = dict(args["params"], norm=np.ones(8), w_out=np.eye(8))
-    block = {key: params[key][0] for key in ("attn_norm", "w_q", "w_k", "w_v", "w_o", "ffn_norm", "w_gate",
-                                              "w_up", "w_down")}
+    block = {
+        key: params[key][0] for key in ("attn_norm", "w_q", "w_k", "w_v", "w_o", "ffn_norm", "w_gate", "w_up", "w_down")
+    }
     x = params["tok_embed"][args["token_ids"]]
     row = reference("llama_block")(x, block, args["n_heads"], args["n_kv_heads"], np.arange(x.shape[1]), args["eps"])
     expected = row[:, -1] / np.sqrt(np.mean(row[:, -1] ** 2, axis=-1, keepdims=True) + args["eps"])
-    assert np.allclose(reference("llama_next_token_logits")(args["token_ids"], params, args["n_heads"],
-                                                            args["n_kv_heads"], args["eps"]), expected,
-                       rtol=1e-12, atol=1e-14)
+    assert np.allclose(
+        reference("llama_next_token_logits")(
+            args["token_ids"], params, args["n_heads"], args["n_kv_heads"], args["eps"]
+        ),
+        expected,
+        rtol=1e-12,
+        atol=1e-14,
+    )
 
 
 def test_llama31_frequencies_match_metas_loop_over_the_pairs():

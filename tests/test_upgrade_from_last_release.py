@@ -37,14 +37,25 @@ def fill_at_release(apps) -> dict[str, int]:
     """A course's week through the release's own models: users, two problems with test sets, submissions with
     verdicts, the standings they made, an assignment with a late rule, an extension, and an LMS link."""
     model = apps.get_model
-    users = {name: model("auth", "User").objects.create(username=name, email=f"{name}@example.org",
-                                                        password=make_password(PASSWORD))
-             for name in ("iris", "ada", "grace")}
+    users = {
+        name: model("auth", "User").objects.create(
+            username=name, email=f"{name}@example.org", password=make_password(PASSWORD)
+        )
+        for name in ("iris", "ada", "grace")
+    }
     problems = []
     for order, slug in enumerate(("first_step", "second_step"), start=1):
         problem = model("problems", "Problem").objects.create(
-            slug=slug, title=slug.replace("_", " ").capitalize(), difficulty="easy", statement_md="-",
-            starter_code="", solution_code="", package_hash="-", path_order=order, published=True)
+            slug=slug,
+            title=slug.replace("_", " ").capitalize(),
+            difficulty="easy",
+            statement_md="-",
+            starter_code="",
+            solution_code="",
+            package_hash="-",
+            path_order=order,
+            published=True,
+        )
         test_set = model("problems", "TestSet").objects.create(problem=problem, version="v1")
         problem.current_test_set = test_set
         problem.save()
@@ -53,9 +64,16 @@ def fill_at_release(apps) -> dict[str, int]:
     Submission = model("submissions", "Submission")
 
     def submitted(user, problem, verdict: str, at: datetime):
-        row = Submission.objects.create(user=users[user], problem=problem, test_set=problem.current_test_set,
-                                        kind="submit", code="import numpy as np\n", status="done", verdict=verdict,
-                                        finished_at=at + 5 * timedelta(seconds=1))
+        row = Submission.objects.create(
+            user=users[user],
+            problem=problem,
+            test_set=problem.current_test_set,
+            kind="submit",
+            code="import numpy as np\n",
+            status="done",
+            verdict=verdict,
+            finished_at=at + 5 * timedelta(seconds=1),
+        )
         Submission.objects.filter(pk=row.pk).update(created_at=at)
         return row
 
@@ -66,37 +84,70 @@ def fill_at_release(apps) -> dict[str, int]:
     submitted("grace", second, "wrong_answer", DUE + 2 * HOUR)
 
     State, Totals, Level = (model("leaderboard", name) for name in ("UserProblemState", "UserTotals", "SolvedLevel"))
-    for user, problem, accepted_count, at in (("ada", first, 1, DUE - 3 * HOUR), ("ada", second, 1, DUE - 2 * HOUR),
-                                              ("grace", first, 1, DUE + HOUR), ("grace", second, 0, None)):
-        State.objects.create(user=users[user], problem=problem, attempts=1, accepted=accepted_count,
-                             first_accepted_at=at, best_verdict="accepted" if at else "wrong_answer")
+    for user, problem, accepted_count, at in (
+        ("ada", first, 1, DUE - 3 * HOUR),
+        ("ada", second, 1, DUE - 2 * HOUR),
+        ("grace", first, 1, DUE + HOUR),
+        ("grace", second, 0, None),
+    ):
+        State.objects.create(
+            user=users[user],
+            problem=problem,
+            attempts=1,
+            accepted=accepted_count,
+            first_accepted_at=at,
+            best_verdict="accepted" if at else "wrong_answer",
+        )
     Totals.objects.create(user=users["ada"], solved=2, reached_at=DUE - 2 * HOUR)
     Totals.objects.create(user=users["grace"], solved=1, reached_at=DUE + HOUR)
     Level.objects.create(solved=2, users=1)
     Level.objects.create(solved=1, users=1)
 
-    course = model("courses", "Course").objects.create(title="Transformers in NumPy", term="Spring 2026",
-                                                       join_code="RELEASE1", created_by=users["iris"])
+    course = model("courses", "Course").objects.create(
+        title="Transformers in NumPy", term="Spring 2026", join_code="RELEASE1", created_by=users["iris"]
+    )
     Membership = model("courses", "Membership")
     Membership.objects.create(course=course, user=users["iris"], role="instructor")
     for name in ("ada", "grace"):
         Membership.objects.create(course=course, user=users[name], role="student")
     assignment = model("courses", "Assignment").objects.create(
-        course=course, title="Week 1", opens_at=DUE - 168 * HOUR, due_at=DUE, closes_at=DUE + 48 * HOUR,
-        late_rule="multiplier", late_multiplier=0.5, weight=1.0)
+        course=course,
+        title="Week 1",
+        opens_at=DUE - 168 * HOUR,
+        due_at=DUE,
+        closes_at=DUE + 48 * HOUR,
+        late_rule="multiplier",
+        late_multiplier=0.5,
+        weight=1.0,
+    )
     for position, problem in enumerate(problems):
         model("courses", "AssignmentProblem").objects.create(assignment=assignment, problem=problem, position=position)
-    model("courses", "Override").objects.create(assignment=assignment, user=users["grace"], due_at=DUE + 24 * HOUR,
-                                                reason="a medical certificate", created_by=users["iris"])
+    model("courses", "Override").objects.create(
+        assignment=assignment,
+        user=users["grace"],
+        due_at=DUE + 24 * HOUR,
+        reason="a medical certificate",
+        created_by=users["iris"],
+    )
 
     platform = model("lti", "Platform").objects.create(
-        name="Canvas", issuer="https://canvas.example.edu", client_id="10000000000001", deployment_ids=["1:abc"],
-        key_set_url="https://canvas.example.edu/jwks", auth_login_url="https://canvas.example.edu/auth",
-        auth_token_url="https://canvas.example.edu/token")
-    context = model("lti", "LtiContext").objects.create(platform=platform, deployment_id="1:abc",
-                                                        context_id="course-42", course=course)
-    model("lti", "LtiLink").objects.create(context=context, resource_link_id="link-week-1", assignment=assignment,
-                                           lineitem_url="https://canvas.example.edu/line_items/7")
+        name="Canvas",
+        issuer="https://canvas.example.edu",
+        client_id="10000000000001",
+        deployment_ids=["1:abc"],
+        key_set_url="https://canvas.example.edu/jwks",
+        auth_login_url="https://canvas.example.edu/auth",
+        auth_token_url="https://canvas.example.edu/token",
+    )
+    context = model("lti", "LtiContext").objects.create(
+        platform=platform, deployment_id="1:abc", context_id="course-42", course=course
+    )
+    model("lti", "LtiLink").objects.create(
+        context=context,
+        resource_link_id="link-week-1",
+        assignment=assignment,
+        lineitem_url="https://canvas.example.edu/line_items/7",
+    )
     return {"course": course.pk, "assignment": assignment.pk, "accepted": accepted.pk, "ada": users["ada"].pk}
 
 
@@ -143,13 +194,19 @@ def test_a_site_at_the_last_release_upgrades_to_this_code_and_reads_its_data(tra
         # A table the release did not have, written by today's code beside the release's rows.
         assignment = Assignment.objects.get(pk=ids["assignment"])
         ada = course.memberships.get(user_id=ids["ada"]).user
-        desk.adjust_points(assignment, course.memberships.get(role="instructor").user, ada,
-                           assignment.items.first().problem, AdjustmentKind.DELTA, -0.5, "late slides")
+        desk.adjust_points(
+            assignment,
+            course.memberships.get(role="instructor").user,
+            ada,
+            assignment.items.first().problem,
+            AdjustmentKind.DELTA,
+            -0.5,
+            "late slides",
+        )
         assert gradebook(course).assignments[0].total(ids["ada"]) == 1.5
 
 
-def test_a_backup_taken_at_the_last_release_is_restored_with_migrate_into_this_codes_schema(transactional_db,
-                                                                                          tmp_path):
+def test_a_backup_taken_at_the_last_release_is_restored_with_migrate_into_this_codes_schema(transactional_db, tmp_path):
     release = latest_release()
     targets = sorted(release.migrations.items())
     backup = tmp_path / "release.backup"

@@ -15,8 +15,10 @@ def no_enqueue(monkeypatch):
 
 def test_problem_list_shows_the_problems_in_learning_order(client, problems):
     page = client.get("/").content.decode()
-    positions = [page.index(problems[s].title) for s in
-                 ("prepend_class_token", "add_positional_embedding", "scaled_dot_product_attention")]
+    positions = [
+        page.index(problems[s].title)
+        for s in ("prepend_class_token", "add_positional_embedding", "scaled_dot_product_attention")
+    ]
     assert positions == sorted(positions)
 
 

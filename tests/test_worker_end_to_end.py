@@ -61,10 +61,25 @@ class Worker:
         name = uuid.uuid4().hex[:8]
         self.node = f"e2e-{name}@"  # how Celery's remote control names it, before the host
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "judge", "worker", *args,
-             "--loglevel=INFO", "--without-mingle", "--without-gossip", f"--hostname=e2e-{name}@%h",
-             f"--schedule={env['JUDGE_VAR_DIR']}/beat-schedule-{name}"],
-            cwd=REPO, env=env, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True,
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "judge",
+                "worker",
+                *args,
+                "--loglevel=INFO",
+                "--without-mingle",
+                "--without-gossip",
+                f"--hostname=e2e-{name}@%h",
+                f"--schedule={env['JUDGE_VAR_DIR']}/beat-schedule-{name}",
+            ],
+            cwd=REPO,
+            env=env,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
 
     def kill(self) -> None:
@@ -109,8 +124,9 @@ def final(pk: int) -> Submission | None:
 def test_submission_over_http_is_graded_by_a_real_worker(client, problems, student, start_worker, tmp_path):
     start_worker()
     client.force_login(student)
-    response = client.post("/submissions/new/prepend_class_token/",
-                           {"code": read_solution("prepend_class_token"), "kind": "submit"})
+    response = client.post(
+        "/submissions/new/prepend_class_token/", {"code": read_solution("prepend_class_token"), "kind": "submit"}
+    )
     assert response.status_code == 302
     pk = int(response["Location"].rstrip("/").split("/")[-1])
     done = wait_for(lambda: final(pk), 60, "a verdict", tmp_path / "worker.log")
@@ -125,8 +141,12 @@ def test_a_worker_killed_mid_grade_leaves_no_submission_stuck(problems, student,
     slow = SLOW_CORRECT_SOLUTION
     first = start_worker()
     submission = submit_solution(student, problems["prepend_class_token"], slow)
-    wait_for(lambda: Submission.objects.filter(pk=submission.pk, status=Status.RUNNING).exists(), 60,
-             "the worker to claim the submission", tmp_path / "worker.log")
+    wait_for(
+        lambda: Submission.objects.filter(pk=submission.pk, status=Status.RUNNING).exists(),
+        60,
+        "the worker to claim the submission",
+        tmp_path / "worker.log",
+    )
     time.sleep(0.5)
     first.kill()
     submission.refresh_from_db()
@@ -139,8 +159,9 @@ def test_a_worker_killed_mid_grade_leaves_no_submission_stuck(problems, student,
     assert len(done.results) == 13
 
 
-def test_a_submission_accepted_while_the_broker_is_down_is_graded_later(problems, student, start_worker, tmp_path,
-                                                                       monkeypatch):
+def test_a_submission_accepted_while_the_broker_is_down_is_graded_later(
+    problems, student, start_worker, tmp_path, monkeypatch
+):
     from kombu.exceptions import OperationalError
 
     from judge.grading import tasks

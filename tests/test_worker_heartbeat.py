@@ -20,9 +20,15 @@ pytestmark = pytest.mark.django_db
 
 def heartbeat(seconds_ago: float, lanes: str = "run,submit,rejudge", host: str = "grader-1") -> WorkerHeartbeat:
     now = timezone.now()
-    return WorkerHeartbeat.objects.create(hostname=f"celery@{host}-{lanes}", host=host, pid=7, lanes=lanes,
-                                          slots=2, started_at=now - timedelta(hours=1),
-                                          seen_at=now - timedelta(seconds=seconds_ago))
+    return WorkerHeartbeat.objects.create(
+        hostname=f"celery@{host}-{lanes}",
+        host=host,
+        pid=7,
+        lanes=lanes,
+        slots=2,
+        started_at=now - timedelta(hours=1),
+        seen_at=now - timedelta(seconds=seconds_ago),
+    )
 
 
 def test_grading_runs_while_a_grading_worker_beat_lately():
@@ -57,7 +63,8 @@ def test_staff_see_no_banner_while_a_grading_worker_beats(client, author):
 
 
 def test_staff_hear_nothing_while_a_first_worker_starts_but_are_told_once_a_submission_waited(
-        client, author, problems, student, no_enqueue):
+    client, author, problems, student, no_enqueue
+):
     client.force_login(author)
     assert 'id="grading-stopped"' not in client.get("/").content.decode()  # no worker yet, nothing waiting
     submission = submit_solution(student, problems["prepend_class_token"], "x = 1")
@@ -76,8 +83,9 @@ def test_students_see_no_banner_on_pages_that_are_not_theirs_to_act_on(client, s
     assert 'id="grading-stopped"' not in client.get("/").content.decode()
 
 
-def test_a_waiting_student_is_told_grading_is_not_running_instead_of_a_queue_position(client, problems, student,
-                                                                                     no_enqueue):
+def test_a_waiting_student_is_told_grading_is_not_running_instead_of_a_queue_position(
+    client, problems, student, no_enqueue
+):
     submission = submit_solution(student, problems["prepend_class_token"], "def prepend_class_token(p, c):\n  pass\n")
     client.force_login(student)
     just_sent = client.get(f"/submissions/{submission.pk}/").content.decode()

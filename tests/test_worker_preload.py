@@ -29,7 +29,8 @@ def cold_worker():
 
 
 def test_a_starting_worker_process_opens_its_sandbox_and_reads_the_test_sets_in_the_background(
-        problems, cold_worker, monkeypatch):
+    problems, cold_worker, monkeypatch
+):
     threads, opened = [], []
 
     class Recorded:

@@ -40,8 +40,12 @@ def kill_a_worker_holding_a_claim(graders: list, slow: set[int], log) -> set[int
     """Kill a grading worker while it grades one of the ``slow`` submissions (seconds each, so it is still at
     it when the kill comes); the submission it held when it died (running, under its claim)."""
     while True:
-        running = wait_for(lambda: list(Submission.objects.filter(pk__in=slow, status=Status.RUNNING).values_list(
-            "pk", "claim")), 120, "a worker to grade something", log)
+        running = wait_for(
+            lambda: list(Submission.objects.filter(pk__in=slow, status=Status.RUNNING).values_list("pk", "claim")),
+            120,
+            "a worker to grade something",
+            log,
+        )
         for pk, claim in running:
             holder = worker_grading(graders, pk)
             if holder is None:
@@ -50,13 +54,15 @@ def kill_a_worker_holding_a_claim(graders: list, slow: set[int], log) -> set[int
             graders.remove(holder)
             # Still running under the claim it had: no one else may take a claim until its heartbeats go stale.
             if Submission.objects.filter(pk=pk, status=Status.RUNNING, claim=claim).exists() or len(graders) == 1:
-                return set(Submission.objects.filter(pk=pk, status=Status.RUNNING, claim=claim).values_list(
-                    "pk", flat=True))
+                return set(
+                    Submission.objects.filter(pk=pk, status=Status.RUNNING, claim=claim).values_list("pk", flat=True)
+                )
             break  # it finished between the question and the kill: kill another
 
 
-def test_a_worker_killed_mid_burst_loses_nothing_and_grades_nothing_twice(problems, django_user_model,
-                                                                            start_worker, tmp_path):
+def test_a_worker_killed_mid_burst_loses_nothing_and_grades_nothing_twice(
+    problems, django_user_model, start_worker, tmp_path
+):
     log = tmp_path / "worker.log"
     start_worker(*MAINTENANCE, env=LIGHT)
     graders = [start_worker(*GRADING, env=LIGHT) for _ in range(GRADERS)]
@@ -73,14 +79,19 @@ def test_a_worker_killed_mid_burst_loses_nothing_and_grades_nothing_twice(proble
     held = kill_a_worker_holding_a_claim(graders, slow, log)
     assert held, "the killed worker held no claim"
 
-    wait_for(lambda: Submission.objects.filter(pk__in=expected, status=Status.DONE).count() == BURST, 300,
-             "every verdict after the kill", log)
+    wait_for(
+        lambda: Submission.objects.filter(pk__in=expected, status=Status.DONE).count() == BURST,
+        300,
+        "every verdict after the kill",
+        log,
+    )
     rows = {s.pk: s for s in Submission.objects.filter(pk__in=expected)}
     assert {pk: rows[pk].verdict for pk in expected} == expected  # nothing lost, every verdict the right one
     # What the dead worker held was claimed again and graded elsewhere (more than twice where a busy machine
     # delayed a survivor's heartbeats past STALE_AFTER_S: the claim's compare-and-set keeps that to one verdict).
     assert {pk: rows[pk].attempts >= 2 for pk in held} == dict.fromkeys(held, True), {
-        pk: rows[pk].attempts for pk in held}
+        pk: rows[pk].attempts for pk in held
+    }
     graded = graded_lines(log)
     assert held <= set(graded)  # ... by a worker that lived
     assert all(count == 1 for count in graded.values())  # and no submission had two verdicts recorded

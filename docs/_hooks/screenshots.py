@@ -19,8 +19,9 @@ REPO = Path(__file__).resolve().parents[2]
 SHOTS = REPO / "artifacts" / "screenshots"
 BROWSER_TESTS = REPO / "tests" / "browser"
 FOLDER = "img/generated/"
-IMAGE = re.compile(r"^!\[(?P<alt>[^\]]*)\]\((?P<src>(?:\.\./)*img/generated/(?P<name>[\w.-]+)\.png)\)[ \t]*$",
-                   re.MULTILINE)
+IMAGE = re.compile(
+    r"^!\[(?P<alt>[^\]]*)\]\((?P<src>(?:\.\./)*img/generated/(?P<name>[\w.-]+)\.png)\)[ \t]*$", re.MULTILINE
+)
 TAKEN = re.compile(r"""\bscreenshot\(\s*\w+\s*,\s*(?P<f>f?)"(?P<name>[^"]+)"\s*\)""")
 
 log = logging.getLogger("mkdocs.hooks.screenshots")
@@ -34,8 +35,7 @@ def takers() -> list[tuple[re.Pattern, str]]:
         for match in TAKEN.finditer(test.read_text()):
             name = match["name"]
             parts = re.split(r"\{[^}]*\}", name) if match["f"] else [name]
-            found.append((re.compile("[\\w-]+".join(re.escape(p) for p in parts) + r"\Z"),
-                          str(test.relative_to(REPO))))
+            found.append((re.compile("[\\w-]+".join(re.escape(p) for p in parts) + r"\Z"), str(test.relative_to(REPO))))
     return found
 
 
@@ -60,12 +60,18 @@ def on_page_markdown(markdown: str, page, config, files: Files) -> str:
         name, alt = match["name"], match["alt"]
         test = taker(name)
         if test is None:
-            log.warning("%s: no browser test takes the screenshot '%s' (screenshot(page, \"%s\") in tests/browser/)",
-                        page.file.src_uri, name, name)
+            log.warning(
+                "%s: no browser test takes the screenshot '%s' (screenshot(page, \"%s\") in tests/browser/)",
+                page.file.src_uri,
+                name,
+                name,
+            )
             return match.group(0)
         if files.get_file_from_path(f"{FOLDER}{name}.png") is not None:
             return match.group(0)
-        return (f'!!! note "Screenshot not in this build: {alt}"\n'
-                f"    `{test}` takes it. Run `JUDGE_SCREENSHOTS=1 bin/test {test}`, then build the manual again.\n")
+        return (
+            f'!!! note "Screenshot not in this build: {alt}"\n'
+            f"    `{test}` takes it. Run `JUDGE_SCREENSHOTS=1 bin/test {test}`, then build the manual again.\n"
+        )
 
     return IMAGE.sub(picture, markdown)

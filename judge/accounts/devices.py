@@ -25,8 +25,7 @@ def _read(request) -> dict | None:
         value = signing.loads(request.COOKIES.get(COOKIE, ""), salt=_SALT, max_age=settings.KNOWN_DEVICE_MAX_AGE_S)
     except signing.BadSignature:  # absent, forged, for another SECRET_KEY, or older than its max age
         return None
-    valid = (isinstance(value, dict) and isinstance(value.get("id"), str)
-             and isinstance(value.get("accounts"), list))
+    valid = isinstance(value, dict) and isinstance(value.get("id"), str) and isinstance(value.get("accounts"), list)
     return value if valid else None
 
 
@@ -41,7 +40,13 @@ def device_for(request, user_pk: int | None) -> str | None:
 def remember_device(request, response, user) -> None:
     """After a successful sign-in: this browser is known for ``user`` (for KNOWN_DEVICE_MAX_AGE_S from now)."""
     known = _read(request) or {"id": secrets.token_urlsafe(16), "accounts": []}
-    accounts = [pk for pk in known["accounts"] if pk != user.pk][-(MAX_ACCOUNTS - 1):] + [user.pk]
+    accounts = [pk for pk in known["accounts"] if pk != user.pk][-(MAX_ACCOUNTS - 1) :] + [user.pk]
     value = signing.dumps({"id": known["id"], "accounts": accounts}, salt=_SALT)
-    response.set_cookie(COOKIE, value, max_age=settings.KNOWN_DEVICE_MAX_AGE_S, httponly=True, samesite="Lax",
-                        secure=settings.SESSION_COOKIE_SECURE)
+    response.set_cookie(
+        COOKIE,
+        value,
+        max_age=settings.KNOWN_DEVICE_MAX_AGE_S,
+        httponly=True,
+        samesite="Lax",
+        secure=settings.SESSION_COOKIE_SECURE,
+    )

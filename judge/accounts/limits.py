@@ -76,20 +76,22 @@ class Throttled(Exception):
     retry_after_s: int
 
     def __str__(self) -> str:
-        return (f"too many {self.what}: at most {self.limit} per {_per(self.period_s)}; "
-                f"try again in {_wait(self.retry_after_s)}")
+        return (
+            f"too many {self.what}: at most {self.limit} per {_per(self.period_s)}; "
+            f"try again in {_wait(self.retry_after_s)}"
+        )
 
 
 class CountersUnavailable(Exception):
     def __str__(self) -> str:
-        return ("the site cannot count sign-up and sign-in attempts right now, so it accepts none; "
-                "try again in a minute")
+        return "the site cannot count sign-up and sign-in attempts right now, so it accepts none; try again in a minute"
 
 
 def _usage(request, group: str, value: str, rate: tuple[int, int], increment: bool) -> dict:
     try:
-        usage = get_usage(request, group=f"judge.{group}", key=lambda group, request: value, rate=rate,
-                          increment=increment)
+        usage = get_usage(
+            request, group=f"judge.{group}", key=lambda group, request: value, rate=rate, increment=increment
+        )
     except Exception as exc:  # the cache is down: refuse, these requests are anonymous
         log.warning("sign-in counters unavailable; refusing", exc_info=True)
         raise CountersUnavailable from exc
@@ -158,11 +160,22 @@ def check_sign_in(request, username: str) -> Attempt:
     if not _failed_here_before(request, attempt):  # an account already counted at the address is not again
         _count(request, "login_address", attempt.address, FAILING_HERE, False)
     if attempt.device:
-        _count(request, "login_account_address", f"{attempt.device} {account}",
-               "sign-in attempts for this account from this browser", True, group="login_device")
+        _count(
+            request,
+            "login_account_address",
+            f"{attempt.device} {account}",
+            "sign-in attempts for this account from this browser",
+            True,
+            group="login_device",
+        )
         return attempt
-    _count(request, "login_account_address", f"{account} {attempt.address}",
-           "sign-in attempts for this account from your network address", True)
+    _count(
+        request,
+        "login_account_address",
+        f"{account} {attempt.address}",
+        "sign-in attempts for this account from your network address",
+        True,
+    )
     _count(request, "login_account", account, "sign-in attempts for this account", True)
     return attempt
 
@@ -171,8 +184,9 @@ def _failed_pair(request, attempt: Attempt, increment: bool) -> int:
     rate = settings.RATE_LIMITS.get("login_address")
     if not rate:
         return 0
-    return _usage(request, "login_failed_pair", f"{attempt.account} {attempt.address}", (1, rate[1]),
-                  increment)["count"]
+    return _usage(request, "login_failed_pair", f"{attempt.account} {attempt.address}", (1, rate[1]), increment)[
+        "count"
+    ]
 
 
 def _failed_here_before(request, attempt: Attempt) -> bool:

@@ -49,8 +49,12 @@ def signed_up(request, user):
 def refused(request, template: str, form, what: str, exc: Exception):
     """The form again, empty, with why and when to try again: 429 over a limit, 503 without counters."""
     throttled = isinstance(exc, Throttled)
-    response = render(request, template, {"form": form, "next": request.POST.get("next", ""),
-                                          "refused": f"{what}: {exc}"}, status=429 if throttled else 503)
+    response = render(
+        request,
+        template,
+        {"form": form, "next": request.POST.get("next", ""), "refused": f"{what}: {exc}"},
+        status=429 if throttled else 503,
+    )
     response["Retry-After"] = str(exc.retry_after_s if isinstance(exc, Throttled) else 60)
     return response
 
@@ -91,10 +95,21 @@ def profile(request, username: str, tokens: dict | None = None, status: int = 20
     fresh = request.session.pop(JUST_MADE, None) if own else None
     if fresh:
         tokens = {"new_token": {"name": fresh["name"]}, "new_secret": fresh["secret"]}
-    response = render(request, "accounts/profile.html", {
-        "person": person, "own": own, "hidden": hidden, "progress": progress_of(person),
-        "tokens": live_tokens(person) if own else [], "scopes": Scope.choices,
-        "reviews": review_queue(person, timezone.now()) if own else None, **(tokens or {})}, status=status)
+    response = render(
+        request,
+        "accounts/profile.html",
+        {
+            "person": person,
+            "own": own,
+            "hidden": hidden,
+            "progress": progress_of(person),
+            "tokens": live_tokens(person) if own else [],
+            "scopes": Scope.choices,
+            "reviews": review_queue(person, timezone.now()) if own else None,
+            **(tokens or {}),
+        },
+        status=status,
+    )
     if fresh:
         response["Cache-Control"] = "no-store"  # the secret must not stay in a cache
     return response
@@ -137,7 +152,7 @@ def standings_privacy(request):
 
 @login_required
 def export_work(request):
-    """"Download my work": the signed-in student's Submits as a git repository in a zip, streamed."""
+    """ "Download my work": the signed-in student's Submits as a git repository in a zip, streamed."""
     selection = request.GET.get("only", "all")
     if selection not in SELECTIONS:
         return HttpResponseBadRequest(f"only= takes one of: {', '.join(SELECTIONS)}")

@@ -33,9 +33,13 @@ class JudgeAPI(NinjaAPI):
         return schema
 
 
-api = JudgeAPI(title="NumPy Transformer Judge API", version="1", urls_namespace="api",
-               description="Problems, submissions and progress for the npjudge client and notebook magic. "
-                           "Send `Authorization: Bearer <token>`; make a token on your profile page.")
+api = JudgeAPI(
+    title="NumPy Transformer Judge API",
+    version="1",
+    urls_namespace="api",
+    description="Problems, submissions and progress for the npjudge client and notebook magic. "
+    "Send `Authorization: Bearer <token>`; make a token on your profile page.",
+)
 api.add_router("", problems.router)
 api.add_router("", submissions.router)
 api.add_router("", people.router)
@@ -49,8 +53,11 @@ def invalid(request, exc: ValidationError):
 
 @api.exception_handler(AuthenticationError)
 def unauthenticated(request, exc):
-    return problem_response(401, "send `Authorization: Bearer <token>` with a live token; make one on your "
-                                 "profile page", headers={"WWW-Authenticate": "Bearer"})
+    return problem_response(
+        401,
+        "send `Authorization: Bearer <token>` with a live token; make one on your profile page",
+        headers={"WWW-Authenticate": "Bearer"},
+    )
 
 
 @api.exception_handler(HttpError)
@@ -76,8 +83,9 @@ def not_found(request, exc):
 
 @api.exception_handler(CustomInputRejected)
 def bad_custom_input(request, exc: CustomInputRejected):
-    errors = [{"field": f"inputs.{name}" if name else "inputs", "message": message}
-              for name, message in exc.errors.items()]
+    errors = [
+        {"field": f"inputs.{name}" if name else "inputs", "message": message} for name, message in exc.errors.items()
+    ]
     return problem_response(400, f"fix the custom input: {exc}", errors)
 
 

@@ -8,9 +8,19 @@ from django.http import HttpResponse
 from ninja import Schema
 
 PROBLEM_JSON = "application/problem+json"
-TITLES = {400: "Bad request", 401: "Not signed in", 403: "Not allowed", 404: "Not found", 405: "Method not allowed",
-          409: "Conflict", 413: "Too large", 415: "Unsupported media type", 422: "Invalid input",
-          429: "Too many requests", 503: "Unavailable"}
+TITLES = {
+    400: "Bad request",
+    401: "Not signed in",
+    403: "Not allowed",
+    404: "Not found",
+    405: "Method not allowed",
+    409: "Conflict",
+    413: "Too large",
+    415: "Unsupported media type",
+    422: "Invalid input",
+    429: "Too many requests",
+    503: "Unavailable",
+}
 
 
 class ProblemDetails(Schema):
@@ -23,8 +33,9 @@ class ProblemDetails(Schema):
     errors: list[dict] | None = None
 
 
-def problem_response(status: int, detail: str, errors: list[dict] | None = None,
-                     headers: dict[str, str] | None = None) -> HttpResponse:
+def problem_response(
+    status: int, detail: str, errors: list[dict] | None = None, headers: dict[str, str] | None = None
+) -> HttpResponse:
     body = {"type": "about:blank", "title": TITLES.get(status, "Error"), "status": status, "detail": detail}
     if errors:
         body["errors"] = errors

@@ -71,11 +71,16 @@ class BoardQuery(Schema):
 def me(request):
     """Your progress, as your profile page shows it."""
     p = progress_of(request.user)
-    return {"username": request.user.username, "rank": p.rank, "ranked": p.ranked,
-            "solved": [{"problem": s.problem.slug, "title": s.problem.title, "at": s.at.isoformat()} for s in p.solved],
-            "attempted": [{"problem": a.problem.slug, "attempts": a.attempts, "best_verdict": a.best_verdict}
-                          for a in p.attempted],
-            "by_tag": [{"tag": t.tag, "solved": t.solved, "total": t.total} for t in p.by_tag]}
+    return {
+        "username": request.user.username,
+        "rank": p.rank,
+        "ranked": p.ranked,
+        "solved": [{"problem": s.problem.slug, "title": s.problem.title, "at": s.at.isoformat()} for s in p.solved],
+        "attempted": [
+            {"problem": a.problem.slug, "attempts": a.attempts, "best_verdict": a.best_verdict} for a in p.attempted
+        ],
+        "by_tag": [{"tag": t.tag, "solved": t.solved, "total": t.total} for t in p.by_tag],
+    }
 
 
 @router.get("/leaderboard", response={200: Leaderboard, **REFUSALS}, url_name="api-leaderboard")
@@ -86,12 +91,22 @@ def leaderboard(request, query: Query[BoardQuery]):
     pages = max(1, -(-board.total // PAGE_SIZE))
     page = min(query.page, pages)
     mine = ranking.standing_of(request.user, window, board)
-    rows, near = ranking.with_names([ranking.page_rows(window, (page - 1) * PAGE_SIZE, PAGE_SIZE, board),
-                                     ranking.neighbour_rows(mine, window) if mine else []], board)
+    rows, near = ranking.with_names(
+        [
+            ranking.page_rows(window, (page - 1) * PAGE_SIZE, PAGE_SIZE, board),
+            ranking.neighbour_rows(mine, window) if mine else [],
+        ],
+        board,
+    )
     me_row = next((s for s in near if s.user_id == request.user.pk), None)
-    return {"window": window.value, "page": page, "pages": pages, "total": board.total,
-            "rows": [standing(s, request.user.pk) for s in rows],
-            "me": standing(me_row, request.user.pk) if me_row else None}
+    return {
+        "window": window.value,
+        "page": page,
+        "pages": pages,
+        "total": board.total,
+        "rows": [standing(s, request.user.pk) for s in rows],
+        "me": standing(me_row, request.user.pk) if me_row else None,
+    }
 
 
 def standing(s: ranking.Standing, user_id: int) -> dict:
@@ -100,14 +115,24 @@ def standing(s: ranking.Standing, user_id: int) -> dict:
 
 class ExportQuery(Schema):
     only: Literal["all", "accepted"] = Field(
-        "all", description="all: every Submit, with its verdict; accepted: the last accepted Submit of each problem")
+        "all", description="all: every Submit, with its verdict; accepted: the last accepted Submit of each problem"
+    )
 
 
-@router.get("/me/export", response={**REFUSALS}, url_name="api-me-export",
-            openapi_extra={"responses": {200: {
+@router.get(
+    "/me/export",
+    response={**REFUSALS},
+    url_name="api-me-export",
+    openapi_extra={
+        "responses": {
+            200: {
                 "description": "your work as a zip holding a git repository: a folder per problem (statement.md, "
-                               "solution.py), a commit per Submit in time order with its verdict; streamed",
-                "content": {"application/zip": {"schema": {"type": "string", "format": "binary"}}}}}})
+                "solution.py), a commit per Submit in time order with its verdict; streamed",
+                "content": {"application/zip": {"schema": {"type": "string", "format": "binary"}}},
+            }
+        }
+    },
+)
 def export(request, query: Query[ExportQuery]):
     """Download your work, as the profile page's "Download my work" does."""
     return download(request, history.export_work(request.user, query.only))

@@ -110,10 +110,17 @@ def get_published(slug: str) -> Problem:
 
 
 def summary(request, problem: Problem, solved: set[int], attempted: set[int]) -> dict:
-    return {"slug": problem.slug, "title": problem.title, "summary": problem.summary,
-            "difficulty": problem.difficulty, "tags": problem.tags, "track": problem.track,
-            "solved": problem.pk in solved, "attempted": problem.pk in attempted,
-            "url": request.build_absolute_uri(reverse("problem-detail", args=[problem.slug]))}
+    return {
+        "slug": problem.slug,
+        "title": problem.title,
+        "summary": problem.summary,
+        "difficulty": problem.difficulty,
+        "tags": problem.tags,
+        "track": problem.track,
+        "solved": problem.pk in solved,
+        "attempted": problem.pk in attempted,
+        "url": request.build_absolute_uri(reverse("problem-detail", args=[problem.slug])),
+    }
 
 
 @router.get("/problems", response={200: list[ProblemSummary], **REFUSALS}, url_name="api-problems")
@@ -139,10 +146,14 @@ def problem_detail(request, slug: str):
     editorial = editorial_for(request.user, problem)
     return {
         **summary(request, problem, solved, attempted),
-        "statement_md": problem.statement_md, "theory_md": problem.theory_md,
-        "editorial_md": problem.editorial_md if editorial.shown else None, "editorial_note": editorial.note,
-        "hints_available": len(problem.hints), "starter_code": problem.starter_code,
-        "function": problem.function_name, "signature": problem.signature,
+        "statement_md": problem.statement_md,
+        "theory_md": problem.theory_md,
+        "editorial_md": problem.editorial_md if editorial.shown else None,
+        "editorial_note": editorial.note,
+        "hints_available": len(problem.hints),
+        "starter_code": problem.starter_code,
+        "function": problem.function_name,
+        "signature": problem.signature,
         "parameters": [{"name": name, "kind": kinds.get(name, ParamKind.ARRAY)} for name in problem.params],
         "limits": {key: spec.get(key) for key in ("time_limit_s", "memory_mb", "budget_s", "rtol", "atol")},
         "builds_on": list(spec.get("builds_on", [])),
@@ -155,18 +166,28 @@ def examples(request, problem: Problem) -> list[dict]:
     if problem.current_test_set_id is None:
         return []
     url = request.build_absolute_uri(f"/api/v1/problems/{problem.slug}/examples/")
-    return [{"name": name,
-             "inputs": [value_of(key, value, f"{url}{name}/{key}.npy") for key, value in inputs.items()],
-             "expected": value_of("expected", expected, f"{url}{name}/expected.npy")}
-            for name, (inputs, expected) in visible_case_data(problem.current_test_set_id).items()]
+    return [
+        {
+            "name": name,
+            "inputs": [value_of(key, value, f"{url}{name}/{key}.npy") for key, value in inputs.items()],
+            "expected": value_of("expected", expected, f"{url}{name}/expected.npy"),
+        }
+        for name, (inputs, expected) in visible_case_data(problem.current_test_set_id).items()
+    ]
 
 
 def value_of(name: str, value, npy_url: str) -> dict:
     if not isinstance(value, np.ndarray):
         kind = {bool: ParamKind.BOOL, int: ParamKind.INT}.get(type(value), ParamKind.FLOAT)
         return {"name": name, "kind": kind, "value": value}
-    return {"name": name, "kind": ParamKind.ARRAY, "shape": list(value.shape), "dtype": str(value.dtype),
-            "value": _json_safe(value.tolist()), "npy_url": npy_url}
+    return {
+        "name": name,
+        "kind": ParamKind.ARRAY,
+        "shape": list(value.shape),
+        "dtype": str(value.dtype),
+        "value": _json_safe(value.tolist()),
+        "npy_url": npy_url,
+    }
 
 
 def _json_safe(value):
@@ -177,10 +198,19 @@ def _json_safe(value):
     return value
 
 
-@router.get("/problems/{slug}/examples/{name}/{part}.npy", url_name="api-example-npy",
-            response={200: bytes, **REFUSALS}, openapi_extra={
-                "responses": {200: {"description": "the array as .npy", "content": {
-                    "application/octet-stream": {"schema": {"type": "string", "format": "binary"}}}}}})
+@router.get(
+    "/problems/{slug}/examples/{name}/{part}.npy",
+    url_name="api-example-npy",
+    response={200: bytes, **REFUSALS},
+    openapi_extra={
+        "responses": {
+            200: {
+                "description": "the array as .npy",
+                "content": {"application/octet-stream": {"schema": {"type": "string", "format": "binary"}}},
+            }
+        }
+    },
+)
 def example_npy(request, slug: str, name: str, part: str):
     """One visible example's input (by parameter name) or ``expected`` output, as a ``.npy`` file."""
     problem = get_published(slug)

@@ -47,7 +47,8 @@ class NewSubmission(Schema):
     code: str = Field(description="the whole Python file; at most MAX_CODE_BYTES (64 KiB) of UTF-8")
     kind: Literal["run", "submit"] = Field("submit", description="run: visible examples only, not counted")
     inputs: dict[str, str] | None = Field(
-        None, description="a Run on your own inputs: parameter -> NumPy literal, as the page's custom-input form")
+        None, description="a Run on your own inputs: parameter -> NumPy literal, as the page's custom-input form"
+    )
 
 
 class TestRow(Schema):
@@ -138,12 +139,24 @@ def shown(request, submission: Submission) -> dict:
     verdict = "" if (final and submission.custom_error) else submission.verdict
     problem_url = reverse("problem-detail", args=[submission.problem.slug])
     return {
-        "id": submission.pk, "problem": submission.problem.slug, "kind": submission.kind,
-        "custom": submission.is_custom, "status": submission.status, "final": final, "verdict": verdict,
-        "verdict_label": ("No expected output" if final and submission.custom_error
-                          else results.verdict_label(verdict) if verdict else ""),
-        "accepted": final and verdict == "accepted", "message": submission.message if final else "",
-        "queue_position": queue_position(submission), "graded_in": results.grading_time(submission) if final else "",
+        "id": submission.pk,
+        "problem": submission.problem.slug,
+        "kind": submission.kind,
+        "custom": submission.is_custom,
+        "status": submission.status,
+        "final": final,
+        "verdict": verdict,
+        "verdict_label": (
+            "No expected output"
+            if final and submission.custom_error
+            else results.verdict_label(verdict)
+            if verdict
+            else ""
+        ),
+        "accepted": final and verdict == "accepted",
+        "message": submission.message if final else "",
+        "queue_position": queue_position(submission),
+        "graded_in": results.grading_time(submission) if final else "",
         "created_at": submission.created_at.isoformat(),
         "tests": [row_of(row) for row in rows],
         "misconceptions": [absolute(request, m) for m in misconceptions_of(submission, problem_url)] if final else [],
@@ -160,11 +173,24 @@ def held(request, submission: Submission, hold: Hold) -> dict:
     for row in rows:
         row.misconception = ""
     return {
-        "id": submission.pk, "problem": submission.problem.slug, "kind": submission.kind, "custom": False,
-        "status": submission.status, "final": True, "verdict": "", "verdict_label": "Received and graded",
-        "accepted": False, "message": "", "queue_position": None, "graded_in": "",
-        "created_at": submission.created_at.isoformat(), "tests": [row_of(row) for row in rows],
-        "misconceptions": [], "properties": [], "speed": None, "held": hold.sentence,
+        "id": submission.pk,
+        "problem": submission.problem.slug,
+        "kind": submission.kind,
+        "custom": False,
+        "status": submission.status,
+        "final": True,
+        "verdict": "",
+        "verdict_label": "Received and graded",
+        "accepted": False,
+        "message": "",
+        "queue_position": None,
+        "graded_in": "",
+        "created_at": submission.created_at.isoformat(),
+        "tests": [row_of(row) for row in rows],
+        "misconceptions": [],
+        "properties": [],
+        "speed": None,
+        "held": hold.sentence,
         "url": request.build_absolute_uri(reverse("submission-detail", args=[submission.pk])),
     }
 
@@ -187,19 +213,29 @@ def row_of(row: results.TestRow) -> dict:
 
     figures = ("max_abs_error", "max_rel_error", "mismatches", "total", "first_mismatch")
     return {
-        "name": row.name, "hidden": row.hidden, "status": row.status, "status_label": row.status_label,
-        "message": row.message, "checks": dict(row.checks), "time_ms": row.time_ms,
-        "traceback": [f for f in row.traceback if isinstance(f, dict)], "stdout": row.stdout,
-        "inputs": [array(a) for a in row.inputs], "expected": array(row.expected), "actual": array(row.actual),
+        "name": row.name,
+        "hidden": row.hidden,
+        "status": row.status,
+        "status_label": row.status_label,
+        "message": row.message,
+        "checks": dict(row.checks),
+        "time_ms": row.time_ms,
+        "traceback": [f for f in row.traceback if isinstance(f, dict)],
+        "stdout": row.stdout,
+        "inputs": [array(a) for a in row.inputs],
+        "expected": array(row.expected),
+        "actual": array(row.actual),
         "difference": {k: row.detail.get(k) for k in figures} if row.picture else None,
         "heatmap_svg": str(row.picture) if row.picture else None,
     }
 
 
-@router.post("/submissions", auth=SUBMIT,
-             response={202: SubmissionOut, 403: ProblemDetails, 429: ProblemDetails, 413: ProblemDetails,
-                       **REFUSALS},
-             url_name="api-submissions")
+@router.post(
+    "/submissions",
+    auth=SUBMIT,
+    response={202: SubmissionOut, 403: ProblemDetails, 429: ProblemDetails, 413: ProblemDetails, **REFUSALS},
+    url_name="api-submissions",
+)
 def create_submission(request, body: NewSubmission):
     """Run or submit code, as the problem page's buttons do (same limits, locks and checks); 202 while queued.
 
@@ -220,38 +256,61 @@ def idempotency_key(request) -> uuid.UUID | None:
     try:
         return uuid.UUID(sent)
     except ValueError:
-        raise HttpError(400, f"the Idempotency-Key header must be a UUID, such as {EXAMPLE_KEY} (one per "
-                             f"submission, the same when retried), not {sent[:60]!r}") from None
+        raise HttpError(
+            400,
+            f"the Idempotency-Key header must be a UUID, such as {EXAMPLE_KEY} (one per "
+            f"submission, the same when retried), not {sent[:60]!r}",
+        ) from None
 
 
-@router.get("/submissions", auth=READ, response={200: list[SubmissionListed], **REFUSALS},
-            url_name="api-submissions-mine")
+@router.get(
+    "/submissions", auth=READ, response={200: list[SubmissionListed], **REFUSALS}, url_name="api-submissions-mine"
+)
 def list_submissions(request, filters: Query[ListFilters]):
     """Your submissions, newest first."""
     found = Submission.objects.filter(user_id=request.user.pk).select_related("problem")
     if filters.problem:
         found = found.filter(problem__slug=filters.problem)
-    listed = list(found.only("id", "kind", "status", "verdict", "created_at", "user_id", "problem__slug")
-                  [:filters.limit])
+    listed = list(
+        found.only("id", "kind", "status", "verdict", "created_at", "user_id", "problem__slug")[: filters.limit]
+    )
     withheld = held_submission_ids(request.user, listed)
-    return [{"id": s.pk, "problem": s.problem.slug, "kind": s.kind, "status": s.status,
-             "verdict": "" if s.pk in withheld else s.verdict, "held": s.pk in withheld,
-             "created_at": s.created_at.isoformat(),
-             "url": request.build_absolute_uri(reverse("submission-detail", args=[s.pk]))}
-            for s in listed]
+    return [
+        {
+            "id": s.pk,
+            "problem": s.problem.slug,
+            "kind": s.kind,
+            "status": s.status,
+            "verdict": "" if s.pk in withheld else s.verdict,
+            "held": s.pk in withheld,
+            "created_at": s.created_at.isoformat(),
+            "url": request.build_absolute_uri(reverse("submission-detail", args=[s.pk])),
+        }
+        for s in listed
+    ]
 
 
-@router.get("/submissions/{int:pk}", auth=READ, response={200: SubmissionOut, **REFUSALS},
-            url_name="api-submission")
+@router.get("/submissions/{int:pk}", auth=READ, response={200: SubmissionOut, **REFUSALS}, url_name="api-submission")
 def get_submission(request, pk: int):
     """One of your submissions as its page shows it: per-test statuses and checks, messages, named mistakes."""
     return shown(request, get_own_submission(request.user, pk))
 
 
-@router.get("/submissions/{int:pk}/events", auth=READ, response={**REFUSALS}, url_name="api-submission-events",
-            openapi_extra={"responses": {200: {"description": "server-sent events: `status` while queued or "
-                                               "running, then one `verdict` (the submission) and the end",
-                                               "content": {"text/event-stream": {"schema": {"type": "string"}}}}}})
+@router.get(
+    "/submissions/{int:pk}/events",
+    auth=READ,
+    response={**REFUSALS},
+    url_name="api-submission-events",
+    openapi_extra={
+        "responses": {
+            200: {
+                "description": "server-sent events: `status` while queued or "
+                "running, then one `verdict` (the submission) and the end",
+                "content": {"text/event-stream": {"schema": {"type": "string"}}},
+            }
+        }
+    },
+)
 def submission_events(request, pk: int):
     """A server-sent event stream: ``status`` events as it moves, then ``verdict`` with the whole submission."""
     get_own_submission(request.user, pk)
@@ -305,8 +364,7 @@ def _next_event(request, pk: int, user_id: int, last: str | None, left: float):
             detail = "still grading; open the stream again"
             return sse("timeout", {"id": pk, "status": last, "detail": detail}), last, None
         if news.moved:
-            chunk = sse("status", {"id": pk, "status": submission.status,
-                                   "queue_position": queue_position(submission)})
+            chunk = sse("status", {"id": pk, "status": submission.status, "queue_position": queue_position(submission)})
         else:
             chunk = ": still waiting\n\n"  # a comment: keeps proxies from closing a quiet stream
         last = submission.status

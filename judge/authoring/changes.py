@@ -58,8 +58,15 @@ def file_changes(before: dict[str, str], after: dict[str, str]) -> list[FileChan
         if before.get(name) == after.get(name):
             continue
         kind = "added" if name not in before else "removed" if name not in after else "changed"
-        lines = list(difflib.unified_diff(before.get(name, "").splitlines(), after.get(name, "").splitlines(),
-                                          f"live/{name}", f"draft/{name}", lineterm=""))
+        lines = list(
+            difflib.unified_diff(
+                before.get(name, "").splitlines(),
+                after.get(name, "").splitlines(),
+                f"live/{name}",
+                f"draft/{name}",
+                lineterm="",
+            )
+        )
         shown = [(_line_class(line), line) for line in lines[:MAX_DIFF_LINES]]
         changes.append(FileChange(name, kind, shown, max(0, len(lines) - MAX_DIFF_LINES)))
     return changes
@@ -76,8 +83,11 @@ def test_changes(old: dict[str, tuple], new: dict[str, tuple]) -> list[TestChang
     changes += [TestChange(name, "removed") for name in old if name not in new]
     for name in new.keys() & old.keys():
         (hidden, inputs, expected), (was_hidden, was_inputs, was_expected) = new[name], old[name]
-        how = [what for what, differs in (("inputs", inputs != was_inputs),
-                                          ("expected output", expected != was_expected)) if differs]
+        how = [
+            what
+            for what, differs in (("inputs", inputs != was_inputs), ("expected output", expected != was_expected))
+            if differs
+        ]
         if hidden != was_hidden:
             how.append("now hidden" if hidden else "now visible")
         if how:
@@ -91,8 +101,10 @@ def _cases(test_set: TestSet | None) -> dict[str, tuple]:
     if test_set is None:
         return {}
     rows = test_set.cases.filter(variant=0, probe=False).values_list("name", "hidden", "inputs", "expected")
-    return {name: (hidden, _inputs_digest(bytes(inputs)), _digest(bytes(expected)))
-            for name, hidden, inputs, expected in rows}
+    return {
+        name: (hidden, _inputs_digest(bytes(inputs)), _digest(bytes(expected)))
+        for name, hidden, inputs, expected in rows
+    }
 
 
 def _inputs_digest(packed: bytes) -> str:

@@ -33,13 +33,17 @@ class SettingsForm(forms.Form):
         for index, _wrong in enumerate(manifest.get("wrong", [])):
             prefix = f"wrong_{index}_"
             self.fields[prefix + "fails_with"] = forms.ChoiceField(
-                choices=[(c, c) for c in sorted(WRONG_CHECKS)], label="Fails with",
-                help_text="the status of any of its failing hidden tests")
+                choices=[(c, c) for c in sorted(WRONG_CHECKS)],
+                label="Fails with",
+                help_text="the status of any of its failing hidden tests",
+            )
             self.fields[prefix + "name"] = forms.CharField(max_length=200, label="Misconception")
-            self.fields[prefix + "explanation"] = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}),
-                                                                  required=False, label="Explanation")
-            self.fields[prefix + "see"] = forms.CharField(max_length=200, required=False, label="Read more",
-                                                          help_text="theory#section-id or hints#N")
+            self.fields[prefix + "explanation"] = forms.CharField(
+                widget=forms.Textarea(attrs={"rows": 3}), required=False, label="Explanation"
+            )
+            self.fields[prefix + "see"] = forms.CharField(
+                max_length=200, required=False, label="Read more", help_text="theory#section-id or hints#N"
+            )
         if not self.is_bound:
             self.initial = self.initial_from(manifest)
 
@@ -48,8 +52,10 @@ class SettingsForm(forms.Form):
 
     def wrong_entries(self) -> list[tuple[str, list]]:
         """Each known-wrong solution's file and its fields, to show one group per solution."""
-        return [(wrong.get("file", "?"), [self[name] for name in self.fields if name.startswith(f"wrong_{index}_")])
-                for index, wrong in enumerate(self.manifest.get("wrong", []))]
+        return [
+            (wrong.get("file", "?"), [self[name] for name in self.fields if name.startswith(f"wrong_{index}_")])
+            for index, wrong in enumerate(self.manifest.get("wrong", []))
+        ]
 
     @staticmethod
     def initial_from(manifest: dict) -> dict:
@@ -65,10 +71,16 @@ class SettingsForm(forms.Form):
     def manifest_text(self) -> str:
         """The new problem.toml: the old one with this form's fields replaced."""
         data, manifest = self.cleaned_data, dict(self.manifest)
-        manifest |= {"title": data["title"], "summary": data["summary"], "difficulty": data["difficulty"],
-                     "tags": _words(data["tags"]), "prerequisites": _words(data["prerequisites"])}
-        manifest["limits"] = dict(manifest.get("limits", {}), time_limit_s=data["time_limit_s"],
-                                  memory_mb=data["memory_mb"])
+        manifest |= {
+            "title": data["title"],
+            "summary": data["summary"],
+            "difficulty": data["difficulty"],
+            "tags": _words(data["tags"]),
+            "prerequisites": _words(data["prerequisites"]),
+        }
+        manifest["limits"] = dict(
+            manifest.get("limits", {}), time_limit_s=data["time_limit_s"], memory_mb=data["memory_mb"]
+        )
         manifest["checking"] = dict(manifest.get("checking", {}), rtol=data["rtol"], atol=data["atol"])
         manifest["tests"] = dict(manifest.get("tests", {}), seed=data["seed"])
         manifest["wrong"] = [
@@ -90,13 +102,22 @@ def parse_manifest(text: str) -> dict:
 class PromoteForm(forms.Form):
     """Name and explain a mined cluster: what students who make this mistake will read."""
 
-    name = forms.CharField(max_length=120, label="Name of the misconception",
-                           help_text="what the student sees first, e.g. 'Token added instead of prepended'")
-    explanation = forms.CharField(max_length=2000, widget=forms.Textarea(attrs={"rows": 3}),
-                                  help_text="why it is wrong and what to do instead")
-    see = forms.RegexField(regex=r"^(theory(#[A-Za-z0-9_-]+)?|hints#\d+)$", max_length=200, required=False,
-                           label="Read more", help_text="theory#section-id or hints#N (optional)",
-                           error_messages={"invalid": "write theory#section-id or hints#N"})
+    name = forms.CharField(
+        max_length=120,
+        label="Name of the misconception",
+        help_text="what the student sees first, e.g. 'Token added instead of prepended'",
+    )
+    explanation = forms.CharField(
+        max_length=2000, widget=forms.Textarea(attrs={"rows": 3}), help_text="why it is wrong and what to do instead"
+    )
+    see = forms.RegexField(
+        regex=r"^(theory(#[A-Za-z0-9_-]+)?|hints#\d+)$",
+        max_length=200,
+        required=False,
+        label="Read more",
+        help_text="theory#section-id or hints#N (optional)",
+        error_messages={"invalid": "write theory#section-id or hints#N"},
+    )
 
     def clean_name(self) -> str:
         name = " ".join(self.cleaned_data["name"].split())

@@ -46,7 +46,6 @@ log = logging.getLogger(__name__)
 GATE_TASK = "judge.authoring.tasks.run_gate"  # sent by name: judge.authoring.tasks imports this module
 
 
-
 class PassedGates:
     """This process's passed gates by content (package and solved references), the newest ``kept``: a worker
     asked to gate content it passed already (staff pressing Gate again, another sync of an unchanged package)
@@ -85,8 +84,9 @@ def _gate_unreachable(run_id: int) -> None:
     lifecycle.fail_gate_run(run_id, "the task queue is unreachable; try again")
 
 
-def run_gate_now(problem: Problem, user=None, trigger: str = "command", sandbox: Sandbox | None = None,
-                 publish: bool = True) -> GateRun:
+def run_gate_now(
+    problem: Problem, user=None, trigger: str = "command", sandbox: Sandbox | None = None, publish: bool = True
+) -> GateRun:
     run = lifecycle.queue_gate_run(problem, user, trigger)
     execute_gate_run(run.pk, sandbox, publish=publish)
     run.refresh_from_db()
@@ -105,8 +105,9 @@ def execute_gate_run(run_id: int, sandbox: Sandbox | None = None, publish: bool 
     if loaded is None:
         return True
     package, solved = loaded
-    outcome = _guarded(run_id, lambda: passed_gates.get(_gate_key(package, solved)) or _full_gate(
-        package, solved, sandbox))
+    outcome = _guarded(
+        run_id, lambda: passed_gates.get(_gate_key(package, solved)) or _full_gate(package, solved, sandbox)
+    )
     if outcome is not None:
         _record(run, package, outcome, publish)
     return True
@@ -152,8 +153,14 @@ def list_gate_run(run_id: int, sandbox: Sandbox | None = None) -> Listed | None:
         return None
     with transaction.atomic():
         test_set = store_test_set(run.problem, package, outcome, version=listing_version(package))
-        lifecycle.publish(run.problem, package, outcome.budget_s, test_set, run.requested_by,
-                          passed="the gate's reference checks (the rest of the gate runs next)")
+        lifecycle.publish(
+            run.problem,
+            package,
+            outcome.budget_s,
+            test_set,
+            run.requested_by,
+            passed="the gate's reference checks (the rest of the gate runs next)",
+        )
         GateRun.objects.filter(pk=run_id).update(checks=outcome.as_list(), test_order=outcome.order)
     return Listed(run, package, solved, outcome)
 
@@ -249,8 +256,11 @@ def _drawn(outcome: GateOutcome, package: Package, solved: dict[str, str], box: 
     if outcome.passed:
         add_pool(outcome, package, box, secret_seeds(), settings.MAX_OUTPUT_BYTES, solved)
     if outcome.passed:
-        log.info("%s: %s", package.slug, add_benchmark(outcome, package, box, secret_seeds(BENCH_DRAWS),
-                                                      settings.MAX_OUTPUT_BYTES))
+        log.info(
+            "%s: %s",
+            package.slug,
+            add_benchmark(outcome, package, box, secret_seeds(BENCH_DRAWS), settings.MAX_OUTPUT_BYTES),
+        )
         passed_gates.add(_gate_key(package, solved), outcome)
     return outcome
 
@@ -272,9 +282,16 @@ def store_test_set(problem: Problem, package: Package, outcome: GateOutcome, ver
         with binary_parameters():  # tens of MB of arrays: as bytes, not as escaped text
             store_cases(test_set, outcome.cases + outcome.pool)
             BenchmarkCase.objects.bulk_create(
-                BenchmarkCase(test_set=test_set, index=i, name=c.name, variant=c.variant,
-                              inputs=pack_inputs(c.inputs), expected=c.expected)
-                for i, c in enumerate(outcome.benchmark))
+                BenchmarkCase(
+                    test_set=test_set,
+                    index=i,
+                    name=c.name,
+                    variant=c.variant,
+                    inputs=pack_inputs(c.inputs),
+                    expected=c.expected,
+                )
+                for i, c in enumerate(outcome.benchmark)
+            )
     # ``package`` was read from these files (``draft_package``), so they hash to its version.
     TestSet.objects.filter(pk=test_set.pk).update(files=problem.draft_files, budget_s=outcome.budget_s)
     return test_set
@@ -282,13 +299,30 @@ def store_test_set(problem: Problem, package: Package, outcome: GateOutcome, ver
 
 def store_cases(test_set: TestSet, cases: list[Case]) -> None:
     stored = TestCase.objects.bulk_create(
-        TestCase(test_set=test_set, index=i, name=c.name, hidden=c.hidden, probe=c.probe, variant=c.variant,
-                 inputs=pack_inputs(c.inputs), expected=c.expected, fd_expected=c.fd_expected)
+        TestCase(
+            test_set=test_set,
+            index=i,
+            name=c.name,
+            hidden=c.hidden,
+            probe=c.probe,
+            variant=c.variant,
+            inputs=pack_inputs(c.inputs),
+            expected=c.expected,
+            fd_expected=c.fd_expected,
+        )
         for i, c in enumerate(cases)
     )
     KnownWrongOutcome.objects.bulk_create(
-        KnownWrongOutcome(case=row, position=j, name=k.name, explanation=k.explanation, see=k.see,
-                          status=k.status, output=k.output, signature=k.signature)
-        for row, case in zip(stored, cases) for j, k in enumerate(case.known_wrong)
+        KnownWrongOutcome(
+            case=row,
+            position=j,
+            name=k.name,
+            explanation=k.explanation,
+            see=k.see,
+            status=k.status,
+            output=k.output,
+            signature=k.signature,
+        )
+        for row, case in zip(stored, cases)
+        for j, k in enumerate(case.known_wrong)
     )
-

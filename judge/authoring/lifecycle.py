@@ -84,8 +84,9 @@ def publish_draft(problem: Problem, version: str, user=None) -> TestSet:
     return test_set
 
 
-def publish(problem: Problem, package: Package, budget_s: float | None, test_set: TestSet, user=None,
-            passed: str = "the gate") -> None:
+def publish(
+    problem: Problem, package: Package, budget_s: float | None, test_set: TestSet, user=None, passed: str = "the gate"
+) -> None:
     """Make a gated package live: its fields and test set; call it in the transaction that ends the gate run
     (sync, ``validate_problem``) or through ``publish_draft``."""
     with transaction.atomic(savepoint=False):
@@ -97,8 +98,15 @@ def publish(problem: Problem, package: Package, budget_s: float | None, test_set
             refresh_problem_standings(problem.pk)
         problem.wrong_solutions.all().delete()
         WrongSolution.objects.bulk_create(
-            WrongSolution(problem=problem, file=w.file, code=w.code, fails_with=w.fails_with,
-                          name=w.name, explanation=w.explanation, see=w.see)
+            WrongSolution(
+                problem=problem,
+                file=w.file,
+                code=w.code,
+                fails_with=w.fails_with,
+                name=w.name,
+                explanation=w.explanation,
+                see=w.see,
+            )
             for w in package.wrong
         )
         audit(user, Action.PUBLISH, problem.slug, f"version {package.content_hash[:12]} passed {passed} and is live")
@@ -114,8 +122,12 @@ def unpublish(problem: Problem, user=None) -> None:
 
 def record_import(problem: Problem, created: bool) -> None:
     """A package from problems/ became the draft (sync); call it in the transaction that stored it."""
-    audit(None, Action.SYNC, problem.slug,
-          f"{'created' if created else 'draft replaced'} from problems/{problem.slug} ({problem.draft_hash[:12]})")
+    audit(
+        None,
+        Action.SYNC,
+        problem.slug,
+        f"{'created' if created else 'draft replaced'} from problems/{problem.slug} ({problem.draft_hash[:12]})",
+    )
 
 
 # --------------------------------------------------------------------------
@@ -127,8 +139,7 @@ UNFINISHED = (GateStatus.QUEUED, GateStatus.RUNNING)
 
 def queue_gate_run(problem: Problem, user=None, trigger: str = "manual") -> GateRun:
     """A run on the problem's current draft, queued; the caller sends it (or runs it) once this commits."""
-    return GateRun.objects.create(problem=problem, package_hash=problem.draft_hash, requested_by=user,
-                                  trigger=trigger)
+    return GateRun.objects.create(problem=problem, package_hash=problem.draft_hash, requested_by=user, trigger=trigger)
 
 
 def start_gate_run(run_id: int) -> bool:
@@ -136,26 +147,36 @@ def start_gate_run(run_id: int) -> bool:
     return GateRun.objects.filter(pk=run_id, status=GateStatus.QUEUED).update(status=GateStatus.RUNNING) == 1
 
 
-def end_gate_run(run_id: int, passed: bool, error: str = "", checks: list | None = None,
-                    test_order: list | None = None) -> None:
+def end_gate_run(
+    run_id: int, passed: bool, error: str = "", checks: list | None = None, test_order: list | None = None
+) -> None:
     """The claimed run's result; call it in the transaction that stores (and publishes) what passed. Not a
     compare-and-set: the caller holds the claim, and its result wins over a sweep that took it for dead."""
     result = {"checks": checks, "test_order": test_order}
-    GateRun.objects.filter(pk=run_id).update(status=GateStatus.DONE, passed=passed, error=error,
-                                             finished_at=timezone.now(),
-                                             **{k: v for k, v in result.items() if v is not None})
+    GateRun.objects.filter(pk=run_id).update(
+        status=GateStatus.DONE,
+        passed=passed,
+        error=error,
+        finished_at=timezone.now(),
+        **{k: v for k, v in result.items() if v is not None},
+    )
 
 
 def fail_gate_run(run_id: int, error: str) -> bool:
     """Fail a run still queued (its message could not be sent); False if someone took it meanwhile."""
-    return GateRun.objects.filter(pk=run_id, status=GateStatus.QUEUED).update(
-        status=GateStatus.DONE, passed=False, error=error, finished_at=timezone.now()) == 1
+    return (
+        GateRun.objects.filter(pk=run_id, status=GateStatus.QUEUED).update(
+            status=GateStatus.DONE, passed=False, error=error, finished_at=timezone.now()
+        )
+        == 1
+    )
 
 
 def replace_gate_runs(problem: Problem, trigger: str, error: str) -> int:
     """Fail the problem's unfinished runs of ``trigger`` (a newer import replaces them); how many."""
     return GateRun.objects.filter(problem=problem, trigger=trigger, status__in=UNFINISHED).update(
-        status=GateStatus.DONE, passed=False, error=error, finished_at=timezone.now())
+        status=GateStatus.DONE, passed=False, error=error, finished_at=timezone.now()
+    )
 
 
 def finish_dead_gate_runs(now=None) -> list[int]:
@@ -173,8 +194,14 @@ def finish_dead_gate_runs(now=None) -> list[int]:
     dead = list(unfinished.values_list("pk", flat=True))
     failed = []
     for pk in dead:
-        if GateRun.objects.filter(pk=pk, status__in=UNFINISHED).update(
-                status=GateStatus.DONE, passed=False, finished_at=timezone.now(),
-                error="the worker running this gate stopped before it finished; run the checks again") == 1:
+        if (
+            GateRun.objects.filter(pk=pk, status__in=UNFINISHED).update(
+                status=GateStatus.DONE,
+                passed=False,
+                finished_at=timezone.now(),
+                error="the worker running this gate stopped before it finished; run the checks again",
+            )
+            == 1
+        ):
             failed.append(pk)
     return failed

@@ -25,15 +25,19 @@ from judge.problems.models import Problem
 from judge.submissions.models import Kind, Status, Submission
 
 # A wrong output on some test; a compile error (nothing ran) or the judge's own failure is not one.
-WRONG_VERDICTS = (Verdict.WRONG_ANSWER, Verdict.RUNTIME_ERROR, Verdict.TIME_LIMIT_EXCEEDED,
-                  Verdict.MEMORY_LIMIT_EXCEEDED, Verdict.OUTPUT_LIMIT_EXCEEDED)
+WRONG_VERDICTS = (
+    Verdict.WRONG_ANSWER,
+    Verdict.RUNTIME_ERROR,
+    Verdict.TIME_LIMIT_EXCEEDED,
+    Verdict.MEMORY_LIMIT_EXCEEDED,
+    Verdict.OUTPUT_LIMIT_EXCEEDED,
+)
 SHOWN_CLUSTERS = 20
 MORE_SAMPLES = 2
 
 
 def graded_wrong_submits(problem: Problem):
-    return Submission.objects.filter(problem=problem, kind=Kind.SUBMIT, status=Status.DONE,
-                                     verdict__in=WRONG_VERDICTS)
+    return Submission.objects.filter(problem=problem, kind=Kind.SUBMIT, status=Status.DONE, verdict__in=WRONG_VERDICTS)
 
 
 @dataclass
@@ -165,8 +169,12 @@ def anonymised(code: str, user=None) -> str:
 def _names_of(user) -> list[str]:
     if user is None:
         return []
-    words = [user.get_username(), getattr(user, "first_name", ""), getattr(user, "last_name", ""),
-             (getattr(user, "email", "") or "").split("@")[0]]
+    words = [
+        user.get_username(),
+        getattr(user, "first_name", ""),
+        getattr(user, "last_name", ""),
+        (getattr(user, "email", "") or "").split("@")[0],
+    ]
     return sorted({w for w in words if len(w) >= 3}, key=len, reverse=True)
 
 
@@ -181,8 +189,11 @@ def _without_comments(code: str) -> str:
     significant = [t for t in tokens if t.type != tokenize.COMMENT]
     padded: list[tokenize.TokenInfo | None] = [None, *significant, None]
     for before, token, after in zip(padded, significant, padded[2:]):
-        if (token.type == tokenize.STRING and (before is None or before.type in starts)
-                and (after is None or after.type in (tokenize.NEWLINE, tokenize.ENDMARKER))):
+        if (
+            token.type == tokenize.STRING
+            and (before is None or before.type in starts)
+            and (after is None or after.type in (tokenize.NEWLINE, tokenize.ENDMARKER))
+        ):
             drop.update(range(token.start[0] - 1, token.end[0]))
     for token in tokens:
         if token.type == tokenize.COMMENT:

@@ -94,16 +94,18 @@ class ProblemReport(models.Model):
     its own author chose to share it (``share_code``): see docs/instructors/grading-desk.md."""
 
     problem = models.ForeignKey(Problem, on_delete=models.CASCADE, related_name="+")
-    submission = models.ForeignKey("submissions.Submission", null=True, blank=True, on_delete=models.SET_NULL,
-                                   related_name="+")
+    submission = models.ForeignKey(
+        "submissions.Submission", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     reporter = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
     kind = models.CharField(max_length=20, choices=ReportKind.choices)
     message = models.TextField(max_length=2000)
     share_code = models.BooleanField(default=False)
     status = models.CharField(max_length=10, choices=ReportStatus.choices, default=ReportStatus.OPEN)
     answer = models.TextField(max_length=2000, blank=True)
-    answered_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                                    related_name="+")
+    answered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     answered_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -114,5 +116,4 @@ class ProblemReport(models.Model):
     @property
     def code_shared(self) -> bool:
         """The code is shown only when the person who wrote it chose to share it with the authors."""
-        return (self.share_code and self.submission is not None
-                and self.submission.user_id == self.reporter_id)
+        return self.share_code and self.submission is not None and self.submission.user_id == self.reporter_id

@@ -9,8 +9,9 @@ from judge.problems.models import Problem
 from judge.submissions.models import Kind, Status, Submission
 
 
-def rejudge_candidates(scope: str, problem: Problem | None = None,
-                       submission: Submission | None = None) -> QuerySet[Submission]:
+def rejudge_candidates(
+    scope: str, problem: Problem | None = None, submission: Submission | None = None
+) -> QuerySet[Submission]:
     """The finished submissions a rejudge of this scope grades again (what the confirmation counts)."""
     chosen = Submission.objects.filter(status=Status.DONE, problem__current_test_set__isnull=False)
     if scope == RejudgeScope.SUBMISSION:

@@ -27,8 +27,9 @@ class ReportRefused(Exception):
         super().__init__("; ".join(self.messages))
 
 
-def report_problem(reporter, problem: Problem, kind: str, message: str, submission: Submission | None = None,
-                   share_code: bool = False) -> ProblemReport:
+def report_problem(
+    reporter, problem: Problem, kind: str, message: str, submission: Submission | None = None, share_code: bool = False
+) -> ProblemReport:
     """File a report; the caller has checked that ``reporter`` may read ``submission``."""
     message = (message or "").strip()
     errors = []
@@ -45,8 +46,14 @@ def report_problem(reporter, problem: Problem, kind: str, message: str, submissi
     if errors:
         raise ReportRefused(errors)
     own = submission is not None and submission.user_id == reporter.pk
-    return ProblemReport.objects.create(problem=problem, submission=submission, reporter=reporter, kind=kind,
-                                        message=message, share_code=bool(share_code and own))
+    return ProblemReport.objects.create(
+        problem=problem,
+        submission=submission,
+        reporter=reporter,
+        kind=kind,
+        message=message,
+        share_code=bool(share_code and own),
+    )
 
 
 @transaction.atomic

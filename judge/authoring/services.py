@@ -96,17 +96,21 @@ def skeleton_files(slug: str, title: str, function: str, params: list[str]) -> d
     """A new package that loads but fails the gate until the author writes the reference."""
     signature = f"def {function}({', '.join(params)}):\n"
     return {
-        "problem.toml": SKELETON_MANIFEST.format(slug=slug, title=title, function=function,
-                                                 quoted=", ".join(f'"{p}"' for p in params)),
+        "problem.toml": SKELETON_MANIFEST.format(
+            slug=slug, title=title, function=function, quoted=", ".join(f'"{p}"' for p in params)
+        ),
         "statement.md": f"# {title}\n\nDescribe the task here.\n",
         "theory.md": "## Background\n\nExplain the idea here.\n",
         "starter.py": f"import numpy as np\n\n\n{signature}    raise NotImplementedError\n",
         "solution.py": f"import numpy as np\n\n\n{signature}    raise NotImplementedError('write the reference')\n",
-        "wrong/returns_the_input.py": (f"import numpy as np\n\n\n{signature}"
-                                       f"    return np.array({params[0] if params else 0.0}, dtype=np.float64)\n"),
+        "wrong/returns_the_input.py": (
+            f"import numpy as np\n\n\n{signature}"
+            f"    return np.array({params[0] if params else 0.0}, dtype=np.float64)\n"
+        ),
         "generator.py": SKELETON_TESTS.format(
             example=", ".join(f'"{p}": np.arange(6.0).reshape(2, 3)' for p in params),
-            random=", ".join(f'"{p}": rng.standard_normal((2, 3))' for p in params)),
+            random=", ".join(f'"{p}": rng.standard_normal((2, 3))' for p in params),
+        ),
     }
 
 
@@ -171,8 +175,10 @@ def read_package_zip(data: bytes, filename: str = "upload.zip") -> tuple[str, di
         raise PackageError(f"{filename}: {len(entries)} files; a package may have at most {MAX_FILES}")
     tops = {entry.filename.split("/", 1)[0] for entry in entries}
     if len(tops) != 1 or any("/" not in entry.filename for entry in entries):
-        raise PackageError(f"{filename}: must hold exactly one folder, named after the problem's slug "
-                           f"(found {', '.join(sorted(tops)) or 'nothing'})")
+        raise PackageError(
+            f"{filename}: must hold exactly one folder, named after the problem's slug "
+            f"(found {', '.join(sorted(tops)) or 'nothing'})"
+        )
     slug = tops.pop()
     files, total = {}, 0
     for entry in entries:
@@ -189,13 +195,16 @@ def _read_entry(archive: zipfile.ZipFile, entry: zipfile.ZipInfo, label: str) ->
     if entry.flag_bits & 0x1:
         raise PackageError(f"{label}: encrypted; upload a zip made without a password")
     if entry.compress_type not in READABLE_COMPRESSION:
-        raise PackageError(f"{label}: compressed with method {entry.compress_type}, which the site cannot read; "
-                           "zip it again with the usual deflate compression")
+        raise PackageError(
+            f"{label}: compressed with method {entry.compress_type}, which the site cannot read; "
+            "zip it again with the usual deflate compression"
+        )
     try:
         data = archive.read(entry)
     except zipfile.BadZipFile as exc:  # "Bad CRC-32": the sizes or the checksum do not match the data
-        raise PackageError(f"{label}: damaged ({exc}); its contents do not match the sizes and checksum "
-                           "the zip records") from None
+        raise PackageError(
+            f"{label}: damaged ({exc}); its contents do not match the sizes and checksum the zip records"
+        ) from None
     except (zlib.error, EOFError, lzma.LZMAError, OSError) as exc:
         raise PackageError(f"{label}: damaged; its compressed data cannot be unpacked ({exc})") from None
     except (RuntimeError, NotImplementedError) as exc:  # what zipfile raises for what it does not support
@@ -220,14 +229,20 @@ def upload_zip(user, data: bytes, filename: str) -> Problem:
 # --------------------------------------------------------------------------
 
 
-def request_rejudge(user, scope: str, problem: Problem | None = None,
-                    submission: Submission | None = None) -> RejudgeBatch:
+def request_rejudge(
+    user, scope: str, problem: Problem | None = None, submission: Submission | None = None
+) -> RejudgeBatch:
 
     chosen = rejudge_candidates(scope, problem, submission)
     ids = list(chosen.order_by("pk").values_list("pk", flat=True))
     with transaction.atomic():
-        batch = RejudgeBatch.objects.create(requested_by=user, scope=scope, problem=problem or (
-            submission.problem if submission else None), submission_ids=ids, total=len(ids))
+        batch = RejudgeBatch.objects.create(
+            requested_by=user,
+            scope=scope,
+            problem=problem or (submission.problem if submission else None),
+            submission_ids=ids,
+            total=len(ids),
+        )
         enqueue_on_commit(REJUDGE_TASK, batch.pk)
         target = submission.pk if submission else (problem.slug if problem else "all problems")
         slug = batch.problem.slug if batch.problem else ""
@@ -244,7 +259,7 @@ def run_rejudge_batch(batch_id: int, chunk: int = 200) -> int:
     current = dict(Problem.objects.filter(current_test_set__isnull=False).values_list("pk", "current_test_set"))
     requeued = 0
     for start in range(0, len(batch.submission_ids), chunk):
-        requeued += requeue(batch.submission_ids[start:start + chunk], current, finished_before=batch.created_at)
+        requeued += requeue(batch.submission_ids[start : start + chunk], current, finished_before=batch.created_at)
         RejudgeBatch.objects.filter(pk=batch_id).update(requeued=requeued)
     RejudgeBatch.objects.filter(pk=batch_id).update(queued_all_at=timezone.now())
     return requeued
@@ -254,18 +269,24 @@ def resume_stalled_rejudges(now=None) -> list[int]:
     """Send again the rejudge batches not all queued long after they were requested: their worker died or the
     broker lost the message. Running a batch again requeues only what was not graded again since."""
     cutoff = (now or timezone.now()) - timedelta(seconds=STALLED_AFTER_S)
-    stalled = list(RejudgeBatch.objects.filter(queued_all_at__isnull=True, created_at__lt=cutoff)
-                   .values_list("pk", flat=True))
+    stalled = list(
+        RejudgeBatch.objects.filter(queued_all_at__isnull=True, created_at__lt=cutoff).values_list("pk", flat=True)
+    )
     for batch_id in stalled:
         send_task(REJUDGE_TASK, batch_id)
     return stalled
 
 
 def rejudge_progress(batch: RejudgeBatch) -> dict:
-    done = Submission.objects.filter(pk__in=batch.submission_ids, status=Status.DONE,
-                                     finished_at__gte=batch.created_at).count()
-    return {"total": batch.total, "requeued": batch.requeued, "done": done,
-            "finished": batch.queued_all_at is not None and done >= batch.requeued}
+    done = Submission.objects.filter(
+        pk__in=batch.submission_ids, status=Status.DONE, finished_at__gte=batch.created_at
+    ).count()
+    return {
+        "total": batch.total,
+        "requeued": batch.requeued,
+        "done": done,
+        "finished": batch.queued_all_at is not None and done >= batch.requeued,
+    }
 
 
 # --------------------------------------------------------------------------
@@ -292,14 +313,28 @@ def promote_cluster(user, problem: Problem, cluster, name: str, explanation: str
     entry = {"file": file, "fails_with": cluster.fails_with, "name": name, "explanation": explanation}
     if see:
         entry["see"] = see
-    header = (f"# Known-wrong: {name}\n# Mined from the submissions of {cluster.students} student"
-              f"{'s' if cluster.students != 1 else ''} (cluster {cluster.id}), comments removed.\n")
+    header = (
+        f"# Known-wrong: {name}\n# Mined from the submissions of {cluster.students} student"
+        f"{'s' if cluster.students != 1 else ''} (cluster {cluster.id}), comments removed.\n"
+    )
     toml = problem.draft_files["problem.toml"].rstrip("\n") + "\n\n" + tomli_w.dumps({"wrong": [entry]})
     with transaction.atomic():
-        problem = edit_draft(user, problem, problem.draft_files | {file: header + cluster.sample_code,
-                                                                   "problem.toml": toml})
-        PromotedCluster.objects.create(problem=problem, cluster=cluster.id, name=name, file=file,
-                                       students=cluster.students, sample=cluster.sample, promoted_by=user)
-        audit(user, Action.PROMOTE, problem.slug, f"named cluster {cluster.id} ({cluster.students} students) "
-                                                  f"{name!r} as {file}")
+        problem = edit_draft(
+            user, problem, problem.draft_files | {file: header + cluster.sample_code, "problem.toml": toml}
+        )
+        PromotedCluster.objects.create(
+            problem=problem,
+            cluster=cluster.id,
+            name=name,
+            file=file,
+            students=cluster.students,
+            sample=cluster.sample,
+            promoted_by=user,
+        )
+        audit(
+            user,
+            Action.PROMOTE,
+            problem.slug,
+            f"named cluster {cluster.id} ({cluster.students} students) {name!r} as {file}",
+        )
         return run_checks(user, problem)

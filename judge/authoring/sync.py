@@ -46,8 +46,9 @@ class Queued:
     listing: bool = False  # not listed yet: listed after the gate's first part (``gate_runs.list_gate_run``)
 
 
-def learning_path(packages: list[Package], known: set[str], tracks: Sequence[str] = (), listed: Sequence[str] = ()
-                  ) -> list[str]:
+def learning_path(
+    packages: list[Package], known: set[str], tracks: Sequence[str] = (), listed: Sequence[str] = ()
+) -> list[str]:
     """Order slugs so that prerequisites come first (ties: the track's place in ``tracks``, the problem's place in
     ``listed``, the order tracks.toml lists its track's problems in, then difficulty and slug)."""
     by_slug = {p.slug: p for p in packages}
@@ -59,8 +60,15 @@ def learning_path(packages: list[Package], known: set[str], tracks: Sequence[str
     ordered, placed = [], set(known) - set(by_slug)
     track_rank = {slug: index for index, slug in enumerate(tracks)}
     listed_rank = {slug: index for index, slug in enumerate(listed)}
-    pending = sorted(packages, key=lambda p: (track_rank.get(p.track, len(track_rank)),
-                                              listed_rank.get(p.slug, len(listed_rank)), rank[p.difficulty], p.slug))
+    pending = sorted(
+        packages,
+        key=lambda p: (
+            track_rank.get(p.track, len(track_rank)),
+            listed_rank.get(p.slug, len(listed_rank)),
+            rank[p.difficulty],
+            p.slug,
+        ),
+    )
     while pending:
         ready = [p for p in pending if all(s in placed for s in p.prerequisites)]
         if not ready:
@@ -71,8 +79,13 @@ def learning_path(packages: list[Package], known: set[str], tracks: Sequence[str
     return ordered
 
 
-def sync_problems(root: Path | None = None, only: list[str] | None = None, force: bool = False,
-                  sandbox: Sandbox | None = None, jobs: int = 1) -> list[SyncOutcome]:
+def sync_problems(
+    root: Path | None = None,
+    only: list[str] | None = None,
+    force: bool = False,
+    sandbox: Sandbox | None = None,
+    jobs: int = 1,
+) -> list[SyncOutcome]:
     """Import every package under ``root`` into the database and run its gate; idempotent.
 
     First the sync says which problems it may list (``SyncRun``: the packages' folders not listed yet), so
@@ -91,8 +104,9 @@ def sync_problems(root: Path | None = None, only: list[str] | None = None, force
     return [gated[item.run.pk] if isinstance(item, Queued) else item for item in imported]
 
 
-def import_packages(root: Path, paths: list[Path], only: list[str] | None, force: bool
-                    ) -> tuple[list[Package], list[SyncOutcome | Queued]]:
+def import_packages(
+    root: Path, paths: list[Path], only: list[str] | None, force: bool
+) -> tuple[list[Package], list[SyncOutcome | Queued]]:
     """The packages chosen (``only``, or all), in learning-path order, and what importing each did."""
     packages = [load_package(path) for path in paths]
     if only:
@@ -100,8 +114,12 @@ def import_packages(root: Path, paths: list[Path], only: list[str] | None, force
         if unknown:
             raise PackageError(f"no package named {', '.join(sorted(unknown))} under {root}")
     tracks = load_tracks(root)
-    order = learning_path(packages, set(Problem.objects.values_list("slug", flat=True)),
-                          [track["slug"] for track in tracks], [slug for track in tracks for slug in track["problems"]])
+    order = learning_path(
+        packages,
+        set(Problem.objects.values_list("slug", flat=True)),
+        [track["slug"] for track in tracks],
+        [slug for track in tracks for slug in track["problems"]],
+    )
     files = {path.name: files_from_folder(path) for path in paths}
     chosen = sorted((p for p in packages if not only or p.slug in only), key=lambda p: order.index(p.slug))
     return chosen, [import_package(p, order.index(p.slug), files[p.slug], force) for p in chosen]
@@ -128,21 +146,31 @@ def beat(sync: SyncRun) -> None:
     SyncRun.objects.filter(pk=sync.pk).update(heartbeat_at=timezone.now())
 
 
-def import_package(package: Package, path_order: int, files: dict[str, str], force: bool = False
-                   ) -> SyncOutcome | Queued:
+def import_package(
+    package: Package, path_order: int, files: dict[str, str], force: bool = False
+) -> SyncOutcome | Queued:
     """Store a changed package as the draft with a queued gate run; an unchanged or skipped one says so."""
     existing = Problem.objects.filter(slug=package.slug).select_related("current_test_set").first()
     imported = existing and (existing.imported_hash or existing.package_hash)
     edited = existing and existing.draft_hash not in ("", imported)  # in the browser, since the import
     current = existing.current_test_set if existing else None
-    if existing and current and not current.version.startswith(LISTING_MARK) and imported == package.content_hash \
-            and not (force and edited):
+    if (
+        existing
+        and current
+        and not current.version.startswith(LISTING_MARK)
+        and imported == package.content_hash
+        and not (force and edited)
+    ):
         if existing.path_order != path_order:
             Problem.objects.filter(pk=existing.pk).update(path_order=path_order)
         return SyncOutcome(package.slug, "unchanged", current.cases.filter(variant=0).count())
     if edited and not force:
-        return SyncOutcome(package.slug, "skipped", 0, "edited in the browser since the last import; "
-                                                       "download it into problems/ or pass --force")
+        return SyncOutcome(
+            package.slug,
+            "skipped",
+            0,
+            "edited in the browser since the last import; download it into problems/ or pass --force",
+        )
     with transaction.atomic():
         problem = store_package_draft(package.slug, files, imported=True, path_order=path_order)
         lifecycle.record_import(problem, created=existing is None)
@@ -152,8 +180,9 @@ def import_package(package: Package, path_order: int, files: dict[str, str], for
     return Queued(run, created=existing is None, listing=not (existing and existing.published))
 
 
-def gate_in_order(gates: list[tuple[Package, Queued]], sandbox: Sandbox | None, jobs: int,
-                  beat: Callable[[], None] = lambda: None) -> dict[int, SyncOutcome]:
+def gate_in_order(
+    gates: list[tuple[Package, Queued]], sandbox: Sandbox | None, jobs: int, beat: Callable[[], None] = lambda: None
+) -> dict[int, SyncOutcome]:
     """Run the queued gates (in learning-path order), ``jobs`` at once; ``beat`` is called as each ends.
 
     A problem not listed yet is listed as soon as the first part of its gate proves its expected outputs right;
@@ -193,8 +222,11 @@ def sandboxes(sandbox: Sandbox | None, jobs: int) -> Iterator[queue.SimpleQueue[
         yield boxes
 
 
-def scheduled(gates: list[tuple[Package, Queued]], boxes: queue.SimpleQueue[Sandbox],
-              work: Callable[[Queued, Sandbox], SyncOutcome | None]) -> dict[int, SyncOutcome | None]:
+def scheduled(
+    gates: list[tuple[Package, Queued]],
+    boxes: queue.SimpleQueue[Sandbox],
+    work: Callable[[Queued, Sandbox], SyncOutcome | None],
+) -> dict[int, SyncOutcome | None]:
     """``work`` on each gate, one per sandbox in ``boxes`` at once.  Whenever a sandbox is free it takes the
     first gate whose problems it builds on are through theirs (it runs with their published references): a
     gate that must wait never holds a job another one could use."""
@@ -227,8 +259,9 @@ def scheduled(gates: list[tuple[Package, Queued]], boxes: queue.SimpleQueue[Sand
     return outcomes
 
 
-def next_ready(waiting: list[tuple[Package, Queued]], unfinished: set[str], idle: bool
-               ) -> tuple[Package, Queued] | None:
+def next_ready(
+    waiting: list[tuple[Package, Queued]], unfinished: set[str], idle: bool
+) -> tuple[Package, Queued] | None:
     """The first gate whose problems it builds on are through theirs, a gate that cannot be hurried before
     the others (``unhurried_s``); with no gate running, the first anyway (the learning path puts what a
     problem builds on before it, so this happens only if that gate failed)."""
@@ -244,8 +277,9 @@ def unhurried_s(package: Package) -> float:
     return sum(package.problem.time_limit_s for wrong in package.wrong if wrong.fails_with == TLE)
 
 
-def gate_imported(item: Queued, sandbox: Sandbox, beat: Callable[[], None] = lambda: None,
-                  ran: bool = False) -> SyncOutcome:
+def gate_imported(
+    item: Queued, sandbox: Sandbox, beat: Callable[[], None] = lambda: None, ran: bool = False
+) -> SyncOutcome:
     """Gate an imported package (unless it ``ran``) and say what became of it."""
     run, problem = item.run, item.run.problem
     if not ran:
@@ -265,5 +299,3 @@ def _gate_summary(run: GateRun) -> str:
     if run.error:
         return f"gate failed: {run.error}"
     return "gate failed: " + "; ".join(f"{c['key']}: {c['detail'].splitlines()[0]}" for c in failed)
-
-

@@ -49,10 +49,14 @@ def get_problem_for_author(slug: str) -> Problem:
 def home(request):
     problems = Problem.objects.order_by("path_order", "slug")
     reported = reports.open_reports_by_problem()
-    return render(request, "authoring/home.html", {
-        "problems": [(p, p.gate_runs.first(), reported.get(p.pk, 0)) for p in problems],
-        "batches": RejudgeBatch.objects.all()[:5],
-    })
+    return render(
+        request,
+        "authoring/home.html",
+        {
+            "problems": [(p, p.gate_runs.first(), reported.get(p.pk, 0)) for p in problems],
+            "batches": RejudgeBatch.objects.all()[:5],
+        },
+    )
 
 
 @staff_only
@@ -61,9 +65,13 @@ def new_problem(request):
     if request.method == "POST":
         params = [p.strip() for p in request.POST.get("params", "").split(",") if p.strip()]
         try:
-            problem = services.create_problem(request.user, request.POST.get("slug", "").strip(),
-                                              request.POST.get("title", ""), request.POST.get("function", "").strip(),
-                                              params)
+            problem = services.create_problem(
+                request.user,
+                request.POST.get("slug", "").strip(),
+                request.POST.get("title", ""),
+                request.POST.get("function", "").strip(),
+                params,
+            )
         except PackageError as exc:
             error = str(exc)
         else:
@@ -76,15 +84,21 @@ def problem_overview(request, slug: str):
     problem = get_problem_for_author(slug)
     runs = problem.gate_runs.all()[:10]
     pending = any(run.status != "done" and not run.stalled for run in runs)
-    return render(request, "authoring/problem.html", {
-        "problem": problem, "runs": runs, "pending": pending,
-        "draft_is_live": problem.published and problem.draft_hash == problem.package_hash,
-        "ready_to_publish": ready_to_publish(problem),
-        # Made or changed in the browser since problems/ was last imported: only the database holds it.
-        "not_in_git": problem.draft_hash != problem.imported_hash,
-        "audit": AuditEntry.objects.filter(problem_slug=slug)[:20],
-        "open_reports": ProblemReport.objects.filter(problem=problem, status=ReportStatus.OPEN).count(),
-    })
+    return render(
+        request,
+        "authoring/problem.html",
+        {
+            "problem": problem,
+            "runs": runs,
+            "pending": pending,
+            "draft_is_live": problem.published and problem.draft_hash == problem.package_hash,
+            "ready_to_publish": ready_to_publish(problem),
+            # Made or changed in the browser since problems/ was last imported: only the database holds it.
+            "not_in_git": problem.draft_hash != problem.imported_hash,
+            "audit": AuditEntry.objects.filter(problem_slug=slug)[:20],
+            "open_reports": ProblemReport.objects.filter(problem=problem, status=ReportStatus.OPEN).count(),
+        },
+    )
 
 
 @staff_only
@@ -104,9 +118,12 @@ def problem_reports(request, slug: str):
     found = ProblemReport.objects.filter(problem=problem).select_related("reporter", "submission", "answered_by")
     if shown in ReportStatus.values:
         found = found.filter(status=shown)
-    return render(request, "authoring/reports.html", {
-        "problem": problem, "reports": found[:200], "shown": shown, "statuses": ReportStatus.choices,
-        "error": error}, status=400 if error else 200)
+    return render(
+        request,
+        "authoring/reports.html",
+        {"problem": problem, "reports": found[:200], "shown": shown, "statuses": ReportStatus.choices, "error": error},
+        status=400 if error else 200,
+    )
 
 
 @staff_only
@@ -121,11 +138,20 @@ def edit_problem(request, slug: str):
                 saved = True
             except PackageError as exc:
                 error = str(exc)
-    return render(request, "authoring/edit.html", {
-        "problem": problem, "files": sorted(files.items(), key=lambda item: _file_order(item[0])),
-        "error": error, "saved": saved, "run": problem.gate_runs.first(), **_preview_context(problem, files),
-        "fails_with_statuses": sorted(WRONG_CHECKS),
-    }, status=400 if error else 200)
+    return render(
+        request,
+        "authoring/edit.html",
+        {
+            "problem": problem,
+            "files": sorted(files.items(), key=lambda item: _file_order(item[0])),
+            "error": error,
+            "saved": saved,
+            "run": problem.gate_runs.first(),
+            **_preview_context(problem, files),
+            "fails_with_statuses": sorted(WRONG_CHECKS),
+        },
+        status=400 if error else 200,
+    )
 
 
 @staff_only
@@ -153,8 +179,9 @@ def _preview_context(problem: Problem, files: dict[str, str], markdown=render_ma
         "theory_html": markdown(files.get("theory.md", "")),
         "editorial_html": markdown(files.get("editorial.md", "")) if files.get("editorial.md", "").strip() else "",
         "editorial_after_failed": _after_failed(files.get("problem.toml", "")),
-        "hints_html": [markdown(text) for name, text in sorted(files.items())
-                       if name.startswith("hints/") and name.endswith(".md")],
+        "hints_html": [
+            markdown(text) for name, text in sorted(files.items()) if name.startswith("hints/") and name.endswith(".md")
+        ],
     }
 
 
@@ -176,7 +203,16 @@ def _posted_files(post, current: dict[str, str]) -> dict[str, str]:
 
 
 def _file_order(name: str) -> tuple:
-    order = ["problem.toml", "statement.md", "theory.md", "editorial.md", "starter.py", "solution.py", "generator.py", "tests.py"]
+    order = [
+        "problem.toml",
+        "statement.md",
+        "theory.md",
+        "editorial.md",
+        "starter.py",
+        "solution.py",
+        "generator.py",
+        "tests.py",
+    ]
     return (order.index(name) if name in order else len(order), name)
 
 
@@ -195,8 +231,12 @@ def edit_settings(request, slug: str):
         else:
             return redirect("authoring-problem", slug)
     bad = request.method == "POST" and (error or form.errors)
-    return render(request, "authoring/settings.html", {"problem": problem, "form": form, "error": error},
-                  status=400 if bad else 200)
+    return render(
+        request,
+        "authoring/settings.html",
+        {"problem": problem, "form": form, "error": error},
+        status=400 if bad else 200,
+    )
 
 
 @staff_only
@@ -236,10 +276,18 @@ def publish(request, slug: str):
             return redirect("authoring-problem", slug)
     run = passed_run(problem, problem.draft_hash)
     gated = TestSet.objects.filter(problem=problem, version=problem.draft_hash).first() if run else None
-    return render(request, "authoring/publish.html", {
-        "problem": problem, "run": run, "error": error, "ready": ready_to_publish(problem),
-        "changes": changes_to_publish(problem, gated) if gated else None,
-    }, status=400 if error else 200)
+    return render(
+        request,
+        "authoring/publish.html",
+        {
+            "problem": problem,
+            "run": run,
+            "error": error,
+            "ready": ready_to_publish(problem),
+            "changes": changes_to_publish(problem, gated) if gated else None,
+        },
+        status=400 if error else 200,
+    )
 
 
 @staff_only
@@ -267,8 +315,9 @@ def upload(request):
             error = "choose a .zip file to upload"
         else:
             try:
-                problem = services.upload_zip(request.user, upload_file.read(services.MAX_ZIP_BYTES + 1),
-                                              upload_file.name)
+                problem = services.upload_zip(
+                    request.user, upload_file.read(services.MAX_ZIP_BYTES + 1), upload_file.name
+                )
             except PackageError as exc:
                 error = str(exc)
             else:
@@ -289,10 +338,16 @@ def rejudge(request):
         return HttpResponse("unknown rejudge scope", status=400)
     count = rejudge_candidates(scope, problem, submission).count()
     if count > 1 and request.POST.get("confirmed") != "yes":
-        return render(request, "authoring/rejudge_confirm.html", {
-            "scope": scope, "problem": problem, "count": count,
-            "problem_count": rejudge_candidates(scope, problem).values("problem").distinct().count(),
-        })
+        return render(
+            request,
+            "authoring/rejudge_confirm.html",
+            {
+                "scope": scope,
+                "problem": problem,
+                "count": count,
+                "problem_count": rejudge_candidates(scope, problem).values("problem").distinct().count(),
+            },
+        )
     batch = services.request_rejudge(request.user, scope, problem, submission)
     return redirect("authoring-rejudge", batch.pk)
 
@@ -316,12 +371,18 @@ def mining(request, slug: str):
 def _mining_page(request, problem: Problem, posted: dict | None = None, status: int = 200):
     posted = posted or {}
     clusters = mining_queries.mine_clusters(problem)
-    return render(request, "authoring/mining.html", {
-        "problem": problem, "coverage": mining_queries.coverage_of(problem),
-        "clusters": [(c, posted.get(c.id) or PromoteForm(prefix=f"c{c.id}")) for c in clusters],
-        "published_names": set(problem.wrong_solutions.values_list("name", flat=True)),
-        "draft_is_live": problem.published and problem.draft_hash == problem.package_hash,
-    }, status=status)
+    return render(
+        request,
+        "authoring/mining.html",
+        {
+            "problem": problem,
+            "coverage": mining_queries.coverage_of(problem),
+            "clusters": [(c, posted.get(c.id) or PromoteForm(prefix=f"c{c.id}")) for c in clusters],
+            "published_names": set(problem.wrong_solutions.values_list("name", flat=True)),
+            "draft_is_live": problem.published and problem.draft_hash == problem.package_hash,
+        },
+        status=status,
+    )
 
 
 @staff_only
@@ -330,12 +391,17 @@ def promote_cluster(request, slug: str, cluster: str):
     problem = get_problem_for_author(slug)
     found = mining_queries.find_cluster(problem, cluster)
     if found is None:
-        return HttpResponse("no such cluster any more: a named misconception explains it now, or its submissions "
-                            "were graded again", status=404)
+        return HttpResponse(
+            "no such cluster any more: a named misconception explains it now, or its submissions were graded again",
+            status=404,
+        )
     form = PromoteForm(request.POST, prefix=f"c{cluster}")
     if not found.nameable:
-        form.add_error(None, "this cluster only ran out of time, and a test that timed out returned nothing to "
-                             "recognise a student's result by; say what makes such code slow in the theory or a hint")
+        form.add_error(
+            None,
+            "this cluster only ran out of time, and a test that timed out returned nothing to "
+            "recognise a student's result by; say what makes such code slow in the theory or a hint",
+        )
     elif form.is_valid():
         try:
             services.promote_cluster(request.user, problem, found, **form.cleaned_data)

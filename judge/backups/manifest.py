@@ -55,12 +55,18 @@ def parse_manifest(data: bytes) -> Manifest:
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(part) for part in first["loc"]) or "the manifest"
-        raise BackupError(f"The backup's manifest is not valid ({where}: {first['msg']}); the file is damaged or "
-                          f"not a backup of this site.") from None
+        raise BackupError(
+            f"The backup's manifest is not valid ({where}: {first['msg']}); the file is damaged or "
+            f"not a backup of this site."
+        ) from None
     if manifest.format_version > FORMAT_VERSION:
-        raise BackupError(f"The backup's format is version {manifest.format_version}, newer than this site reads "
-                          f"({FORMAT_VERSION}): restore it with version {manifest.app_version} or later.")
+        raise BackupError(
+            f"The backup's format is version {manifest.format_version}, newer than this site reads "
+            f"({FORMAT_VERSION}): restore it with version {manifest.app_version} or later."
+        )
     if manifest.database.name != MEMBERS[manifest.engine]:
-        raise BackupError(f"The backup's manifest names the database {manifest.database.name!r}; a "
-                          f"{manifest.engine} backup holds {MEMBERS[manifest.engine]!r}.")
+        raise BackupError(
+            f"The backup's manifest names the database {manifest.database.name!r}; a "
+            f"{manifest.engine} backup holds {MEMBERS[manifest.engine]!r}."
+        )
     return manifest

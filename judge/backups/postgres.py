@@ -29,8 +29,13 @@ LOCK_TIMEOUT = "15s"  # a replaced database still in use (the site not stopped) 
 
 
 def libpq_params(db: dict) -> dict[str, str]:
-    params = {"dbname": db["NAME"], "user": db.get("USER") or "", "password": db.get("PASSWORD") or "",
-              "host": db.get("HOST") or "", "port": str(db.get("PORT") or "")}
+    params = {
+        "dbname": db["NAME"],
+        "user": db.get("USER") or "",
+        "password": db.get("PASSWORD") or "",
+        "host": db.get("HOST") or "",
+        "port": str(db.get("PORT") or ""),
+    }
     options = db.get("OPTIONS") or {}
     params.update({name: str(options[name]) for name in LIBPQ_OPTIONS if name in options})
     return {name: value for name, value in params.items() if value}
@@ -43,9 +48,18 @@ def connect(db: dict) -> psycopg.Connection:
 def client_env(db: dict) -> dict[str, str]:
     """The environment for pg_dump, pg_restore and psql: the password never appears on a command line."""
     env = dict(os.environ)
-    names = {"dbname": "PGDATABASE", "user": "PGUSER", "password": "PGPASSWORD", "host": "PGHOST",
-             "port": "PGPORT", "sslmode": "PGSSLMODE", "sslrootcert": "PGSSLROOTCERT", "sslcert": "PGSSLCERT",
-             "sslkey": "PGSSLKEY", "connect_timeout": "PGCONNECT_TIMEOUT"}
+    names = {
+        "dbname": "PGDATABASE",
+        "user": "PGUSER",
+        "password": "PGPASSWORD",
+        "host": "PGHOST",
+        "port": "PGPORT",
+        "sslmode": "PGSSLMODE",
+        "sslrootcert": "PGSSLROOTCERT",
+        "sslcert": "PGSSLCERT",
+        "sslkey": "PGSSLKEY",
+        "connect_timeout": "PGCONNECT_TIMEOUT",
+    }
     env.update({names[name]: value for name, value in libpq_params(db).items()})
     return env
 
@@ -54,8 +68,10 @@ def run(args: list[str], db: dict, **kwargs) -> subprocess.CompletedProcess:
     try:
         return subprocess.run(args, env=client_env(db), capture_output=True, **kwargs)
     except FileNotFoundError:
-        raise BackupError(f"{args[0]} is not installed: install PostgreSQL's client programs (Debian: "
-                          f"postgresql-client) of the server's major version or newer.") from None
+        raise BackupError(
+            f"{args[0]} is not installed: install PostgreSQL's client programs (Debian: "
+            f"postgresql-client) of the server's major version or newer."
+        ) from None
 
 
 def failed(what: str, result: subprocess.CompletedProcess) -> BackupError:
@@ -84,8 +100,10 @@ def dump(db: dict, path: Path) -> set[Key]:
 def check(db: dict, path: Path) -> None:
     result = run(["pg_restore", "--list", str(path)], db)
     if result.returncode != 0:
-        raise BackupError("The backup's database dump cannot be read by pg_restore "
-                          f"({result.stderr.decode(errors='replace').strip()}): the file is damaged.")
+        raise BackupError(
+            "The backup's database dump cannot be read by pg_restore "
+            f"({result.stderr.decode(errors='replace').strip()}): the file is damaged."
+        )
 
 
 def is_empty(db: dict) -> bool:
@@ -95,7 +113,8 @@ def is_empty(db: dict) -> bool:
             row = connection.execute(
                 "SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
                 "WHERE c.relkind IN ('r', 'p', 'v', 'm', 'S', 'f') AND n.nspname <> 'information_schema' "
-                "AND n.nspname NOT LIKE 'pg\\_%'").fetchone()
+                "AND n.nspname NOT LIKE 'pg\\_%'"
+            ).fetchone()
     except psycopg.Error as exc:
         raise BackupError(f"Cannot connect to the database {db['NAME']!r}: {exc}") from None
     return row is not None and row[0] == 0
@@ -107,19 +126,38 @@ def load(db: dict, path: Path, replace: bool) -> None:
     if listing.returncode != 0:
         raise failed("pg_restore --list", listing)
     entries = path.with_suffix(".list")
-    entries.write_text("".join(line + "\n" for line in listing.stdout.splitlines()
-                               if not any(skipped in line for skipped in SKIPPED_ENTRIES)))
+    entries.write_text(
+        "".join(
+            line + "\n"
+            for line in listing.stdout.splitlines()
+            if not any(skipped in line for skipped in SKIPPED_ENTRIES)
+        )
+    )
     script = path.with_suffix(".sql")
-    result = run(["pg_restore", "--no-owner", "--no-privileges", f"--use-list={entries}", f"--file={script}",
-                  str(path)], db)
+    result = run(
+        ["pg_restore", "--no-owner", "--no-privileges", f"--use-list={entries}", f"--file={script}", str(path)], db
+    )
     if result.returncode != 0:
         raise failed("pg_restore", result)
     prelude = [f"SET lock_timeout = '{LOCK_TIMEOUT}'"]
     if replace:
-        prelude += ["DROP SCHEMA IF EXISTS public CASCADE", "CREATE SCHEMA public",
-                    "GRANT USAGE ON SCHEMA public TO PUBLIC"]
-    result = run(["psql", "--no-psqlrc", "--quiet", "--set=ON_ERROR_STOP=1", "--single-transaction",
-                  f"--command={'; '.join(prelude)}", f"--file={script}"], db)
+        prelude += [
+            "DROP SCHEMA IF EXISTS public CASCADE",
+            "CREATE SCHEMA public",
+            "GRANT USAGE ON SCHEMA public TO PUBLIC",
+        ]
+    result = run(
+        [
+            "psql",
+            "--no-psqlrc",
+            "--quiet",
+            "--set=ON_ERROR_STOP=1",
+            "--single-transaction",
+            f"--command={'; '.join(prelude)}",
+            f"--file={script}",
+        ],
+        db,
+    )
     script.unlink()
     if result.returncode != 0:
         raise failed("Restoring the dump (nothing was changed)", result)

@@ -29,8 +29,9 @@ def last_applied(applied: set[Key], graph: MigrationGraph | None = None) -> Stat
     state: State = {}
     for app, name in sorted(applied):
         node = graph.node_map.get((app, name))
-        followed = node is not None and any(child.key in applied and child.key[0] == app
-                                            for child in _descendants(node))
+        followed = node is not None and any(
+            child.key in applied and child.key[0] == app for child in _descendants(node)
+        )
         if not followed:
             state.setdefault(app, []).append(name)
     return state

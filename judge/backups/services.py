@@ -62,11 +62,17 @@ def take_backup(destination: str, alias: str = "default") -> Manifest:
     with tempfile.TemporaryDirectory(prefix="judge-backup-") as work:
         member = Path(work) / MEMBERS[engine]
         applied = ENGINES[engine].dump(db, member)
-        manifest = Manifest.model_validate({
-            "format": FORMAT, "format_version": FORMAT_VERSION, "app_version": version(),
-            "created_at": datetime.now(UTC), "engine": engine, "schema": last_applied(applied),
-            "database": {"name": member.name, "bytes": member.stat().st_size, "sha256": sha256_of(member)},
-        })
+        manifest = Manifest.model_validate(
+            {
+                "format": FORMAT,
+                "format_version": FORMAT_VERSION,
+                "app_version": version(),
+                "created_at": datetime.now(UTC),
+                "engine": engine,
+                "schema": last_applied(applied),
+                "database": {"name": member.name, "bytes": member.stat().st_size, "sha256": sha256_of(member)},
+            }
+        )
         if destination == STDIO:
             write_archive(sys.stdout.buffer, manifest, member, stream=True)
         else:
@@ -128,16 +134,22 @@ def read_backup(source: str, work: Path) -> tuple[Manifest, Path]:
                 raise BackupError(f"{source} is not a backup of this site: it does not begin with {MANIFEST}.")
             manifest = parse_manifest(_read(archive, members[0]))
             if names[1:] != [manifest.database.name] or not members[1].isfile():
-                raise BackupError(f"{source} should hold {MANIFEST} and {manifest.database.name} only; it holds "
-                                  f"{', '.join(names)}: the file is damaged.")
+                raise BackupError(
+                    f"{source} should hold {MANIFEST} and {manifest.database.name} only; it holds "
+                    f"{', '.join(names)}: the file is damaged."
+                )
             database = work / manifest.database.name
             size, digest = _extract(archive, members[1], database)
     except (tarfile.TarError, EOFError, OSError) as exc:
-        raise BackupError(f"{source} cannot be read as a backup ({exc}): the file is damaged or not a backup.") from None
+        raise BackupError(
+            f"{source} cannot be read as a backup ({exc}): the file is damaged or not a backup."
+        ) from None
     if size != manifest.database.bytes or digest != manifest.database.sha256:
-        raise BackupError(f"{source}: the database in it is not the one its manifest describes ({size} bytes, "
-                          f"SHA-256 {digest[:12]}…; the manifest says {manifest.database.bytes} bytes, "
-                          f"{manifest.database.sha256[:12]}…): the file is damaged.")
+        raise BackupError(
+            f"{source}: the database in it is not the one its manifest describes ({size} bytes, "
+            f"SHA-256 {digest[:12]}…; the manifest says {manifest.database.bytes} bytes, "
+            f"{manifest.database.sha256[:12]}…): the file is damaged."
+        )
     return manifest, database
 
 
@@ -159,27 +171,32 @@ def _extract(archive: tarfile.TarFile, member: tarfile.TarInfo, path: Path) -> t
     return size, digest.hexdigest()
 
 
-def check_backup(source: str, work: Path, alias: str = "default", migrate: bool = False
-                 ) -> tuple[Manifest, Path, Comparison]:
+def check_backup(
+    source: str, work: Path, alias: str = "default", migrate: bool = False
+) -> tuple[Manifest, Path, Comparison]:
     """Everything a restore checks before it changes anything, but whether the target is empty; the database
     member is left in ``work``."""
     manifest, database = read_backup(source, work)
     engine = engine_of(alias)
     if manifest.engine != engine:
-        raise BackupError(f"{source} is a backup of a {ENGINE_NAMES[manifest.engine]} database; this site's is "
-                          f"{ENGINE_NAMES[engine]}. Restore it where the site runs on {ENGINE_NAMES[manifest.engine]}.")
+        raise BackupError(
+            f"{source} is a backup of a {ENGINE_NAMES[manifest.engine]} database; this site's is "
+            f"{ENGINE_NAMES[engine]}. Restore it where the site runs on {ENGINE_NAMES[manifest.engine]}."
+        )
     ENGINES[engine].check(connections[alias].settings_dict, database)
     comparison = compare(manifest.schema_state)
     if comparison.unknown:
         raise BackupError(
             f"{source} was taken by version {manifest.app_version}, whose schema has migrations this code "
             f"(version {version()}) does not: {', '.join(comparison.unknown)}. Restore it with version "
-            f"{manifest.app_version} or later.")
+            f"{manifest.app_version} or later."
+        )
     if comparison.missing and not migrate:
         raise BackupError(
             f"{source} holds {describe(manifest.schema_state)} (version {manifest.app_version}), older than this "
             f"code's ({len(comparison.missing)} migrations newer, e.g. {comparison.missing[0]}). Add --migrate to "
-            f"restore it and then apply them, or restore it with version {manifest.app_version}.")
+            f"restore it and then apply them, or restore it with version {manifest.app_version}."
+        )
     return manifest, database, comparison
 
 
@@ -190,8 +207,10 @@ def restore_backup(source: str, alias: str = "default", force: bool = False, mig
     with tempfile.TemporaryDirectory(prefix="judge-restore-") as work:
         manifest, database, comparison = check_backup(source, Path(work), alias, migrate)
         if not force and not ENGINES[engine].is_empty(db):
-            raise BackupError(f"The database {db['NAME']} is not empty. Restore into an empty database (a new one, "
-                              f"before `manage.py migrate`), or add --force to replace everything in it.")
+            raise BackupError(
+                f"The database {db['NAME']} is not empty. Restore into an empty database (a new one, "
+                f"before `manage.py migrate`), or add --force to replace everything in it."
+            )
         connections[alias].close()
         ENGINES[engine].load(db, database, replace=force)
     if comparison.missing:

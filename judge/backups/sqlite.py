@@ -56,8 +56,10 @@ def is_empty(db: dict) -> bool:
         return True
     connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_S)
     try:
-        row = connection.execute("SELECT count(*) FROM sqlite_master WHERE type IN ('table', 'view') "
-                                 "AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'").fetchone()
+        row = connection.execute(
+            "SELECT count(*) FROM sqlite_master WHERE type IN ('table', 'view') "
+            "AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'"
+        ).fetchone()
     finally:
         connection.close()
     return row is not None and row[0] == 0
@@ -71,7 +73,9 @@ def load(db: dict, path: Path, replace: bool) -> None:
     try:
         source.backup(destination)
     except sqlite3.OperationalError as exc:
-        raise BackupError(f"Restoring into {target} failed ({exc}); nothing was changed. Stop the site first.") from None
+        raise BackupError(
+            f"Restoring into {target} failed ({exc}); nothing was changed. Stop the site first."
+        ) from None
     finally:
         destination.close()
         source.close()

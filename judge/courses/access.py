@@ -34,8 +34,9 @@ def get_course_for_user(user, pk: int, roles: tuple[str, ...] = tuple(Role.value
     return course, role
 
 
-def get_assignment_for_user(user, course_pk: int, pk: int, roles: tuple[str, ...] = tuple(Role.values)
-                            ) -> tuple[Assignment, str]:
+def get_assignment_for_user(
+    user, course_pk: int, pk: int, roles: tuple[str, ...] = tuple(Role.values)
+) -> tuple[Assignment, str]:
     course, role = get_course_for_user(user, course_pk, roles)
     return get_object_or_404(Assignment, course=course, pk=pk), role
 
@@ -44,8 +45,9 @@ def get_student_for_staff(user, course_pk: int, student_pk: int) -> tuple[Course
     """A student of the course, for its instructor or TA (the grading desk): 404 outside the course, 403 for its
     students, 404 for someone who is not a student of it."""
     course, _ = get_course_for_user(user, course_pk, READ_ALL)
-    member = get_object_or_404(Membership.objects.select_related("user"), course=course, user_id=student_pk,
-                               role=Role.STUDENT)
+    member = get_object_or_404(
+        Membership.objects.select_related("user"), course=course, user_id=student_pk, role=Role.STUDENT
+    )
     return course, member
 
 
@@ -59,7 +61,9 @@ def get_work_for_staff(user, course_pk: int, submission_pk: int) -> tuple[Course
     other submission (a student's work elsewhere on the site is not the course's)."""
     course, _ = get_course_for_user(user, course_pk, READ_ALL)
     submission = get_object_or_404(Submission.objects.select_related("problem", "user"), pk=submission_pk)
-    if not (Membership.objects.filter(course=course, user_id=submission.user_id, role=Role.STUDENT).exists()
-            and submission.problem_id in course_problem_ids(course)):
+    if not (
+        Membership.objects.filter(course=course, user_id=submission.user_id, role=Role.STUDENT).exists()
+        and submission.problem_id in course_problem_ids(course)
+    ):
         raise Http404("No such submission in this course.")
     return course, submission

@@ -42,7 +42,8 @@ class AttemptLimit:
 def submits_used(user_id: int, problem_id: int, window: Window) -> int:
     """The student's Submits on the problem that count against a limit: inside their window, graded or not yet."""
     submits = Submission.objects.filter(user_id=user_id, problem_id=problem_id, kind=Kind.SUBMIT).exclude(
-        verdict=Verdict.INTERNAL_ERROR)
+        verdict=Verdict.INTERNAL_ERROR
+    )
     if window.opens_at is not None:
         submits = submits.filter(created_at__gte=window.opens_at)
     if window.last_moment is not None:
@@ -57,12 +58,16 @@ def limits_on(user, problem: Problem, now: datetime) -> list[AttemptLimit]:
         return []
     found = []
     for assignment in Assignment.objects.filter(
-            items__problem=problem, max_submits__isnull=False, course__memberships__user=user,
-            course__memberships__role=Role.STUDENT).select_related("course"):
+        items__problem=problem,
+        max_submits__isnull=False,
+        course__memberships__user=user,
+        course__memberships__role=Role.STUDENT,
+    ).select_related("course"):
         window = window_for(assignment, user)
         if credit_at(window, now, bool(assignment.time_limit_minutes)).counts:
-            found.append(AttemptLimit(assignment, assignment.max_submits or 0,
-                                      submits_used(user.pk, problem.pk, window)))
+            found.append(
+                AttemptLimit(assignment, assignment.max_submits or 0, submits_used(user.pk, problem.pk, window))
+            )
     return found
 
 
@@ -70,9 +75,11 @@ def refusal(user, problem: Problem, now: datetime) -> str:
     """Why this Submit may not be made (a limit used up), or "": an admission rule (``judge.submissions``)."""
     for limit in limits_on(user, problem, now):
         if limit.left == 0:
-            return (f"you have used all {limit.allowed} Submit{'s' if limit.allowed != 1 else ''} allowed on "
-                    f"{problem.slug} in {limit.assignment.title} ({limit.assignment.course}); "
-                    "Run still checks your code on the visible examples")
+            return (
+                f"you have used all {limit.allowed} Submit{'s' if limit.allowed != 1 else ''} allowed on "
+                f"{problem.slug} in {limit.assignment.title} ({limit.assignment.course}); "
+                "Run still checks your code on the visible examples"
+            )
     return ""
 
 
@@ -84,5 +91,7 @@ def left_on(assignment: Assignment, user, now: datetime) -> dict[int, AttemptLim
     window = window_for(assignment, user)
     if not credit_at(window, now, bool(assignment.time_limit_minutes)).counts:
         return {}
-    return {problem_id: AttemptLimit(assignment, assignment.max_submits, submits_used(user.pk, problem_id, window))
-            for problem_id in assignment.items.values_list("problem_id", flat=True)}
+    return {
+        problem_id: AttemptLimit(assignment, assignment.max_submits, submits_used(user.pk, problem_id, window))
+        for problem_id in assignment.items.values_list("problem_id", flat=True)
+    }

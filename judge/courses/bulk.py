@@ -62,9 +62,17 @@ class Row:
 
     def cells(self) -> list[str]:
         when = self.at.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ") if self.at else ""
-        return [self.student.username, as_text(self.student.section), self.slug, str(self.submission_id or ""), when,
-                self.verdict, "" if self.credit is None else points(self.credit.value), "yes" if self.counts else "no",
-                self.path]
+        return [
+            self.student.username,
+            as_text(self.student.section),
+            self.slug,
+            str(self.submission_id or ""),
+            when,
+            self.verdict,
+            "" if self.credit is None else points(self.credit.value),
+            "yes" if self.counts else "no",
+            self.path,
+        ]
 
 
 def download(assignment: Assignment, every: bool = False, now: datetime | None = None) -> Export:
@@ -80,8 +88,10 @@ def student_folders(students: list[Student]) -> dict[int, str]:
     folder), gets the student's id too."""
     safe = {s.user_id: re.sub(r"[^\w.@+-]", "_", s.username) for s in students}
     taken = Counter(name.lower() for name in safe.values())
-    return {user_id: name if taken[name.lower()] == 1 and name.strip(".") else
-            f"{name.strip('.') or 'student'}-{user_id}" for user_id, name in safe.items()}
+    return {
+        user_id: name if taken[name.lower()] == 1 and name.strip(".") else f"{name.strip('.') or 'student'}-{user_id}"
+        for user_id, name in safe.items()
+    }
 
 
 def choose(assignment: Assignment, students: list[Student], every: bool) -> list[Row]:
@@ -102,8 +112,19 @@ def choose(assignment: Assignment, students: list[Student], every: bool) -> list
             counted = counted_submit(made)
             credit = grades.credit(student.user_id, pid)
             if every and made:
-                rows += [Row(student, slug, pk, at, verdict, pk == counted, credit if pk == counted else None,
-                             f"{folder}/{slug}/{pk}.py") for pk, at, verdict, _ in made]
+                rows += [
+                    Row(
+                        student,
+                        slug,
+                        pk,
+                        at,
+                        verdict,
+                        pk == counted,
+                        credit if pk == counted else None,
+                        f"{folder}/{slug}/{pk}.py",
+                    )
+                    for pk, at, verdict, _ in made
+                ]
             elif counted is not None:
                 _, at, verdict, _ = next(m for m in made if m[0] == counted)
                 rows.append(Row(student, slug, counted, at, verdict, True, credit, f"{folder}/{slug}.py"))
@@ -120,9 +141,11 @@ def submits_inside(assignment: Assignment, grades: AssignmentGrades, students: l
     """Every Submit inside each student's window: one ordered read of their dates and verdicts, no code."""
     timed = bool(assignment.time_limit_minutes)
     shown = {s.user_id for s in students}
-    submits = (course_submits(assignment.course, [pid for pid, _, _ in grades.problems])
-               .order_by("user_id", "problem_id", "created_at", "pk")
-               .values_list("pk", "user_id", "problem_id", "created_at", "status", "verdict"))
+    submits = (
+        course_submits(assignment.course, [pid for pid, _, _ in grades.problems])
+        .order_by("user_id", "problem_id", "created_at", "pk")
+        .values_list("pk", "user_id", "problem_id", "created_at", "status", "verdict")
+    )
     inside: Made = {}
     for pk, user_id, problem_id, at, status, verdict in submits.iterator(chunk_size=5000):
         if user_id not in shown:
@@ -145,17 +168,20 @@ def counted_by_the_database(assignment: Assignment, grades: AssignmentGrades, st
     accepted = Q(status=Status.DONE, verdict=Verdict.ACCEPTED)
     inside: Made = {}
     for (opens_at, last), user_ids in groups.items():
-        submits = course_submits(assignment.course, [pid for pid, _, _ in grades.problems]).filter(
-            user_id__in=user_ids)
+        submits = course_submits(assignment.course, [pid for pid, _, _ in grades.problems]).filter(user_id__in=user_ids)
         if opens_at is not None:
             submits = submits.filter(created_at__gte=opens_at)
         if last is not None:
             submits = submits.filter(created_at__lte=last)
-        first_accepted = (Case(When(accepted, then=F("created_at"))).asc(nulls_last=True),
-                          Case(When(accepted, then=F("pk"))).asc(nulls_last=True))
-        chosen = (submits.order_by("user_id", "problem_id", *first_accepted, "-created_at", "-pk")
-                  .distinct("user_id", "problem_id")
-                  .values_list("pk", "user_id", "problem_id", "created_at", "status", "verdict"))
+        first_accepted = (
+            Case(When(accepted, then=F("created_at"))).asc(nulls_last=True),
+            Case(When(accepted, then=F("pk"))).asc(nulls_last=True),
+        )
+        chosen = (
+            submits.order_by("user_id", "problem_id", *first_accepted, "-created_at", "-pk")
+            .distinct("user_id", "problem_id")
+            .values_list("pk", "user_id", "problem_id", "created_at", "status", "verdict")
+        )
         for pk, user_id, problem_id, at, status, verdict in chosen:
             shown_as = verdict if status == Status.DONE else status
             worth = credit_at(grades.windows[user_id], at)
@@ -203,9 +229,12 @@ def chosen_code(assignment: Assignment, rows: list[Row]) -> Iterator[tuple[Row, 
     """The code of the rows' Submits, a batch at a time, in the manifest's order (one Submit of several)."""
     with_code = [row for row in rows if row.submission_id is not None]
     for start in range(0, len(with_code), BATCH):
-        batch = with_code[start:start + BATCH]
-        codes = dict(Submission.objects.filter(pk__in=[r.submission_id for r in batch], kind=Kind.SUBMIT)
-                     .values_list("pk", "code"))
+        batch = with_code[start : start + BATCH]
+        codes = dict(
+            Submission.objects.filter(pk__in=[r.submission_id for r in batch], kind=Kind.SUBMIT).values_list(
+                "pk", "code"
+            )
+        )
         yield from ((row, codes[row.submission_id]) for row in batch if row.submission_id in codes)
 
 
@@ -214,8 +243,11 @@ def every_code(assignment: Assignment, rows: list[Row]) -> Iterator[tuple[Row, s
     through a cursor, keeping the rows' (a few lists of ids would read it all the same, in 200 queries)."""
     wanted = {row.submission_id: row for row in rows if row.submission_id is not None}
     problem_ids = list(AssignmentProblem.objects.filter(assignment=assignment).values_list("problem_id", flat=True))
-    codes = (course_submits(assignment.course, problem_ids).order_by("user_id", "problem_id", "created_at", "pk")
-             .values_list("pk", "code"))
+    codes = (
+        course_submits(assignment.course, problem_ids)
+        .order_by("user_id", "problem_id", "created_at", "pk")
+        .values_list("pk", "code")
+    )
     for pk, code in codes.iterator(chunk_size=BATCH):
         if pk in wanted:
             yield wanted[pk], code

@@ -29,8 +29,12 @@ class Window:
 
     @property
     def has_late_window(self) -> bool:
-        return (self.late_rule not in ("", LateRule.NONE) and self.closes_at is not None
-                and self.due_at is not None and self.closes_at > self.due_at)
+        return (
+            self.late_rule not in ("", LateRule.NONE)
+            and self.closes_at is not None
+            and self.due_at is not None
+            and self.closes_at > self.due_at
+        )
 
     @property
     def last_moment(self) -> datetime | None:
@@ -61,8 +65,9 @@ def overridden(window: Window, source) -> Window:
     return replace(window, **changes)
 
 
-def personal_window(assignment, section_override=None, own_override=None, timed_start: datetime | None = None
-                    ) -> Window:
+def personal_window(
+    assignment, section_override=None, own_override=None, timed_start: datetime | None = None
+) -> Window:
     window = window_of(assignment)
     for override in (section_override, own_override):
         if override is not None:

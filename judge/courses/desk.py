@@ -46,8 +46,11 @@ def record_reading(course: Course, by, student, what: str) -> None:
 def record_site_reading(by, submission: Submission, what: str) -> None:
     """Site staff opened a student's work through the site's own submission pages (not the desk): a row in the
     audit log of each course the author is a student of that assigns the problem."""
-    courses = Course.objects.filter(memberships__user_id=submission.user_id, memberships__role=Role.STUDENT,
-                                    assignments__items__problem_id=submission.problem_id).distinct()
+    courses = Course.objects.filter(
+        memberships__user_id=submission.user_id,
+        memberships__role=Role.STUDENT,
+        assignments__items__problem_id=submission.problem_id,
+    ).distinct()
     for course in courses:
         record_reading(course, by, submission.user, what)
 
@@ -65,8 +68,11 @@ def record_download(course: Course, by, what: str) -> None:
 def attempts_of(student, problem: Problem) -> QuerySet[Submission]:
     """A student's attempts on a problem, oldest first: Runs (visible examples) and Submits, without the heavy
     result data."""
-    return (Submission.objects.filter(user=student, problem=problem).order_by("created_at", "pk")
-            .only("id", "kind", "status", "verdict", "custom_error", "created_at", "problem_id", "user_id"))
+    return (
+        Submission.objects.filter(user=student, problem=problem)
+        .order_by("created_at", "pk")
+        .only("id", "kind", "status", "verdict", "custom_error", "created_at", "problem_id", "user_id")
+    )
 
 
 def adjustments_of(student, problem: Problem) -> dict[int, Adjustment]:
@@ -75,8 +81,9 @@ def adjustments_of(student, problem: Problem) -> dict[int, Adjustment]:
 
 
 @transaction.atomic
-def adjust_points(assignment: Assignment, by, student, problem: Problem, kind: str, points: float | None,
-                  reason: str) -> Adjustment | None:
+def adjust_points(
+    assignment: Assignment, by, student, problem: Problem, kind: str, points: float | None, reason: str
+) -> Adjustment | None:
     """Give a student points by hand on a problem of an assignment (``kind``: an override of the credit or a
     bonus or deduction), or take them back (``points`` None); audited, and the LMS hears the score may differ."""
     reason = (reason or "").strip()
@@ -98,8 +105,11 @@ def adjust_points(assignment: Assignment, by, student, problem: Problem, kind: s
         announce_credit_rules(assignment.pk)
         return None
     adjustment, _ = Adjustment.objects.update_or_create(
-        assignment=assignment, user=student, problem=problem,
-        defaults={"kind": kind, "points": points, "reason": reason, "by": by})
+        assignment=assignment,
+        user=student,
+        problem=problem,
+        defaults={"kind": kind, "points": points, "reason": reason, "by": by},
+    )
     audit(assignment.course, by, ADJUSTED, f"{where}: {AdjustmentKind(kind).label} {points:g}: {reason}")
     announce_credit_rules(assignment.pk)
     return adjustment
@@ -131,8 +141,9 @@ def add_rubric_item(assignment: Assignment, by, problem: Problem, label: str, po
     if errors or points is None:
         raise CourseError(errors)
     position = RubricItem.objects.filter(assignment=assignment, problem=problem).count()
-    item = RubricItem.objects.create(assignment=assignment, problem=problem, label=label, points=points,
-                                     position=position)
+    item = RubricItem.objects.create(
+        assignment=assignment, problem=problem, label=label, points=points, position=position
+    )
     audit(assignment.course, by, RUBRIC, f"{problem.slug} in {assignment.title!r}: added {label!r} ({points:+g})")
     return item
 
@@ -144,8 +155,13 @@ def delete_rubric_item(assignment: Assignment, by, pk: int) -> None:
         raise CourseError("That rubric item no longer exists.")
     ticked = item.marks.count()
     item.delete()
-    audit(assignment.course, by, RUBRIC, f"{item.problem.slug} in {assignment.title!r}: removed {item.label!r} "
-                                         f"({item.points:+g}), ticked for {ticked} student(s)")
+    audit(
+        assignment.course,
+        by,
+        RUBRIC,
+        f"{item.problem.slug} in {assignment.title!r}: removed {item.label!r} "
+        f"({item.points:+g}), ticked for {ticked} student(s)",
+    )
     if ticked:
         announce_credit_rules(assignment.pk)
 
@@ -161,13 +177,18 @@ def mark_rubric(assignment: Assignment, by, submission: Submission, ticked: set[
         raise CourseError(f"No such rubric item on {problem.slug}: {', '.join(map(str, sorted(unknown)))}.")
     if not Membership.objects.filter(course_id=assignment.course_id, user=student, role=Role.STUDENT).exists():
         raise CourseError(f"{student.username} is not a student of this course.")
-    marked = [member for member in with_group(assignment, student)
-              if tick_exactly(items, member, submission, ticked, by)]
+    marked = [
+        member for member in with_group(assignment, student) if tick_exactly(items, member, submission, ticked, by)
+    ]
     if marked:
         shown = ", ".join(f"{items[pk].label} ({items[pk].points:+g})" for pk in sorted(ticked)) or "none"
         who = " and ".join(sorted(m.username for m in marked))
-        audit(assignment.course, by, RUBRIC, f"{who} on {problem.slug} in {assignment.title!r} "
-                                             f"(#{submission.pk}): ticked {shown}")
+        audit(
+            assignment.course,
+            by,
+            RUBRIC,
+            f"{who} on {problem.slug} in {assignment.title!r} (#{submission.pk}): ticked {shown}",
+        )
         announce_credit_rules(assignment.pk)
     return [items[pk] for pk in sorted(ticked)]
 
@@ -186,8 +207,10 @@ def tick_exactly(items: dict[int, RubricItem], student, submission: Submission, 
     if before == ticked:
         return False
     RubricMark.objects.filter(item_id__in=before - ticked, user=student).delete()
-    RubricMark.objects.bulk_create((RubricMark(item_id=pk, user=student, submission=submission, by=by)
-                                    for pk in ticked - before), ignore_conflicts=True)  # two staff ticking at once
+    RubricMark.objects.bulk_create(
+        (RubricMark(item_id=pk, user=student, submission=submission, by=by) for pk in ticked - before),
+        ignore_conflicts=True,
+    )  # two staff ticking at once
     return True
 
 
@@ -211,7 +234,8 @@ def ticked_for(student, problem: Problem) -> dict[int, set[int]]:
     """assignment id -> the rubric items ticked for this student on this problem."""
     ticked: dict[int, set[int]] = {}
     for assignment_id, item_id in RubricMark.objects.filter(user=student, item__problem=problem).values_list(
-            "item__assignment_id", "item_id"):
+        "item__assignment_id", "item_id"
+    ):
         ticked.setdefault(assignment_id, set()).add(item_id)
     return ticked
 
@@ -266,8 +290,10 @@ def reply_to_feedback(student, pk: int, body: str) -> Feedback:
     feedback = Feedback.objects.filter(pk=pk, submission__user=student).first()
     if feedback is None:
         raise PermissionDenied("You can only answer comments on your own work.")
-    if Feedback.objects.filter(pk=pk, replied_at__isnull=True).update(reply_md=_body(body),
-                                                                      replied_at=timezone.now()) != 1:
+    if (
+        Feedback.objects.filter(pk=pk, replied_at__isnull=True).update(reply_md=_body(body), replied_at=timezone.now())
+        != 1
+    ):
         raise CourseError("You have already answered this comment.")
     feedback.refresh_from_db()
     return feedback
@@ -279,14 +305,19 @@ def unread_feedback(student, course: Course) -> int:
 
 def feedback_for_student(student, course: Course) -> list[int]:
     """The student's submissions in this course with unread comments, newest first (their pages open them)."""
-    return list(Feedback.objects.filter(course=course, submission__user=student, read_at__isnull=True)
-                .order_by("-submission_id").values_list("submission_id", flat=True).distinct())
+    return list(
+        Feedback.objects.filter(course=course, submission__user=student, read_at__isnull=True)
+        .order_by("-submission_id")
+        .values_list("submission_id", flat=True)
+        .distinct()
+    )
 
 
 def mark_read(student, submission: Submission) -> None:
     """The student opened the submission: every comment on it is read."""
     Feedback.objects.filter(submission=submission, submission__user=student, read_at__isnull=True).update(
-        read_at=timezone.now())
+        read_at=timezone.now()
+    )
 
 
 @dataclass

@@ -56,8 +56,9 @@ def students_of(course: Course, section_id: int | None = None, user_id: int | No
         members = members.filter(section_id=section_id)
     if user_id:
         members = members.filter(user_id=user_id)
-    rows = members.order_by("user__username").values_list("user_id", "user__username", "user__email",
-                                                            "section_id", "section__name")
+    rows = members.order_by("user__username").values_list(
+        "user_id", "user__username", "user__email", "section_id", "section__name"
+    )
     return [Student(u, name, email or "", s, sname or "") for u, name, email, s, sname in rows]
 
 
@@ -67,8 +68,15 @@ def windows_of(assignment: Assignment, students: list[Student]) -> dict[int, Win
     by_user = {o.user_id: o for o in overrides if o.user_id}
     by_section = {o.section_id: o for o in overrides if o.section_id}
     starts = dict(TimedStart.objects.filter(assignment=assignment).values_list("user_id", "started_at"))
-    return {s.user_id: personal_window(assignment, by_section.get(s.section_id) if s.section_id else None,
-                                       by_user.get(s.user_id), starts.get(s.user_id)) for s in students}
+    return {
+        s.user_id: personal_window(
+            assignment,
+            by_section.get(s.section_id) if s.section_id else None,
+            by_user.get(s.user_id),
+            starts.get(s.user_id),
+        )
+        for s in students
+    }
 
 
 def window_for(assignment: Assignment, user) -> Window:
@@ -77,10 +85,12 @@ def window_for(assignment: Assignment, user) -> Window:
     return windows_of(assignment, [student])[user.pk]
 
 
-def accepted_between(problem_ids: list[int], since: datetime | None, until: datetime | None,
-                     user_ids: list[int]) -> list[tuple[int, int, datetime]]:
-    submits = Submission.objects.filter(problem_id__in=problem_ids, kind=Kind.SUBMIT, status=Status.DONE,
-                                        verdict=Verdict.ACCEPTED, user_id__in=user_ids)
+def accepted_between(
+    problem_ids: list[int], since: datetime | None, until: datetime | None, user_ids: list[int]
+) -> list[tuple[int, int, datetime]]:
+    submits = Submission.objects.filter(
+        problem_id__in=problem_ids, kind=Kind.SUBMIT, status=Status.DONE, verdict=Verdict.ACCEPTED, user_id__in=user_ids
+    )
     if since is not None:
         submits = submits.filter(created_at__gte=since)
     if until is not None:
@@ -110,13 +120,18 @@ def bounds(windows: list[Window]) -> tuple[datetime | None, datetime | None]:
     """The earliest opening and the latest moment that counts, over every student's window (None: unbounded)."""
     opens = [w.opens_at for w in windows if w.opens_at is not None]
     lasts = [w.last_moment for w in windows if w.last_moment is not None]
-    return (min(opens) if opens and len(opens) == len(windows) else None,
-            max(lasts) if lasts and len(lasts) == len(windows) else None)
+    return (
+        min(opens) if opens and len(opens) == len(windows) else None,
+        max(lasts) if lasts and len(lasts) == len(windows) else None,
+    )
 
 
 def grade_assignment(assignment: Assignment, students: list[Student]) -> AssignmentGrades:
-    problems = list(AssignmentProblem.objects.filter(assignment=assignment)
-                    .values_list("problem_id", "problem__slug", "problem__title"))
+    problems = list(
+        AssignmentProblem.objects.filter(assignment=assignment).values_list(
+            "problem_id", "problem__slug", "problem__title"
+        )
+    )
     windows = windows_of(assignment, students)
     grades = AssignmentGrades(assignment, problems, windows)
     timed = bool(assignment.time_limit_minutes)
@@ -129,11 +144,17 @@ def grade_assignment(assignment: Assignment, students: list[Student]) -> Assignm
     marks = rubric_points(assignment, windows)
     # Plain tuples, not model rows: a gradebook's CSV reads thousands of them.
     adjustments = some_students(Adjustment.objects.filter(assignment=assignment), windows)
-    by_hand = {(user_id, problem_id): (kind, points) for user_id, problem_id, kind, points in
-               adjustments.order_by().values_list("user_id", "problem_id", "kind", "points") if user_id in windows}
+    by_hand = {
+        (user_id, problem_id): (kind, points)
+        for user_id, problem_id, kind, points in adjustments.order_by().values_list(
+            "user_id", "problem_id", "kind", "points"
+        )
+        if user_id in windows
+    }
     for key in marks.keys() | by_hand.keys():
-        grades.cells[key] = with_points_by_hand(grades.cells.get(key, NOT_COUNTING), marks.get(key, 0.0),
-                                                by_hand.get(key), assignment.problem_cap)
+        grades.cells[key] = with_points_by_hand(
+            grades.cells.get(key, NOT_COUNTING), marks.get(key, 0.0), by_hand.get(key), assignment.problem_cap
+        )
     return grades
 
 
@@ -148,8 +169,12 @@ def some_students(rows, user_ids):
 
 def rubric_points(assignment: Assignment, user_ids) -> dict[tuple[int, int], float]:
     """(student, problem) -> the points of the rubric items ticked for them."""
-    items = {pk: (problem_id, points) for pk, problem_id, points in
-             RubricItem.objects.filter(assignment=assignment).values_list("pk", "problem_id", "points")}
+    items = {
+        pk: (problem_id, points)
+        for pk, problem_id, points in RubricItem.objects.filter(assignment=assignment).values_list(
+            "pk", "problem_id", "points"
+        )
+    }
     if not items:
         return {}
     found: dict[tuple[int, int], float] = defaultdict(float)
@@ -177,8 +202,11 @@ def group_mates(assignment: Assignment, user_ids: list[int]) -> dict[int, set[in
     course, themselves included; empty when the assignment has no groups (each student counts their own)."""
     if not assignment.group_size or not user_ids:
         return {}
-    members = GroupMember.objects.filter(assignment=assignment, user__course_memberships__course=assignment.course_id,
-                                         user__course_memberships__role=Role.STUDENT)
+    members = GroupMember.objects.filter(
+        assignment=assignment,
+        user__course_memberships__course=assignment.course_id,
+        user__course_memberships__role=Role.STUDENT,
+    )
     ids = set(user_ids)
     in_groups = {u: g for u, g in some_students(members, ids).values_list("user_id", "group_id") if u in ids}
     by_group: dict[int, set[int]] = defaultdict(set)
@@ -187,8 +215,9 @@ def group_mates(assignment: Assignment, user_ids: list[int]) -> dict[int, set[in
     return {u: by_group[g] | {u} for u, g in in_groups.items()}
 
 
-def accepted_in_windows(problem_ids: list[int], windows: dict[int, Window], timed: bool,
-                        mates: dict[int, set[int]] | None = None) -> list[tuple[int, int, datetime]]:
+def accepted_in_windows(
+    problem_ids: list[int], windows: dict[int, Window], timed: bool, mates: dict[int, set[int]] | None = None
+) -> list[tuple[int, int, datetime]]:
     """The accepted Submits that may count, as (student credited, problem, time): a student's own, and those of
     their group's members (``mates``). Credit never rises with time once a window is open, so for students who
     share an opening time only the first accepted Submit after it of each author matters: one aggregate per
@@ -205,8 +234,13 @@ def accepted_in_windows(problem_ids: list[int], windows: dict[int, Window], time
     for opens_at, user_ids in groups.items():
         _, until = bounds([windows[u] for u in user_ids])
         authors = set(user_ids).union(*(mates.get(u, set()) for u in user_ids))
-        submits = Submission.objects.filter(problem_id__in=problem_ids, kind=Kind.SUBMIT, status=Status.DONE,
-                                            verdict=Verdict.ACCEPTED, user_id__in=list(authors))
+        submits = Submission.objects.filter(
+            problem_id__in=problem_ids,
+            kind=Kind.SUBMIT,
+            status=Status.DONE,
+            verdict=Verdict.ACCEPTED,
+            user_id__in=list(authors),
+        )
         if opens_at is not None:
             submits = submits.filter(created_at__gte=opens_at)
         if until is not None:
@@ -254,18 +288,23 @@ class Gradebook:
 def gradebook(course: Course, section_id: int | None = None, students: list[Student] | None = None) -> Gradebook:
     """Every student's grades, or only those of ``students`` (a page of the gradebook)."""
     students = students_of(course, section_id) if students is None else students
-    return Gradebook(course, students, [grade_assignment(a, students)
-                                        for a in Assignment.objects.filter(course=course)])
+    return Gradebook(
+        course, students, [grade_assignment(a, students) for a in Assignment.objects.filter(course=course)]
+    )
 
 
 # --- The live matrix ---------------------------------------------------------------------------------------
 
+
 def course_submits(course: Course, problem_ids):
     """The Submits of the course's students on these problems, reached through their memberships (a join, not a
     list of a thousand ids); the caller keeps the students it shows."""
-    return Submission.objects.filter(problem_id__in=problem_ids, kind=Kind.SUBMIT,
-                                     user__course_memberships__course=course,
-                                     user__course_memberships__role=Role.STUDENT)
+    return Submission.objects.filter(
+        problem_id__in=problem_ids,
+        kind=Kind.SUBMIT,
+        user__course_memberships__course=course,
+        user__course_memberships__role=Role.STUDENT,
+    )
 
 
 @dataclass
@@ -280,38 +319,59 @@ class Progress:
         return "solved" if self.first_solved else "attempted" if self.attempts else "not-started"
 
 
-def progress_matrix(assignment: Assignment, students: list[Student]) -> tuple[AssignmentGrades,
-                                                                              dict[tuple[int, int], Progress]]:
+def progress_matrix(
+    assignment: Assignment, students: list[Student]
+) -> tuple[AssignmentGrades, dict[tuple[int, int], Progress]]:
     """Per (student, problem): Submits since the assignment opened for them, the first accepted, the credit."""
     grades = grade_assignment(assignment, students)
     since, _ = bounds(list(grades.windows.values()))
     submits = course_submits(assignment.course, [p[0] for p in grades.problems])
     if since is not None:
         submits = submits.filter(created_at__gte=since)
-    rows = (submits.order_by().values("user_id", "problem_id")
-            .annotate(attempts=Count("id"), last=Max("created_at"),
-                      solved=Min("created_at", filter=Q(status=Status.DONE, verdict=Verdict.ACCEPTED))))
+    rows = (
+        submits.order_by()
+        .values("user_id", "problem_id")
+        .annotate(
+            attempts=Count("id"),
+            last=Max("created_at"),
+            solved=Min("created_at", filter=Q(status=Status.DONE, verdict=Verdict.ACCEPTED)),
+        )
+    )
     cells = defaultdict(Progress)
     shown = {s.user_id for s in students}
     for row in rows:
         if row["user_id"] not in shown:
             continue
-        cells[(row["user_id"], row["problem_id"])] = Progress(row["attempts"], row["solved"], row["last"],
-                                                               grades.credit(row["user_id"], row["problem_id"]))
+        cells[(row["user_id"], row["problem_id"])] = Progress(
+            row["attempts"], row["solved"], row["last"], grades.credit(row["user_id"], row["problem_id"])
+        )
     return grades, cells
 
 
-def stuck_students(assignment: Assignment, students: list[Student], since: datetime, min_wrong: int = 3
-                   ) -> list[tuple[str, str, int]]:
+def stuck_students(
+    assignment: Assignment, students: list[Student], since: datetime, min_wrong: int = 3
+) -> list[tuple[str, str, int]]:
     """(username, problem slug, wrong Submits) for students with ``min_wrong`` or more wrong Submits on a problem
     since ``since`` and no accepted one on it ever."""
     problems = dict(AssignmentProblem.objects.filter(assignment=assignment).values_list("problem_id", "problem__slug"))
     names = {s.user_id: s.username for s in students}
-    solved = set(course_submits(assignment.course, problems).filter(verdict=Verdict.ACCEPTED)
-                 .values_list("user_id", "problem_id"))
-    wrong = (course_submits(assignment.course, problems).filter(status=Status.DONE, created_at__gte=since)
-             .exclude(verdict=Verdict.ACCEPTED).order_by().values("user_id", "problem_id").annotate(n=Count("id"))
-             .filter(n__gte=min_wrong))
-    rows = [(names[r["user_id"]], problems[r["problem_id"]], r["n"]) for r in wrong
-            if r["user_id"] in names and (r["user_id"], r["problem_id"]) not in solved]
+    solved = set(
+        course_submits(assignment.course, problems)
+        .filter(verdict=Verdict.ACCEPTED)
+        .values_list("user_id", "problem_id")
+    )
+    wrong = (
+        course_submits(assignment.course, problems)
+        .filter(status=Status.DONE, created_at__gte=since)
+        .exclude(verdict=Verdict.ACCEPTED)
+        .order_by()
+        .values("user_id", "problem_id")
+        .annotate(n=Count("id"))
+        .filter(n__gte=min_wrong)
+    )
+    rows = [
+        (names[r["user_id"]], problems[r["problem_id"]], r["n"])
+        for r in wrong
+        if r["user_id"] in names and (r["user_id"], r["problem_id"]) not in solved
+    ]
     return sorted(rows, key=lambda row: (-row[2], row[0]))

@@ -67,8 +67,11 @@ def set_group_rule(assignment: Assignment, by, size: int | None, formed_by: str)
         raise CourseError(errors)
     assignment.group_size, assignment.groups_formed_by = size, formed_by
     assignment.save(update_fields=["group_size", "groups_formed_by"])
-    rule = (f"groups of up to {size}, formed by {'students' if formed_by == GroupFormation.STUDENTS else 'staff'}"
-            if size else "no groups")
+    rule = (
+        f"groups of up to {size}, formed by {'students' if formed_by == GroupFormation.STUDENTS else 'staff'}"
+        if size
+        else "no groups"
+    )
     changed(assignment, by, rule)
 
 
@@ -105,8 +108,10 @@ def check_student_may_change(assignment: Assignment, student, group: StudentGrou
         raise CourseError("Only the course's students join groups.")
     people = [student] + (members_of(group) if group else [])
     if has_counting_submit(assignment, people):
-        raise CourseError("Groups are fixed once a member has submitted on this assignment: ask the course's "
-                          "instructor to change yours.")
+        raise CourseError(
+            "Groups are fixed once a member has submitted on this assignment: ask the course's "
+            "instructor to change yours."
+        )
 
 
 @transaction.atomic
@@ -164,21 +169,27 @@ def remove_member(group: StudentGroup, user) -> None:
 
 # --- The instructor's side ------------------------------------------------------------------------------------
 
+
 @transaction.atomic
-def add_to_group(assignment: Assignment, by, usernames: list[str], group: StudentGroup | None = None
-                 ) -> StudentGroup:
+def add_to_group(assignment: Assignment, by, usernames: list[str], group: StudentGroup | None = None) -> StudentGroup:
     """The instructor puts these students in ``group``, or in a new group; at any time, Submits or not."""
     if not assignment.group_size:
         raise CourseError("Turn groups on first: give the group size.")
     if group is not None:
         group = StudentGroup.objects.select_for_update().get(pk=group.pk, assignment=assignment)
     wanted = [name.strip() for name in usernames if name.strip()]
-    students = {m.user.username.lower(): m.user for m in Membership.objects.annotate(name=Lower("user__username"))
-                .filter(course_id=assignment.course_id, role=Role.STUDENT, name__in=[n.lower() for n in wanted])
-                .select_related("user")}
+    students = {
+        m.user.username.lower(): m.user
+        for m in Membership.objects.annotate(name=Lower("user__username"))
+        .filter(course_id=assignment.course_id, role=Role.STUDENT, name__in=[n.lower() for n in wanted])
+        .select_related("user")
+    }
     errors = [f"{name} is not a student of this course." for name in wanted if name.lower() not in students]
-    taken = dict(GroupMember.objects.filter(assignment=assignment, user__in=list(students.values()))
-                 .values_list("user__username", "group__code"))
+    taken = dict(
+        GroupMember.objects.filter(assignment=assignment, user__in=list(students.values())).values_list(
+            "user__username", "group__code"
+        )
+    )
     errors += [f"{name} is in group {code} already: remove them from it first." for name, code in taken.items()]
     size = (group.members.count() if group else 0) + len(students)
     if size > assignment.group_size:
@@ -190,8 +201,11 @@ def add_to_group(assignment: Assignment, by, usernames: list[str], group: Studen
     group = group or StudentGroup.objects.create(assignment=assignment, created_by=by)
     for user in students.values():
         add_member(group, user)
-    changed(assignment, by, f"{by.username} added {', '.join(sorted(u.username for u in students.values()))} "
-                            f"to {describe(group)}")
+    changed(
+        assignment,
+        by,
+        f"{by.username} added {', '.join(sorted(u.username for u in students.values()))} to {describe(group)}",
+    )
     return group
 
 
@@ -205,6 +219,7 @@ def remove_from_group(assignment: Assignment, by, group: StudentGroup, user) -> 
 
 
 # --- What a member sees ----------------------------------------------------------------------------------------
+
 
 @dataclass
 class GroupView:
@@ -227,20 +242,35 @@ def group_view(assignment: Assignment, student) -> GroupView | None:
 def group_submits(assignment: Assignment, group: StudentGroup):
     """Every member's Submits on the assignment's problems, newest first, since it opened."""
     members = list(GroupMember.objects.filter(group=group).values_list("user_id", flat=True))
-    submits = Submission.objects.filter(user_id__in=members, kind=Kind.SUBMIT,
-                                        problem_id__in=assignment.items.values("problem_id"))
+    submits = Submission.objects.filter(
+        user_id__in=members, kind=Kind.SUBMIT, problem_id__in=assignment.items.values("problem_id")
+    )
     if assignment.opens_at is not None:
         submits = submits.filter(created_at__gte=assignment.opens_at)
-    return (submits.select_related("user", "problem").order_by("-created_at", "-pk")
-            .only("id", "user__username", "problem__slug", "problem__title", "created_at", "status", "verdict",
-                  "kind", "user_id", "problem_id"))
+    return (
+        submits.select_related("user", "problem")
+        .order_by("-created_at", "-pk")
+        .only(
+            "id",
+            "user__username",
+            "problem__slug",
+            "problem__title",
+            "created_at",
+            "status",
+            "verdict",
+            "kind",
+            "user_id",
+            "problem_id",
+        )
+    )
 
 
 def mates_on_problem(user_id: int, problem_id: int) -> set[int]:
     """Everyone whose credit a Submit of this student on this problem may move: the student and the members of
     their groups on assignments holding the problem (for the LMS)."""
-    groups = GroupMember.objects.filter(user_id=user_id, assignment__group_size__isnull=False,
-                                        assignment__items__problem_id=problem_id).values("group_id")
+    groups = GroupMember.objects.filter(
+        user_id=user_id, assignment__group_size__isnull=False, assignment__items__problem_id=problem_id
+    ).values("group_id")
     return {user_id} | set(GroupMember.objects.filter(group_id__in=groups).values_list("user_id", flat=True))
 
 

@@ -33,9 +33,12 @@ def insights(assignment: Assignment) -> list[ProblemInsight]:
     found = []
     for item in items:
         latest: dict[int, tuple[list[Any], list[Any]]] = {}
-        rows = (course_submits(assignment.course, [item.problem_id])
-                .filter(status=Status.DONE, verdict__in=WRONG_VERDICTS)
-                .order_by("-created_at", "-pk").values_list("user_id", "results", "properties"))
+        rows = (
+            course_submits(assignment.course, [item.problem_id])
+            .filter(status=Status.DONE, verdict__in=WRONG_VERDICTS)
+            .order_by("-created_at", "-pk")
+            .values_list("user_id", "results", "properties")
+        )
         for user_id, results, properties in rows.iterator():
             latest.setdefault(user_id, (results or [], properties or []))
         found.append(summarise(item.problem, list(latest.values())))
@@ -47,12 +50,18 @@ def summarise(problem, latest: list[tuple[list, list]]) -> ProblemInsight:
     properties: Counter[str] = Counter()
     for results, fired in latest:
         # A passed test carries an empty misconception: only a named one is a mistake the class makes.
-        named = {t["misconception"].get("name") for t in results
-                 if isinstance(t, dict) and isinstance(t.get("misconception"), dict)}
+        named = {
+            t["misconception"].get("name")
+            for t in results
+            if isinstance(t, dict) and isinstance(t.get("misconception"), dict)
+        }
         names.update(str(name) for name in named if name)
         properties.update({str(p["name"]) for p in fired if isinstance(p, dict) and p.get("name")})
     grouped = group([(index, results) for index, (results, _) in enumerate(latest)])
-    clusters = [(cluster_id(key), [name for name, _ in key], len(members))
-                for key, members in list(grouped.items())[:CLUSTERS_SHOWN]]
-    return ProblemInsight(problem.slug, problem.title, len(latest), names.most_common(), properties.most_common(),
-                          clusters)
+    clusters = [
+        (cluster_id(key), [name for name, _ in key], len(members))
+        for key, members in list(grouped.items())[:CLUSTERS_SHOWN]
+    ]
+    return ProblemInsight(
+        problem.slug, problem.title, len(latest), names.most_common(), properties.most_common(), clusters
+    )

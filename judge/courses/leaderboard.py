@@ -14,7 +14,10 @@ def course_standings(course: Course, section: Section | None = None) -> tuple[Bo
     members = Membership.objects.filter(course=course, role=Role.STUDENT)
     if section is not None:
         members = members.filter(section=section)
-    rows = list(UserTotals.objects.filter(user_id__in=members.values("user_id"), solved__gt=0).order_by(*ORDER)
-                .values_list("user_id", "solved", "reached_at"))
+    rows = list(
+        UserTotals.objects.filter(user_id__in=members.values("user_id"), solved__gt=0)
+        .order_by(*ORDER)
+        .values_list("user_id", "solved", "reached_at")
+    )
     board = Board(Period.ALL, dict(Counter(solved for _, solved, _ in rows)))
     return board, with_names([rows], board)[0]

@@ -28,7 +28,8 @@ def fingerprint(assignment: Assignment) -> str:
     """Changes when a course student makes a Submit on the assignment's problems or one of them is graded."""
     problems = list(assignment.items.values_list("problem_id", flat=True))
     figures = course_submits(assignment.course, problems).aggregate(
-        n=Count("id"), done=Count("id", filter=Q(status=Status.DONE)), last=Max("id"))
+        n=Count("id"), done=Count("id", filter=Q(status=Status.DONE)), last=Max("id")
+    )
     return f"{figures['n']}-{figures['done']}-{figures['last'] or 0}"
 
 

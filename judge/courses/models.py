@@ -128,7 +128,8 @@ class Assignment(LateWindow):
     group_size = models.PositiveSmallIntegerField(null=True, blank=True)
     groups_formed_by = models.CharField(max_length=10, choices=GroupFormation.choices, default=GroupFormation.STAFF)
     problems: models.ManyToManyField[Problem, AssignmentProblem] = models.ManyToManyField(
-        Problem, through="AssignmentProblem", related_name="assignments")
+        Problem, through="AssignmentProblem", related_name="assignments"
+    )
 
     class Meta:
         ordering = ["due_at", "pk"]
@@ -151,8 +152,9 @@ class Override(LateWindow):
     """New dates or a different late rule for one student or one section; blank fields keep the assignment's."""
 
     assignment = models.ForeignKey(Assignment, on_delete=models.CASCADE, related_name="overrides")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
-                             related_name="+")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
     section = models.ForeignKey(Section, null=True, blank=True, on_delete=models.CASCADE, related_name="overrides")
     # What the student reads beside their own dates; ``staff_note`` is for the course's staff only (a doctor's note,
     # a family matter), and never reaches the student's pages.
@@ -163,8 +165,10 @@ class Override(LateWindow):
 
     class Meta:
         constraints = [
-            models.CheckConstraint(condition=models.Q(user__isnull=True) ^ models.Q(section__isnull=True),
-                                   name="override_for_a_student_or_a_section"),
+            models.CheckConstraint(
+                condition=models.Q(user__isnull=True) ^ models.Q(section__isnull=True),
+                name="override_for_a_student_or_a_section",
+            ),
             models.UniqueConstraint(fields=["assignment", "user"], name="one_override_per_student"),
             models.UniqueConstraint(fields=["assignment", "section"], name="one_override_per_section"),
         ]

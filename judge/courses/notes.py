@@ -23,8 +23,9 @@ class DueNote:
 def due_notes(user, problem, now: datetime) -> list[DueNote]:
     if not user.is_authenticated:
         return []
-    assignments = (Assignment.objects.filter(items__problem=problem, course__memberships__user=user,
-                                             course__memberships__role=Role.STUDENT).select_related("course"))
+    assignments = Assignment.objects.filter(
+        items__problem=problem, course__memberships__user=user, course__memberships__role=Role.STUDENT
+    ).select_related("course")
     return [note_for(a, user, problem, now) for a in assignments]
 
 
@@ -32,11 +33,20 @@ def note_for(assignment: Assignment, user, problem, now: datetime) -> DueNote:
     window = window_for(assignment, user)
     course, title = str(assignment.course), assignment.title
     if assignment.time_limit_minutes and not window.timed:
-        return DueNote(course, title, f"Timed ({assignment.time_limit_minutes} min): open the assignment to start "
-                                      "your time; Submits before that do not count.", False)
+        return DueNote(
+            course,
+            title,
+            f"Timed ({assignment.time_limit_minutes} min): open the assignment to start "
+            "your time; Submits before that do not count.",
+            False,
+        )
     if window.opens_at is not None and window.not_open_at(now):
-        return DueNote(course, title, f"Opens in {time_left(window.opens_at, now)}; Submits before that are "
-                                      "practice and do not count.", False)
+        return DueNote(
+            course,
+            title,
+            f"Opens in {time_left(window.opens_at, now)}; Submits before that are practice and do not count.",
+            False,
+        )
     credit = credit_at(window, now, bool(assignment.time_limit_minutes))
     if not credit.counts:
         return DueNote(course, title, "Closed: Submits still grade, as practice, but do not count.", False)
@@ -48,6 +58,11 @@ def note_for(assignment: Assignment, user, problem, now: datetime) -> DueNote:
         return DueNote(course, title, "No due time." + left, True)
     if not credit.late:
         return DueNote(course, title, f"Due in {time_left(window.due_at, now)}." + left, True)
-    return DueNote(course, title, f"Late: an accepted Submit now earns {round(credit.value * 100)}%; "
-                                  + (f"closes in {time_left(window.closes_at, now)}." if window.closes_at else "closes soon.")
-                                  + left, True)
+    return DueNote(
+        course,
+        title,
+        f"Late: an accepted Submit now earns {round(credit.value * 100)}%; "
+        + (f"closes in {time_left(window.closes_at, now)}." if window.closes_at else "closes soon.")
+        + left,
+        True,
+    )

@@ -13,8 +13,15 @@ from django.utils.safestring import SafeString, mark_safe
 
 WIDTH, HEIGHT, TOP, BOTTOM, LEFT = 560, 170, 12, 34, 30
 # Bucket widths for solves over time, smallest first: the first that draws the span in at most MAX_BARS bars.
-BUCKETS = (timedelta(minutes=10), timedelta(minutes=30), timedelta(hours=1), timedelta(hours=3),
-           timedelta(hours=6), timedelta(days=1), timedelta(days=7))
+BUCKETS = (
+    timedelta(minutes=10),
+    timedelta(minutes=30),
+    timedelta(hours=1),
+    timedelta(hours=3),
+    timedelta(hours=6),
+    timedelta(days=1),
+    timedelta(days=7),
+)
 MAX_BARS = 48
 
 
@@ -31,8 +38,14 @@ def score_histogram(grades, students) -> SafeString:
     bins = score_bins([grades.total(s.user_id) for s in students], problems)
     labels = [str(k) for k in range(problems + 1)]
     titles = [f"{n} student{'s' * (n != 1)} with {describe_points(k, problems)}" for k, n in enumerate(bins)]
-    return bar_chart("score-histogram", f"Points on {problems} problem{'s' * (problems != 1)}, per student",
-                     bins, labels, titles, "points (rounded down)")
+    return bar_chart(
+        "score-histogram",
+        f"Points on {problems} problem{'s' * (problems != 1)}, per student",
+        bins,
+        labels,
+        titles,
+        "points (rounded down)",
+    )
 
 
 def describe_points(k: int, problems: int) -> str:
@@ -60,11 +73,20 @@ def solves_over_time(cells, due_at: datetime | None) -> SafeString:
     shown = "%H:%M" if step < timedelta(days=1) else "%b %d"
     edges = [timezone.localtime(start + i * step) for i in range(len(counts) + 1)]
     labels = [edges[i].strftime(shown) for i in range(len(counts))]
-    titles = [f"{n} solve{'s' * (n != 1)} from {edges[i].strftime('%b %d %H:%M')} to "
-              f"{edges[i + 1].strftime('%b %d %H:%M')}" for i, n in enumerate(counts)]
+    titles = [
+        f"{n} solve{'s' * (n != 1)} from {edges[i].strftime('%b %d %H:%M')} to {edges[i + 1].strftime('%b %d %H:%M')}"
+        for i, n in enumerate(counts)
+    ]
     due = (due_at - start) / step if due_at and start <= due_at <= start + len(counts) * step else None
-    return bar_chart("solves-over-time", "First solves over time (one per student and problem)", counts, labels,
-                     titles, f"your time, {describe(step)} per bar", marker=due)
+    return bar_chart(
+        "solves-over-time",
+        "First solves over time (one per student and problem)",
+        counts,
+        labels,
+        titles,
+        f"your time, {describe(step)} per bar",
+        marker=due,
+    )
 
 
 def floor_to(moment: datetime, step: timedelta) -> datetime:
@@ -80,33 +102,52 @@ def describe(step: timedelta) -> str:
     return f"{minutes} min" if minutes < 60 else f"{minutes // 60} h" if minutes < 1440 else f"{minutes // 1440} d"
 
 
-def bar_chart(css_id: str, caption: str, counts: list[int], labels: list[str], titles: list[str], axis: str,
-              marker: float | None = None) -> SafeString:
+def bar_chart(
+    css_id: str,
+    caption: str,
+    counts: list[int],
+    labels: list[str],
+    titles: list[str],
+    axis: str,
+    marker: float | None = None,
+) -> SafeString:
     """Bars scaled to the largest count, each with its count as a <title> and ``data-count``; a label under every
     bar when they fit, else under every few. ``marker``: a bar position (fractional) to draw the due line at."""
     tallest = max(counts) or 1
     slot = (WIDTH - LEFT) / len(counts)
     every = max(1, round(len(labels) * 44 / (WIDTH - LEFT)))
     plot = HEIGHT - TOP - BOTTOM
-    parts = [f'<text x="{LEFT - 4}" y="{TOP + 4}" font-size="10" text-anchor="end" fill="#555">{tallest}</text>',
-             f'<text x="{LEFT - 4}" y="{TOP + plot}" font-size="10" text-anchor="end" fill="#555">0</text>',
-             f'<line x1="{LEFT}" y1="{TOP + plot}" x2="{WIDTH}" y2="{TOP + plot}" stroke="#888"/>']
+    parts = [
+        f'<text x="{LEFT - 4}" y="{TOP + 4}" font-size="10" text-anchor="end" fill="#555">{tallest}</text>',
+        f'<text x="{LEFT - 4}" y="{TOP + plot}" font-size="10" text-anchor="end" fill="#555">0</text>',
+        f'<line x1="{LEFT}" y1="{TOP + plot}" x2="{WIDTH}" y2="{TOP + plot}" stroke="#888"/>',
+    ]
     for i, (n, label, title) in enumerate(zip(counts, labels, titles)):
         x, height = LEFT + i * slot, plot * n / tallest
-        parts.append(f'<rect class="bar" data-count="{n}" data-label="{escape(label)}" x="{x + 1:.1f}" '
-                     f'y="{TOP + plot - height:.1f}" width="{max(slot - 2, 1):.1f}" height="{height:.1f}" '
-                     f'fill="#3b6fb6"><title>{escape(title)}</title></rect>')
+        parts.append(
+            f'<rect class="bar" data-count="{n}" data-label="{escape(label)}" x="{x + 1:.1f}" '
+            f'y="{TOP + plot - height:.1f}" width="{max(slot - 2, 1):.1f}" height="{height:.1f}" '
+            f'fill="#3b6fb6"><title>{escape(title)}</title></rect>'
+        )
         if i % every == 0:
-            parts.append(f'<text x="{x + slot / 2:.1f}" y="{TOP + plot + 13}" font-size="10" text-anchor="middle" '
-                         f'fill="#333">{escape(label)}</text>')
+            parts.append(
+                f'<text x="{x + slot / 2:.1f}" y="{TOP + plot + 13}" font-size="10" text-anchor="middle" '
+                f'fill="#333">{escape(label)}</text>'
+            )
     if marker is not None:
         x = LEFT + marker * slot
-        parts.append(f'<line class="due" x1="{x:.1f}" y1="{TOP - 4}" x2="{x:.1f}" y2="{TOP + plot}" stroke="#c0392b" '
-                     f'stroke-dasharray="4 3"><title>due</title></line>'
-                     f'<text x="{x + 3:.1f}" y="{TOP + 6}" font-size="10" fill="#c0392b">due</text>')
-    parts.append(f'<text x="{(LEFT + WIDTH) / 2:.0f}" y="{HEIGHT - 4}" font-size="10" text-anchor="middle" '
-                 f'fill="#555">{escape(axis)}</text>')
+        parts.append(
+            f'<line class="due" x1="{x:.1f}" y1="{TOP - 4}" x2="{x:.1f}" y2="{TOP + plot}" stroke="#c0392b" '
+            f'stroke-dasharray="4 3"><title>due</title></line>'
+            f'<text x="{x + 3:.1f}" y="{TOP + 6}" font-size="10" fill="#c0392b">due</text>'
+        )
+    parts.append(
+        f'<text x="{(LEFT + WIDTH) / 2:.0f}" y="{HEIGHT - 4}" font-size="10" text-anchor="middle" '
+        f'fill="#555">{escape(axis)}</text>'
+    )
     # Every text in the picture went through escape(); the rest is numbers.
-    return mark_safe(f'<figure class="chart" id="{css_id}"><figcaption>{escape(caption)}</figcaption>'  # noqa: S308
-                     f'<svg role="img" xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" '
-                     f'viewBox="0 0 {WIDTH} {HEIGHT}"><title>{escape(caption)}</title>{"".join(parts)}</svg></figure>')
+    return mark_safe(  # noqa: S308
+        f'<figure class="chart" id="{css_id}"><figcaption>{escape(caption)}</figcaption>'
+        f'<svg role="img" xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" '
+        f'viewBox="0 0 {WIDTH} {HEIGHT}"><title>{escape(caption)}</title>{"".join(parts)}</svg></figure>'
+    )

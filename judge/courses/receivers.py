@@ -13,8 +13,12 @@ from judge.submissions.models import Kind, Submission
 @receiver(rejudge_requested)
 def on_rejudge(sender, batch: RejudgeBatch, **kwargs) -> None:
     """Remember the released credit of the students whose Submits are graded again (one aggregate query)."""
-    rows = (Submission.objects.filter(pk__in=batch.submission_ids, kind=Kind.SUBMIT).order_by()
-            .values_list("user_id", "problem_id").distinct())
+    rows = (
+        Submission.objects.filter(pk__in=batch.submission_ids, kind=Kind.SUBMIT)
+        .order_by()
+        .values_list("user_id", "problem_id")
+        .distinct()
+    )
     users, problems = {u for u, _ in rows}, {p for _, p in rows}
     if users:
         remember_credit_before_rejudge(batch.pk, sorted(problems), sorted(users))

@@ -73,9 +73,11 @@ class Hold:
 
     @property
     def sentence(self) -> str:
-        return (f"Grades for {self.title} are released {self.when}: until then you see that your Submit was "
-                "received and how it did on the visible examples, but not its verdict, the hidden tests, "
-                "your credit or the editorial.")
+        return (
+            f"Grades for {self.title} are released {self.when}: until then you see that your Submit was "
+            "received and how it did on the visible examples, but not its verdict, the hidden tests, "
+            "your credit or the editorial."
+        )
 
 
 def holds_for(user, problem_ids=None, now: datetime | None = None) -> dict[int, list[Hold]]:
@@ -83,11 +85,14 @@ def holds_for(user, problem_ids=None, now: datetime | None = None) -> dict[int, 
     if not getattr(user, "is_authenticated", False):
         return {}
     now = now or timezone.now()
-    items = (AssignmentProblem.objects.filter(assignment__course__memberships__user=user,
-                                              assignment__course__memberships__role=Role.STUDENT)
-             .exclude(assignment__release=Release.AT_ONCE)
-             .exclude(assignment__release=Release.MANUAL, assignment__released_at__isnull=False)
-             .select_related("assignment"))
+    items = (
+        AssignmentProblem.objects.filter(
+            assignment__course__memberships__user=user, assignment__course__memberships__role=Role.STUDENT
+        )
+        .exclude(assignment__release=Release.AT_ONCE)
+        .exclude(assignment__release=Release.MANUAL, assignment__released_at__isnull=False)
+        .select_related("assignment")
+    )
     if problem_ids is not None:
         items = items.filter(problem_id__in=list(problem_ids))
     holds: dict[int, list[Hold]] = defaultdict(list)
@@ -100,8 +105,9 @@ def holds_for(user, problem_ids=None, now: datetime | None = None) -> dict[int, 
         if released_for(assignment, window, now):
             continue
         until = window.due_at if assignment.release == Release.AFTER_DUE else None
-        holds[item.problem_id].append(Hold(assignment.pk, assignment.course_id, assignment.title,
-                                           window.opens_at, until))
+        holds[item.problem_id].append(
+            Hold(assignment.pk, assignment.course_id, assignment.title, window.opens_at, until)
+        )
     return dict(holds)
 
 
@@ -109,8 +115,10 @@ def hold_on(viewer, submission: Submission) -> Hold | None:
     """The hold that keeps this submission's grade from its own author, if ``viewer`` is that author."""
     if viewer.pk != submission.user_id or submission.kind != Kind.SUBMIT:
         return None
-    return next((h for h in holds_for(viewer, [submission.problem_id]).get(submission.problem_id, [])
-                 if h.covers(submission)), None)
+    return next(
+        (h for h in holds_for(viewer, [submission.problem_id]).get(submission.problem_id, []) if h.covers(submission)),
+        None,
+    )
 
 
 def editorial_hold(user, problem_id: int) -> Hold | None:
@@ -122,8 +130,7 @@ def held_submission_ids(user, submissions) -> set[int]:
     """Of ``submissions`` (their own), those whose grade is held from ``user``: one look-up for a whole list."""
     submissions = list(submissions)
     holds = holds_for(user, {s.problem_id for s in submissions}) if submissions else {}
-    return {s.pk for s in submissions if s.user_id == user.pk
-            and any(h.covers(s) for h in holds.get(s.problem_id, []))}
+    return {s.pk for s in submissions if s.user_id == user.pk and any(h.covers(s) for h in holds.get(s.problem_id, []))}
 
 
 def marked_held(user, submissions) -> list[Submission]:
@@ -147,8 +154,14 @@ def masked_marks(user, solved: set[int], attempted: set[int]) -> tuple[set[int],
         if len(earliest) < len(held):  # an assignment with no opening holds every Submit
             hidden.add(problem_id)
             continue
-        before = Submission.objects.filter(user=user, problem_id=problem_id, kind=Kind.SUBMIT, verdict=Verdict.ACCEPTED, status=Status.DONE,
-                                           created_at__lt=min(earliest))
+        before = Submission.objects.filter(
+            user=user,
+            problem_id=problem_id,
+            kind=Kind.SUBMIT,
+            verdict=Verdict.ACCEPTED,
+            status=Status.DONE,
+            created_at__lt=min(earliest),
+        )
         if not before.exists():
             hidden.add(problem_id)
     return solved - hidden, attempted | hidden
@@ -158,8 +171,7 @@ def marks_for(user) -> tuple[set[int], set[int]]:
     """The problems this user solved and attempted, as the problem list and the API mark them: the standings'
     marks less what a hold keeps back."""
     solved, attempted = marks_of(user)
-    return masked_marks(user, solved, attempted) if getattr(user, "is_authenticated", False) else (solved,
-                                                                                                  attempted)
+    return masked_marks(user, solved, attempted) if getattr(user, "is_authenticated", False) else (solved, attempted)
 
 
 def editorial_for(user, problem) -> EditorialAccess:
@@ -170,8 +182,7 @@ def editorial_for(user, problem) -> EditorialAccess:
     hold = editorial_hold(user, problem.pk)
     if hold is None:
         return access
-    return EditorialAccess(False, f"The editorial opens when your grades for {hold.title} are released "
-                                  f"({hold.when}).")
+    return EditorialAccess(False, f"The editorial opens when your grades for {hold.title} are released ({hold.when}).")
 
 
 @transaction.atomic
@@ -179,10 +190,8 @@ def release_assignment(assignment: Assignment, by) -> bool:
     """Staff press Release: every student sees their grades, and the LMS is sent every score (once: a second
     press changes nothing). False if it was released already."""
     if assignment.release != Release.MANUAL:
-        raise CourseError("This assignment releases grades by itself; change its release setting to release by "
-                          "hand.")
-    if Assignment.objects.filter(pk=assignment.pk, released_at__isnull=True).update(
-            released_at=timezone.now()) != 1:
+        raise CourseError("This assignment releases grades by itself; change its release setting to release by hand.")
+    if Assignment.objects.filter(pk=assignment.pk, released_at__isnull=True).update(released_at=timezone.now()) != 1:
         return False
     assignment.refresh_from_db()
     audit(assignment.course, by, RELEASED, f"released the grades of {assignment.title!r}")
@@ -200,6 +209,7 @@ def release_note(assignment: Assignment, window: Window, now: datetime) -> str:
 
 # --- A rejudge after release: the students whose credit moved are told -----------------------------------------
 
+
 def remember_credit_before_rejudge(batch_id: int, problem_ids: list[int], user_ids: list[int]) -> int:
     """Called as a rejudge is requested (``judge.authoring.signals.rejudge_requested``): each affected student's
     credit on every released assignment holding a rejudged problem, to compare with once the rejudge is done."""
@@ -214,9 +224,17 @@ def remember_credit_before_rejudge(batch_id: int, problem_ids: list[int], user_i
         for student in students:
             if not released_for(assignment, grades.windows[student.user_id], now):
                 continue  # nothing was shown to them yet, so nothing moved for them
-            rows += [CreditBefore(batch_id=batch_id, assignment=assignment, user_id=student.user_id,
-                                  problem_id=pid, value=grades.credit(student.user_id, pid).value)
-                     for pid, _, _ in grades.problems if pid in problem_ids]
+            rows += [
+                CreditBefore(
+                    batch_id=batch_id,
+                    assignment=assignment,
+                    user_id=student.user_id,
+                    problem_id=pid,
+                    value=grades.credit(student.user_id, pid).value,
+                )
+                for pid, _, _ in grades.problems
+                if pid in problem_ids
+            ]
     CreditBefore.objects.bulk_create(rows)
     return len(rows)
 
@@ -226,8 +244,9 @@ def notify_moved_credit(batch_id: int) -> int:
     differs from before it. Each remembered credit is compared and forgotten once (rows locked and deleted in
     one transaction), so a notice is never sent twice."""
     with transaction.atomic():
-        before = list(CreditBefore.objects.select_for_update().filter(batch_id=batch_id)
-                      .select_related("assignment", "problem"))
+        before = list(
+            CreditBefore.objects.select_for_update().filter(batch_id=batch_id).select_related("assignment", "problem")
+        )
         CreditBefore.objects.filter(pk__in=[b.pk for b in before]).delete()
         by_assignment: dict[int, list[CreditBefore]] = defaultdict(list)
         for row in before:
@@ -241,10 +260,12 @@ def notify_moved_credit(batch_id: int) -> int:
                 now_value = grades.credit(row.user_id, row.problem_id).value if row.user_id in grades.windows else 0
                 if abs(now_value - row.value) > 1e-9:
                     Notice.objects.create(
-                        course_id=assignment.course_id, user_id=row.user_id,
+                        course_id=assignment.course_id,
+                        user_id=row.user_id,
                         link=f"/courses/{assignment.course_id}/assignments/{assignment.pk}/",
                         text=f"{row.problem.title} in {assignment.title} was graded again: your credit went from "
-                             f"{row.value:g} to {now_value:g}.")
+                        f"{row.value:g} to {now_value:g}.",
+                    )
                     told += 1
     return told
 

@@ -57,8 +57,10 @@ def audit(course: Course, by, action: str, summary: str) -> None:
 
 def window_text(window) -> str:
     """An assignment's or an override's dates and late rule for the audit log, values included."""
-    return (f"opens {stamp(window.opens_at)}, due {stamp(window.due_at)}, closes {stamp(window.closes_at)}, "
-            f"{late_rule_text(window)}")
+    return (
+        f"opens {stamp(window.opens_at)}, due {stamp(window.due_at)}, closes {stamp(window.closes_at)}, "
+        f"{late_rule_text(window)}"
+    )
 
 
 def late_rule_text(window) -> str:
@@ -79,8 +81,9 @@ KEEP = object()  # enrol's section: leave it as it is
 UNREAD = object()  # enrol's member: not read yet
 
 
-def enrol(course: Course, user, role: str, by=None, how: str = "", section=KEEP, keep_role: bool = False,
-          member=UNREAD) -> tuple[Membership, Enrolled]:
+def enrol(
+    course: Course, user, role: str, by=None, how: str = "", section=KEEP, keep_role: bool = False, member=UNREAD
+) -> tuple[Membership, Enrolled]:
     """Make ``user`` a member of ``course`` with ``role`` (and ``section``, unless KEEP), or move an existing
     member to them; with ``keep_role``, an existing member keeps theirs (joining twice changes nothing).
     ``member``: their row if the caller read it already (None: not a member), as a roster import does.
@@ -190,20 +193,27 @@ class RosterResult:
 def parse_roster(course: Course, data: bytes) -> list[RosterRow]:
     """Every row of a roster CSV, or CourseError with one message per problem found (at most 20 shown)."""
     if len(data) > ROSTER_MAX_BYTES:
-        raise CourseError(f"The roster is {len(data):,} bytes; the limit is {ROSTER_MAX_BYTES:,}. "
-                          "A roster is one line per student: username or email, then an optional section.")
+        raise CourseError(
+            f"The roster is {len(data):,} bytes; the limit is {ROSTER_MAX_BYTES:,}. "
+            "A roster is one line per student: username or email, then an optional section."
+        )
     if not data.strip():
         raise CourseError("The roster is empty. Put one student per line: username or email, then a section.")
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
-        raise CourseError(f"The roster is not UTF-8 text (byte {error.start + 1} cannot be read). "
-                          "Save it as 'CSV UTF-8' and upload it again.") from None
+        raise CourseError(
+            f"The roster is not UTF-8 text (byte {error.start + 1} cannot be read). "
+            "Save it as 'CSV UTF-8' and upload it again."
+        ) from None
     if "\x00" in text:
         raise CourseError("The roster contains binary data, not CSV text.")
     try:
-        rows = [(number, [cell.strip() for cell in row]) for number, row in enumerate(csv.reader(io.StringIO(text)), 1)
-                if any(cell.strip() for cell in row)]
+        rows = [
+            (number, [cell.strip() for cell in row])
+            for number, row in enumerate(csv.reader(io.StringIO(text)), 1)
+            if any(cell.strip() for cell in row)
+        ]
     except csv.Error as error:
         raise CourseError(f"The roster is not valid CSV: {error}.") from None
     if rows and {cell.lower() for cell in rows[0][1]} & ROSTER_HEADERS:
@@ -236,8 +246,10 @@ def resolve_rows(course: Course, rows: list[tuple[int, list[str]]]) -> list[Rost
         if not name:
             errors.append(f"Line {line}: the username or email is blank.")
         elif user is None:
-            errors.append(f"Line {line}: no account has the username or email '{name[:80]}'. "
-                          "Students sign up first; nothing was imported.")
+            errors.append(
+                f"Line {line}: no account has the username or email '{name[:80]}'. "
+                "Students sign up first; nothing was imported."
+            )
         elif user.pk in seen:
             errors.append(f"Line {line}: '{name[:80]}' is already on line {seen[user.pk]}.")
         elif len(section) > 60:
@@ -264,12 +276,18 @@ def import_roster(course: Course, by, data: bytes) -> RosterResult:
         if row.section:
             section = sections.get(row.section) or Section.objects.create(course=course, name=row.section)
             sections[row.section] = section
-        _, enrolled = enrol(course, row.user, row.role, by, f"roster line {row.line}", section=section,
-                            member=existing.get(row.user.pk))
-        {Enrolled.ADDED: result.added, Enrolled.CHANGED: result.moved,
-         Enrolled.UNCHANGED: result.unchanged}[enrolled].append(row.user.username)
-    audit(course, by, "roster", f"roster: {len(result.added)} added, {len(result.moved)} changed, "
-                                f"{len(result.unchanged)} unchanged")
+        _, enrolled = enrol(
+            course, row.user, row.role, by, f"roster line {row.line}", section=section, member=existing.get(row.user.pk)
+        )
+        {Enrolled.ADDED: result.added, Enrolled.CHANGED: result.moved, Enrolled.UNCHANGED: result.unchanged}[
+            enrolled
+        ].append(row.user.username)
+    audit(
+        course,
+        by,
+        "roster",
+        f"roster: {len(result.added)} added, {len(result.moved)} changed, {len(result.unchanged)} unchanged",
+    )
     return result
 
 
@@ -279,13 +297,18 @@ def update_course(course: Course, by, title: str, term: str, leaderboard_enabled
         raise CourseError("A course needs a title.")
     course.title, course.term, course.leaderboard_enabled = title.strip()[:200], term.strip()[:60], leaderboard_enabled
     course.save(update_fields=["title", "term", "leaderboard_enabled"])
-    audit(course, by, "settings", f"title {course.title!r}, term {course.term!r}, "
-                                  f"leaderboard {'on' if leaderboard_enabled else 'off'}")
+    audit(
+        course,
+        by,
+        "settings",
+        f"title {course.title!r}, term {course.term!r}, leaderboard {'on' if leaderboard_enabled else 'off'}",
+    )
 
 
 @transaction.atomic
-def save_assignment(course: Course, by, values: dict, problems: list, assignment: Assignment | None = None
-                    ) -> Assignment:
+def save_assignment(
+    course: Course, by, values: dict, problems: list, assignment: Assignment | None = None
+) -> Assignment:
     """Create or change an assignment. ``values`` holds its fields; ``problems`` its published problems (kept in the
     learning path's order)."""
     fields = ("opens_at", "due_at", "closes_at", "late_rule", "late_multiplier", "late_penalty_per_day")
@@ -313,19 +336,32 @@ def save_assignment(course: Course, by, values: dict, problems: list, assignment
     AssignmentProblem.objects.filter(assignment=assignment).delete()
     # Columns, the matrix and the student's list follow the learning path, whatever order the problems came in.
     ordered = sorted(problems, key=lambda p: (p.path_order, p.slug))
-    AssignmentProblem.objects.bulk_create(AssignmentProblem(assignment=assignment, problem=p, position=i)
-                                          for i, p in enumerate(ordered))
-    audit(course, by, "assignment", f"{'created' if created else 'changed'} {assignment.title!r}: "
-                                    f"{window_text(assignment)}, "
-                                    f"grades released {Release(assignment.release).label.lower()}, "
-                                    f"{assignment.max_submits or 'unlimited'} Submits per problem")
+    AssignmentProblem.objects.bulk_create(
+        AssignmentProblem(assignment=assignment, problem=p, position=i) for i, p in enumerate(ordered)
+    )
+    audit(
+        course,
+        by,
+        "assignment",
+        f"{'created' if created else 'changed'} {assignment.title!r}: "
+        f"{window_text(assignment)}, "
+        f"grades released {Release(assignment.release).label.lower()}, "
+        f"{assignment.max_submits or 'unlimited'} Submits per problem",
+    )
     announce_credit_rules(assignment.pk)
     return assignment
 
 
 @transaction.atomic
-def set_override(assignment: Assignment, by, values: dict, reason: str, student=None, section: Section | None = None,
-                 staff_note: str = "") -> Override:
+def set_override(
+    assignment: Assignment,
+    by,
+    values: dict,
+    reason: str,
+    student=None,
+    section: Section | None = None,
+    staff_note: str = "",
+) -> Override:
     """Give one student (a member with the student role) or one section of this course their own dates.
 
     ``reason`` is the message the student reads; ``staff_note`` stays with the course's staff."""
@@ -333,8 +369,9 @@ def set_override(assignment: Assignment, by, values: dict, reason: str, student=
     reason, staff_note = reason.strip()[:500], staff_note.strip()[:500]
     errors = []
     if not (reason or staff_note):
-        errors.append("Say why: write a message to the student, a private note for staff, or both "
-                      "(the audit log keeps them).")
+        errors.append(
+            "Say why: write a message to the student, a private note for staff, or both (the audit log keeps them)."
+        )
     if (student is None) == (section is None):
         errors.append("Choose either one student or one section.")
     if student is not None and not Membership.objects.filter(course=course, user=student, role=Role.STUDENT).exists():
@@ -343,16 +380,30 @@ def set_override(assignment: Assignment, by, values: dict, reason: str, student=
         errors.append("That section belongs to another course.")
     probe = Override(**values)
     merged = overridden(window_of(assignment), probe)
-    errors += window_errors(merged.opens_at, merged.due_at, merged.closes_at, merged.late_rule,
-                            merged.late_multiplier, merged.late_penalty_per_day)
+    errors += window_errors(
+        merged.opens_at,
+        merged.due_at,
+        merged.closes_at,
+        merged.late_rule,
+        merged.late_multiplier,
+        merged.late_penalty_per_day,
+    )
     if errors:
         raise CourseError(errors)
     override, _ = Override.objects.update_or_create(
-        assignment=assignment, user=student, section=section,
-        defaults={**values, "reason": reason, "staff_note": staff_note, "created_by": by})
+        assignment=assignment,
+        user=student,
+        section=section,
+        defaults={**values, "reason": reason, "staff_note": staff_note, "created_by": by},
+    )
     who = student.username if student else f"section {section.name if section else '?'}"
-    audit(course, by, "override", f"{assignment.title!r} for {who}: {window_text(merged)}. "
-                                  f"Message to the student: {reason or 'none'}. Staff note: {staff_note or 'none'}")
+    audit(
+        course,
+        by,
+        "override",
+        f"{assignment.title!r} for {who}: {window_text(merged)}. "
+        f"Message to the student: {reason or 'none'}. Staff note: {staff_note or 'none'}",
+    )
     announce_credit_rules(assignment.pk)
     return override
 
@@ -367,6 +418,7 @@ def delete_override(override: Override, by) -> None:
 
 def start_timed(assignment: Assignment, user) -> TimedStart:
     """The student's personal window starts the first time they open a timed assignment, and never again."""
-    start, _ = TimedStart.objects.get_or_create(assignment=assignment, user=user,
-                                                defaults={"started_at": timezone.now()})
+    start, _ = TimedStart.objects.get_or_create(
+        assignment=assignment, user=user, defaults={"started_at": timezone.now()}
+    )
     return start

@@ -49,8 +49,15 @@ OTHERS = 200  # correct programs from outside the class, read to know which line
 COMMON_SHARE = 0.5  # a statement written by at least this share of the class (and by 3 or more) is common
 PLACEHOLDER = "_"
 KEPT_NAMES = frozenset(dir(builtins)) | {"np", "numpy", "math", "self", "cls"}
-SKIPPED = {tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.ENDMARKER,
-           tokenize.ENCODING}
+SKIPPED = {
+    tokenize.COMMENT,
+    tokenize.NL,
+    tokenize.NEWLINE,
+    tokenize.INDENT,
+    tokenize.DEDENT,
+    tokenize.ENDMARKER,
+    tokenize.ENCODING,
+}
 
 
 @dataclass(frozen=True)
@@ -109,12 +116,13 @@ def statements(code: str) -> list[Statement]:
         if not words:
             first = token.start[0]
         depth += (token.string in "([{") - (token.string in ")]}") if token.type == tokenize.OP else 0
-        words.append(normalised(token, tokens[index - 1] if index else None, tokens[index + 1:index + 2], depth))
+        words.append(normalised(token, tokens[index - 1] if index else None, tokens[index + 1 : index + 2], depth))
     return found
 
 
-def normalised(token: tokenize.TokenInfo, before: tokenize.TokenInfo | None, after: list[tokenize.TokenInfo],
-               depth: int) -> str:
+def normalised(
+    token: tokenize.TokenInfo, before: tokenize.TokenInfo | None, after: list[tokenize.TokenInfo], depth: int
+) -> str:
     if token.type == tokenize.STRING:
         if token.string.lstrip("rbuRBU").startswith(('"""', "'''")):
             return "STR"
@@ -150,8 +158,9 @@ def weigh(codes: dict[str, str], common_code: list[str], others: list[str]) -> d
     return programs
 
 
-def compare(codes: dict[str, str], common_code: list[str], others: list[str] | None = None,
-            limit: int = SHOWN_PAIRS) -> Report:
+def compare(
+    codes: dict[str, str], common_code: list[str], others: list[str] | None = None, limit: int = SHOWN_PAIRS
+) -> Report:
     """The ``limit`` pairs that share the most of what is unusual, highest first."""
     programs = weigh(codes, common_code, others or [])
     own = {name: sum(s.tokens for s in p.statements if s.key in p.unusual) for name, p in programs.items()}
@@ -164,24 +173,35 @@ def compare(codes: dict[str, str], common_code: list[str], others: list[str] | N
     for key, names in by_key.items():
         for a, b in itertools.combinations(names, 2):  # sorted: a < b
             shared[(a, b)] += programs[a].unusual[key]
-    scored = sorted(((weight / min(programs[a].weight, programs[b].weight), a, b) for (a, b), weight in shared.items()),
-                    key=lambda row: (-row[0], row[1], row[2]))
+    scored = sorted(
+        ((weight / min(programs[a].weight, programs[b].weight), a, b) for (a, b), weight in shared.items()),
+        key=lambda row: (-row[0], row[1], row[2]),
+    )
     pairs = []
     for score, a, b in scored[:limit]:
         common = programs[a].unusual.keys() & programs[b].unusual.keys()
-        pairs.append(Pair(a, b, min(score, 1.0), marked(codes[a], programs[a], common),
-                          marked(codes[b], programs[b], common), len(common)))
+        pairs.append(
+            Pair(
+                a,
+                b,
+                min(score, 1.0),
+                marked(codes[a], programs[a], common),
+                marked(codes[b], programs[b], common),
+                len(common),
+            )
+        )
     middle = int(median(own.values())) if own else 0
-    return Report(pairs, bool(own) and middle < TOO_SHORT_TOKENS, middle,
-                  sorted(set(programs) - set(judged)))
+    return Report(pairs, bool(own) and middle < TOO_SHORT_TOKENS, middle, sorted(set(programs) - set(judged)))
 
 
 def marked(code: str, program: Program, shared: set[str]) -> SafeString:
     """The code, HTML-escaped, with the lines of the shared unusual statements in <mark>."""
     lines = code.rstrip("\n").split("\n")  # as the tokenizer numbers them (splitlines also breaks at \f, \r and U+2028)
     hit = {n for s in program.statements if s.key in shared for n in range(s.lines[0], s.lines[1] + 1)}
-    shown = [f'<mark class="match">{escape(line)}</mark>' if n in hit else str(escape(line))
-             for n, line in enumerate(lines, 1)]
+    shown = [
+        f'<mark class="match">{escape(line)}</mark>' if n in hit else str(escape(line))
+        for n, line in enumerate(lines, 1)
+    ]
     return mark_safe("\n".join(shown))  # noqa: S308 (every line went through escape(); only our <mark> tags are raw)
 
 
@@ -189,8 +209,11 @@ def final_codes(assignment: Assignment, problem) -> dict[str, str]:
     students = students_of(assignment.course)
     windows = windows_of(assignment, students)
     names = {s.user_id: s.username for s in students}
-    rows = (course_submits(assignment.course, [problem.pk]).order_by("-created_at", "-pk")
-            .values_list("user_id", "created_at", "code"))
+    rows = (
+        course_submits(assignment.course, [problem.pk])
+        .order_by("-created_at", "-pk")
+        .values_list("user_id", "created_at", "code")
+    )
     inside: dict[int, str] = {}
     last: dict[int, str] = {}
     for user_id, at, code in rows.iterator():
@@ -207,16 +230,21 @@ def accepted_elsewhere(assignment: Assignment, problem, most: int = OTHERS) -> l
     """The latest accepted Submit of up to ``most`` people outside the course's students (the most recent first):
     what correct solutions of this problem look like when nobody in the class wrote them."""
     inside = course_submits(assignment.course, [problem.pk]).values("user_id")
-    rows = (Submission.objects.filter(problem=problem, kind=Kind.SUBMIT, verdict=Verdict.ACCEPTED)
-            .exclude(user_id__in=inside).order_by("-created_at").values_list("user_id", "code")[:most * 5])
+    rows = (
+        Submission.objects.filter(problem=problem, kind=Kind.SUBMIT, verdict=Verdict.ACCEPTED)
+        .exclude(user_id__in=inside)
+        .order_by("-created_at")
+        .values_list("user_id", "code")[: most * 5]
+    )
     latest: dict[int, str] = {}
     for user_id, code in rows:
         latest.setdefault(user_id, code)
     return list(latest.values())[:most]
 
 
-def similar_pairs(codes: dict[str, str], starter: str, reference: str = "", others: list[str] | None = None,
-                  limit: int = SHOWN_PAIRS) -> Report:
+def similar_pairs(
+    codes: dict[str, str], starter: str, reference: str = "", others: list[str] | None = None, limit: int = SHOWN_PAIRS
+) -> Report:
     """``compare`` with what every student was given (the starter) and what a correct answer looks like (the
     reference solution) as common code, and correct programs from outside the class (``others``) as the measure of
     what independent people write."""

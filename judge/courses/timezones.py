@@ -15,15 +15,54 @@ from django.utils import timezone
 from judge.courses.models import TimeZoneChoice
 
 # Offered first, west to east: where most of a class reads from. Every other zone follows, by name.
-COMMON = ("Pacific/Honolulu", "America/Anchorage", "America/Los_Angeles", "America/Denver", "America/Phoenix",
-          "America/Chicago", "America/Mexico_City", "America/New_York", "America/Bogota", "America/Toronto",
-          "America/Halifax", "America/Sao_Paulo", "America/Argentina/Buenos_Aires", "UTC", "Europe/London",
-          "Europe/Dublin", "Europe/Lisbon", "Africa/Lagos", "Europe/Paris", "Europe/Berlin", "Europe/Madrid",
-          "Europe/Rome", "Europe/Amsterdam", "Europe/Warsaw", "Africa/Johannesburg", "Africa/Cairo", "Europe/Athens",
-          "Europe/Kyiv", "Europe/Istanbul", "Africa/Nairobi", "Europe/Moscow", "Asia/Dubai", "Asia/Karachi",
-          "Asia/Kolkata", "Asia/Dhaka", "Asia/Bangkok", "Asia/Jakarta", "Asia/Singapore", "Asia/Shanghai",
-          "Asia/Hong_Kong", "Asia/Taipei", "Asia/Seoul", "Asia/Tokyo", "Australia/Perth", "Australia/Sydney",
-          "Pacific/Auckland")
+COMMON = (
+    "Pacific/Honolulu",
+    "America/Anchorage",
+    "America/Los_Angeles",
+    "America/Denver",
+    "America/Phoenix",
+    "America/Chicago",
+    "America/Mexico_City",
+    "America/New_York",
+    "America/Bogota",
+    "America/Toronto",
+    "America/Halifax",
+    "America/Sao_Paulo",
+    "America/Argentina/Buenos_Aires",
+    "UTC",
+    "Europe/London",
+    "Europe/Dublin",
+    "Europe/Lisbon",
+    "Africa/Lagos",
+    "Europe/Paris",
+    "Europe/Berlin",
+    "Europe/Madrid",
+    "Europe/Rome",
+    "Europe/Amsterdam",
+    "Europe/Warsaw",
+    "Africa/Johannesburg",
+    "Africa/Cairo",
+    "Europe/Athens",
+    "Europe/Kyiv",
+    "Europe/Istanbul",
+    "Africa/Nairobi",
+    "Europe/Moscow",
+    "Asia/Dubai",
+    "Asia/Karachi",
+    "Asia/Kolkata",
+    "Asia/Dhaka",
+    "Asia/Bangkok",
+    "Asia/Jakarta",
+    "Asia/Singapore",
+    "Asia/Shanghai",
+    "Asia/Hong_Kong",
+    "Asia/Taipei",
+    "Asia/Seoul",
+    "Asia/Tokyo",
+    "Australia/Perth",
+    "Australia/Sydney",
+    "Pacific/Auckland",
+)
 SHOWN = "%Y-%m-%d %H:%M"
 # A moment with its offset: 2026-03-02T17:00Z (stamp) or 2026-03-02 18:00:00+01:00 (str of an aware datetime).
 MOMENT = re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})")
@@ -75,6 +114,7 @@ def shown(moment: datetime) -> str:
 
 def local_times(text: str) -> str:
     """``text`` with each moment written with its offset shown in the active time zone."""
+
     def local(match: re.Match[str]) -> str:
         try:
             return shown(datetime.fromisoformat(match.group(0)))

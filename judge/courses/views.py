@@ -58,10 +58,16 @@ def error_list(error: services.CourseError) -> list[str]:
 def course_list(request):
     activate_for(request.user)
     memberships = Membership.objects.filter(user=request.user).select_related("course")
-    return render(request, "courses/list.html", {"memberships": memberships, "form": CourseForm(),
-                                                 "tz_form": TimeZoneForm(initial={"time_zone": activate_for(request.user)}),
-                                                 "zones": [(name, utc_offset(name) if name in COMMON else "")
-                                                           for name in zone_names()]})
+    return render(
+        request,
+        "courses/list.html",
+        {
+            "memberships": memberships,
+            "form": CourseForm(),
+            "tz_form": TimeZoneForm(initial={"time_zone": activate_for(request.user)}),
+            "zones": [(name, utc_offset(name) if name in COMMON else "") for name in zone_names()],
+        },
+    )
 
 
 @login_required
@@ -91,8 +97,9 @@ def join(request, code: str = ""):
             membership, created = services.join_course(request.user, code)
         except services.CourseError as error:
             return render(request, "courses/join.html", {"code": code, "errors": error_list(error)}, status=400)
-        messages.success(request, f"You joined {membership.course}." if created
-                         else f"You are already in {membership.course}.")
+        messages.success(
+            request, f"You joined {membership.course}." if created else f"You are already in {membership.course}."
+        )
         return redirect("course-home", membership.course_id)
     course = Course.objects.filter(join_code=code.strip().upper()).first() if code else None
     return render(request, "courses/join.html", {"code": code, "course": course})
@@ -100,8 +107,12 @@ def join(request, code: str = ""):
 
 def join_page(request, code: str, form, errors: list[str] | None = None, status: int = 200):
     course = services.course_for_code(code)
-    return render(request, "courses/join.html", {"code": code, "course": course, "sign_up": form,
-                                                 "errors": errors or []}, status=status)
+    return render(
+        request,
+        "courses/join.html",
+        {"code": code, "course": course, "sign_up": form, "errors": errors or []},
+        status=status,
+    )
 
 
 @require_POST
@@ -113,13 +124,19 @@ def join_sign_up(request, code: str):
     form: UserCreationForm[User] = UserCreationForm(request.POST)
     course = services.course_for_code(code)
     if course is None or not form.is_valid():
-        return join_page(request, code, form, [] if course else [("This join link is not valid any more. "
-                                                                  "Ask your instructor for the current one.")], 400)
+        return join_page(
+            request,
+            code,
+            form,
+            [] if course else [("This join link is not valid any more. Ask your instructor for the current one.")],
+            400,
+        )
     try:
         check_course_signup(request, course.pk)
     except (Throttled, CountersUnavailable) as exc:
-        response = join_page(request, code, UserCreationForm(), [f"Not signed up: {exc}"],
-                             429 if isinstance(exc, Throttled) else 503)
+        response = join_page(
+            request, code, UserCreationForm(), [f"Not signed up: {exc}"], 429 if isinstance(exc, Throttled) else 503
+        )
         response["Retry-After"] = str(exc.retry_after_s if isinstance(exc, Throttled) else 60)
         return response
     user, membership = services.sign_up_and_join(form, course)
@@ -137,8 +154,9 @@ def time_zone(request):
     else:
         choose_time_zone(request.user, form.cleaned_data["time_zone"])
         messages.success(request, f"Dates are now shown in {form.cleaned_data['time_zone']}.")
-    return redirect(request.POST.get("next") if str(request.POST.get("next", "")).startswith("/courses/")
-                    else "course-list")
+    return redirect(
+        request.POST.get("next") if str(request.POST.get("next", "")).startswith("/courses/") else "course-list"
+    )
 
 
 @login_required
@@ -149,18 +167,32 @@ def course_home(request, pk: int):
     rows = []
     for assignment in Assignment.objects.filter(course=course).prefetch_related("items__problem"):
         window = window_for(assignment, request.user)
-        rows.append({"assignment": assignment, "window": window,
-                     "open_now": credit_at(window, now, bool(assignment.time_limit_minutes)).counts})
+        rows.append(
+            {
+                "assignment": assignment,
+                "window": window,
+                "open_now": credit_at(window, now, bool(assignment.time_limit_minutes)).counts,
+            }
+        )
     unread = desk.unread_feedback(request.user, course) if role == Role.STUDENT else 0
     notices = release.unread_notices(request.user, course)
     release.mark_notices_read(request.user, course)  # shown once on this page
-    return render(request, "courses/home.html", {"course": course, "role": role, "rows": rows, "tz": tz,
-                                                 "can_change": role in CHANGE, "can_read": role in READ_ALL,
-                                                 "unread": unread, "feedback": desk.feedback_for_student(
-                                                     request.user, course) if unread else [],
-                                                 "notices": notices,
-                                                 "join_url": request.build_absolute_uri(
-                                                     reverse("course-join-link", args=[course.join_code]))})
+    return render(
+        request,
+        "courses/home.html",
+        {
+            "course": course,
+            "role": role,
+            "rows": rows,
+            "tz": tz,
+            "can_change": role in CHANGE,
+            "can_read": role in READ_ALL,
+            "unread": unread,
+            "feedback": desk.feedback_for_student(request.user, course) if unread else [],
+            "notices": notices,
+            "join_url": request.build_absolute_uri(reverse("course-join-link", args=[course.join_code])),
+        },
+    )
 
 
 @login_required
@@ -180,14 +212,27 @@ def course_settings(request, pk: int):
             messages.success(request, "Saved.")
             return redirect("course-settings", pk)
         errors = [f"{name}: {', '.join(str(m) for m in e)}" for name, e in form.errors.items()]
-    form = SettingsForm(initial={"title": course.title, "term": course.term,
-                                 "leaderboard_enabled": course.leaderboard_enabled})
+    form = SettingsForm(
+        initial={"title": course.title, "term": course.term, "leaderboard_enabled": course.leaderboard_enabled}
+    )
     join_url = request.build_absolute_uri(f"/courses/join/{course.join_code}/")
-    return render(request, "courses/settings.html", {"course": course, "role": role, "form": form, "errors": errors,
-                                                     "join_url": join_url, "tz": tz, "audit": [
-                                                         (shown(a.at), a.user, a.action, local_times(a.summary))
-                                                         for a in course.audit.select_related("user")[:50]]},
-                  status=400 if errors else 200)
+    return render(
+        request,
+        "courses/settings.html",
+        {
+            "course": course,
+            "role": role,
+            "form": form,
+            "errors": errors,
+            "join_url": join_url,
+            "tz": tz,
+            "audit": [
+                (shown(a.at), a.user, a.action, local_times(a.summary))
+                for a in course.audit.select_related("user")[:50]
+            ],
+        },
+        status=400 if errors else 200,
+    )
 
 
 @login_required
@@ -206,17 +251,41 @@ def people(request, pk: int):
             except services.CourseError as error:
                 errors = error_list(error)
     members = Membership.objects.filter(course=course).select_related("user", "section")
-    return render(request, "courses/people.html", {"course": course, "role": role, "members": members,
-                                                   "errors": errors, "result": result, "form": RosterForm(),
-                                                   "can_change": role in CHANGE}, status=400 if errors else 200)
+    return render(
+        request,
+        "courses/people.html",
+        {
+            "course": course,
+            "role": role,
+            "members": members,
+            "errors": errors,
+            "result": result,
+            "form": RosterForm(),
+            "can_change": role in CHANGE,
+        },
+        status=400 if errors else 200,
+    )
 
 
 def assignment_values(data: dict) -> dict:
-    return {k: data.get(k) for k in ("title", "weight", "time_limit_minutes", "opens_at", "due_at", "closes_at",
-                                     "late_multiplier", "late_penalty_per_day", "max_submits")} | {
+    return {
+        k: data.get(k)
+        for k in (
+            "title",
+            "weight",
+            "time_limit_minutes",
+            "opens_at",
+            "due_at",
+            "closes_at",
+            "late_multiplier",
+            "late_penalty_per_day",
+            "max_submits",
+        )
+    } | {
         "late_rule": data.get("late_rule") or "",
         "problem_cap": 1.0 if data.get("problem_cap") is None else data["problem_cap"],
-        "release": data.get("release") or Release.AT_ONCE}
+        "release": data.get("release") or Release.AT_ONCE,
+    }
 
 
 @login_required
@@ -230,14 +299,19 @@ def assignment_edit(request, pk: int, assignment_pk: int | None = None):
         if form.is_valid():
             data = form.cleaned_data
             try:
-                assignment = services.save_assignment(course, request.user, assignment_values(data),
-                                                      list(data["problems"]), assignment)
+                assignment = services.save_assignment(
+                    course, request.user, assignment_values(data), list(data["problems"]), assignment
+                )
                 return redirect("assignment-detail", pk, assignment.pk)
             except services.CourseError as error:
                 errors = error_list(error)
         else:
-            errors = [f"{form.fields[name].label or name}: {' '.join(str(m) for m in e)}" if name in form.fields else " ".join(str(m) for m in e)
-                      for name, e in form.errors.items()]
+            errors = [
+                f"{form.fields[name].label or name}: {' '.join(str(m) for m in e)}"
+                if name in form.fields
+                else " ".join(str(m) for m in e)
+                for name, e in form.errors.items()
+            ]
     else:
         initial = {}
         if assignment:
@@ -247,9 +321,20 @@ def assignment_edit(request, pk: int, assignment_pk: int | None = None):
     chosen = set(request.POST.getlist("problems") if form.is_bound else form.initial.get("problems", []))
     choices = cast(ModelMultipleChoiceField, form.fields["problems"]).queryset
     assert choices is not None  # AssignmentForm sets it
-    return render(request, "courses/assignment_edit.html", {
-        "course": course, "role": role, "form": form, "assignment": assignment, "errors": errors, "chosen": chosen,
-        "choices": choices.only("slug", "title", "track")}, status=400 if errors else 200)
+    return render(
+        request,
+        "courses/assignment_edit.html",
+        {
+            "course": course,
+            "role": role,
+            "form": form,
+            "assignment": assignment,
+            "errors": errors,
+            "chosen": chosen,
+            "choices": choices.only("slug", "title", "track"),
+        },
+        status=400 if errors else 200,
+    )
 
 
 @login_required
@@ -265,9 +350,15 @@ def assignment_detail(request, pk: int, assignment_pk: int):
         else:
             services.start_timed(assignment, request.user)
         return redirect("assignment-detail", pk, assignment_pk)
-    context = {"course": assignment.course, "assignment": assignment, "role": role, "tz": tz,
-               "can_read": role in READ_ALL, "can_change": role in CHANGE,
-               "release_label": Release(assignment.release).label}
+    context = {
+        "course": assignment.course,
+        "assignment": assignment,
+        "role": role,
+        "tz": tz,
+        "can_read": role in READ_ALL,
+        "can_change": role in CHANGE,
+        "release_label": Release(assignment.release).label,
+    }
     if role == Role.STUDENT:
         context |= as_seen_by(assignment, request.user)
     else:
@@ -285,14 +376,26 @@ def as_seen_by(assignment: Assignment, student) -> dict:
     grades, cells = progress_matrix(assignment, me)
     now = timezone.now()
     left = attempts.left_on(assignment, student, now)
-    context = {"window": window, "items": items, "release_note": release.release_note(assignment, window, now),
-               "override": Override.objects.filter(assignment=assignment, user=student).first()}
+    context = {
+        "window": window,
+        "items": items,
+        "release_note": release.release_note(assignment, window, now),
+        "override": Override.objects.filter(assignment=assignment, user=student).first(),
+    }
     if context["release_note"]:  # held: how many times they submitted, nothing of what grading found
         context["mine_held"] = [(i, cells.get((student.pk, i.problem_id)), left.get(i.problem_id)) for i in items]
     else:
         ticked = desk.rubric_ticked_on(assignment, student)
-        context["mine"] = [(i, cells.get((student.pk, i.problem_id)), grades.credit(student.pk, i.problem_id),
-                            ticked.get(i.problem_id, []), left.get(i.problem_id)) for i in items]
+        context["mine"] = [
+            (
+                i,
+                cells.get((student.pk, i.problem_id)),
+                grades.credit(student.pk, i.problem_id),
+                ticked.get(i.problem_id, []),
+                left.get(i.problem_id),
+            )
+            for i in items
+        ]
         context["my_points"] = points(grades.total(student.pk))
     return context | group_context(assignment, student)
 
@@ -313,19 +416,39 @@ def assignment_as_student(request, pk: int, assignment_pk: int):
     staff: read-only (nothing on it is posted as the student), in the student's time zone, and audited."""
     assignment, role = get_assignment_for_user(request.user, pk, assignment_pk, READ_ALL)
     wanted = request.GET.get("student", "").strip()
-    member = Membership.objects.filter(course=assignment.course, role=Role.STUDENT,
-                                       user__username__iexact=wanted).select_related("user").first()
+    member = (
+        Membership.objects.filter(course=assignment.course, role=Role.STUDENT, user__username__iexact=wanted)
+        .select_related("user")
+        .first()
+    )
     if member is None:
-        messages.error(request, f"{wanted or 'Nobody'} is not a student of this course." if wanted
-                       else "Choose one of the course's students by username.")
+        messages.error(
+            request,
+            f"{wanted or 'Nobody'} is not a student of this course."
+            if wanted
+            else "Choose one of the course's students by username.",
+        )
         return redirect("assignment-detail", pk, assignment_pk)
-    desk.record_reading(assignment.course, request.user, member.user,
-                        f"page of {assignment.title!r}, seen as the student")
+    desk.record_reading(
+        assignment.course, request.user, member.user, f"page of {assignment.title!r}, seen as the student"
+    )
     tz = activate_for(member.user)
-    return render(request, "courses/assignment.html", {
-        "course": assignment.course, "assignment": assignment, "role": Role.STUDENT, "tz": tz,
-        "as_student": member.user, "staff_role": role, "can_read": False, "can_change": False,
-        "release_label": Release(assignment.release).label} | as_seen_by(assignment, member.user))
+    return render(
+        request,
+        "courses/assignment.html",
+        {
+            "course": assignment.course,
+            "assignment": assignment,
+            "role": Role.STUDENT,
+            "tz": tz,
+            "as_student": member.user,
+            "staff_role": role,
+            "can_read": False,
+            "can_change": False,
+            "release_label": Release(assignment.release).label,
+        }
+        | as_seen_by(assignment, member.user),
+    )
 
 
 @login_required
@@ -334,8 +457,11 @@ def assignment_download(request, pk: int, assignment_pk: int):
     that counts, or every Submit with ``?every=1``; for the course's staff, audited."""
     assignment, _ = get_assignment_for_user(request.user, pk, assignment_pk, READ_ALL)
     every = request.GET.get("every") == "1"
-    desk.record_download(assignment.course, request.user,
-                         f"{'every Submit' if every else 'the Submits that count'} of {assignment.title!r} as a zip")
+    desk.record_download(
+        assignment.course,
+        request.user,
+        f"{'every Submit' if every else 'the Submits that count'} of {assignment.title!r} as a zip",
+    )
     return streaming.download(request, bulk.download(assignment, every))
 
 
@@ -349,8 +475,12 @@ def release_grades(request, pk: int, assignment_pk: int):
     except services.CourseError as error:
         messages.error(request, error.messages[0])
     else:
-        messages.success(request, f"Grades of {assignment.title} released." if done
-                         else f"Grades of {assignment.title} were released already.")
+        messages.success(
+            request,
+            f"Grades of {assignment.title} released."
+            if done
+            else f"Grades of {assignment.title} were released already.",
+        )
     return redirect("assignment-detail", pk, assignment_pk)
 
 
@@ -367,10 +497,19 @@ def rubric(request, pk: int, assignment_pk: int):
             return redirect("assignment-rubric", pk, assignment_pk)
     items = list(assignment.items.select_related("problem"))
     rubrics = desk.rubrics_of(assignment)
-    return render(request, "courses/rubric.html", {
-        "course": assignment.course, "assignment": assignment, "role": role, "errors": errors,
-        "can_change": role in CHANGE, "problems": [(i.problem, rubrics.get(i.problem_id, [])) for i in items]},
-        status=400 if errors else 200)
+    return render(
+        request,
+        "courses/rubric.html",
+        {
+            "course": assignment.course,
+            "assignment": assignment,
+            "role": role,
+            "errors": errors,
+            "can_change": role in CHANGE,
+            "problems": [(i.problem, rubrics.get(i.problem_id, [])) for i in items],
+        },
+        status=400 if errors else 200,
+    )
 
 
 def save_rubric(request, assignment: Assignment) -> list[str]:
@@ -413,10 +552,21 @@ def overrides(request, pk: int, assignment_pk: int):
             messages.success(request, "Override saved.")
             return redirect("assignment-overrides", pk, assignment_pk)
     form = OverrideForm(request.POST or None) if errors else OverrideForm()
-    return render(request, "courses/overrides.html", {
-        "course": assignment.course, "assignment": assignment, "role": role, "form": form, "errors": errors,
-        "overrides": assignment.overrides.select_related("user", "section"), "can_change": role in CHANGE,
-        "sections": Section.objects.filter(course=assignment.course)}, status=400 if errors else 200)
+    return render(
+        request,
+        "courses/overrides.html",
+        {
+            "course": assignment.course,
+            "assignment": assignment,
+            "role": role,
+            "form": form,
+            "errors": errors,
+            "overrides": assignment.overrides.select_related("user", "section"),
+            "can_change": role in CHANGE,
+            "sections": Section.objects.filter(course=assignment.course),
+        },
+        status=400 if errors else 200,
+    )
 
 
 def save_override(request, assignment: Assignment) -> list[str]:
@@ -442,8 +592,7 @@ def save_override(request, assignment: Assignment) -> list[str]:
     values = {k: data[k] for k in ("opens_at", "due_at", "closes_at", "late_multiplier", "late_penalty_per_day")}
     values["late_rule"] = data["late_rule"] or ""
     try:
-        services.set_override(assignment, request.user, values, data["reason"], student, section,
-                              data["staff_note"])
+        services.set_override(assignment, request.user, values, data["reason"], student, section, data["staff_note"])
     except services.CourseError as error:
         return error_list(error)
     return []
@@ -461,12 +610,23 @@ def gradebook_page(request, pk: int):
     students = students_of(course, section.pk if section else None)
     pages = max(1, -(-len(students) // GRADEBOOK_PAGE))
     page = min(max(int(request.GET["page"]) if request.GET.get("page", "").isdigit() else 1, 1), pages)
-    book = gradebook(course, students=students[(page - 1) * GRADEBOOK_PAGE: page * GRADEBOOK_PAGE])
+    book = gradebook(course, students=students[(page - 1) * GRADEBOOK_PAGE : page * GRADEBOOK_PAGE])
     link = attempts_link(course.pk)
     rows = [gradebook_row(s, book, link) for s in book.students]
-    return render(request, "courses/gradebook.html", {
-        "course": course, "role": role, "book": book, "rows": rows, "section": section, "page": page, "pages": pages,
-        "sections": Section.objects.filter(course=course)})
+    return render(
+        request,
+        "courses/gradebook.html",
+        {
+            "course": course,
+            "role": role,
+            "book": book,
+            "rows": rows,
+            "section": section,
+            "page": page,
+            "pages": pages,
+            "sections": Section.objects.filter(course=course),
+        },
+    )
 
 
 # The desk's page of a student's attempts on a problem, as a pattern: reversing it for each of 3,000 cells would
@@ -485,14 +645,25 @@ def gradebook_row(student, book, link: str) -> dict:
     of HTML: rendering 3,000 cells through template tags took half of a 100-row page's time."""
     cells = []
     for grades in book.assignments:
-        cells += [credit_cell(grades.credit(student.user_id, pid)) + (link.format(student=student.user_id, slug=slug),)
-                  for pid, slug, _ in grades.problems]
+        cells += [
+            credit_cell(grades.credit(student.user_id, pid)) + (link.format(student=student.user_id, slug=slug),)
+            for pid, slug, _ in grades.problems
+        ]
         cells.append(("num", points(grades.total(student.user_id)), ""))
     # Every class, text and address here is made from numbers and slugs (``[-a-zA-Z0-9_]``, the URL's own
     # converter), never from free input: no escaping needed, and format_html on 3,000 cells costs a page ~15 ms.
-    return {"student": student, "cells": mark_safe("".join(  # noqa: S308
-        f'<td class="{css}"><a href="{href}">{text or "·"}</a></td>' if href else f'<td class="{css}">{text}</td>'
-        for css, text, href in cells)), "percent": round(book.course_total(student.user_id) * 100)}
+    return {
+        "student": student,
+        "cells": mark_safe(  # noqa: S308
+            "".join(
+                f'<td class="{css}"><a href="{href}">{text or "·"}</a></td>'
+                if href
+                else f'<td class="{css}">{text}</td>'
+                for css, text, href in cells
+            )
+        ),
+        "percent": round(book.course_total(student.user_id) * 100),
+    }
 
 
 def points(total: float) -> str:
@@ -532,12 +703,19 @@ def progress_cell(progress) -> tuple[str, str]:
 def matrix_row(student, grades, cells, link: str) -> dict:
     mine = [cells.get((student.user_id, pid)) for pid, _, _ in grades.problems]
     total = grades.total(student.user_id)
-    shown = [progress_cell(c) + (link.format(student=student.user_id, slug=slug),)
-             for c, (_, slug, _) in zip(mine, grades.problems)]
-    return {"student": student, "cells": format_html_join("", '<td class="{}"><a href="{}">{}</a></td>',
-                                                          ((css, href, text) for css, text, href in shown)),
-            "solved": sum(1 for c in mine if c and c.first_solved), "total": total,
-            "credit": f"{total:.2f}".rstrip("0").rstrip(".")}
+    shown = [
+        progress_cell(c) + (link.format(student=student.user_id, slug=slug),)
+        for c, (_, slug, _) in zip(mine, grades.problems)
+    ]
+    return {
+        "student": student,
+        "cells": format_html_join(
+            "", '<td class="{}"><a href="{}">{}</a></td>', ((css, href, text) for css, text, href in shown)
+        ),
+        "solved": sum(1 for c in mine if c and c.first_solved),
+        "total": total,
+        "credit": f"{total:.2f}".rstrip("0").rstrip("."),
+    }
 
 
 @login_required
@@ -564,18 +742,35 @@ def progress(request, pk: int, assignment_pk: int):
     minutes = int(request.GET["stuck_minutes"]) if request.GET.get("stuck_minutes", "").isdigit() else 30
     stuck = stuck_students(assignment, students, timezone.now() - timedelta(minutes=minutes))
     template = "courses/_matrix.html" if request.GET.get("fragment") else "courses/progress.html"
-    return render(request, template, {
-        "course": assignment.course, "assignment": assignment, "role": role, "grades": grades, "rows": rows,
-        "sort": sort, "section": section, "sections": Section.objects.filter(course=assignment.course),
-        "stuck": stuck, "stuck_minutes": minutes, "version": version,
-        "histogram": score_histogram(grades, students), "solves": solves_over_time(cells, assignment.due_at)})
+    return render(
+        request,
+        template,
+        {
+            "course": assignment.course,
+            "assignment": assignment,
+            "role": role,
+            "grades": grades,
+            "rows": rows,
+            "sort": sort,
+            "section": section,
+            "sections": Section.objects.filter(course=assignment.course),
+            "stuck": stuck,
+            "stuck_minutes": minutes,
+            "version": version,
+            "histogram": score_histogram(grades, students),
+            "solves": solves_over_time(cells, assignment.due_at),
+        },
+    )
 
 
 @login_required
 def assignment_insights(request, pk: int, assignment_pk: int):
     assignment, role = get_assignment_for_user(request.user, pk, assignment_pk, READ_ALL)
-    return render(request, "courses/insights.html", {"course": assignment.course, "assignment": assignment,
-                                                     "role": role, "problems": insights(assignment)})
+    return render(
+        request,
+        "courses/insights.html",
+        {"course": assignment.course, "assignment": assignment, "role": role, "problems": insights(assignment)},
+    )
 
 
 @login_required
@@ -586,9 +781,18 @@ def course_leaderboard(request, pk: int):
         raise Http404("The instructor turned this course's leaderboard off.")
     section = section_choice(request, course)
     board, standings = course_standings(course, section)
-    return render(request, "courses/leaderboard.html", {"course": course, "role": role, "standings": standings,
-                                                        "board": board, "section": section,
-                                                        "sections": Section.objects.filter(course=course)})
+    return render(
+        request,
+        "courses/leaderboard.html",
+        {
+            "course": course,
+            "role": role,
+            "standings": standings,
+            "board": board,
+            "section": section,
+            "sections": Section.objects.filter(course=course),
+        },
+    )
 
 
 @login_required
@@ -601,11 +805,22 @@ def similarity(request, pk: int, assignment_pk: int):
     if chosen is not None and request.GET.get("run"):
         started = time.perf_counter()
         codes = final_codes(assignment, chosen)
-        report = similar_pairs(codes, chosen.starter_code, chosen.solution_code,
-                               accepted_elsewhere(assignment, chosen))
+        report = similar_pairs(codes, chosen.starter_code, chosen.solution_code, accepted_elsewhere(assignment, chosen))
         count = len(codes)
         took = time.perf_counter() - started
         desk.record_comparison(assignment.course, request.user, count, f"on {chosen.slug} (similarity)")
-    return render(request, "courses/similarity.html", {
-        "course": assignment.course, "assignment": assignment, "role": role, "items": items, "chosen": chosen,
-        "report": report, "took": took, "count": count, "too_short_tokens": TOO_SHORT_TOKENS})
+    return render(
+        request,
+        "courses/similarity.html",
+        {
+            "course": assignment.course,
+            "assignment": assignment,
+            "role": role,
+            "items": items,
+            "chosen": chosen,
+            "report": report,
+            "took": took,
+            "count": count,
+            "too_short_tokens": TOO_SHORT_TOKENS,
+        },
+    )

@@ -35,22 +35,33 @@ def loss_curves(actual: np.ndarray, expected: np.ndarray) -> SafeString | None:
 
     def line(series: np.ndarray, colour: str, name: str, dash: str = "") -> str:
         points = " ".join(f"{x(i):.1f},{y(float(v)):.1f}" for i, v in enumerate(series) if np.isfinite(v))
-        marks = "".join(f'<circle cx="{x(i):.1f}" cy="{y(float(v)):.1f}" r="2.5" fill="{colour}">'
-                        f"<title>{name}, step {i}: {float(v):.6g}</title></circle>"
-                        for i, v in enumerate(series) if np.isfinite(v) and count <= 60)
+        marks = "".join(
+            f'<circle cx="{x(i):.1f}" cy="{y(float(v)):.1f}" r="2.5" fill="{colour}">'
+            f"<title>{name}, step {i}: {float(v):.6g}</title></circle>"
+            for i, v in enumerate(series)
+            if np.isfinite(v) and count <= 60
+        )
         dashed = f' stroke-dasharray="{dash}"' if dash else ""
-        return (f'<polyline class="{name.split()[0]}" points="{points}" fill="none" stroke="{colour}" '
-                f'stroke-width="2"{dashed}/>{marks}')
+        return (
+            f'<polyline class="{name.split()[0]}" points="{points}" fill="none" stroke="{colour}" '
+            f'stroke-width="2"{dashed}/>{marks}'
+        )
 
-    axes = (f'<line x1="{LEFT}" y1="{HEIGHT - BOTTOM}" x2="{WIDTH - RIGHT}" y2="{HEIGHT - BOTTOM}" stroke="#444"/>'
-            f'<line x1="{LEFT}" y1="{TOP}" x2="{LEFT}" y2="{HEIGHT - BOTTOM}" stroke="#444"/>'
-            f'<text x="{LEFT - 4}" y="{TOP + 4}" font-size="10" text-anchor="end">{high:.3g}</text>'
-            f'<text x="{LEFT - 4}" y="{HEIGHT - BOTTOM}" font-size="10" text-anchor="end">{low:.3g}</text>'
-            f'<text x="{LEFT}" y="{HEIGHT - 10}" font-size="10">step 0</text>'
-            f'<text x="{WIDTH - RIGHT}" y="{HEIGHT - 10}" font-size="10" text-anchor="end">step {count - 1}</text>')
-    svg = (f'<svg class="loss-curves" role="img" xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" '
-           f'height="{HEIGHT}" viewBox="0 0 {WIDTH} {HEIGHT}"><title>Your values and the reference\'s, step by '
-           f"step</title>{axes}{line(expected, REFERENCE, 'reference', '6 4')}{line(actual, YOURS, 'yours')}</svg>")
-    legend = ('<div class="legend"><span class="legend-yours">━ yours</span> '
-              '<span class="legend-reference">┅ reference</span></div>')
+    axes = (
+        f'<line x1="{LEFT}" y1="{HEIGHT - BOTTOM}" x2="{WIDTH - RIGHT}" y2="{HEIGHT - BOTTOM}" stroke="#444"/>'
+        f'<line x1="{LEFT}" y1="{TOP}" x2="{LEFT}" y2="{HEIGHT - BOTTOM}" stroke="#444"/>'
+        f'<text x="{LEFT - 4}" y="{TOP + 4}" font-size="10" text-anchor="end">{high:.3g}</text>'
+        f'<text x="{LEFT - 4}" y="{HEIGHT - BOTTOM}" font-size="10" text-anchor="end">{low:.3g}</text>'
+        f'<text x="{LEFT}" y="{HEIGHT - 10}" font-size="10">step 0</text>'
+        f'<text x="{WIDTH - RIGHT}" y="{HEIGHT - 10}" font-size="10" text-anchor="end">step {count - 1}</text>'
+    )
+    svg = (
+        f'<svg class="loss-curves" role="img" xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" '
+        f'height="{HEIGHT}" viewBox="0 0 {WIDTH} {HEIGHT}"><title>Your values and the reference\'s, step by '
+        f"step</title>{axes}{line(expected, REFERENCE, 'reference', '6 4')}{line(actual, YOURS, 'yours')}</svg>"
+    )
+    legend = (
+        '<div class="legend"><span class="legend-yours">━ yours</span> '
+        '<span class="legend-reference">┅ reference</span></div>'
+    )
     return mark_safe(f'<div class="curve-picture">{svg}{legend}</div>')  # noqa: S308  (numbers and fixed text only)

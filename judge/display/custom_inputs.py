@@ -31,8 +31,9 @@ class CustomField:
         return FIELD_PREFIX + self.name
 
 
-def custom_fields(problem: Problem, texts: dict[str, str] | None = None,
-                  errors: dict[str, str] | None = None) -> list[CustomField]:
+def custom_fields(
+    problem: Problem, texts: dict[str, str] | None = None, errors: dict[str, str] | None = None
+) -> list[CustomField]:
     """The form's fields: the student's texts and errors if given, else the example's inputs as literals."""
     if problem.current_test_set_id is None or not problem.spec:
         return []
@@ -41,8 +42,9 @@ def custom_fields(problem: Problem, texts: dict[str, str] | None = None,
     for name in spec.params:
         kind, value = spec.kind(name), example.get(name)
         text = (texts or {}).get(name, literal_of(value) if value is not None else "")
-        fields.append(CustomField(name, _label(kind, value), text, (errors or {}).get(name, ""),
-                                  kind == ParamKind.OPTIONAL_ARRAY))
+        fields.append(
+            CustomField(name, _label(kind, value), text, (errors or {}).get(name, ""), kind == ParamKind.OPTIONAL_ARRAY)
+        )
     return fields
 
 

@@ -8,8 +8,9 @@ from judge.submissions.models import Submission
 
 
 def code_diff(older: Submission, newer: Submission) -> list[tuple[str, str]]:
-    lines = difflib.unified_diff(older.code.splitlines(), newer.code.splitlines(), f"#{older.pk}", f"#{newer.pk}",
-                                 lineterm="", n=3)
+    lines = difflib.unified_diff(
+        older.code.splitlines(), newer.code.splitlines(), f"#{older.pk}", f"#{newer.pk}", lineterm="", n=3
+    )
     return [(_line_class(line), line) for line in lines]
 
 

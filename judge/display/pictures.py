@@ -22,8 +22,9 @@ SPECIAL_FILL = "#c51b7d"  # NaN or +inf
 KEPT, DROPPED, EXTRA, MISSING = "#2166ac", "#d9d9d9", "#d7301f", "#f4a582"
 
 
-def output_picture(kind: str, inputs: dict, expected: np.ndarray, actual: np.ndarray | None, as_bytes: bool = False
-                   ) -> tuple[str, SafeString] | None:
+def output_picture(
+    kind: str, inputs: dict, expected: np.ndarray, actual: np.ndarray | None, as_bytes: bool = False
+) -> tuple[str, SafeString] | None:
     """(heading, SVG) for one visible test, or None when the problem has no picture or the arrays do not fit;
     ``as_bytes``: the output holds bytes, whose cells show their characters."""
     readable = actual is not None and actual.dtype.kind in "biuf" and actual.shape == expected.shape
@@ -48,16 +49,20 @@ def _rows(array: np.ndarray) -> np.ndarray:
 
 def _svg(css_class: str, title: str, width: int, height: int, body: str, note: str = "") -> SafeString:
     # The title is escaped; the body and note are made here from numbers and escaped text.
-    return mark_safe(f'<div class="output-picture {css_class}"><svg role="img" xmlns="http://www.w3.org/2000/svg" '  # noqa: S308
-                     f'width="{width}" height="{height}" viewBox="0 0 {width} {height}"><title>{escape(title)}</title>'
-                     f'{body}</svg>{note}</div>')
+    return mark_safe(  # noqa: S308
+        f'<div class="output-picture {css_class}"><svg role="img" xmlns="http://www.w3.org/2000/svg" '
+        f'width="{width}" height="{height}" viewBox="0 0 {width} {height}"><title>{escape(title)}</title>'
+        f"{body}</svg>{note}</div>"
+    )
 
 
 def _note(rows: int, columns: int, shown_rows: int, shown_columns: int) -> str:
     if rows <= shown_rows and columns <= shown_columns:
         return ""
-    return (f'<p class="more-panels">Drawn: the first {min(rows, shown_rows)} of {rows} rows and '
-            f'{min(columns, shown_columns)} of {columns} positions.</p>')
+    return (
+        f'<p class="more-panels">Drawn: the first {min(rows, shown_rows)} of {rows} rows and '
+        f"{min(columns, shown_columns)} of {columns} positions.</p>"
+    )
 
 
 def token_strip(expected: np.ndarray, actual: np.ndarray | None, as_bytes: bool = False) -> SafeString:
@@ -75,17 +80,27 @@ def token_strip(expected: np.ndarray, actual: np.ndarray | None, as_bytes: bool 
                 wrong = reference is not None and value != reference[c]
                 fill = EXTRA if wrong else "#f7f7f7"
                 tip = f"position {c}: {_id(value)}" + (f", expected {_id(reference[c])}" if wrong else "")
-                tip += f" ({shown(value)}" + (f", expected {shown(reference[c])})" if wrong else ")") if as_bytes else ""
-                parts.append(f'<g class="token{" wrong" if wrong else ""}"><title>{escape(tip)}</title>'
-                             f'<rect x="{label_width + c * cell}" y="{y}" width="{cell - 2}" height="20" fill="{fill}" '
-                             f'stroke="#999"/><text x="{label_width + c * cell + (cell - 2) / 2}" y="{y + 14}" '
-                             f'font-size="10" text-anchor="middle" fill="{"#fff" if wrong else "#111"}">'
-                             f'{escape(shown(value))}</text></g>')
+                tip += (
+                    f" ({shown(value)}" + (f", expected {shown(reference[c])})" if wrong else ")") if as_bytes else ""
+                )
+                parts.append(
+                    f'<g class="token{" wrong" if wrong else ""}"><title>{escape(tip)}</title>'
+                    f'<rect x="{label_width + c * cell}" y="{y}" width="{cell - 2}" height="20" fill="{fill}" '
+                    f'stroke="#999"/><text x="{label_width + c * cell + (cell - 2) / 2}" y="{y + 14}" '
+                    f'font-size="10" text-anchor="middle" fill="{"#fff" if wrong else "#111"}">'
+                    f"{escape(shown(value))}</text></g>"
+                )
             y += 24
         y += 8
     width = label_width + min(want.shape[1], MAX_TOKENS) * cell
-    return _svg("token-strip", "Token ids: expected, and yours with differing ids in red", width, max(y, 1),
-                "".join(parts), _note(len(want), want.shape[1], MAX_ROWS, MAX_TOKENS))
+    return _svg(
+        "token-strip",
+        "Token ids: expected, and yours with differing ids in red",
+        width,
+        max(y, 1),
+        "".join(parts),
+        _note(len(want), want.shape[1], MAX_ROWS, MAX_TOKENS),
+    )
 
 
 def _byte(value) -> str:
@@ -118,20 +133,34 @@ def kept_tokens(logits: np.ndarray, expected: np.ndarray, actual: np.ndarray | N
         for c, value in enumerate(row):
             fill = (KEPT if want[r, c] else DROPPED) if want[r, c] == got[r, c] else (EXTRA if got[r, c] else MISSING)
             size = 2 + (height - 2) * (float(value) - low) / span if np.isfinite(value) else 1
-            state = {KEPT: "kept", DROPPED: "dropped", EXTRA: "kept by you, dropped in the expected result",
-                     MISSING: "kept in the expected result, dropped by you"}[fill]
-            parts.append(f'<rect x="{c * (bar + 2)}" y="{y + 16 + height - size:.1f}" width="{bar}" '
-                         f'height="{size:.1f}" '
-                         f'fill="{fill}" class="bar {state.split(",")[0].replace(" ", "-")}">'
-                         f'<title>token {c}: logit {float(value):.4g}, {state}</title></rect>')
+            state = {
+                KEPT: "kept",
+                DROPPED: "dropped",
+                EXTRA: "kept by you, dropped in the expected result",
+                MISSING: "kept in the expected result, dropped by you",
+            }[fill]
+            parts.append(
+                f'<rect x="{c * (bar + 2)}" y="{y + 16 + height - size:.1f}" width="{bar}" '
+                f'height="{size:.1f}" '
+                f'fill="{fill}" class="bar {state.split(",")[0].replace(" ", "-")}">'
+                f"<title>token {c}: logit {float(value):.4g}, {state}</title></rect>"
+            )
         y += height + 24
-    legend = (f'<p class="legend"><span class="swatch" style="background:{KEPT}"></span> kept '
-              f'<span class="swatch" style="background:{DROPPED}"></span> dropped '
-              f'<span class="swatch" style="background:{EXTRA}"></span> kept by you only '
-              f'<span class="swatch" style="background:{MISSING}"></span> dropped by you only</p>')
+    legend = (
+        f'<p class="legend"><span class="swatch" style="background:{KEPT}"></span> kept '
+        f'<span class="swatch" style="background:{DROPPED}"></span> dropped '
+        f'<span class="swatch" style="background:{EXTRA}"></span> kept by you only '
+        f'<span class="swatch" style="background:{MISSING}"></span> dropped by you only</p>'
+    )
     width = min(rows.shape[1], MAX_TOKENS) * (bar + 2)
-    return _svg("kept-tokens", "Logits per token; colours say which tokens were kept", max(width, 60), max(y, 1),
-                "".join(parts), legend + _note(len(rows), rows.shape[1], MAX_ROWS, MAX_TOKENS))
+    return _svg(
+        "kept-tokens",
+        "Logits per token; colours say which tokens were kept",
+        max(width, 60),
+        max(y, 1),
+        "".join(parts),
+        legend + _note(len(rows), rows.shape[1], MAX_ROWS, MAX_TOKENS),
+    )
 
 
 def _ramp(fraction: float) -> str:
@@ -163,18 +192,33 @@ def heatmaps(expected: np.ndarray, actual: np.ndarray | None) -> SafeString:
             for r in range(rows):
                 for c in range(cols):
                     value = float(stack[k, r, c])
-                    fill = (MASKED_FILL if value == -np.inf else SPECIAL_FILL if not np.isfinite(value)
-                            else _ramp((value - low) / span))
-                    parts.append(f'<rect x="{x0 + c * cell}" y="{y + 16 + r * cell}" width="{cell}" height="{cell}" '
-                                 f'fill="{fill}"><title>[{r}, {c}] = {value:.4g}</title></rect>')
+                    fill = (
+                        MASKED_FILL
+                        if value == -np.inf
+                        else SPECIAL_FILL
+                        if not np.isfinite(value)
+                        else _ramp((value - low) / span)
+                    )
+                    parts.append(
+                        f'<rect x="{x0 + c * cell}" y="{y + 16 + r * cell}" width="{cell}" height="{cell}" '
+                        f'fill="{fill}"><title>[{r}, {c}] = {value:.4g}</title></rect>'
+                    )
         y += 16 + rows * cell + 12
     stops = "".join(f'<span style="background:{_ramp(i / 8)}"></span>' for i in range(9))
-    legend = (f'<p class="legend"><span class="legend-label">{low:.3g}</span><span class="ramp">{stops}</span>'
-              f'<span class="legend-label">{high:.3g}</span> <span class="swatch" style="background:{MASKED_FILL}">'
-              f'</span> -inf (masked)</p>')
+    legend = (
+        f'<p class="legend"><span class="legend-label">{low:.3g}</span><span class="ramp">{stops}</span>'
+        f'<span class="legend-label">{high:.3g}</span> <span class="swatch" style="background:{MASKED_FILL}">'
+        f"</span> -inf (masked)</p>"
+    )
     width = min(len(panels), MAX_ROWS) * (cols * cell + 14)
-    return _svg("heatmaps", "Expected output and yours, one colour scale", max(width, 60), max(y, 1),
-                "".join(parts), legend + _more_panels(len(panels)))
+    return _svg(
+        "heatmaps",
+        "Expected output and yours, one colour scale",
+        max(width, 60),
+        max(y, 1),
+        "".join(parts),
+        legend + _more_panels(len(panels)),
+    )
 
 
 def _more_panels(count: int) -> str:

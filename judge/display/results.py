@@ -102,13 +102,16 @@ def bytes_text(array: np.ndarray) -> str:
     if array.dtype.kind not in "iu" or array.ndim > 2 or (array.size and (array.min() < 0 or array.max() > 255)):
         return ""
     rows = array.reshape(1, -1) if array.ndim < 2 else array
-    lines = [repr(bytes(row[:MAX_TEXT_BYTES].astype(np.uint8).tolist())) + ("..." if row.size > MAX_TEXT_BYTES else "")
-             for row in rows[:MAX_PANELS]]
+    lines = [
+        repr(bytes(row[:MAX_TEXT_BYTES].astype(np.uint8).tolist())) + ("..." if row.size > MAX_TEXT_BYTES else "")
+        for row in rows[:MAX_PANELS]
+    ]
     return "\n".join(lines) + ("\n..." if len(rows) > MAX_PANELS else "")
 
 
-def expected_arrays(expected: np.ndarray | dict[str, np.ndarray], as_bytes: frozenset[str] = frozenset()
-                    ) -> list[ShownArray]:
+def expected_arrays(
+    expected: np.ndarray | dict[str, np.ndarray], as_bytes: frozenset[str] = frozenset()
+) -> list[ShownArray]:
     """The expected output as the page shows it: one array, or each named output of a tuple or dict; the outputs
     named in ``as_bytes`` ("output" for one array) also as text."""
     if isinstance(expected, dict):
@@ -126,8 +129,9 @@ def custom_case_data(submission: Submission) -> dict[str, tuple[dict, np.ndarray
         expected = members.load(stored) if members.is_packed(stored) else read_npy(stored, MAX_ACTUAL_BYTES * 8)
     except (BadInputs, UnreadableArray):
         return {}
-    arrays = {name: np.load(io.BytesIO(v), allow_pickle=False) if isinstance(v, bytes) else v
-              for name, v in inputs.items()}
+    arrays = {
+        name: np.load(io.BytesIO(v), allow_pickle=False) if isinstance(v, bytes) else v for name, v in inputs.items()
+    }
     return {CUSTOM_CASE: (arrays, expected)}
 
 
@@ -155,8 +159,11 @@ def result_rows(submission: Submission, staff: bool = False) -> list[TestRow]:
         cases = {}
     spec = submission.problem.spec or {}
     labels, picture, as_bytes = check_labels(spec), str(spec.get("picture") or ""), shown_as_bytes(spec)
-    return [shown_row(test, cases, labels, picture, as_bytes, staff) for test in submission.results
-            if isinstance(test, dict)]
+    return [
+        shown_row(test, cases, labels, picture, as_bytes, staff)
+        for test in submission.results
+        if isinstance(test, dict)
+    ]
 
 
 def shown_as_bytes(spec: dict) -> frozenset[str]:
@@ -179,20 +186,31 @@ def check_labels(spec: dict) -> dict[str, str]:
     return CHECK_LABELS | {"dtype": dtypes.pop() if len(dtypes) == 1 else "dtypes"}
 
 
-def shown_row(test: dict, cases: dict, labels: dict[str, str] = CHECK_LABELS, picture: str = "",
-              as_bytes: frozenset[str] = frozenset(), staff: bool = False) -> TestRow:
+def shown_row(
+    test: dict,
+    cases: dict,
+    labels: dict[str, str] = CHECK_LABELS,
+    picture: str = "",
+    as_bytes: frozenset[str] = frozenset(),
+    staff: bool = False,
+) -> TestRow:
     """One stored test as the page shows it; ``cases`` holds the visible tests' inputs and expected output (and
     the hidden ones' for ``staff``), ``picture`` is how the problem draws an output (``ProblemSpec.picture``) and
     ``as_bytes`` names the inputs and outputs that hold bytes ("output" for a one-array function's)."""
     status = str(test.get("status", ""))
     marks = test.get("checks") or {}
     row = TestRow(
-        name=str(test.get("name", "")), hidden=bool(test.get("hidden", True)), status=status,
-        status_label=_label(TestStatus, status), message=str(test.get("message", "")),
-        time_ms=float(test.get("time_ms") or 0), checks=[(labels[c], marks.get(c, "skipped")) for c in CHECKS],
+        name=str(test.get("name", "")),
+        hidden=bool(test.get("hidden", True)),
+        status=status,
+        status_label=_label(TestStatus, status),
+        message=str(test.get("message", "")),
+        time_ms=float(test.get("time_ms") or 0),
+        checks=[(labels[c], marks.get(c, "skipped")) for c in CHECKS],
         traceback=list(test.get("traceback") or []),
-        misconception=str((test.get("misconception") or {}).get("name", "")) if isinstance(
-            test.get("misconception"), dict) else "",
+        misconception=str((test.get("misconception") or {}).get("name", ""))
+        if isinstance(test.get("misconception"), dict)
+        else "",
     )
     if row.hidden:
         row.time_ms, row.traceback, row.message = 0.0, [], _hidden_message(row.message)
@@ -279,6 +297,7 @@ def error_line(submission: Submission) -> int | None:
 
 # --- The difference picture ---------------------------------------------------
 
+
 def _panels(error: np.ndarray) -> tuple[np.ndarray, list[str]]:
     """View any array as a stack of 2-D panels, labelled by their leading index."""
     if error.ndim == 0:
@@ -337,10 +356,13 @@ def difference_picture(actual: np.ndarray, expected: np.ndarray, first_mismatch)
     more = len(panels) - MAX_PANELS
     note = f'<p class="more-panels">…and {more} more panel{"s" * (more > 1)} not drawn.</p>' if more > 0 else ""
     legend = _legend(finite_max, bool(np.isinf(error).any()))
-    svg = (f'<svg class="heatmap" role="img" xmlns="http://www.w3.org/2000/svg" width="{max(x_offset - 16, 1)}" '
-           f'height="{height}" viewBox="0 0 {max(x_offset - 16, 1)} {height}">'
-           f"<title>|actual − expected| for each position; the outlined cell is the first mismatch</title>"
-           + "".join(parts) + "</svg>")
+    svg = (
+        f'<svg class="heatmap" role="img" xmlns="http://www.w3.org/2000/svg" width="{max(x_offset - 16, 1)}" '
+        f'height="{height}" viewBox="0 0 {max(x_offset - 16, 1)} {height}">'
+        f"<title>|actual − expected| for each position; the outlined cell is the first mismatch</title>"
+        + "".join(parts)
+        + "</svg>"
+    )
     return mark_safe(f'<div class="difference-picture">{svg}{legend}{note}</div>')  # noqa: S308  (numbers and fixed text only)
 
 
@@ -368,15 +390,21 @@ def _panel_svg(panel: np.ndarray, label: str, scale: float, x0: int, first: tupl
             value = pooled[r, c]
             fill = SPECIAL_FILL if np.isinf(value) else _colour(value / scale)
             title = f"<title>[{r}, {c}] |error| = {value:.3g}</title>" if titles else ""
-            cells.append(f'<rect x="{x0 + c * cell}" y="{top + r * cell}" width="{cell}" height="{cell}" '
-                         f'fill="{fill}">{title}</rect>')
+            cells.append(
+                f'<rect x="{x0 + c * cell}" y="{top + r * cell}" width="{cell}" height="{cell}" '
+                f'fill="{fill}">{title}</rect>'
+            )
     outline = ""
     if first is not None:
         r, c = first[0] // by_r, first[1] // by_c
-        outline = (f'<rect class="first-mismatch" x="{x0 + c * cell - 1}" y="{top + r * cell - 1}" '
-                   f'width="{cell + 2}" height="{cell + 2}" fill="none" stroke="#0057d9" stroke-width="3"/>')
-    frame = (f'<rect x="{x0}" y="{top}" width="{cols * cell}" height="{rows * cell}" fill="none" '
-             f'stroke="#888" stroke-width="1"/>')
+        outline = (
+            f'<rect class="first-mismatch" x="{x0 + c * cell - 1}" y="{top + r * cell - 1}" '
+            f'width="{cell + 2}" height="{cell + 2}" fill="none" stroke="#0057d9" stroke-width="3"/>'
+        )
+    frame = (
+        f'<rect x="{x0}" y="{top}" width="{cols * cell}" height="{rows * cell}" fill="none" '
+        f'stroke="#888" stroke-width="1"/>'
+    )
     pooled_note = f" (max per {by_r}×{by_c} block)" if by_r > 1 or by_c > 1 else ""
     caption = f'<text x="{x0}" y="12" font-size="11" fill="#333">{escape(label + pooled_note)}</text>'
     return caption + "".join(cells) + frame + outline, max(cols * cell, 72), top + rows * cell + 2
@@ -391,13 +419,18 @@ def _legend(finite_max: float, special: bool) -> str:
     parts = []
     if finite_max > 0:
         stops = "".join(f'<span style="background:{_colour(i / 8)}"></span>' for i in range(9))
-        parts.append(f'<span class="legend-label">0</span><span class="ramp">{stops}</span>'
-                     f'<span class="legend-label">{finite_max:.3g}</span> '
-                     '<span class="legend-note">|actual − expected|</span>')
+        parts.append(
+            f'<span class="legend-label">0</span><span class="ramp">{stops}</span>'
+            f'<span class="legend-label">{finite_max:.3g}</span> '
+            '<span class="legend-note">|actual − expected|</span>'
+        )
     if special:
-        parts.append(f'<span class="legend-special"><span class="swatch" style="background:{SPECIAL_FILL}"></span> '
-                     'NaN or ±inf on one side only</span>')
+        parts.append(
+            f'<span class="legend-special"><span class="swatch" style="background:{SPECIAL_FILL}"></span> '
+            "NaN or ±inf on one side only</span>"
+        )
     if not parts:
         parts.append('<span class="legend-note">no difference beyond tolerance</span>')
-    return (f'<div class="legend">{" ".join(parts)} <span class="legend-note">outlined in blue: first mismatch'
-            '</span></div>')
+    return (
+        f'<div class="legend">{" ".join(parts)} <span class="legend-note">outlined in blue: first mismatch</span></div>'
+    )

@@ -48,8 +48,11 @@ def export_work(user, selection: str = "all", now: datetime | None = None) -> Ex
 
 def chosen_ids(user, selection: str) -> list[int]:
     """The Submits to export, oldest first (ids only: a student's whole history is a few thousand numbers)."""
-    rows = list(Submission.objects.filter(user=user, kind=Kind.SUBMIT, status=Status.DONE)
-                .order_by("created_at", "pk").values_list("pk", "problem_id", "verdict"))
+    rows = list(
+        Submission.objects.filter(user=user, kind=Kind.SUBMIT, status=Status.DONE)
+        .order_by("created_at", "pk")
+        .values_list("pk", "problem_id", "verdict")
+    )
     if selection != "accepted":
         return [pk for pk, _, _ in rows]
     last = {problem_id: pk for pk, problem_id, verdict in rows if verdict == Verdict.ACCEPTED}
@@ -65,9 +68,21 @@ def _chunks(user, selection: str, folder: str, now: datetime) -> Iterator[bytes]
     files: dict[str, bytes | int] = {"README.md": README.encode()}
     ids = chosen_ids(user, selection)
     for start in range(0, len(ids), BATCH):
-        batch = (Submission.objects.filter(pk__in=ids[start:start + BATCH]).select_related("problem")
-                 .only("pk", "code", "verdict", "created_at", "speed", "problem__slug", "problem__title",
-                       "problem__statement_md").order_by("created_at", "pk"))
+        batch = (
+            Submission.objects.filter(pk__in=ids[start : start + BATCH])
+            .select_related("problem")
+            .only(
+                "pk",
+                "code",
+                "verdict",
+                "created_at",
+                "speed",
+                "problem__slug",
+                "problem__title",
+                "problem__statement_md",
+            )
+            .order_by("created_at", "pk")
+        )
         for submission in batch:
             problem = submission.problem
             statement = f"{problem.slug}/statement.md"
@@ -94,9 +109,11 @@ def message(submission: Submission) -> str:
     label = submission.get_verdict_display() or "no verdict"
     speed = (submission.speed or {}).get("ratio")
     figure = f", speed {speed}x the reference's CPU time" if speed is not None else ""
-    return (f"{submission.problem.title}: {label} (#{submission.pk})\n\n"
-            f"Submit #{submission.pk} of {submission.problem.slug}, {submission.created_at:%Y-%m-%d %H:%M:%S %Z}: "
-            f"{label}{figure}.\n")
+    return (
+        f"{submission.problem.title}: {label} (#{submission.pk})\n\n"
+        f"Submit #{submission.pk} of {submission.problem.slug}, {submission.created_at:%Y-%m-%d %H:%M:%S %Z}: "
+        f"{label}{figure}.\n"
+    )
 
 
 def _worktree(files: dict[str, bytes | int]) -> Iterator[tuple[str, bytes]]:
@@ -109,5 +126,5 @@ def _worktree(files: dict[str, bytes | int]) -> Iterator[tuple[str, bytes]]:
             codes[content] = path
     ids = sorted(codes)
     for start in range(0, len(ids), BATCH):
-        for pk, code in Submission.objects.filter(pk__in=ids[start:start + BATCH]).values_list("pk", "code"):
+        for pk, code in Submission.objects.filter(pk__in=ids[start : start + BATCH]).values_list("pk", "code"):
             yield codes[pk], code.encode("utf-8", "surrogateescape")

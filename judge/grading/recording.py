@@ -24,26 +24,50 @@ LONG_WAY = "JR001"  # the SQLSTATE the standings function raises when a verdict 
 
 # ``record_verdict``'s compare-and-set in SQL, for the statement that also keeps the standings: the same
 # changes as its ORM update (written in SQL because compiling that update costs as much as the statement).
-RECORD_VERDICT = ("UPDATE submissions_submission SET status = %s, verdict = %s, message = %s, results = %s::jsonb, "
-                  "properties = %s::jsonb, grading_ms = %s, sandbox = %s::jsonb, finished_at = %s, claim = NULL "
-                  "WHERE id = %s AND claim = %s AND status = %s")
+RECORD_VERDICT = (
+    "UPDATE submissions_submission SET status = %s, verdict = %s, message = %s, results = %s::jsonb, "
+    "properties = %s::jsonb, grading_ms = %s, sandbox = %s::jsonb, finished_at = %s, claim = NULL "
+    "WHERE id = %s AND claim = %s AND status = %s"
+)
 
 
 def record_verdict(submission_id: int, token: uuid.UUID, report: GradeReport) -> bool:
     """Store the final verdict, unless someone else holds the claim now; the standings follow in the same
     transaction (recomputed for this student and problem, so a redelivered or rejudged verdict counts once)."""
     tests, now = report.stored_tests(), timezone.now()
-    recorded = update_with_standings(RECORD_VERDICT, [  # the common case: one statement
-        Status.DONE.value, str(report.verdict), report.message, json.dumps(tests),
-        json.dumps(report.properties), report.time_ms, json.dumps(report.sandbox), now, submission_id, token,
-        Status.RUNNING.value])
+    recorded = update_with_standings(
+        RECORD_VERDICT,
+        [  # the common case: one statement
+            Status.DONE.value,
+            str(report.verdict),
+            report.message,
+            json.dumps(tests),
+            json.dumps(report.properties),
+            report.time_ms,
+            json.dumps(report.sandbox),
+            now,
+            submission_id,
+            token,
+            Status.RUNNING.value,
+        ],
+    )
     if recorded is not None:
         return recorded
     with transaction.atomic():
-        recorded = Submission.objects.filter(pk=submission_id, claim=token, status=Status.RUNNING).update(
-            status=Status.DONE, verdict=report.verdict, message=report.message, results=tests,
-            properties=report.properties, grading_ms=report.time_ms, sandbox=report.sandbox, finished_at=now,
-            claim=None) == 1
+        recorded = (
+            Submission.objects.filter(pk=submission_id, claim=token, status=Status.RUNNING).update(
+                status=Status.DONE,
+                verdict=report.verdict,
+                message=report.message,
+                results=tests,
+                properties=report.properties,
+                grading_ms=report.time_ms,
+                sandbox=report.sandbox,
+                finished_at=now,
+                claim=None,
+            )
+            == 1
+        )
         if recorded:
             apply_verdict(submission_id)
     return recorded
@@ -59,12 +83,16 @@ def update_with_standings(update: str, params: list) -> bool | None:
     if found is None:
         return None
     function, arguments = found
-    statement = (f"WITH recorded AS ({update} RETURNING id) "  # noqa: S608  (our own UPDATE and function; values are parameters)
-                 f"SELECT recorded.id FROM recorded LEFT JOIN LATERAL {function} AS standings ON true")
+    statement = (
+        f"WITH recorded AS ({update} RETURNING id) "  # noqa: S608  (our own UPDATE and function; values are parameters)
+        f"SELECT recorded.id FROM recorded LEFT JOIN LATERAL {function} AS standings ON true"
+    )
     try:
         # Inside a transaction (a test's, or a caller's), a savepoint keeps a refusal from aborting it.
-        with (transaction.atomic() if connection.in_atomic_block else contextlib.nullcontext(),
-              connection.cursor() as cursor):
+        with (
+            transaction.atomic() if connection.in_atomic_block else contextlib.nullcontext(),
+            connection.cursor() as cursor,
+        ):
             cursor.execute(statement, [*params, *arguments])
             return cursor.fetchone() is not None
     except DatabaseError as exc:

@@ -65,8 +65,13 @@ def _grade_submission(submission_id: int, capped: bool, band: int | None, found:
     started = time.monotonic()
     push.publish_status(submission_id, Status.RUNNING)
     submission = Submission.objects.select_related("problem", "test_set", "user").get(pk=submission_id)
-    log.info("submission %s claimed (%s of %s, attempt %s)", submission_id, submission.kind,
-             submission.problem.slug, submission.attempts)
+    log.info(
+        "submission %s claimed (%s of %s, attempt %s)",
+        submission_id,
+        submission.kind,
+        submission.problem.slug,
+        submission.attempts,
+    )
     try:
         recorded = _grade_claimed(submission, token)
         if recorded:  # apps above (LTI) queue what follows; their failure must not fail the grading
@@ -93,10 +98,16 @@ def _grade_claimed(submission: Submission, token: uuid.UUID) -> bool:
             if refused is not None:
                 return record_verdict(submission.pk, token, refused)
         else:
-            cases = draw_cases(list(cached_cases(submission.test_set_id, submission.test_set.version,
-                                                 submission.kind == Kind.RUN)), submission.draw)
-        report = grade_with_retries(submission.code, problem_spec(submission.problem), cases,
-                                    solved={slug: s.code for slug, s in solved.items()})
+            cases = draw_cases(
+                list(cached_cases(submission.test_set_id, submission.test_set.version, submission.kind == Kind.RUN)),
+                submission.draw,
+            )
+        report = grade_with_retries(
+            submission.code,
+            problem_spec(submission.problem),
+            cases,
+            solved={slug: s.code for slug, s in solved.items()},
+        )
     if solved:  # which of their submissions it imported, in loading order (a list: jsonb reorders keys)
         report.sandbox["solved"] = [[slug, s.pk] for slug, s in solved.items()]
     recorded = record_verdict(submission.pk, token, report)
@@ -121,9 +132,11 @@ def enqueue_speed(submission_id: int) -> bool:
 def measure_submission_speed(submission_id: int) -> SpeedReport | None:
     """The speed task: time the Submit if it is still an accepted Submit without a figure (a rejudge may have
     refused it meanwhile, or a repeated message found it measured)."""
-    submission = (Submission.objects.select_related("problem", "user")
-                  .filter(pk=submission_id, kind=Kind.SUBMIT, status=Status.DONE, verdict=Verdict.ACCEPTED,
-                          speed__isnull=True).first())
+    submission = (
+        Submission.objects.select_related("problem", "user")
+        .filter(pk=submission_id, kind=Kind.SUBMIT, status=Status.DONE, verdict=Verdict.ACCEPTED, speed__isnull=True)
+        .first()
+    )
     if submission is None or not settings.MEASURE_SPEED:
         return None
     solved = solved_solutions(submission.user, submission.problem)
@@ -142,8 +155,14 @@ def record_speed(submission: Submission, solved: dict[str, str]) -> SpeedReport 
     earlier = speed.figure_of_same_code(submission, key)
     if earlier is not None:
         Submission.objects.filter(pk=submission.pk, speed__isnull=True).update(speed=earlier)
-        return SpeedReport(earlier["ratio"], earlier.get("repeats", 0), earlier.get("student_ms", 0.0),
-                           earlier.get("reference_ms", 0.0), earlier.get("message", ""), earlier.get("ratio_precise"))
+        return SpeedReport(
+            earlier["ratio"],
+            earlier.get("repeats", 0),
+            earlier.get("student_ms", 0.0),
+            earlier.get("reference_ms", 0.0),
+            earlier.get("message", ""),
+            earlier.get("ratio_precise"),
+        )
     draws = load_benchmark(submission.test_set_id)
     if not draws or not problem.solution_code.strip():
         report = SpeedReport(None, message="this problem has no benchmark to time it on")
@@ -153,8 +172,15 @@ def record_speed(submission: Submission, solved: dict[str, str]) -> SpeedReport 
     start = submission.draw % len(draws)
     draws = draws[start:] + draws[:start]
     try:
-        report = measure_speed(submission.code, problem.solution_code, problem_spec(problem), draws,
-                               worker_sandbox(), solved, reference_code(builds_on(problem)))
+        report = measure_speed(
+            submission.code,
+            problem.solution_code,
+            problem_spec(problem),
+            draws,
+            worker_sandbox(),
+            solved,
+            reference_code(builds_on(problem)),
+        )
     except SandboxError as exc:
         log.warning("speed of submission %s not measured: %s", submission.pk, exc)
         discard_worker_sandbox()
@@ -193,8 +219,9 @@ def _reference_with_retries(problem: Problem, spec, inputs: dict, example: dict 
     failure = None
     for _ in range(settings.SANDBOX_TRIES):
         try:
-            return expected_output(problem.solution_code, spec, inputs, worker_sandbox(), solved,
-                                   settings.MAX_OUTPUT_BYTES, example)
+            return expected_output(
+                problem.solution_code, spec, inputs, worker_sandbox(), solved, settings.MAX_OUTPUT_BYTES, example
+            )
         except SandboxError as exc:
             failure = exc
             discard_worker_sandbox()
@@ -216,8 +243,9 @@ def cached_cases(test_set_id: int, version: str, visible_only: bool) -> tuple[Ca
 def preload_test_sets() -> int:
     """Read every published test set into this worker process's cache (a worker process does it in the
     background as it starts); the number of test sets read."""
-    published = (Problem.objects.filter(published=True, current_test_set__isnull=False)
-                 .values_list("current_test_set_id", "current_test_set__version")[:TEST_SETS_KEPT // 2])
+    published = Problem.objects.filter(published=True, current_test_set__isnull=False).values_list(
+        "current_test_set_id", "current_test_set__version"
+    )[: TEST_SETS_KEPT // 2]
     for test_set_id, version in published:
         for visible_only in (True, False):
             cached_cases(test_set_id, version, visible_only)
@@ -235,8 +263,9 @@ def open_sandbox_ahead() -> None:
         log.warning("could not record this process's sandbox", exc_info=True)
 
 
-def grade_with_retries(code: str, spec, cases, tries: int | None = None,
-                       solved: dict[str, str] | None = None) -> GradeReport:
+def grade_with_retries(
+    code: str, spec, cases, tries: int | None = None, solved: dict[str, str] | None = None
+) -> GradeReport:
     """Grade on this worker's warm sandbox, starting a fresh one each time it fails (``SANDBOX_TRIES`` in all)."""
     failure = None
     for _ in range(tries or settings.SANDBOX_TRIES):
@@ -249,8 +278,9 @@ def grade_with_retries(code: str, spec, cases, tries: int | None = None,
     return _sandbox_failed(failure)
 
 
-def grade_with_sandbox(code: str, spec, cases, sandbox, tries: int | None = None,
-                       solved: dict[str, str] | None = None) -> GradeReport:
+def grade_with_sandbox(
+    code: str, spec, cases, sandbox, tries: int | None = None, solved: dict[str, str] | None = None
+) -> GradeReport:
     """Grade on a given sandbox (``manage.py grade``); its backend restarts it if it fails."""
     failure = None
     for _ in range(tries or settings.SANDBOX_TRIES):
@@ -263,6 +293,8 @@ def grade_with_sandbox(code: str, spec, cases, sandbox, tries: int | None = None
 
 def _sandbox_failed(failure: Exception | None) -> GradeReport:
     tries = settings.SANDBOX_TRIES
-    return GradeReport(Verdict.INTERNAL_ERROR,
-                       f"the sandbox failed {tries} time{'s' if tries != 1 else ''} while grading ({failure}); "
-                       "this is the judge's fault, not your code's: please submit again")
+    return GradeReport(
+        Verdict.INTERNAL_ERROR,
+        f"the sandbox failed {tries} time{'s' if tries != 1 else ''} while grading ({failure}); "
+        "this is the judge's fault, not your code's: please submit again",
+    )

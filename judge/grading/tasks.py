@@ -63,4 +63,3 @@ def grade_submission(submission_id: int, capped: bool = True, band: int | None =
 @shared_task(name=grading.SPEED_TASK, ignore_result=True)
 def measure_speed(submission_id: int) -> None:
     grading.measure_submission_speed(submission_id)
-

@@ -86,8 +86,9 @@ class Preferences(models.Model):
     """How the site and its editor look and type for one student, on every device they sign in on.  A visitor who
     is not signed in keeps the same choices in their browser (judge/static/judge/prefs.js)."""
 
-    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True,
-                                related_name="preferences")
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="preferences"
+    )
     font_size = models.PositiveSmallIntegerField(choices=[(s, f"{s} px") for s in FONT_SIZES], default=14)
     theme = models.CharField(max_length=10, choices=Theme.choices, default=Theme.SYSTEM)
     keys = models.CharField(max_length=10, choices=Keys.choices, default=Keys.DEFAULT)

@@ -31,8 +31,12 @@ class PreferencesForm(forms.ModelForm):
     class Meta:
         model = Preferences
         fields = FIELDS
-        labels = {"font_size": "Editor font size", "theme": "Theme", "keys": "Key bindings in the editor",
-                  "tab_width": "Tab width"}
+        labels = {
+            "font_size": "Editor font size",
+            "theme": "Theme",
+            "keys": "Key bindings in the editor",
+            "tab_width": "Tab width",
+        }
         widgets = {"theme": forms.RadioSelect}
 
 

@@ -43,11 +43,15 @@ def draft_reset(request, slug: str):
 def hint_reveal(request, slug: str):
     problem = get_problem_for_user(request.user, slug)
     shown = reveal_next_hint(request.user, problem)
-    return render(request, "problems/_hints.html", {
-        "problem": problem,
-        "hints_html": [render_markdown(hint) for hint in problem.hints[:shown]],
-        "hints_left": len(problem.hints) - shown,
-    })
+    return render(
+        request,
+        "problems/_hints.html",
+        {
+            "problem": problem,
+            "hints_html": [render_markdown(hint) for hint in problem.hints[:shown]],
+            "hints_left": len(problem.hints) - shown,
+        },
+    )
 
 
 def wants_json(request) -> bool:
@@ -91,6 +95,13 @@ def settings_page(request):
         status = 400
     else:
         form, status = PreferencesForm(initial=preferences_of(request.user)), 200
-    return render(request, "learning/settings.html", {
-        "form": form, "saved": "saved" in request.GET,
-        "kept_nowhere": request.method == "POST" and not request.user.is_authenticated}, status=status)
+    return render(
+        request,
+        "learning/settings.html",
+        {
+            "form": form,
+            "saved": "saved" in request.GET,
+            "kept_nowhere": request.method == "POST" and not request.user.is_authenticated,
+        },
+        status=status,
+    )

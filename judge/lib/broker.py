@@ -43,8 +43,15 @@ GRADING_LANES = (Lane.RUN, Lane.SUBMIT, Lane.REJUDGE)
 SANDBOX_LANES = (*GRADING_LANES, Lane.SPEED)
 
 
-def send_task(name: str, *args, queue: str | None = None, on_failure: Callable[[], None] | None = None,
-              priority: int | None = None, countdown: float | None = None, **kwargs) -> bool:
+def send_task(
+    name: str,
+    *args,
+    queue: str | None = None,
+    on_failure: Callable[[], None] | None = None,
+    priority: int | None = None,
+    countdown: float | None = None,
+    **kwargs,
+) -> bool:
     """Send the task called ``name`` now; if the broker is unreachable, log it, call ``on_failure`` and return
     False. By name, so that a service never imports the tasks module that calls it. ``priority``: 0 is taken
     first (Redis); None leaves the task's routed default.  ``countdown``: run it no sooner than that many seconds
@@ -62,11 +69,18 @@ def send_task(name: str, *args, queue: str | None = None, on_failure: Callable[[
     return True
 
 
-def enqueue_on_commit(name: str, *args, queue: str | None = None, on_failure: Callable[[], None] | None = None,
-                      countdown: float | None = None, **kwargs) -> None:
+def enqueue_on_commit(
+    name: str,
+    *args,
+    queue: str | None = None,
+    on_failure: Callable[[], None] | None = None,
+    countdown: float | None = None,
+    **kwargs,
+) -> None:
     """Send a task once the current transaction commits (at once outside one), tolerating a broker outage."""
-    transaction.on_commit(lambda: send_task(name, *args, queue=queue, on_failure=on_failure, countdown=countdown,
-                                            **kwargs))
+    transaction.on_commit(
+        lambda: send_task(name, *args, queue=queue, on_failure=on_failure, countdown=countdown, **kwargs)
+    )
 
 
 # --------------------------------------------------------------------------
@@ -113,8 +127,11 @@ def held_submissions(task: str) -> set[int] | None:
         return None
     import redis
 
-    lists = [name if step == 0 else f"{name}{PRIORITY_SEPARATOR}{step}" for name in (q.name for q in
-             settings.CELERY_TASK_QUEUES) for step in settings.BROKER_PRIORITY_STEPS]
+    lists = [
+        name if step == 0 else f"{name}{PRIORITY_SEPARATOR}{step}"
+        for name in (q.name for q in settings.CELERY_TASK_QUEUES)
+        for step in settings.BROKER_PRIORITY_STEPS
+    ]
     try:
         client = redis.Redis.from_url(settings.CELERY_BROKER_URL, socket_timeout=5, socket_connect_timeout=2)
         with client, client.pipeline(transaction=False) as pipe:

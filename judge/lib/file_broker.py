@@ -110,8 +110,13 @@ class Channel(filesystem.Channel):
             os.rename(claimed, queued)  # perhaps still being written: look again at the next poll
         else:
             os.rename(claimed, self.damaged_folder / name)
-            log.error("The broker message %s could not be read (%d bytes); it was moved to %s. Its work is not "
-                      "lost: the recovery sweep sends it again.", name, len(data), self.damaged_folder)
+            log.error(
+                "The broker message %s could not be read (%d bytes); it was moved to %s. Its work is not "
+                "lost: the recovery sweep sends it again.",
+                name,
+                len(data),
+                self.damaged_folder,
+            )
         return payload
 
     # --- exchange tables: replaced whole, under a lock file, never truncated in place -----------------------

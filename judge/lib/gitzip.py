@@ -95,8 +95,10 @@ class GitZip:
     def _write_trees(self) -> str:
         """The trees of the folders changed since the last commit, deepest first; the root's name."""
         for folder in sorted(self._dirty, key=lambda f: (-(f.count("/") + bool(f)), f)):
-            body = b"".join(f"{mode} {name}\0".encode() + bytes.fromhex(sha)
-                            for name, (mode, sha) in sorted(self._dirs[folder].items(), key=_tree_order))
+            body = b"".join(
+                f"{mode} {name}\0".encode() + bytes.fromhex(sha)
+                for name, (mode, sha) in sorted(self._dirs[folder].items(), key=_tree_order)
+            )
             sha = self._object("tree", body)
             if folder:
                 parent, _, name = folder.rpartition("/")

@@ -102,8 +102,11 @@ class RoutineTaskFilter(logging.Filter):
 def json_formatter() -> logging.Formatter:
     """One JSON object per line: time, level, logger, request id, message (and the exception, when one is
     logged).  ``settings.LOGGING`` names it for LOG_FORMAT=json."""
-    return JsonFormatter("%(levelname)s %(name)s %(request_id)s %(message)s", timestamp="time",
-                         rename_fields={"levelname": "level", "name": "logger"})
+    return JsonFormatter(
+        "%(levelname)s %(name)s %(request_id)s %(message)s",
+        timestamp="time",
+        rename_fields={"levelname": "level", "name": "logger"},
+    )
 
 
 # --------------------------------------------------------------------------

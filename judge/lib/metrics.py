@@ -11,6 +11,10 @@ from __future__ import annotations
 
 from prometheus_client import Counter
 
-HTTP_RESPONSES = Counter("judge_http_responses", "HTTP responses the site's pages and API answered, by status "
-                         "(this host's web processes; the probes and /metrics are not counted)", ["status"],
-                         registry=None)
+HTTP_RESPONSES = Counter(
+    "judge_http_responses",
+    "HTTP responses the site's pages and API answered, by status "
+    "(this host's web processes; the probes and /metrics are not counted)",
+    ["status"],
+    registry=None,
+)

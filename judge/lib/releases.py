@@ -30,21 +30,26 @@ class Release:
 RELEASES: tuple[Release, ...] = (
     # The first release, recorded after the fact: main as it stood before the manual, the audit rows for tokens and
     # LMS set-up, and the grading desk's points by hand and comments (CHANGELOG.md, 1.0.0).
-    Release(version="1.0.0", date="2026-12-07", commit="0737468", migrations={
-        "accounts": "0001_initial",
-        "admin": "0003_logentry_add_action_flag_choices",
-        "auth": "0012_alter_user_first_name_max_length",
-        "authoring": "0003_audit_publish_and_sync",
-        "contenttypes": "0002_remove_content_type_name",
-        "courses": "0001_initial",
-        "leaderboard": "0004_username_search_index",
-        "learning": "0001_initial",
-        "lti": "0001_initial",
-        "problems": "0009_sync_run",
-        "sessions": "0001_initial",
-        "submissions": "0010_once_per_click_per_problem",
-        "tokens": "0001_initial",
-    }),
+    Release(
+        version="1.0.0",
+        date="2026-12-07",
+        commit="0737468",
+        migrations={
+            "accounts": "0001_initial",
+            "admin": "0003_logentry_add_action_flag_choices",
+            "auth": "0012_alter_user_first_name_max_length",
+            "authoring": "0003_audit_publish_and_sync",
+            "contenttypes": "0002_remove_content_type_name",
+            "courses": "0001_initial",
+            "leaderboard": "0004_username_search_index",
+            "learning": "0001_initial",
+            "lti": "0001_initial",
+            "problems": "0009_sync_run",
+            "sessions": "0001_initial",
+            "submissions": "0010_once_per_click_per_problem",
+            "tokens": "0001_initial",
+        },
+    ),
 )
 
 

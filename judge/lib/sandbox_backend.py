@@ -16,10 +16,10 @@ from sandbox.backends.process import ProcessSandbox, is_isolated
 log = logging.getLogger(__name__)
 _local = threading.local()
 
-PROCESS_WARNING = (
-    "Grading with the process sandbox: it is weaker than Docker "
-    + ("(namespaces and a separate uid, but the host kernel and file system)."
-       if is_isolated() else "(NOT running as root: no network or file-system isolation, same uid).")
+PROCESS_WARNING = "Grading with the process sandbox: it is weaker than Docker " + (
+    "(namespaces and a separate uid, but the host kernel and file system)."
+    if is_isolated()
+    else "(NOT running as root: no network or file-system isolation, same uid)."
 )
 
 
@@ -43,8 +43,12 @@ def open_sandbox(kind: str | None = None, pool_size: int | None = None) -> Sandb
     if kind == "docker":
         from sandbox.backends.docker import DockerSandbox
 
-        return DockerSandbox(image=settings.SANDBOX_IMAGE, pool_size=pool_size or settings.SANDBOX_POOL_SIZE,
-                             socket_dir=settings.SANDBOX_SOCKET_DIR, cpu_shares=settings.SANDBOX_CPU_SHARES or None)
+        return DockerSandbox(
+            image=settings.SANDBOX_IMAGE,
+            pool_size=pool_size or settings.SANDBOX_POOL_SIZE,
+            socket_dir=settings.SANDBOX_SOCKET_DIR,
+            cpu_shares=settings.SANDBOX_CPU_SHARES or None,
+        )
     log.warning(PROCESS_WARNING)
     return ProcessSandbox()
 
@@ -55,9 +59,13 @@ def worker_sandbox_stats() -> dict[str, int | str] | None:
     sandbox = getattr(_local, "sandbox", None)
     if sandbox is None:
         return None
-    return {"backend": sandbox.name, "image": settings.SANDBOX_IMAGE if sandbox.name == "docker" else "",
-            "size": sandbox.pool_size, "recycled": getattr(_local, "recycled", 0) + sandbox.recycled,
-            "failures": getattr(_local, "failures", 0)}
+    return {
+        "backend": sandbox.name,
+        "image": settings.SANDBOX_IMAGE if sandbox.name == "docker" else "",
+        "size": sandbox.pool_size,
+        "recycled": getattr(_local, "recycled", 0) + sandbox.recycled,
+        "failures": getattr(_local, "failures", 0),
+    }
 
 
 def worker_sandbox() -> Sandbox:

@@ -14,13 +14,23 @@ def https_by_default(field, **kwargs):
 
 class PlatformForm(forms.ModelForm):
     deployment_ids_text = forms.CharField(
-        label="Deployment ids", widget=forms.Textarea(attrs={"rows": 2}),
-        help_text="One per line or separated by commas, as the LMS shows them.")
+        label="Deployment ids",
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text="One per line or separated by commas, as the LMS shows them.",
+    )
 
     class Meta:
         model = Platform
-        fields = ["name", "issuer", "client_id", "key_set_url", "auth_login_url", "auth_token_url", "auth_audience",
-                  "enabled"]
+        fields = [
+            "name",
+            "issuer",
+            "client_id",
+            "key_set_url",
+            "auth_login_url",
+            "auth_token_url",
+            "auth_audience",
+            "enabled",
+        ]
         formfield_callback = https_by_default
 
     def __init__(self, *args, **kwargs):
@@ -39,10 +49,17 @@ class PlatformForm(forms.ModelForm):
         data = super().clean()
         assert data is not None  # a ModelForm's clean() returns its cleaned_data
         issuer, client_id = data.get("issuer"), data.get("client_id")
-        if issuer and client_id and Platform.objects.filter(issuer__in=issuer_spellings(issuer), client_id=client_id
-                                                            ).exclude(pk=self.instance.pk).exists():
-            raise forms.ValidationError("This issuer and client id are registered already (an issuer with or "
-                                        "without a trailing slash is the same one).")
+        if (
+            issuer
+            and client_id
+            and Platform.objects.filter(issuer__in=issuer_spellings(issuer), client_id=client_id)
+            .exclude(pk=self.instance.pk)
+            .exists()
+        ):
+            raise forms.ValidationError(
+                "This issuer and client id are registered already (an issuer with or "
+                "without a trailing slash is the same one)."
+            )
         return data
 
     def save(self, commit: bool = True) -> Platform:

@@ -28,10 +28,14 @@ class KeyRotationError(Exception):
 def new_key(by=None) -> ToolKey:
     """Generate and publish a key pair; it signs nothing until activated."""
     private = rsa.generate_private_key(public_exponent=65537, key_size=2048)
-    private_pem = private.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                                        serialization.NoEncryption()).decode()
-    public_pem = private.public_key().public_bytes(serialization.Encoding.PEM,
-                                                   serialization.PublicFormat.SubjectPublicKeyInfo).decode()
+    private_pem = private.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    ).decode()
+    public_pem = (
+        private.public_key()
+        .public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
+        .decode()
+    )
     kid = Registration.get_jwk(public_pem)["kid"]  # the key's thumbprint: the kid PyLTI1p3 puts in headers
     with transaction.atomic():
         key = ToolKey.objects.create(kid=kid, private_pem=private_pem, public_pem=public_pem)
@@ -47,8 +51,10 @@ def activate_key(key: ToolKey, now=None, by=None) -> None:
         raise KeyRotationError("A retired key cannot sign again; make a new one.")
     if now - key.created_at < ahead:
         age = int((now - key.created_at).total_seconds())
-        raise KeyRotationError(f"This key was published {age} s ago; it may sign "
-                        f"once platforms have had {int(ahead.total_seconds())} s to fetch the key set.")
+        raise KeyRotationError(
+            f"This key was published {age} s ago; it may sign "
+            f"once platforms have had {int(ahead.total_seconds())} s to fetch the key set."
+        )
     key.activated_at = now
     key.save(update_fields=["activated_at"])
     audit(by, "key-activated", f"key {key.kid} signs from now on")

@@ -23,8 +23,13 @@ CLAIM = "https://purl.imsglobal.org/spec/lti/claim/"
 AGS = "https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"
 NRPS = "https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice"
 DEEP_LINKING = "LtiDeepLinkingRequest"
-INSTRUCTOR_ROLES = ("membership#Instructor", "membership#Administrator", "institution/person#Administrator",
-                    "system/person#Administrator", "membership#ContentDeveloper")
+INSTRUCTOR_ROLES = (
+    "membership#Instructor",
+    "membership#Administrator",
+    "institution/person#Administrator",
+    "system/person#Administrator",
+    "membership#ContentDeveloper",
+)
 TA_ROLES = ("membership/Instructor#TeachingAssistant", "membership#Mentor")
 
 
@@ -85,11 +90,14 @@ def context_for(platform: Platform, claims: dict, role: str, user) -> LtiContext
     context = LtiContext.objects.filter(platform=platform, context_id=lms["id"]).select_related("course").first()
     if context is None:
         if role != Role.INSTRUCTOR:
-            raise LaunchRefused("This LMS course is not set up here yet: its instructor opens the tool from the "
-                                "LMS once first. Nothing was created; try again after they have.")
+            raise LaunchRefused(
+                "This LMS course is not set up here yet: its instructor opens the tool from the "
+                "LMS once first. Nothing was created; try again after they have."
+            )
         course = course_services.create_course(user, lms.get("title") or lms.get("label") or "LMS course")
-        context = LtiContext.objects.create(platform=platform, context_id=lms["id"], course=course,
-                                            deployment_id=claims[CLAIM + "deployment_id"])
+        context = LtiContext.objects.create(
+            platform=platform, context_id=lms["id"], course=course, deployment_id=claims[CLAIM + "deployment_id"]
+        )
     context.title = (lms.get("title") or lms.get("label") or "")[:255]
     ags, nrps = claims.get(AGS) or {}, claims.get(NRPS) or {}
     context.lineitems_url = ags.get("lineitems", context.lineitems_url)
@@ -123,8 +131,10 @@ def accept_launch(platform: Platform, claims: dict) -> Launch:
         with transaction.atomic():
             UsedNonce.objects.create(platform=platform, nonce=claims["nonce"])
     except IntegrityError:
-        raise LaunchRefused("This launch was already used (its nonce was seen before): a launch works once. "
-                            "Open the link from your LMS again.") from None
+        raise LaunchRefused(
+            "This launch was already used (its nonce was seen before): a launch works once. "
+            "Open the link from your LMS again."
+        ) from None
     role = role_of(claims.get(CLAIM + "roles") or [])
     user = user_for(platform, claims)
     context = context_for(platform, claims, role, user)
@@ -151,12 +161,17 @@ def relink_context(context: LtiContext, course: Course, by) -> int:
     people = Membership.objects.filter(course=old, user__lti_identities__platform=context.platform)
     moved = 0
     for member in people.select_related("user"):
-        _, enrolled = course_services.enrol(course, member.user, member.role, by, f"LMS course linked from {old}",
-                                            keep_role=True)
+        _, enrolled = course_services.enrol(
+            course, member.user, member.role, by, f"LMS course linked from {old}", keep_role=True
+        )
         moved += enrolled == course_services.Enrolled.ADDED
     context.course = course
     context.save(update_fields=["course"])
     context.links.update(assignment=None)
-    course_services.audit(course, by, "lti-link", f"LMS course {context} ({context.platform}) linked here from "
-                                                  f"{old}; {moved} people added")
+    course_services.audit(
+        course,
+        by,
+        "lti-link",
+        f"LMS course {context} ({context.platform}) linked here from {old}; {moved} people added",
+    )
     return moved

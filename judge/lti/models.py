@@ -25,15 +25,19 @@ class Platform(models.Model):
     """One registration of this tool in an LMS: what the LMS administrator copied from it."""
 
     name = models.CharField(max_length=120)
-    issuer = models.URLField(max_length=300, help_text="The platform's issuer (iss), e.g. https://canvas.instructure.com")
+    issuer = models.URLField(
+        max_length=300, help_text="The platform's issuer (iss), e.g. https://canvas.instructure.com"
+    )
     client_id = models.CharField(max_length=200, help_text="The client id the LMS gave this tool")
-    deployment_ids = models.JSONField(default=list, blank=True,
-                                      help_text="The deployment ids this tool accepts launches from")
+    deployment_ids = models.JSONField(
+        default=list, blank=True, help_text="The deployment ids this tool accepts launches from"
+    )
     key_set_url = models.URLField(max_length=500, help_text="The platform's public key set (JWKS) URL")
     auth_login_url = models.URLField(max_length=500, help_text="The platform's OIDC authorization endpoint")
     auth_token_url = models.URLField(max_length=500, help_text="The platform's OAuth2 access token endpoint")
-    auth_audience = models.CharField(max_length=500, blank=True,
-                                     help_text="The token endpoint's audience when it is not its URL (Moodle: blank)")
+    auth_audience = models.CharField(
+        max_length=500, blank=True, help_text="The token endpoint's audience when it is not its URL (Moodle: blank)"
+    )
     enabled = models.BooleanField(default=True, help_text="Off: every launch from this platform is refused")
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -36,8 +36,10 @@ class RosterSync:
 
 def fetch_members(context: LtiContext) -> list[dict]:
     if not context.memberships_url:
-        raise RosterError("The LMS has not offered its roster service for this course (no memberships URL came "
-                          "with any launch). Check that the tool's Names and Role Provisioning option is on.")
+        raise RosterError(
+            "The LMS has not offered its roster service for this course (no memberships URL came "
+            "with any launch). Check that the tool's Names and Role Provisioning option is on."
+        )
     connector = ServiceConnector(registration_of(context.platform), requests_session=TimeoutSession())
     service = NamesRolesProvisioningService(connector, {"context_memberships_url": context.memberships_url})
     try:
@@ -69,6 +71,11 @@ def sync_roster(context: LtiContext, by) -> RosterSync:
                 result.unchanged += 1
         context.roster_synced_at = timezone.now()
         context.save(update_fields=["roster_synced_at"])
-        audit(context.course, by, "lti-roster", f"LMS roster: {len(result.added)} added, {len(result.changed)} "
-                                                f"changed, {result.unchanged} unchanged, {result.inactive} inactive")
+        audit(
+            context.course,
+            by,
+            "lti-roster",
+            f"LMS roster: {len(result.added)} added, {len(result.changed)} "
+            f"changed, {result.unchanged} unchanged, {result.inactive} inactive",
+        )
     return result

@@ -53,9 +53,11 @@ def linked(links, user_ids: list[int] | None = None) -> list[tuple[int, int]]:
     """(link, student) pairs with a line item, for students with an LMS identity on the link's platform."""
     pairs = []
     for link in links.exclude(lineitem_url="").filter(assignment__isnull=False).select_related("context"):
-        students = LtiUser.objects.filter(platform_id=link.context.platform_id,
-                                          user__course_memberships__course_id=link.context.course_id,
-                                          user__course_memberships__role=Role.STUDENT)
+        students = LtiUser.objects.filter(
+            platform_id=link.context.platform_id,
+            user__course_memberships__course_id=link.context.course_id,
+            user__course_memberships__role=Role.STUDENT,
+        )
         if user_ids is not None:
             students = students.filter(user_id__in=user_ids)
         pairs += [(link.pk, user_id) for user_id in students.values_list("user_id", flat=True)]
@@ -75,8 +77,12 @@ def mark_pending(pairs: list[tuple[int, int]]) -> list[int]:
 def credit_changed(user_id: int, problem_id: int) -> list[int]:
     """A verdict of this student on this problem: every linked assignment holding it is sent again, for them and
     for the members of their group on it (a member's Submit counts for the whole group)."""
-    return mark_pending(linked(LtiLink.objects.filter(assignment__items__problem_id=problem_id).distinct(),
-                               sorted(mates_on_problem(user_id, problem_id))))
+    return mark_pending(
+        linked(
+            LtiLink.objects.filter(assignment__items__problem_id=problem_id).distinct(),
+            sorted(mates_on_problem(user_id, problem_id)),
+        )
+    )
 
 
 # Whether any link carries a line item for an assignment, as this process last looked (``verdict_recorded``).
@@ -156,10 +162,15 @@ def score_of(link: LtiLink, user_id: int) -> tuple[float, float, bool] | None:
 
 
 def grade_for(sub: str, points: float, maximum: float, solved: bool, at) -> Grade:
-    return (Grade().set_user_id(sub).set_score_given(points).set_score_maximum(maximum)
-            .set_timestamp(at.isoformat(timespec="milliseconds"))
-            .set_activity_progress("Completed" if solved else "InProgress")
-            .set_grading_progress("FullyGraded"))
+    return (
+        Grade()
+        .set_user_id(sub)
+        .set_score_given(points)
+        .set_score_maximum(maximum)
+        .set_timestamp(at.isoformat(timespec="milliseconds"))
+        .set_activity_progress("Completed" if solved else "InProgress")
+        .set_grading_progress("FullyGraded")
+    )
 
 
 def post_score(score_id: int) -> bool:
@@ -167,8 +178,12 @@ def post_score(score_id: int) -> bool:
     error = None
     with transaction.atomic():
         # The lock is held across the HTTP call (a worker's, with a timeout): see the module's rules.
-        row = (ScorePost.objects.select_for_update(of=("self",))
-               .select_related("link__context__platform", "link__assignment").filter(pk=score_id).first())
+        row = (
+            ScorePost.objects.select_for_update(of=("self",))
+            .select_related("link__context__platform", "link__assignment")
+            .filter(pk=score_id)
+            .first()
+        )
         if row is None or row.link.assignment is None:
             return False
         link, platform = row.link, row.link.context.platform
@@ -217,8 +232,9 @@ def send_again(score_ids: list[int], course_id: int) -> int:
 
 def send_released() -> int:
     """HELD rows whose student's grades have been released since (their due time passed): sent now."""
-    held = list(ScorePost.objects.filter(status=ScoreStatus.HELD)
-                .values_list("link_id", "link__assignment_id", "user_id"))
+    held = list(
+        ScorePost.objects.filter(status=ScoreStatus.HELD).values_list("link_id", "link__assignment_id", "user_id")
+    )
     by_assignment: dict[int, list[tuple[int, int]]] = {}
     for link_id, assignment_id, user_id in held:
         by_assignment.setdefault(assignment_id, []).append((link_id, user_id))
@@ -226,8 +242,11 @@ def send_released() -> int:
     for assignment in Assignment.objects.filter(pk__in=list(by_assignment)):
         pairs = by_assignment[assignment.pk]
         windows = windows_for_users(assignment, [user_id for _, user_id in pairs])
-        due += [(link_id, user_id) for link_id, user_id in pairs
-                if user_id in windows and released_for(assignment, windows[user_id], now)]
+        due += [
+            (link_id, user_id)
+            for link_id, user_id in pairs
+            if user_id in windows and released_for(assignment, windows[user_id], now)
+        ]
     return len(mark_pending(due))
 
 

@@ -20,16 +20,19 @@ def save_platform(platform: Platform, by, changed: list[str], created: bool) -> 
     with transaction.atomic():
         platform.save()
         if created:
-            audit(by, "platform-added", f"{platform} registered: issuer {platform.issuer}, client id "
-                                        f"{platform.client_id}")
+            audit(
+                by, "platform-added", f"{platform} registered: issuer {platform.issuer}, client id {platform.client_id}"
+            )
         elif changed:
-            audit(by, "platform-changed", f"{platform}: {', '.join(changed)} changed"
-                                          f"{'' if platform.enabled else ' (disabled)'}")
+            audit(
+                by,
+                "platform-changed",
+                f"{platform}: {', '.join(changed)} changed{'' if platform.enabled else ' (disabled)'}",
+            )
     return platform
 
 
 def delete_platform(platform: Platform, by) -> None:
     with transaction.atomic():
-        audit(by, "platform-removed", f"{platform} removed (issuer {platform.issuer}, client id "
-                                      f"{platform.client_id})")
+        audit(by, "platform-removed", f"{platform} removed (issuer {platform.issuer}, client id {platform.client_id})")
         platform.delete()

@@ -14,7 +14,7 @@ def post_score(self, score_id: int) -> None:
     try:
         scores.post_score(score_id)
     except scores.ScorePostFailed as failure:
-        raise self.retry(exc=failure, countdown=30 * 2 ** self.request.retries) from None
+        raise self.retry(exc=failure, countdown=30 * 2**self.request.retries) from None
 
 
 @shared_task(name="judge.lti.tasks.resend_stalled_scores", ignore_result=True)

@@ -31,10 +31,17 @@ def registration_of(platform: Platform, issuer: str | None = None) -> Registrati
     by a trailing slash; it is the audience of what the tool signs back (deep linking), so it is the platform's."""
     key = signing_key()
     audience = cast(str, platform.auth_audience or None)  # None: the token endpoint's URL (PyLTI1p3's default)
-    return (Registration().set_issuer(issuer or platform.issuer).set_client_id(platform.client_id)
-            .set_key_set_url(platform.key_set_url).set_auth_login_url(platform.auth_login_url)
-            .set_auth_token_url(platform.auth_token_url).set_auth_audience(audience)
-            .set_tool_private_key(key.private_pem).set_tool_public_key(key.public_pem))
+    return (
+        Registration()
+        .set_issuer(issuer or platform.issuer)
+        .set_client_id(platform.client_id)
+        .set_key_set_url(platform.key_set_url)
+        .set_auth_login_url(platform.auth_login_url)
+        .set_auth_token_url(platform.auth_token_url)
+        .set_auth_audience(audience)
+        .set_tool_private_key(key.private_pem)
+        .set_tool_public_key(key.public_pem)
+    )
 
 
 def find_platform(iss: str, client_id: str | None) -> Platform | None:
@@ -61,7 +68,8 @@ class ToolConf(ToolConfAbstract):
         return self.find_registration_by_params(iss, None)
 
     def find_registration_by_params(  # type: ignore[override]
-            self, iss: str, client_id: str | None, *args, **kwargs) -> Registration | None:
+        self, iss: str, client_id: str | None, *args, **kwargs
+    ) -> Registration | None:
         platform = find_platform(iss, client_id)
         if platform is None:
             self.refusal = "unknown-platform"
@@ -76,8 +84,9 @@ class ToolConf(ToolConfAbstract):
     def find_deployment(self, iss: str, deployment_id: str) -> Deployment | None:
         return self.find_deployment_by_params(iss, deployment_id, None)
 
-    def find_deployment_by_params(self, iss: str, deployment_id: str, client_id: str | None, *args, **kwargs
-                                  ) -> Deployment | None:
+    def find_deployment_by_params(
+        self, iss: str, deployment_id: str, client_id: str | None, *args, **kwargs
+    ) -> Deployment | None:
         platform = find_platform(iss, client_id)
         if platform is None or not platform.enabled or deployment_id not in platform.deployment_ids:
             self.refusal = "unknown-deployment"
@@ -102,9 +111,13 @@ class ToolMessageLaunch(DjangoMessageLaunch):
     def validate_jwt_signature(self) -> ToolMessageLaunch:
         public_key, algorithm = self.get_public_key()
         try:
-            jwt.decode(self._get_id_token(), public_key, algorithms=[algorithm],
-                       options=cast(Any, self._jwt_verify_options),
-                       leeway=CLOCK_SKEW_S)
+            jwt.decode(
+                self._get_id_token(),
+                public_key,
+                algorithms=[algorithm],
+                options=cast(Any, self._jwt_verify_options),
+                leeway=CLOCK_SKEW_S,
+            )
         except jwt.InvalidTokenError as error:
             raise LtiException(f"Can't decode id_token: {error}") from error
         return self

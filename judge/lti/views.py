@@ -51,24 +51,34 @@ def refusal_for(error: Exception, conf: ToolConf) -> str:
     if conf.refusal == "disabled" and conf.platform is not None:
         return f"Launches from {conf.platform.name} are turned off on this site (the platform was disabled)."
     if "Registration not found" in text or "Could not find registration" in text:
-        return ("No platform is registered here with the issuer and client id (audience) of this launch, so it "
-                "is not trusted. An administrator registers the LMS under LMS platforms.")
+        return (
+            "No platform is registered here with the issuer and client id (audience) of this launch, so it "
+            "is not trusted. An administrator registers the LMS under LMS platforms."
+        )
     if "Unable to find deployment" in text:
         return "This launch comes from a deployment of the tool that is not registered here."
     if "cookie" in text:  # "Missing cookie session-id": the login set it, this browser did not send it back
-        return ("Your browser did not send this tool's cookie with the launch (browsers often block a site's "
-                "cookies inside an LMS page). Open the tool in a new window, or allow this site's cookies.")
+        return (
+            "Your browser did not send this tool's cookie with the launch (browsers often block a site's "
+            "cookies inside an LMS page). Open the tool in a new window, or allow this site's cookies."
+        )
     if "State not found" in text or "Missing state" in text:
-        return ("This launch's state does not match a sign-in started from this browser (it may have been "
-                "started elsewhere, or taken too long).")
+        return (
+            "This launch's state does not match a sign-in started from this browser (it may have been "
+            "started elsewhere, or taken too long)."
+        )
     if "Nonce" in text or '"nonce"' in text:
         return "This launch's nonce is unknown or expired: the launch was not started here, or too long ago."
     if "expired" in text:
-        return (f"This launch has expired (its id_token is more than {CLOCK_SKEW_S} s past its expiry time by "
-                "this site's clock).")
+        return (
+            f"This launch has expired (its id_token is more than {CLOCK_SKEW_S} s past its expiry time by "
+            "this site's clock)."
+        )
     if "not yet valid" in text:
-        return (f"This launch's id_token is dated more than {CLOCK_SKEW_S} s in the future by this site's clock; "
-                "the LMS's clock or the token is wrong.")
+        return (
+            f"This launch's id_token is dated more than {CLOCK_SKEW_S} s in the future by this site's clock; "
+            "the LMS's clock or the token is wrong."
+        )
     if "Signature verification failed" in text or "Unable to find public key" in text or "decode" in text:
         return "This launch's signature does not verify against the platform's published keys."
     return f"This launch is not valid: {text[:200]}"
@@ -89,8 +99,9 @@ def inline_hashes(page: str) -> dict[str, list[str]]:
     found = {}
     for tag, directive in (("script", "script-src"), ("style", "style-src")):
         blocks = re.findall(rf"<{tag}[^>]*>(.*?)</{tag}>", page, flags=re.DOTALL)
-        found[directive] = [f"'sha256-{base64.b64encode(hashlib.sha256(b.encode()).digest()).decode()}'"
-                            for b in blocks]
+        found[directive] = [
+            f"'sha256-{base64.b64encode(hashlib.sha256(b.encode()).digest()).decode()}'" for b in blocks
+        ]
     return found
 
 
@@ -103,10 +114,13 @@ def oidc_login(request):
     conf = ToolConf()
     oidc = DjangoOIDCLogin(request, conf, launch_data_storage=DjangoCacheDataStorage()).enable_check_cookies(
         main_msg="Your browser does not let this tool keep cookies inside the LMS page.",
-        click_msg="Open it in a new tab.", loading_msg="Opening…")
+        click_msg="Open it in a new tab.",
+        loading_msg="Opening…",
+    )
     try:
-        response = oidc.redirect(request.POST.get("target_link_uri") or request.GET.get("target_link_uri")
-                                 or launch_url(request))
+        response = oidc.redirect(
+            request.POST.get("target_link_uri") or request.GET.get("target_link_uri") or launch_url(request)
+        )
     except (OIDCException, LtiException) as error:
         return refuse(request, refusal_for(error, conf), status=400)
     if response.status_code == 200:  # the cookie check page
@@ -119,8 +133,9 @@ def oidc_login(request):
 def launch(request):
     conf = ToolConf()
     try:  # over HTTPS the library reads its session cookie as it is built: its absence is a refusal too
-        message = ToolMessageLaunch(request, conf, launch_data_storage=DjangoCacheDataStorage(),
-                                    requests_session=TimeoutSession())
+        message = ToolMessageLaunch(
+            request, conf, launch_data_storage=DjangoCacheDataStorage(), requests_session=TimeoutSession()
+        )
         claims = message.get_launch_data()
         accepted = accept_launch(conf.platform, claims)
     except LtiException as error:
@@ -142,14 +157,17 @@ def cached_launch(request, launch_id: str) -> tuple[ToolMessageLaunch, LtiContex
     """A deep linking launch this instructor made, from the cache (its nonce is spent already)."""
     conf = ToolConf()
     try:
-        message = cast(ToolMessageLaunch, ToolMessageLaunch.from_cache(
-            launch_id, request, conf, launch_data_storage=DjangoCacheDataStorage()))
+        message = cast(
+            ToolMessageLaunch,
+            ToolMessageLaunch.from_cache(launch_id, request, conf, launch_data_storage=DjangoCacheDataStorage()),
+        )
     except LtiException:
         raise Http404("This deep linking session has expired; add the tool again from the LMS.") from None
     # Its registration was found again: conf.platform is the launch's platform.
     claims = cast(dict, message.get_launch_data())
-    context = get_object_or_404(LtiContext, platform=conf.platform,
-                                context_id=(claims.get(CLAIM + "context") or {}).get("id"))
+    context = get_object_or_404(
+        LtiContext, platform=conf.platform, context_id=(claims.get(CLAIM + "context") or {}).get("id")
+    )
     if role_in(request.user, context.course) != Role.INSTRUCTOR:
         raise PermissionDenied("Only the course's instructor picks what the LMS links to.")
     return message, context
@@ -161,8 +179,9 @@ def deep_link(request, launch_id: str):
     assignments = Assignment.objects.filter(course=context.course).prefetch_related("items")
     problems = Problem.objects.filter(published=True, assignments__course=context.course).distinct()
     if request.method != "POST":
-        return render(request, "lti/deep_link.html", {"course": context.course, "assignments": assignments,
-                                                      "problems": problems})
+        return render(
+            request, "lti/deep_link.html", {"course": context.course, "assignments": assignments, "problems": problems}
+        )
     assignment = assignments.filter(pk=request.POST.get("assignment") or 0).first()
     problem = problems.filter(slug=request.POST.get("problem") or "").first() if assignment is None else None
     target = assignment or problem
@@ -172,15 +191,26 @@ def deep_link(request, launch_id: str):
     resource = DeepLinkResource().set_url(launch_url(request)).set_title(target.title)
     if assignment is not None:  # an assignment has points, so a gradebook column
         resource.set_custom_params({"assignment": str(assignment.pk)}).set_lineitem(
-            LineItem().set_score_maximum(float(assignment.items.count())).set_label(assignment.title)
-            .set_resource_id(f"assignment-{assignment.pk}"))
+            LineItem()
+            .set_score_maximum(float(assignment.items.count()))
+            .set_label(assignment.title)
+            .set_resource_id(f"assignment-{assignment.pk}")
+        )
     elif problem is not None:
         resource.set_custom_params({"problem": problem.slug})
-    return_url = message.get_launch_data()[
-        "https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings"]["deep_link_return_url"]
-    response = render(request, "lti/deep_link_return.html", {
-        "return_url": return_url, "jwt": message.get_deep_link().get_response_jwt([resource]),
-        "title": target.title, "platform": context.platform})
+    return_url = message.get_launch_data()["https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings"][
+        "deep_link_return_url"
+    ]
+    response = render(
+        request,
+        "lti/deep_link_return.html",
+        {
+            "return_url": return_url,
+            "jwt": message.get_deep_link().get_response_jwt([resource]),
+            "title": target.title,
+            "platform": context.platform,
+        },
+    )
     origin = "{0.scheme}://{0.netloc}".format(urlsplit(return_url))
     # This one form goes back to the LMS: django-csp reads the attribute.
     response._csp_update = {"form-action": [origin]}  # type: ignore[attr-defined]
@@ -188,6 +218,7 @@ def deep_link(request, launch_id: str):
 
 
 # --- Staff: platforms and keys -------------------------------------------------------------------------------
+
 
 def staff_only(request) -> None:
     if not request.user.is_staff:
@@ -197,11 +228,13 @@ def staff_only(request) -> None:
 def tool_values(request) -> list[tuple[str, str]]:
     """What the LMS administrator pastes into the LMS."""
     build = request.build_absolute_uri
-    return [("Tool URL / Target link URI / Redirect URI", launch_url(request)),
-            ("OpenID Connect login initiation URL", build(reverse("lti-login"))),
-            ("Public keyset URL (JWKS)", build(reverse("lti-jwks"))),
-            ("Deep linking URL", launch_url(request)),
-            ("Domain", request.get_host())]
+    return [
+        ("Tool URL / Target link URI / Redirect URI", launch_url(request)),
+        ("OpenID Connect login initiation URL", build(reverse("lti-login"))),
+        ("Public keyset URL (JWKS)", build(reverse("lti-jwks"))),
+        ("Deep linking URL", launch_url(request)),
+        ("Domain", request.get_host()),
+    ]
 
 
 @login_required
@@ -213,9 +246,17 @@ def platforms(request):
         messages.success(request, f"{platform.name} is registered; paste the values above into it.")
         return redirect("lti-platform", platform.pk)
     keys.signing_key()
-    return render(request, "lti/platforms.html", {
-        "platforms": Platform.objects.all(), "form": form, "values": tool_values(request),
-        "keys": ToolKey.objects.all(), "signing": keys.signing_key()})
+    return render(
+        request,
+        "lti/platforms.html",
+        {
+            "platforms": Platform.objects.all(),
+            "form": form,
+            "values": tool_values(request),
+            "keys": ToolKey.objects.all(),
+            "signing": keys.signing_key(),
+        },
+    )
 
 
 @login_required
@@ -253,18 +294,33 @@ def key_action(request):
 
 # --- Instructor: the course's LMS side -----------------------------------------------------------------------
 
+
 @login_required
 def course_lti(request, course_pk: int):
     course, role = get_course_for_user(request.user, course_pk, CHANGE)
     contexts = LtiContext.objects.filter(course=course).select_related("platform")
     links = LtiLink.objects.filter(context__course=course).select_related("assignment", "context")
-    rows = (ScorePost.objects.filter(link__context__course=course)
-            .select_related("user", "link__assignment").order_by("status", "user__username"))
+    rows = (
+        ScorePost.objects.filter(link__context__course=course)
+        .select_related("user", "link__assignment")
+        .order_by("status", "user__username")
+    )
     others = Course.objects.filter(memberships__user=request.user, memberships__role=Role.INSTRUCTOR).exclude(
-        pk=course.pk)
-    return render(request, "lti/course.html", {
-        "course": course, "role": role, "contexts": contexts, "links": links, "rows": rows, "others": others,
-        "failed": sum(1 for r in rows if r.status == ScoreStatus.FAILED)})
+        pk=course.pk
+    )
+    return render(
+        request,
+        "lti/course.html",
+        {
+            "course": course,
+            "role": role,
+            "contexts": contexts,
+            "links": links,
+            "rows": rows,
+            "others": others,
+            "failed": sum(1 for r in rows if r.status == ScoreStatus.FAILED),
+        },
+    )
 
 
 @login_required
@@ -281,8 +337,11 @@ def relink(request, course_pk: int):
     except RelinkError as error:
         messages.error(request, str(error))
         return redirect("lti-course", course.pk)
-    messages.success(request, f"{context} now opens {target}; {moved} people from the LMS were added to it. "
-                              "Link its assignments again from the LMS (deep linking).")
+    messages.success(
+        request,
+        f"{context} now opens {target}; {moved} people from the LMS were added to it. "
+        "Link its assignments again from the LMS (deep linking).",
+    )
     return redirect("lti-course", target.pk)
 
 
@@ -292,8 +351,11 @@ def send_again(request, course_pk: int):
     course, _ = get_course_for_user(request.user, course_pk, CHANGE)
     ids = [int(i) for i in request.POST.getlist("score") if i.isdigit()]
     if not ids:
-        ids = list(ScorePost.objects.filter(link__context__course=course, status=ScoreStatus.FAILED)
-                   .values_list("pk", flat=True))
+        ids = list(
+            ScorePost.objects.filter(link__context__course=course, status=ScoreStatus.FAILED).values_list(
+                "pk", flat=True
+            )
+        )
     count = scores.send_again(ids, course.pk)
     messages.success(request, f"{count} score{'s' if count != 1 else ''} will be sent again.")
     return redirect("lti-course", course.pk)
@@ -309,7 +371,10 @@ def sync_roster(request, course_pk: int):
     except roster.RosterError as error:
         messages.error(request, str(error))
     else:
-        messages.success(request, f"Roster from {context.platform.name}: {len(result.added)} added, "
-                                  f"{len(result.changed)} changed role, {result.unchanged} unchanged, "
-                                  f"{result.inactive} inactive in the LMS (kept here).")
+        messages.success(
+            request,
+            f"Roster from {context.platform.name}: {len(result.added)} added, "
+            f"{len(result.changed)} changed role, {result.unchanged} unchanged, "
+            f"{result.inactive} inactive in the LMS (kept here).",
+        )
     return redirect("lti-course", course.pk)

@@ -15,8 +15,11 @@ def may_scrape(request: HttpRequest) -> bool:
     """``Authorization: Bearer <METRICS_TOKEN>``, or a client address (as ``TRUSTED_PROXY_COUNT`` sees it) inside
     ``METRICS_NETWORKS`` (default: loopback only)."""
     scheme, _, token = request.headers.get("Authorization", "").partition(" ")
-    if settings.METRICS_TOKEN and scheme.lower() == "bearer" and hmac.compare_digest(
-            token.strip().encode(), settings.METRICS_TOKEN.encode()):
+    if (
+        settings.METRICS_TOKEN
+        and scheme.lower() == "bearer"
+        and hmac.compare_digest(token.strip().encode(), settings.METRICS_TOKEN.encode())
+    ):
         return True
     try:
         address = ipaddress.ip_address(client_ip(request))

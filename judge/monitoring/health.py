@@ -65,13 +65,20 @@ def check_grading_worker() -> Check:
     if state.last_seen is None:
         return Check("grading_worker", False, "no grading worker has written a heartbeat")
     silent = (timezone.now() - state.last_seen).total_seconds()
-    return Check("grading_worker", False, f"no grading worker heard from for {silent:.0f} s "
-                                          f"(WORKER_SILENT_AFTER_S is {settings.WORKER_SILENT_AFTER_S:g})")
+    return Check(
+        "grading_worker",
+        False,
+        f"no grading worker heard from for {silent:.0f} s "
+        f"(WORKER_SILENT_AFTER_S is {settings.WORKER_SILENT_AFTER_S:g})",
+    )
 
 
 def readiness() -> list[Check]:
     database = check_database()
     checks = [database, check_broker()]
-    checks.append(check_grading_worker() if database.ok else
-                  Check("grading_worker", False, "cannot tell: the database does not answer"))
+    checks.append(
+        check_grading_worker()
+        if database.ok
+        else Check("grading_worker", False, "cannot tell: the database does not answer")
+    )
     return [check for check in checks if check is not None]

@@ -59,26 +59,33 @@ class JudgeCollector(Collector):
 
 
 def queue_figures(now: datetime) -> Iterator[Metric]:
-    waiting = GaugeMetricFamily("judge_submissions_waiting", "Submissions queued (waiting for a worker, or parked "
-                                "behind their student's running one), by kind", labels=["kind"])
-    running = GaugeMetricFamily("judge_submissions_running", "Submissions being graded now, by kind",
-                                labels=["kind"])
+    waiting = GaugeMetricFamily(
+        "judge_submissions_waiting",
+        "Submissions queued (waiting for a worker, or parked behind their student's running one), by kind",
+        labels=["kind"],
+    )
+    running = GaugeMetricFamily("judge_submissions_running", "Submissions being graded now, by kind", labels=["kind"])
     for (status, kind), n in submission_counts().items():
         (waiting if status == Status.QUEUED else running).add_metric([kind], n)
     yield waiting
     yield running
     oldest = oldest_waiting()
-    yield GaugeMetricFamily("judge_oldest_waiting_submission_seconds", "How long the submission queued longest has "
-                            "waited since it was sent to be graded (0: none waits)",
-                            value=max(0.0, (now - oldest.sent_at).total_seconds()) if oldest else 0.0)  # type: ignore[attr-defined]  # annotated
+    yield GaugeMetricFamily(
+        "judge_oldest_waiting_submission_seconds",
+        "How long the submission queued longest has waited since it was sent to be graded (0: none waits)",
+        value=max(0.0, (now - oldest.sent_at).total_seconds()) if oldest else 0.0,  # type: ignore[attr-defined]  # annotated
+    )
 
 
 def bucket_of(field: str, bounds: Iterable[Any]) -> Case:
     """The index of the first bucket ``field`` fits in (``len(bounds)``: above them all; -1: no value)."""
     bounds = list(bounds)
-    return Case(When(**{f"{field}__isnull": True}, then=Value(-1)),
-                *[When(**{f"{field}__lte": bound}, then=Value(i)) for i, bound in enumerate(bounds)],
-                default=Value(len(bounds)), output_field=IntegerField())
+    return Case(
+        When(**{f"{field}__isnull": True}, then=Value(-1)),
+        *[When(**{f"{field}__lte": bound}, then=Value(i)) for i, bound in enumerate(bounds)],
+        default=Value(len(bounds)),
+        output_field=IntegerField(),
+    )
 
 
 GRADED_KEY = "metrics:graded-groups"
@@ -96,13 +103,17 @@ def graded_groups() -> list[dict[str, Any]]:
     if rows is not None:
         return rows
     wait = ExpressionWrapper(F("finished_at") - F("enqueued_at"), output_field=DurationField())
-    rows = list(Submission.objects.filter(status=Status.DONE).annotate(wait=wait)
-                .annotate(wait_bucket=bucket_of("wait", (timedelta(seconds=b) for b in LATENCY_BUCKETS)),
-                          grading_bucket=bucket_of("grading_ms", (b * 1000 for b in GRADING_BUCKETS)))
-                .values("kind", "verdict", "wait_bucket", "grading_bucket")
-                .annotate(n=Count("pk"), wait_total=Sum("wait"), grading_total=Sum("grading_ms"),
-                          last=Max("finished_at"))
-                .order_by())
+    rows = list(
+        Submission.objects.filter(status=Status.DONE)
+        .annotate(wait=wait)
+        .annotate(
+            wait_bucket=bucket_of("wait", (timedelta(seconds=b) for b in LATENCY_BUCKETS)),
+            grading_bucket=bucket_of("grading_ms", (b * 1000 for b in GRADING_BUCKETS)),
+        )
+        .values("kind", "verdict", "wait_bucket", "grading_bucket")
+        .annotate(n=Count("pk"), wait_total=Sum("wait"), grading_total=Sum("grading_ms"), last=Max("finished_at"))
+        .order_by()
+    )
     if ttl > 0:
         try:
             cache.set(GRADED_KEY, rows, ttl)
@@ -128,22 +139,36 @@ def verdict_figures() -> Iterator[Metric]:
             gradings[row["grading_bucket"]] += row["n"]
             grading_total += row["grading_total"]
         last = max(filter(None, (last, row["last"])), default=None)
-    graded = CounterMetricFamily("judge_submissions_graded", "Submissions with a final verdict, by kind and verdict",
-                                 labels=["kind", "verdict"])
+    graded = CounterMetricFamily(
+        "judge_submissions_graded", "Submissions with a final verdict, by kind and verdict", labels=["kind", "verdict"]
+    )
     for (kind, verdict), n in sorted(counts.items()):
         graded.add_metric([kind, verdict], n)
     yield graded
-    yield histogram("judge_submission_latency_seconds", "From a submission's being sent to be graded to its final "
-                    "verdict (every graded submission the database holds)", LATENCY_BUCKETS, waits,
-                    wait_total.total_seconds())
-    yield histogram("judge_grading_seconds", "The time a worker spent grading a submission (its sandbox jobs and "
-                    "checks)", GRADING_BUCKETS, gradings, grading_total / 1000)
-    yield GaugeMetricFamily("judge_last_verdict_timestamp_seconds", "When the newest final verdict was recorded "
-                            "(Unix time; 0: none yet)", value=last.timestamp() if last else 0.0)
+    yield histogram(
+        "judge_submission_latency_seconds",
+        "From a submission's being sent to be graded to its final verdict (every graded submission the database holds)",
+        LATENCY_BUCKETS,
+        waits,
+        wait_total.total_seconds(),
+    )
+    yield histogram(
+        "judge_grading_seconds",
+        "The time a worker spent grading a submission (its sandbox jobs and checks)",
+        GRADING_BUCKETS,
+        gradings,
+        grading_total / 1000,
+    )
+    yield GaugeMetricFamily(
+        "judge_last_verdict_timestamp_seconds",
+        "When the newest final verdict was recorded (Unix time; 0: none yet)",
+        value=last.timestamp() if last else 0.0,
+    )
 
 
-def histogram(name: str, documentation: str, bounds: Iterable[float], per_bucket: list[int],
-              total: float) -> HistogramMetricFamily:
+def histogram(
+    name: str, documentation: str, bounds: Iterable[float], per_bucket: list[int], total: float
+) -> HistogramMetricFamily:
     """``per_bucket``: how many fell in each bucket alone, the last one above every bound."""
     cumulative = list(itertools.accumulate(per_bucket))
     buckets = [(str(float(b)), n) for b, n in zip(bounds, cumulative)] + [("+Inf", cumulative[-1])]
@@ -151,10 +176,14 @@ def histogram(name: str, documentation: str, bounds: Iterable[float], per_bucket
 
 
 def worker_figures(now: datetime) -> Iterator[Metric]:
-    age = GaugeMetricFamily("judge_worker_heartbeat_age_seconds", "Seconds since each Celery worker last wrote its "
-                            "heartbeat (one is taken for gone after WORKER_SILENT_AFTER_S)",
-                            labels=["worker", "host", "lanes"])
-    slots = GaugeMetricFamily("judge_worker_slots", "Tasks each worker runs at once", labels=["worker", "host", "lanes"])
+    age = GaugeMetricFamily(
+        "judge_worker_heartbeat_age_seconds",
+        "Seconds since each Celery worker last wrote its heartbeat (one is taken for gone after WORKER_SILENT_AFTER_S)",
+        labels=["worker", "host", "lanes"],
+    )
+    slots = GaugeMetricFamily(
+        "judge_worker_slots", "Tasks each worker runs at once", labels=["worker", "host", "lanes"]
+    )
     alive_slots = 0
     for beat in WorkerHeartbeat.objects.order_by("hostname"):
         labels = [beat.hostname, beat.host, beat.lanes]
@@ -165,19 +194,31 @@ def worker_figures(now: datetime) -> Iterator[Metric]:
             alive_slots += beat.slots
     yield age
     yield slots
-    yield GaugeMetricFamily("judge_grading_slots_alive", "Grading slots of the workers heard from within "
-                            "WORKER_SILENT_AFTER_S (0: nothing is being graded)", value=alive_slots)
+    yield GaugeMetricFamily(
+        "judge_grading_slots_alive",
+        "Grading slots of the workers heard from within WORKER_SILENT_AFTER_S (0: nothing is being graded)",
+        value=alive_slots,
+    )
 
 
 def sandbox_figures() -> Iterator[Metric]:
-    size = GaugeMetricFamily("judge_sandbox_pool_size", "Warm sandboxes the grading processes of each host keep "
-                             "(Docker: containers)", labels=["host", "backend"])
-    recycled = CounterMetricFamily("judge_sandbox_recycled", "Sandboxes replaced after a job (a limit hit, "
-                                   "something left behind, their age), by the live processes of each host",
-                                   labels=["host", "backend"])
-    failures = CounterMetricFamily("judge_sandbox_failures", "Sandboxes thrown away after failing mid-job (the job "
-                                   "was tried again on a fresh one), by the live processes of each host",
-                                   labels=["host", "backend"])
+    size = GaugeMetricFamily(
+        "judge_sandbox_pool_size",
+        "Warm sandboxes the grading processes of each host keep (Docker: containers)",
+        labels=["host", "backend"],
+    )
+    recycled = CounterMetricFamily(
+        "judge_sandbox_recycled",
+        "Sandboxes replaced after a job (a limit hit, "
+        "something left behind, their age), by the live processes of each host",
+        labels=["host", "backend"],
+    )
+    failures = CounterMetricFamily(
+        "judge_sandbox_failures",
+        "Sandboxes thrown away after failing mid-job (the job "
+        "was tried again on a fresh one), by the live processes of each host",
+        labels=["host", "backend"],
+    )
     hosts: dict[tuple[str, str], list[int]] = {}
     for pool in live_sandbox_pools():
         figures = hosts.setdefault((pool.host, pool.backend), [0, 0, 0])
@@ -194,8 +235,9 @@ def sandbox_figures() -> Iterator[Metric]:
 
 
 def gate_figures() -> Iterator[Metric]:
-    runs = GaugeMetricFamily("judge_gate_runs", "Publish gate runs by state (passed and failed: finished)",
-                             labels=["state"])
+    runs = GaugeMetricFamily(
+        "judge_gate_runs", "Publish gate runs by state (passed and failed: finished)", labels=["state"]
+    )
     states = {"queued": 0, "running": 0, "passed": 0, "failed": 0}
     for row in GateRun.objects.values("status", "passed").annotate(n=Count("pk")):
         if row["status"] == GateStatus.DONE:
@@ -208,8 +250,11 @@ def gate_figures() -> Iterator[Metric]:
 
 
 def score_post_figures() -> Iterator[Metric]:
-    posts = GaugeMetricFamily("judge_lti_score_posts", "Scores sent back to an LMS, by state (one per student and "
-                              "linked assignment)", labels=["state"])
+    posts = GaugeMetricFamily(
+        "judge_lti_score_posts",
+        "Scores sent back to an LMS, by state (one per student and linked assignment)",
+        labels=["state"],
+    )
     counts = dict.fromkeys(ScoreStatus.values, 0)
     for row in ScorePost.objects.values("status").annotate(n=Count("pk")):
         counts[row["status"]] = row["n"]
@@ -222,9 +267,11 @@ def broker_figures() -> Iterator[Metric]:
     depths = broker_depths()
     if depths is None:
         return
-    messages = GaugeMetricFamily("judge_broker_messages", "Messages waiting in the broker (Redis, or the embedded "
-                                 "default's queue folder), by queue",
-                                 labels=["queue"])
+    messages = GaugeMetricFamily(
+        "judge_broker_messages",
+        "Messages waiting in the broker (Redis, or the embedded default's queue folder), by queue",
+        labels=["queue"],
+    )
     for queue, n in depths.items():
         messages.add_metric([queue], n)
     yield messages

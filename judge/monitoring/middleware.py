@@ -16,7 +16,10 @@ from django.http import HttpRequest, HttpResponse
 from judge.monitoring import views
 
 PROBES: dict[str, Callable[[HttpRequest], HttpResponse]] = {
-    "/healthz": views.healthz, "/readyz": views.readyz, "/metrics": views.metrics_page}
+    "/healthz": views.healthz,
+    "/readyz": views.readyz,
+    "/metrics": views.metrics_page,
+}
 
 
 class OperatorEndpointsMiddleware:

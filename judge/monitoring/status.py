@@ -26,16 +26,24 @@ BROKER_QUEUES = (Lane.MAINTENANCE, Lane.RUN, Lane.SUBMIT, Lane.REJUDGE, Lane.SPE
 def submission_counts() -> dict[tuple[str, str], int]:
     """(status, kind) -> how many, for the queued and running submissions (every pair, 0 included)."""
     counts = {(str(status), str(kind)): 0 for status in (Status.QUEUED, Status.RUNNING) for kind in Kind}
-    for row in (Submission.objects.filter(status__in=(Status.QUEUED, Status.RUNNING))
-                .values("status", "kind").annotate(n=Count("pk"))):
+    for row in (
+        Submission.objects.filter(status__in=(Status.QUEUED, Status.RUNNING))
+        .values("status", "kind")
+        .annotate(n=Count("pk"))
+    ):
         counts[(row["status"], row["kind"])] = row["n"]
     return counts
 
 
 def oldest_waiting() -> Submission | None:
     """The submission queued longest, by when it was last sent to be graded (a rejudge: when it was sent back)."""
-    return (Submission.objects.filter(status=Status.QUEUED).select_related("problem")
-            .annotate(sent_at=Coalesce("enqueued_at", "created_at")).order_by("sent_at", "pk").first())
+    return (
+        Submission.objects.filter(status=Status.QUEUED)
+        .select_related("problem")
+        .annotate(sent_at=Coalesce("enqueued_at", "created_at"))
+        .order_by("sent_at", "pk")
+        .first()
+    )
 
 
 def broker_depths() -> dict[str, int] | None:
@@ -52,8 +60,11 @@ def broker_depths() -> dict[str, int] | None:
     import redis
 
     steps = list(settings.CELERY_BROKER_TRANSPORT_OPTIONS.get("priority_steps") or [0])  # type: ignore[call-overload]  # a dict of mixed values
-    names = [(str(queue), str(queue) if step == 0 else f"{queue}{PRIORITY_SEPARATOR}{step}")
-             for queue in BROKER_QUEUES for step in steps]
+    names = [
+        (str(queue), str(queue) if step == 0 else f"{queue}{PRIORITY_SEPARATOR}{step}")
+        for queue in BROKER_QUEUES
+        for step in steps
+    ]
     try:
         client = redis.Redis.from_url(settings.CELERY_BROKER_URL, socket_timeout=2, socket_connect_timeout=1)
         with client, client.pipeline(transaction=False) as pipe:
@@ -104,9 +115,19 @@ def worker_rows(now: datetime) -> list[WorkerRow]:
     rows = []
     for beat in WorkerHeartbeat.objects.order_by("host", "hostname"):
         silent = max(0.0, (now - beat.seen_at).total_seconds())
-        rows.append(WorkerRow(beat.hostname, beat.host, beat.lanes, beat.slots, beat.started_at, beat.seen_at, silent,
-                              silent <= settings.WORKER_SILENT_AFTER_S,
-                              bool(set(beat.lanes.split(",")) & set(GRADING_LANES))))
+        rows.append(
+            WorkerRow(
+                beat.hostname,
+                beat.host,
+                beat.lanes,
+                beat.slots,
+                beat.started_at,
+                beat.seen_at,
+                silent,
+                silent <= settings.WORKER_SILENT_AFTER_S,
+                bool(set(beat.lanes.split(",")) & set(GRADING_LANES)),
+            )
+        )
     return rows
 
 
@@ -127,8 +148,9 @@ def operations_status() -> OperationsStatus:
         oldest_waited_s=(now - oldest.sent_at).total_seconds() if oldest else 0.0,  # type: ignore[attr-defined]  # annotated
         broker=broker_depths(),
         last_verdict_at=Submission.objects.filter(status=Status.DONE).aggregate(at=Max("finished_at"))["at"],
-        gating=list(GateRun.objects.exclude(status=GateStatus.DONE).select_related("problem")
-                    .order_by("created_at", "pk")),
+        gating=list(
+            GateRun.objects.exclude(status=GateStatus.DONE).select_related("problem").order_by("created_at", "pk")
+        ),
         sandboxes=sandboxes,
         sandbox_image=", ".join(images) or settings.SANDBOX_IMAGE,
         numpy=", ".join(sorted({p.numpy for p in sandboxes if p.numpy})) or reported.get("numpy", ""),

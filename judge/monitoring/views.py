@@ -13,8 +13,10 @@ from judge.monitoring import health, metrics
 from judge.monitoring.access import may_scrape
 from judge.monitoring.status import operations_status
 
-REFUSED = ("/metrics is served to the operator's networks (METRICS_NETWORKS) or with the token "
-           "(Authorization: Bearer METRICS_TOKEN)\n")
+REFUSED = (
+    "/metrics is served to the operator's networks (METRICS_NETWORKS) or with the token "
+    "(Authorization: Bearer METRICS_TOKEN)\n"
+)
 
 
 def healthz(request: HttpRequest) -> HttpResponse:

@@ -46,23 +46,40 @@ def student_attempts(request, pk: int, student_pk: int, slug: str):
     activate_for(request.user)
     attempts = list(desk.attempts_of(member.user, problem))
     desk.record_reading(course, request.user, member.user, f"attempts on {problem.slug}")
-    return render(request, "desk/attempts.html", {
-        "course": course, "student": member.user, "problem": problem, "attempts": attempts,
-        "newest_two": [a.pk for a in attempts[-2:]], "points": points_by_assignment(course, member, problem)})
+    return render(
+        request,
+        "desk/attempts.html",
+        {
+            "course": course,
+            "student": member.user,
+            "problem": problem,
+            "attempts": attempts,
+            "newest_two": [a.pk for a in attempts[-2:]],
+            "points": points_by_assignment(course, member, problem),
+        },
+    )
 
 
 def points_by_assignment(course, member, problem) -> list[dict]:
     """Per assignment holding the problem: the student's credit there (the one rule's), and any points by hand."""
     student = students_of(course, user_id=member.user_id)
-    held = Assignment.objects.filter(pk__in=AssignmentProblem.objects.filter(
-        assignment__course=course, problem=problem).values("assignment_id"))
+    held = Assignment.objects.filter(
+        pk__in=AssignmentProblem.objects.filter(assignment__course=course, problem=problem).values("assignment_id")
+    )
     by_hand = desk.adjustments_of(member.user, problem)
-    return [{"assignment": a, "credit": grade_assignment(a, student).credit(member.user_id, problem.pk),
-             "adjustment": by_hand.get(a.pk), "group": group_note(a, member.user)} for a in held]
+    return [
+        {
+            "assignment": a,
+            "credit": grade_assignment(a, student).credit(member.user_id, problem.pk),
+            "adjustment": by_hand.get(a.pk),
+            "group": group_note(a, member.user),
+        }
+        for a in held
+    ]
 
 
 def group_note(assignment, student) -> str:
-    """"group K7MPQ2XA with grace, hal" when the student shares their credit on the assignment, else ""."""
+    """ "group K7MPQ2XA with grace, hal" when the student shares their credit on the assignment, else ""."""
     group = groups.group_of(assignment, student) if assignment.group_size else None
     if group is None:
         return ""
@@ -80,8 +97,15 @@ def adjust_points(request, pk: int, student_pk: int, slug: str):
     except ValueError:
         points = float("nan")  # refused below with the service's message
     try:
-        desk.adjust_points(assignment, request.user, member.user, problem, request.POST.get("kind", ""), points,
-                           request.POST.get("reason", ""))
+        desk.adjust_points(
+            assignment,
+            request.user,
+            member.user,
+            problem,
+            request.POST.get("kind", ""),
+            points,
+            request.POST.get("reason", ""),
+        )
     except CourseError as error:
         for message in error.messages:
             messages.error(request, message)
@@ -94,16 +118,27 @@ def adjust_points(request, pk: int, student_pk: int, slug: str):
 def student_submission(request, pk: int, submission_pk: int):
     course, submission = get_work_for_staff(request.user, pk, submission_pk)
     activate_for(request.user)
-    desk.record_reading(course, request.user, submission.user, f"submission #{submission.pk} "
-                                                                f"on {submission.problem.slug}")
+    desk.record_reading(
+        course, request.user, submission.user, f"submission #{submission.pk} on {submission.problem.slug}"
+    )
     final = submission.is_final
     overall, lines = desk.feedback_on(submission)
-    return render(request, "desk/submission.html", {
-        "course": course, "submission": submission, "overall": overall, "lines": lines, "staff": True,
-        "rubrics": rubrics_for(course, submission), "report_kinds": ReportKind.choices,
-        "report_url": reverse("problem-report", args=[submission.pk]),
-        "rows": results.result_rows(submission, staff=True) if final else [],
-        "error_line": results.error_line(submission) if final else None})
+    return render(
+        request,
+        "desk/submission.html",
+        {
+            "course": course,
+            "submission": submission,
+            "overall": overall,
+            "lines": lines,
+            "staff": True,
+            "rubrics": rubrics_for(course, submission),
+            "report_kinds": ReportKind.choices,
+            "report_url": reverse("problem-report", args=[submission.pk]),
+            "rows": results.result_rows(submission, staff=True) if final else [],
+            "error_line": results.error_line(submission) if final else None,
+        },
+    )
 
 
 def rubrics_for(course, submission) -> list[dict]:
@@ -115,9 +150,14 @@ def rubrics_for(course, submission) -> list[dict]:
     for assignment in Assignment.objects.filter(course=course, items__problem=submission.problem):
         items = desk.rubric_of(assignment, submission.problem)
         if items:
-            shown.append({"assignment": assignment, "items": items, "ticked": ticked.get(assignment.pk, set()),
-                          "credit": grade_assignment(assignment, student).credit(submission.user_id,
-                                                                                 submission.problem_id)})
+            shown.append(
+                {
+                    "assignment": assignment,
+                    "items": items,
+                    "ticked": ticked.get(assignment.pk, set()),
+                    "credit": grade_assignment(assignment, student).credit(submission.user_id, submission.problem_id),
+                }
+            )
     return shown
 
 
@@ -150,10 +190,12 @@ def attempts_diff(request, pk: int):
         return HttpResponseBadRequest("compare two attempts of one student on one problem")
     if (older.created_at, older.pk) > (newer.created_at, newer.pk):
         older, newer = newer, older
-    desk.record_reading(course, request.user, older.user, f"change from #{older.pk} to #{newer.pk} "
-                                                          f"on {older.problem.slug}")
-    return render(request, "desk/diff.html", {
-        "course": course, "older": older, "newer": newer, "lines": code_diff(older, newer)})
+    desk.record_reading(
+        course, request.user, older.user, f"change from #{older.pk} to #{newer.pk} on {older.problem.slug}"
+    )
+    return render(
+        request, "desk/diff.html", {"course": course, "older": older, "newer": newer, "lines": code_diff(older, newer)}
+    )
 
 
 @login_required
@@ -162,8 +204,9 @@ def leave_feedback(request, pk: int, submission_pk: int):
     course, submission = get_work_for_staff(request.user, pk, submission_pk)
     line = request.POST.get("line", "").strip()
     try:
-        desk.leave_feedback(course, request.user, submission, request.POST.get("body", ""),
-                            int(line) if line.isdigit() else None)
+        desk.leave_feedback(
+            course, request.user, submission, request.POST.get("body", ""), int(line) if line.isdigit() else None
+        )
     except CourseError as error:
         messages.error(request, error.messages[0])
     return redirect("desk-submission", course.pk, submission.pk)

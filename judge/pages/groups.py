@@ -42,12 +42,25 @@ def groups_page(request, pk: int, assignment_pk: int):
     for member in members:
         by_group.setdefault(member.group_id, []).append(member)
     grouped = {m.user_id for m in members}
-    return render(request, "courses/groups.html", {
-        "course": assignment.course, "assignment": assignment, "role": role, "errors": errors,
-        "can_change": role in CHANGE, "formations": GroupFormation.choices,
-        "groups": [(g, by_group.get(g.pk, [])) for g in StudentGroup.objects.filter(assignment=assignment)],
-        "alone": [m.user for m in assignment.course.memberships.filter(role=Role.STUDENT).select_related("user")
-                  if m.user_id not in grouped]}, status=400 if errors else 200)
+    return render(
+        request,
+        "courses/groups.html",
+        {
+            "course": assignment.course,
+            "assignment": assignment,
+            "role": role,
+            "errors": errors,
+            "can_change": role in CHANGE,
+            "formations": GroupFormation.choices,
+            "groups": [(g, by_group.get(g.pk, [])) for g in StudentGroup.objects.filter(assignment=assignment)],
+            "alone": [
+                m.user
+                for m in assignment.course.memberships.filter(role=Role.STUDENT).select_related("user")
+                if m.user_id not in grouped
+            ],
+        },
+        status=400 if errors else 200,
+    )
 
 
 def change_groups(request, assignment) -> None:
@@ -56,11 +69,15 @@ def change_groups(request, assignment) -> None:
         size = post.get("group_size", "").strip()
         if size and not size.isdigit():
             raise CourseError("The group size is a whole number (blank: no groups).")
-        groups.set_group_rule(assignment, request.user, int(size) if size else None,
-                              post.get("groups_formed_by", GroupFormation.STAFF))
+        groups.set_group_rule(
+            assignment, request.user, int(size) if size else None, post.get("groups_formed_by", GroupFormation.STAFF)
+        )
     elif "remove" in post:
-        member = GroupMember.objects.filter(assignment=assignment, pk=post.get("remove") or 0).select_related(
-            "group", "user").first()
+        member = (
+            GroupMember.objects.filter(assignment=assignment, pk=post.get("remove") or 0)
+            .select_related("group", "user")
+            .first()
+        )
         if member is None:
             raise CourseError("That student is no longer in that group.")
         groups.remove_from_group(assignment, request.user, member.group, member.user)
@@ -98,12 +115,22 @@ def teammate_submission(request, pk: int, assignment_pk: int, submission_pk: int
     """A Submit of a member of the reader's group on one of the assignment's problems, read-only."""
     assignment, role = get_assignment_for_user(request.user, pk, assignment_pk)
     group = groups.group_of(assignment, request.user) if role == Role.STUDENT else None
-    submission = get_object_or_404(Submission.objects.select_related("user", "problem"), pk=submission_pk,
-                                   kind=Kind.SUBMIT)
+    submission = get_object_or_404(
+        Submission.objects.select_related("user", "problem"), pk=submission_pk, kind=Kind.SUBMIT
+    )
     if group is None or not groups.group_submits(assignment, group).filter(pk=submission.pk).exists():
         raise Http404("No such Submit of your group.")
     activate_for(request.user)
     held = submission.pk in groups.held_for_reader(request.user, [submission])
-    return render(request, "courses/teammate_submission.html", {
-        "course": assignment.course, "assignment": assignment, "role": role, "submission": submission,
-        "held": held, "lines": submission.code.splitlines()})
+    return render(
+        request,
+        "courses/teammate_submission.html",
+        {
+            "course": assignment.course,
+            "assignment": assignment,
+            "role": role,
+            "submission": submission,
+            "held": held,
+            "lines": submission.code.splitlines(),
+        },
+    )

@@ -64,12 +64,24 @@ class TrackSection:
         return round(100 * self.solved / self.total) if self.total else 0
 
 
-def listed(problem: Problem, position: int, stats: ProblemTotals, mark: str, url_prefix: str,
-           bookmarked: bool = False) -> ListedProblem:
+def listed(
+    problem: Problem, position: int, stats: ProblemTotals, mark: str, url_prefix: str, bookmarked: bool = False
+) -> ListedProblem:
     rate = stats.acceptance_rate
-    return ListedProblem(position, problem.slug, f"{url_prefix}{problem.slug}/", problem.title, problem.summary,
-                         problem.difficulty, problem.get_difficulty_display(), problem.tags,
-                         "" if rate is None else f"{round(rate * 100)}%", stats.solvers, mark, bookmarked=bookmarked)
+    return ListedProblem(
+        position,
+        problem.slug,
+        f"{url_prefix}{problem.slug}/",
+        problem.title,
+        problem.summary,
+        problem.difficulty,
+        problem.get_difficulty_display(),
+        problem.tags,
+        "" if rate is None else f"{round(rate * 100)}%",
+        stats.solvers,
+        mark,
+        bookmarked=bookmarked,
+    )
 
 
 OTHER_TRACK = {"slug": "", "title": "More problems", "summary": ""}
@@ -121,19 +133,37 @@ def problem_list(request):
     bookmarks = bookmarked_ids(request.user)
     url_prefix = reverse("problem-detail", args=["slug"]).removesuffix("slug/")
     rows = [
-        listed(p, position, stats.get(p.pk) or ProblemTotals(),
-               "solved" if p.pk in solved else "attempted" if p.pk in attempted else "", url_prefix, p.pk in bookmarks)
+        listed(
+            p,
+            position,
+            stats.get(p.pk) or ProblemTotals(),
+            "solved" if p.pk in solved else "attempted" if p.pk in attempted else "",
+            url_prefix,
+            p.pk in bookmarks,
+        )
         for position, p in enumerate(problems, start=1)
         if matches(p, query, tag, difficulty) and (p.pk in bookmarks or not only_bookmarked)
     ]
     lock(rows, problems, solved, request.user)
-    return render(request, "problems/list.html", {
-        "listed": rows, "sections": track_sections(problems, rows, solved), "total": len(problems),
-        "query": query, "tag": tag, "difficulty": difficulty, "only_bookmarked": only_bookmarked,
-        "tags": sorted({t for p in problems for t in p.tags}), "difficulties": Difficulty.choices,
-        "solved_count": len(solved & {p.pk for p in problems}), "preparing": problems_being_prepared(),
-        "poll_s": PREPARING_POLL_S, "listed_event": LISTED_EVENT,
-    })
+    return render(
+        request,
+        "problems/list.html",
+        {
+            "listed": rows,
+            "sections": track_sections(problems, rows, solved),
+            "total": len(problems),
+            "query": query,
+            "tag": tag,
+            "difficulty": difficulty,
+            "only_bookmarked": only_bookmarked,
+            "tags": sorted({t for p in problems for t in p.tags}),
+            "difficulties": Difficulty.choices,
+            "solved_count": len(solved & {p.pk for p in problems}),
+            "preparing": problems_being_prepared(),
+            "poll_s": PREPARING_POLL_S,
+            "listed_event": LISTED_EVENT,
+        },
+    )
 
 
 def problems_preparing(request):
@@ -174,4 +204,6 @@ def problem_review(request, slug: str):
 def problem_history(request, slug: str):
     """The Submissions tab, refreshed each time it is opened."""
     problem = get_problem_for_user(request.user, slug)
-    return render(request, "problems/_history.html", {"submissions": marked_held(request.user, history(request.user, problem))})
+    return render(
+        request, "problems/_history.html", {"submissions": marked_held(request.user, history(request.user, problem))}
+    )

@@ -25,10 +25,18 @@ def solution_list(request, slug: str):
     problem = get_problem_for_user(request.user, slug)
     access = reading(request.user, problem, timezone.now())
     order = request.GET.get("order") if request.GET.get("order") in ORDERS else "speed"
-    return render(request, "solutions/list.html", {
-        "problem": problem, "access": access, "order": order, "orders": ORDERS,
-        "rows": solutions_for(problem, request.user, order) if access.allowed else [],
-    }, status=200 if access.allowed else 403)
+    return render(
+        request,
+        "solutions/list.html",
+        {
+            "problem": problem,
+            "access": access,
+            "order": order,
+            "orders": ORDERS,
+            "rows": solutions_for(problem, request.user, order) if access.allowed else [],
+        },
+        status=200 if access.allowed else 403,
+    )
 
 
 def solution_detail(request, slug: str, pk: int):
@@ -37,15 +45,27 @@ def solution_detail(request, slug: str, pk: int):
 
 def detail_page(request, solution: PublishedSolution, error: str = "", status: int = 200):
     reader = request.user
-    mine = (list(own_accepted(reader, solution.problem).exclude(pk=solution.submission_id)[:20])
-            if reader.is_authenticated else [])
-    return render(request, "solutions/detail.html", {
-        "solution": solution, "problem": solution.problem, "code_html": highlighted(solution.submission.code),
-        "votes": solution.votes.count(), "own": solution.user_id == reader.pk,
-        "voted": reader.is_authenticated and Vote.objects.filter(solution=solution, user=reader).exists(),
-        "mine": mine, "moderation": solution.moderation.all() if reader.is_staff else [],
-        "error": error,
-    }, status=status)
+    mine = (
+        list(own_accepted(reader, solution.problem).exclude(pk=solution.submission_id)[:20])
+        if reader.is_authenticated
+        else []
+    )
+    return render(
+        request,
+        "solutions/detail.html",
+        {
+            "solution": solution,
+            "problem": solution.problem,
+            "code_html": highlighted(solution.submission.code),
+            "votes": solution.votes.count(),
+            "own": solution.user_id == reader.pk,
+            "voted": reader.is_authenticated and Vote.objects.filter(solution=solution, user=reader).exists(),
+            "mine": mine,
+            "moderation": solution.moderation.all() if reader.is_staff else [],
+            "error": error,
+        },
+        status=status,
+    )
 
 
 def solution_diff(request, slug: str, pk: int):
@@ -58,9 +78,16 @@ def solution_diff(request, slug: str, pk: int):
     mine = accepted.filter(pk=int(chosen)).first() if chosen.isdigit() else accepted.first()
     if mine is None:
         raise Http404("That is not one of your accepted solutions of this problem.")
-    return render(request, "solutions/diff.html", {
-        "solution": solution, "problem": solution.problem, "mine": mine,
-        "lines": code_diff(mine, solution.submission)})
+    return render(
+        request,
+        "solutions/diff.html",
+        {
+            "solution": solution,
+            "problem": solution.problem,
+            "mine": mine,
+            "lines": code_diff(mine, solution.submission),
+        },
+    )
 
 
 def solution_of(request, slug: str, pk: int) -> PublishedSolution:

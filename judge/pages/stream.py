@@ -43,8 +43,12 @@ STATUSES = {choice.value for choice in Status}
 # time, so that a hall whose pages opened in the same minute does not wake all at once (nginx waits 60 s).
 KEEPALIVE_S = 15.0
 MAX_STREAM_S = 600.0  # 10-20 minutes, then the browser reconnects (and the session is checked again)
-HEADERS = [(b"content-type", b"text/event-stream; charset=utf-8"), (b"cache-control", b"no-store"),
-           (b"x-accel-buffering", b"no"), (b"x-content-type-options", b"nosniff")]
+HEADERS = [
+    (b"content-type", b"text/event-stream; charset=utf-8"),
+    (b"cache-control", b"no-store"),
+    (b"x-accel-buffering", b"no"),
+    (b"x-content-type-options", b"nosniff"),
+]
 
 
 def event(status: str) -> bytes:
@@ -126,8 +130,9 @@ async def _until_disconnect(receive) -> None:
 
 
 async def _refuse(send, code: int, text: bytes) -> None:
-    await send({"type": "http.response.start", "status": code,
-                "headers": [(b"content-type", b"text/plain; charset=utf-8")]})
+    await send(
+        {"type": "http.response.start", "status": code, "headers": [(b"content-type", b"text/plain; charset=utf-8")]}
+    )
     await send({"type": "http.response.body", "body": text})
 
 

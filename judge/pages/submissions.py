@@ -75,8 +75,11 @@ def click_key(request) -> uuid.UUID | None:
 
 def accepted(request, submission: Submission):
     if is_htmx(request) and submission.kind == Kind.SUBMIT:  # the notes above the editor count Submits left
-        return render(request, "submissions/_accepted.html", status_context(submission) | {
-            "due_notes": due_notes(request.user, submission.problem, timezone.now())})
+        return render(
+            request,
+            "submissions/_accepted.html",
+            status_context(submission) | {"due_notes": due_notes(request.user, submission.problem, timezone.now())},
+        )
     if is_htmx(request):
         return render(request, "submissions/_status.html", status_context(submission))
     return redirect("submission-detail", submission.pk)
@@ -89,12 +92,26 @@ def refused(request, problem, code, error: str, status: int, custom_errors: dict
     if is_htmx(request):
         # A plain rejection keeps htmx's default swap (200); a rate limit answers 429, which site.js swaps too.
         fields = custom_fields(problem, texts, custom_errors) if custom_errors is not None else []
-        return render(request, "submissions/_rejected.html", {
-            "error": error, "custom_fields": fields, "whole_form": (custom_errors or {}).get("", ""),
-        }, status=200 if status == 400 else status)
-    return problem_page(request, problem, code=code if isinstance(code, str) else None, error=error, status=status,
-                        custom_texts=texts, custom_errors=custom_errors,
-                        review=request.POST.get("kind") == Kind.REVIEW)
+        return render(
+            request,
+            "submissions/_rejected.html",
+            {
+                "error": error,
+                "custom_fields": fields,
+                "whole_form": (custom_errors or {}).get("", ""),
+            },
+            status=200 if status == 400 else status,
+        )
+    return problem_page(
+        request,
+        problem,
+        code=code if isinstance(code, str) else None,
+        error=error,
+        status=status,
+        custom_texts=texts,
+        custom_errors=custom_errors,
+        review=request.POST.get("kind") == Kind.REVIEW,
+    )
 
 
 def status_context(submission: Submission, hold: Hold | None = None) -> dict:
@@ -105,9 +122,17 @@ def status_context(submission: Submission, hold: Hold | None = None) -> dict:
         rows = [row for row in results.result_rows(submission) if not row.hidden]
         for row in rows:
             row.misconception = ""  # named from the whole Submit, hidden tests included
-        return {"submission": submission, "held": hold, "position": None, "grading_stopped": False,
-                "rows": rows, "error_line": None,
-                "speed": None, "speed_shown": False, "speed_coming": None}
+        return {
+            "submission": submission,
+            "held": hold,
+            "position": None,
+            "grading_stopped": False,
+            "rows": rows,
+            "error_line": None,
+            "speed": None,
+            "speed_shown": False,
+            "speed_coming": None,
+        }
     return {
         "submission": submission,
         "position": queue_position(submission),
@@ -146,8 +171,13 @@ def speed_coming(submission: Submission) -> str | None:
     """For an accepted Submit without a figure yet: "pending" while the worker has still to time it (after every
     waiting verdict: ``grading.enqueue_speed``), "lost" once ``SPEED_GIVE_UP_S`` have passed without one (its
     message was lost, so none will come); None otherwise."""
-    if not (submission.is_final and submission.speed is None and submission.kind == Kind.SUBMIT
-            and submission.verdict == Verdict.ACCEPTED and settings.MEASURE_SPEED):
+    if not (
+        submission.is_final
+        and submission.speed is None
+        and submission.kind == Kind.SUBMIT
+        and submission.verdict == Verdict.ACCEPTED
+        and settings.MEASURE_SPEED
+    ):
         return None
     finished = submission.finished_at
     if finished is None or (timezone.now() - finished).total_seconds() < settings.SPEED_GIVE_UP_S:
@@ -163,20 +193,31 @@ def submission_detail(request, pk: int):
     if own:
         desk.mark_read(request.user, submission)  # read now; this page still marks which were new
     else:  # site staff: a course's student's work read outside the desk is in that course's audit log too
-        desk.record_site_reading(request.user, submission, f"submission #{submission.pk} on "
-                                                           f"{submission.problem.slug} (site staff)")
+        desk.record_site_reading(
+            request.user, submission, f"submission #{submission.pk} on {submission.problem.slug} (site staff)"
+        )
     hold = hold_on(request.user, submission)
-    return render(request, "submissions/detail.html", status_context(submission, hold) | {
-        "overall": overall, "lines": lines, "can_reply": own,
-        "regrade": regrades.askable(request.user, submission) if own and hold is None else None,
-        # An accepted Submit of one's own may be published for those who solved the problem (judge/solutions);
-        # not while its grade is held: the offer would tell the student it was accepted.
-        "publishable": (own and hold is None and submission.kind == Kind.SUBMIT
-                        and submission.verdict == Verdict.ACCEPTED),
-        "publication": PublishedSolution.objects.filter(submission=submission).first() if own else None,
-        "regrade_requests": regrades.requests_on(submission) if own else [],
-        "report_kinds": ReportKind.choices, "report_url": reverse("problem-report", args=[submission.pk]),
-        "my_reports": reports.reports_of(request.user, submission)})
+    return render(
+        request,
+        "submissions/detail.html",
+        status_context(submission, hold)
+        | {
+            "overall": overall,
+            "lines": lines,
+            "can_reply": own,
+            "regrade": regrades.askable(request.user, submission) if own and hold is None else None,
+            # An accepted Submit of one's own may be published for those who solved the problem (judge/solutions);
+            # not while its grade is held: the offer would tell the student it was accepted.
+            "publishable": (
+                own and hold is None and submission.kind == Kind.SUBMIT and submission.verdict == Verdict.ACCEPTED
+            ),
+            "publication": PublishedSolution.objects.filter(submission=submission).first() if own else None,
+            "regrade_requests": regrades.requests_on(submission) if own else [],
+            "report_kinds": ReportKind.choices,
+            "report_url": reverse("problem-report", args=[submission.pk]),
+            "my_reports": reports.reports_of(request.user, submission),
+        },
+    )
 
 
 @login_required
@@ -192,8 +233,14 @@ def report_problem(request, pk: int):
         submission = get_submission_for_user(request.user, pk)
         back = reverse("submission-detail", args=[pk])
     try:
-        reports.report_problem(request.user, submission.problem, request.POST.get("kind", ""),
-                               request.POST.get("message", ""), submission, bool(request.POST.get("share_code")))
+        reports.report_problem(
+            request.user,
+            submission.problem,
+            request.POST.get("kind", ""),
+            request.POST.get("message", ""),
+            submission,
+            bool(request.POST.get("share_code")),
+        )
     except reports.ReportRefused as refused:
         messages.error(request, " ".join(refused.messages))
     else:

@@ -25,10 +25,14 @@ urlpatterns = [
     path("submissions/<int:pk>/events/", stream.submission_events, name="submission-events"),
     path("submissions/diff/", submissions.submission_diff, name="submission-diff"),
     # The grading desk: a course's staff reading its students' work (judge/pages/desk.py).
-    path("courses/<int:pk>/students/<int:student_pk>/problems/<slug:slug>/", desk.student_attempts,
-         name="desk-attempts"),
-    path("courses/<int:pk>/students/<int:student_pk>/problems/<slug:slug>/points/", desk.adjust_points,
-         name="desk-adjust"),
+    path(
+        "courses/<int:pk>/students/<int:student_pk>/problems/<slug:slug>/", desk.student_attempts, name="desk-attempts"
+    ),
+    path(
+        "courses/<int:pk>/students/<int:student_pk>/problems/<slug:slug>/points/",
+        desk.adjust_points,
+        name="desk-adjust",
+    ),
     path("courses/<int:pk>/work/<int:submission_pk>/", desk.student_submission, name="desk-submission"),
     path("courses/<int:pk>/work/diff/", desk.attempts_diff, name="desk-diff"),
     path("courses/<int:pk>/work/<int:submission_pk>/feedback/", desk.leave_feedback, name="desk-feedback"),
@@ -37,8 +41,11 @@ urlpatterns = [
     # Groups on an assignment (judge/pages/groups.py).
     path("courses/<int:pk>/assignments/<int:assignment_pk>/groups/", groups.groups_page, name="assignment-groups"),
     path("courses/<int:pk>/assignments/<int:assignment_pk>/group/", groups.my_group, name="assignment-my-group"),
-    path("courses/<int:pk>/assignments/<int:assignment_pk>/group/submits/<int:submission_pk>/",
-         groups.teammate_submission, name="assignment-teammate-submit"),
+    path(
+        "courses/<int:pk>/assignments/<int:assignment_pk>/group/submits/<int:submission_pk>/",
+        groups.teammate_submission,
+        name="assignment-teammate-submit",
+    ),
     path("submissions/feedback/<int:pk>/reply/", submissions.feedback_reply, name="feedback-reply"),
     path("submissions/<int:pk>/report/", submissions.report_problem, name="problem-report"),
 ]

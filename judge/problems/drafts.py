@@ -64,8 +64,9 @@ def package_from_files(slug: str, files: dict[str, str]) -> Package:
         return load_package(folder)
 
 
-def store_package_draft(slug: str, files: dict[str, str], user=None, imported: bool = False,
-               path_order: int | None = None) -> Problem:
+def store_package_draft(
+    slug: str, files: dict[str, str], user=None, imported: bool = False, path_order: int | None = None
+) -> Problem:
     """Store a new working copy of a package (validated first; a malformed one changes nothing)."""
     package = package_from_files(slug, files)
     known = set(Problem.objects.exclude(slug=slug).values_list("slug", flat=True))

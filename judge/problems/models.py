@@ -41,9 +41,7 @@ class Problem(models.Model):
     spec = models.JSONField(default=dict)
 
     package_hash = models.CharField(max_length=64)
-    current_test_set = models.ForeignKey(
-        "TestSet", null=True, on_delete=models.SET_NULL, related_name="+"
-    )
+    current_test_set = models.ForeignKey("TestSet", null=True, on_delete=models.SET_NULL, related_name="+")
     # A problem is a draft, invisible to students, until it passes the publish gate and is published.
     published = models.BooleanField(default=False)
     updated_at = models.DateTimeField(auto_now=True)
@@ -54,8 +52,9 @@ class Problem(models.Model):
     draft_files = models.JSONField(default=dict, blank=True)
     draft_hash = models.CharField(max_length=64, blank=True)
     imported_hash = models.CharField(max_length=64, blank=True, help_text="hash last imported from problems/")
-    edited_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                                  related_name="+")
+    edited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     edited_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -181,8 +180,9 @@ class GateRun(models.Model):
     passed = models.BooleanField(null=True)
     checks = models.JSONField(default=list, blank=True)  # [{"key", "title", "passed", "detail"}]
     error = models.TextField(blank=True)
-    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                                     related_name="+")
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     trigger = models.CharField(max_length=20, default="manual")  # manual | sync | command
     # The tests in the order the gate ran them, [{"name", "hidden"}]: the order a Submit runs them in.
     test_order = models.JSONField(default=list, blank=True)

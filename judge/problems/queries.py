@@ -46,9 +46,19 @@ def load_cases(test_set: TestSet, visible_only: bool = False, probes: bool = Tru
         cases = cases.filter(hidden=False, probe=False)
     elif not probes:
         cases = cases.filter(probe=False)
-    return [Case(c.name, c.hidden, unpack_inputs(bytes(c.inputs)), bytes(c.expected), _known_wrong(c), c.probe,
-                 bytes(c.fd_expected) if c.fd_expected is not None else None, c.variant)
-            for c in cases]
+    return [
+        Case(
+            c.name,
+            c.hidden,
+            unpack_inputs(bytes(c.inputs)),
+            bytes(c.expected),
+            _known_wrong(c),
+            c.probe,
+            bytes(c.fd_expected) if c.fd_expected is not None else None,
+            c.variant,
+        )
+        for c in cases
+    ]
 
 
 @functools.lru_cache(maxsize=64)
@@ -72,14 +82,17 @@ def graded_case_data(test_set_id: int, draw: int | None) -> dict[str, tuple[dict
 
 def load_benchmark(test_set_id: int) -> list[Case]:
     """The secret draws of the test set's benchmark case (``engine/speed.py``), in draw order."""
-    return [Case(b.name, True, unpack_inputs(bytes(b.inputs)), bytes(b.expected), variant=b.variant)
-            for b in BenchmarkCase.objects.filter(test_set_id=test_set_id)]
+    return [
+        Case(b.name, True, unpack_inputs(bytes(b.inputs)), bytes(b.expected), variant=b.variant)
+        for b in BenchmarkCase.objects.filter(test_set_id=test_set_id)
+    ]
 
 
 def _known_wrong(case: TestCase) -> tuple[KnownWrong, ...]:
     return tuple(
-        KnownWrong(k.name, k.explanation, k.see, k.status, bytes(k.output) if k.output is not None else None,
-                   k.signature)
+        KnownWrong(
+            k.name, k.explanation, k.see, k.status, bytes(k.output) if k.output is not None else None, k.signature
+        )
         for k in case.known_wrong.all()
     )
 
@@ -94,6 +107,9 @@ def problems_being_prepared() -> int:
     if sync is None or sync.finished_at or sync.heartbeat_at < fresh or not sync.waiting:
         return 0
     gated = GateRun.objects.filter(trigger="sync", status=GateStatus.DONE, created_at__gte=sync.started_at)
-    settled = (Problem.objects.filter(slug__in=sync.waiting)
-               .filter(Q(published=True) | Q(pk__in=gated.values("problem"))).count())
+    settled = (
+        Problem.objects.filter(slug__in=sync.waiting)
+        .filter(Q(published=True) | Q(pk__in=gated.values("problem")))
+        .count()
+    )
     return max(0, len(sync.waiting) - settled)

@@ -20,8 +20,23 @@ import nh3
 
 EXTENSIONS = ["fenced_code", "tables", "toc", "sane_lists", "pymdownx.arithmatex"]
 EXTENSION_CONFIGS = {"pymdownx.arithmatex": {"generic": True}, "toc": {"permalink": False}}
-ALLOWED_TAGS = nh3.ALLOWED_TAGS | {"span", "div", "pre", "code", "table", "thead", "tbody", "tr", "th", "td",
-                                   "h1", "h2", "h3", "h4", "img"}
+ALLOWED_TAGS = nh3.ALLOWED_TAGS | {
+    "span",
+    "div",
+    "pre",
+    "code",
+    "table",
+    "thead",
+    "tbody",
+    "tr",
+    "th",
+    "td",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "img",
+}
 ALLOWED_ATTRIBUTES = {"*": {"class", "id"}, "a": {"href", "title"}, "img": {"src", "alt"}}
 
 
@@ -51,8 +66,13 @@ def _attribute(tag: str, name: str, value: str) -> str | None:
 def render_markdown(text: str) -> str:
     """Cached by text: a page view re-renders nothing unless a package changed."""
     html = markdown.markdown(text, extensions=EXTENSIONS, extension_configs=EXTENSION_CONFIGS)
-    return nh3.clean(html, tags=ALLOWED_TAGS, attributes=ALLOWED_ATTRIBUTES, attribute_filter=_attribute,
-                     link_rel="noopener noreferrer")
+    return nh3.clean(
+        html,
+        tags=ALLOWED_TAGS,
+        attributes=ALLOWED_ATTRIBUTES,
+        attribute_filter=_attribute,
+        link_rel="noopener noreferrer",
+    )
 
 
 FIRST_PARAGRAPH = re.compile(r"\A(?:\s*#[^\n]*\n)*\s*(?P<text>.*?)(?:\n\s*\n|\Z)", re.DOTALL)

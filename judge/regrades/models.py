@@ -23,17 +23,22 @@ class RegradeRequest(models.Model):
     student = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     status = models.CharField(max_length=10, choices=RegradeStatus.choices, default=RegradeStatus.OPEN)
     # The member of staff handling it: the first to answer, or one who took it; the queue filters on it.
-    assignee = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                                 related_name="+")
+    assignee = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ["-updated_at", "-pk"]
         indexes = [models.Index(fields=["course", "status"])]
-        constraints = [models.UniqueConstraint(fields=["submission", "assignment"],
-                                               condition=~models.Q(status="closed"),
-                                               name="one_open_regrade_per_submission")]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["submission", "assignment"],
+                condition=~models.Q(status="closed"),
+                name="one_open_regrade_per_submission",
+            )
+        ]
 
 
 class RegradeMessage(models.Model):

@@ -41,17 +41,25 @@ def regrade_choices(student, submission: Submission) -> list[Assignment]:
     if submission.user_id != student.pk or submission.kind != Kind.SUBMIT or not submission.is_final:
         return []
     now = timezone.now()
-    assignments = (Assignment.objects.filter(items__problem_id=submission.problem_id,
-                                             course__memberships__user=student,
-                                             course__memberships__role=Role.STUDENT)
-                   .select_related("course").distinct())
+    assignments = (
+        Assignment.objects.filter(
+            items__problem_id=submission.problem_id,
+            course__memberships__user=student,
+            course__memberships__role=Role.STUDENT,
+        )
+        .select_related("course")
+        .distinct()
+    )
     return [a for a in assignments if released_for(a, window_for(a, student), now)]
 
 
 def askable(student, submission: Submission) -> list[Assignment]:
     """What the submission's page offers: ``regrade_choices`` less those with a request still open on it."""
-    pending = set(RegradeRequest.objects.filter(submission=submission).exclude(status=RegradeStatus.CLOSED)
-                  .values_list("assignment_id", flat=True))
+    pending = set(
+        RegradeRequest.objects.filter(submission=submission)
+        .exclude(status=RegradeStatus.CLOSED)
+        .values_list("assignment_id", flat=True)
+    )
     return [a for a in regrade_choices(student, submission) if a.pk not in pending]
 
 
@@ -59,15 +67,22 @@ def ask_regrade(student, submission: Submission, assignment_id: int | None, mess
     body = _body(message)
     assignment = next((a for a in regrade_choices(student, submission) if a.pk == assignment_id), None)
     if assignment is None:
-        raise CourseError("A regrade can be asked on your own graded Submit, in an assignment whose grades are "
-                          "released.")
+        raise CourseError(
+            "A regrade can be asked on your own graded Submit, in an assignment whose grades are released."
+        )
     try:
         with transaction.atomic():
-            request = RegradeRequest.objects.create(course=assignment.course, assignment=assignment,
-                                                    submission=submission, student=student)
+            request = RegradeRequest.objects.create(
+                course=assignment.course, assignment=assignment, submission=submission, student=student
+            )
             RegradeMessage.objects.create(request=request, author=student, body=body)
-            audit(assignment.course, student, REGRADE, f"{student.username} asked a regrade of #{submission.pk} "
-                                                       f"in {assignment.title!r} (request #{request.pk})")
+            audit(
+                assignment.course,
+                student,
+                REGRADE,
+                f"{student.username} asked a regrade of #{submission.pk} "
+                f"in {assignment.title!r} (request #{request.pk})",
+            )
     except IntegrityError:
         raise CourseError("You already have an open regrade request on this Submit; add to it instead.") from None
     return request
@@ -86,8 +101,9 @@ def follow_up(student, request: RegradeRequest, message: str) -> RegradeMessage:
 
 
 def _staff_step(staff, request: RegradeRequest) -> None:
-    if not Membership.objects.filter(course=request.course_id, user=staff,
-                                     role__in=(Role.INSTRUCTOR, Role.TA)).exists():
+    if not Membership.objects.filter(
+        course=request.course_id, user=staff, role__in=(Role.INSTRUCTOR, Role.TA)
+    ).exists():
         raise CourseError("Only the course's instructors and TAs answer regrade requests.")
 
 
@@ -107,8 +123,9 @@ def answer(staff, request: RegradeRequest, message: str) -> RegradeMessage:
 
 
 @transaction.atomic
-def resolve(staff, request: RegradeRequest, message: str, kind: str = "", points: float | None = None
-            ) -> RegradeRequest:
+def resolve(
+    staff, request: RegradeRequest, message: str, kind: str = "", points: float | None = None
+) -> RegradeRequest:
     """Close the request, with a change of points (``kind`` and ``points``, as an adjustment) or without."""
     _staff_step(staff, request)
     if request.status == RegradeStatus.CLOSED:
@@ -118,8 +135,15 @@ def resolve(staff, request: RegradeRequest, message: str, kind: str = "", points
     if points is not None:
         if not math.isfinite(points):
             raise CourseError("Give the points as a number.")
-        adjust_points(request.assignment, staff, request.student, request.submission.problem, kind, points,
-                      f"regrade request #{request.pk}: {body}"[:500])
+        adjust_points(
+            request.assignment,
+            staff,
+            request.student,
+            request.submission.problem,
+            kind,
+            points,
+            f"regrade request #{request.pk}: {body}"[:500],
+        )
         change = f"{'points set to' if kind == 'override' else 'points moved by'} {points:g}"
     RegradeMessage.objects.create(request=request, author=staff, from_staff=True, body=body, points_change=change)
     request.status = RegradeStatus.CLOSED
@@ -138,15 +162,21 @@ def take(staff, request: RegradeRequest) -> None:
 
 
 def _tell(request: RegradeRequest, text: str) -> None:
-    Notice.objects.create(course_id=request.course_id, user_id=request.student_id, text=text,
-                          link=f"/submissions/{request.submission_id}/#regrade")
+    Notice.objects.create(
+        course_id=request.course_id,
+        user_id=request.student_id,
+        text=text,
+        link=f"/submissions/{request.submission_id}/#regrade",
+    )
 
 
-def queue(course, status: str = "", assignment_id: int | None = None, assignee_id: int | None = None
-          ) -> QuerySet[RegradeRequest]:
+def queue(
+    course, status: str = "", assignment_id: int | None = None, assignee_id: int | None = None
+) -> QuerySet[RegradeRequest]:
     """A course's requests, newest change first, filtered by status, assignment and the staff member handling."""
-    found = (RegradeRequest.objects.filter(course=course)
-             .select_related("student", "assignment", "submission__problem", "assignee"))
+    found = RegradeRequest.objects.filter(course=course).select_related(
+        "student", "assignment", "submission__problem", "assignee"
+    )
     if status in RegradeStatus.values:
         found = found.filter(status=status)
     if assignment_id:
@@ -158,5 +188,8 @@ def queue(course, status: str = "", assignment_id: int | None = None, assignee_i
 
 def requests_on(submission: Submission) -> list[RegradeRequest]:
     """The regrade requests on a submission with their conversations (the submission's page shows them)."""
-    return list(RegradeRequest.objects.filter(submission=submission).select_related("assignment")
-                .prefetch_related("messages__author"))
+    return list(
+        RegradeRequest.objects.filter(submission=submission)
+        .select_related("assignment")
+        .prefetch_related("messages__author")
+    )

@@ -29,8 +29,9 @@ def ask(request, pk: int):
     """The student asks for a regrade of their Submit (the submission page's form)."""
     submission = get_submission_for_user(request.user, pk)
     try:
-        services.ask_regrade(request.user, submission, number(request.POST.get("assignment", "")),
-                             request.POST.get("message", ""))
+        services.ask_regrade(
+            request.user, submission, number(request.POST.get("assignment", "")), request.POST.get("message", "")
+        )
     except CourseError as error:
         messages.error(request, " ".join(error.messages))
     else:
@@ -58,23 +59,41 @@ def queue(request, pk: int):
     found = services.queue(course, status, assignment, assignee)
     counts = {s: services.queue(course, s).count() for s in RegradeStatus.values}
     staff = Membership.objects.filter(course=course, role__in=READ_ALL).select_related("user")
-    return render(request, "regrades/queue.html", {
-        "course": course, "role": role, "requests": found[:300], "status": status, "statuses": RegradeStatus.choices,
-        "counts": counts, "assignment": assignment, "assignee": assignee, "staff": staff,
-        "assignments": Assignment.objects.filter(course=course)})
+    return render(
+        request,
+        "regrades/queue.html",
+        {
+            "course": course,
+            "role": role,
+            "requests": found[:300],
+            "status": status,
+            "statuses": RegradeStatus.choices,
+            "counts": counts,
+            "assignment": assignment,
+            "assignee": assignee,
+            "staff": staff,
+            "assignments": Assignment.objects.filter(course=course),
+        },
+    )
 
 
 @login_required
 def detail(request, pk: int, request_pk: int):
     course, role = get_course_for_user(request.user, pk, READ_ALL)
     activate_for(request.user)
-    found = get_object_or_404(RegradeRequest.objects.select_related("student", "assignment", "submission__problem",
-                                                                    "assignee"), course=course, pk=request_pk)
+    found = get_object_or_404(
+        RegradeRequest.objects.select_related("student", "assignment", "submission__problem", "assignee"),
+        course=course,
+        pk=request_pk,
+    )
     if request.method == "POST":
         act(request, found)
         return redirect("regrade-detail", pk, request_pk)
-    return render(request, "regrades/detail.html", {
-        "course": course, "role": role, "r": found, "conversation": found.messages.select_related("author")})
+    return render(
+        request,
+        "regrades/detail.html",
+        {"course": course, "role": role, "r": found, "conversation": found.messages.select_related("author")},
+    )
 
 
 def act(request, found: RegradeRequest) -> None:
@@ -91,8 +110,7 @@ def act(request, found: RegradeRequest) -> None:
                     points = float(request.POST.get("points", ""))
                 except ValueError:
                     raise CourseError("Give the points as a number.") from None
-            services.resolve(request.user, found, request.POST.get("message", ""), request.POST.get("kind", ""),
-                             points)
+            services.resolve(request.user, found, request.POST.get("message", ""), request.POST.get("kind", ""), points)
         else:
             raise Http404("No such action.")
     except CourseError as error:

@@ -38,24 +38,36 @@ def reading(user, problem: Problem, now: datetime) -> Reading:
     if user.is_staff:
         return Reading(True)
     if holds_for(user, [problem.pk]):  # asked before "solved?": the answer would tell a held grade
-        return Reading(False, "Published solutions stay closed until your course releases the grades of the "
-                              "assignment that holds this problem.")
+        return Reading(
+            False,
+            "Published solutions stay closed until your course releases the grades of the "
+            "assignment that holds this problem.",
+        )
     if not has_solved(user, problem):
-        return Reading(False, "Solve this problem first (an accepted Submit): then you can read the solutions "
-                              "others published.")
+        return Reading(
+            False, "Solve this problem first (an accepted Submit): then you can read the solutions others published."
+        )
     assignment = open_assignment(user, problem, now)
     if assignment is not None:
         kind = "timed assignment" if assignment.time_limit_minutes else "assignment"
-        return Reading(False, f"Published solutions stay closed while the {kind} {assignment.title!r} of "
-                              f"{assignment.course} holds this problem; they open after it ends.")
+        return Reading(
+            False,
+            f"Published solutions stay closed while the {kind} {assignment.title!r} of "
+            f"{assignment.course} holds this problem; they open after it ends.",
+        )
     return Reading(True)
 
 
 def open_assignment(user, problem: Problem, now: datetime) -> Assignment | None:
     """An assignment of a course the user is a student of that holds the problem and is not over for its class."""
-    assignments = (Assignment.objects.filter(items__problem=problem, course__memberships__user=user,
-                                             course__memberships__role=Role.STUDENT)
-                   .select_related("course").prefetch_related("overrides").distinct())
+    assignments = (
+        Assignment.objects.filter(
+            items__problem=problem, course__memberships__user=user, course__memberships__role=Role.STUDENT
+        )
+        .select_related("course")
+        .prefetch_related("overrides")
+        .distinct()
+    )
     for assignment in assignments:
         end = class_end(assignment)
         if end is None or now <= end:

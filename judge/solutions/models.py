@@ -22,8 +22,9 @@ class PublishedSolution(models.Model):
     withdrawn_at = models.DateTimeField(null=True, blank=True)
     # Staff hid it: nobody but staff and its author reads it, and the author reads why.
     hidden_at = models.DateTimeField(null=True, blank=True)
-    hidden_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                                  related_name="+")
+    hidden_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     hidden_reason = models.CharField(max_length=500, blank=True)
 
     class Meta:

@@ -35,13 +35,25 @@ def published(problem: Problem, staff: bool = False) -> QuerySet[PublishedSoluti
 
 
 def solutions_for(problem: Problem, reader, order: str = "speed") -> list[Listed]:
-    rows = (published(problem, reader.is_staff).select_related("submission", "user", "user__profile")
-            # The list shows each Submit's speed figure only: not its code or its results (arrays of every test).
-            .defer("submission__code", "submission__results", "submission__properties", "submission__sandbox",
-                   "submission__custom_expected")
-            .annotate(vote_count=Count("votes"),
-                      ratio=Coalesce(Cast(KeyTextTransform("ratio_precise", "submission__speed"), FloatField()),
-                                     Cast(KeyTextTransform("ratio", "submission__speed"), FloatField()))))
+    rows = (
+        published(problem, reader.is_staff)
+        .select_related("submission", "user", "user__profile")
+        # The list shows each Submit's speed figure only: not its code or its results (arrays of every test).
+        .defer(
+            "submission__code",
+            "submission__results",
+            "submission__properties",
+            "submission__sandbox",
+            "submission__custom_expected",
+        )
+        .annotate(
+            vote_count=Count("votes"),
+            ratio=Coalesce(
+                Cast(KeyTextTransform("ratio_precise", "submission__speed"), FloatField()),
+                Cast(KeyTextTransform("ratio", "submission__speed"), FloatField()),
+            ),
+        )
+    )
     if order == "votes":
         rows = rows.order_by("-vote_count", F("ratio").asc(nulls_last=True), "published_at", "pk")
     else:
@@ -55,8 +67,15 @@ def listed(solution: PublishedSolution, reader, votes: int, voted: bool) -> List
     ratio = speed.get("ratio")
     profile = getattr(solution.user, "profile", None)
     hidden_name = bool(profile and profile.hide_from_standings) and solution.user_id != reader.pk
-    return Listed(solution, ANONYMOUS if hidden_name else solution.user.username, ratio,
-                  ratio is not None and ratio <= VECTORISED_WITHIN, votes, voted, solution.user_id == reader.pk)
+    return Listed(
+        solution,
+        ANONYMOUS if hidden_name else solution.user.username,
+        ratio,
+        ratio is not None and ratio <= VECTORISED_WITHIN,
+        votes,
+        voted,
+        solution.user_id == reader.pk,
+    )
 
 
 def own_accepted(user, problem: Problem) -> QuerySet[Submission]:

@@ -20,14 +20,16 @@ class SolutionError(Exception):
 def publish_solution(user, submission: Submission) -> PublishedSolution:
     if submission.user_id != user.pk:
         raise SolutionError("You can publish only your own solutions.")
-    if not (submission.kind == Kind.SUBMIT and submission.status == Status.DONE
-            and submission.verdict == Verdict.ACCEPTED):
+    if not (
+        submission.kind == Kind.SUBMIT and submission.status == Status.DONE and submission.verdict == Verdict.ACCEPTED
+    ):
         raise SolutionError("Only an accepted Submit can be published.")
     now = timezone.now()
     with transaction.atomic():
         solution, created = PublishedSolution.objects.get_or_create(
-            submission=submission, defaults={"problem_id": submission.problem_id, "user_id": user.pk,
-                                             "published_at": now})
+            submission=submission,
+            defaults={"problem_id": submission.problem_id, "user_id": user.pk, "published_at": now},
+        )
         if not created and solution.withdrawn_at is not None:
             PublishedSolution.objects.filter(pk=solution.pk).update(withdrawn_at=None, published_at=now)
             solution.refresh_from_db()
@@ -66,8 +68,9 @@ def hide_solution(staff, solution: PublishedSolution, reason: str) -> None:
     if len(reason) > REASON_MAX:
         raise SolutionError(f"Keep the reason under {REASON_MAX} characters ({len(reason)} now).")
     with transaction.atomic():
-        PublishedSolution.objects.filter(pk=solution.pk).update(hidden_at=timezone.now(), hidden_by=staff,
-                                                                hidden_reason=reason)
+        PublishedSolution.objects.filter(pk=solution.pk).update(
+            hidden_at=timezone.now(), hidden_by=staff, hidden_reason=reason
+        )
         ModerationEntry.objects.create(solution=solution, by=staff, action=Moderation.HIDE, reason=reason)
 
 
@@ -75,6 +78,10 @@ def show_solution(staff, solution: PublishedSolution) -> None:
     if not staff.is_staff:
         raise SolutionError("Only staff can show a hidden solution again.")
     with transaction.atomic():
-        if PublishedSolution.objects.filter(pk=solution.pk, hidden_at__isnull=False).update(
-                hidden_at=None, hidden_by=None, hidden_reason="") == 1:
+        if (
+            PublishedSolution.objects.filter(pk=solution.pk, hidden_at__isnull=False).update(
+                hidden_at=None, hidden_by=None, hidden_reason=""
+            )
+            == 1
+        ):
             ModerationEntry.objects.create(solution=solution, by=staff, action=Moderation.SHOW)

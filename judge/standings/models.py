@@ -45,8 +45,7 @@ class UserProblemState(models.Model):
 class UserTotals(models.Model):
     """A ranked student: published problems solved, and when that count was reached. Absent below one."""
 
-    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True,
-                                related_name="+")
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="+")
     solved = models.PositiveIntegerField()
     reached_at = models.DateTimeField()
 
@@ -65,8 +64,9 @@ class PeriodTotals(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["user", "window", "starts_at"], name="one_period_per_user")]
-        indexes = [models.Index(fields=["window", "starts_at", "-solved", "reached_at", "user"],
-                                name="period_standing")]
+        indexes = [
+            models.Index(fields=["window", "starts_at", "-solved", "reached_at", "user"], name="period_standing")
+        ]
 
 
 class SolvedLevel(models.Model):
@@ -83,8 +83,9 @@ class ProblemTotals(models.Model):
     submissions = models.PositiveIntegerField(default=0)
     accepted = models.PositiveIntegerField(default=0)
     solvers = models.PositiveIntegerField(default=0)
-    first_solver = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                                     related_name="+")
+    first_solver = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     first_solved_at = models.DateTimeField(null=True, blank=True)
 
     @property

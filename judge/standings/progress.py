@@ -74,8 +74,10 @@ class Progress:
     @property
     def calendar_html(self) -> str:
         # _cell makes each day's markup from dates and counts, and format_html escaped the rest.
-        weeks = (format_html('<div class="week">{}</div>', mark_safe("".join(_cell(day) for day in week)))  # noqa: S308
-                 for week in self.weeks)
+        weeks = (
+            format_html('<div class="week">{}</div>', mark_safe("".join(_cell(day) for day in week)))  # noqa: S308
+            for week in self.weeks
+        )
         return mark_safe("".join(weeks))  # noqa: S308
 
 
@@ -86,21 +88,33 @@ def _cell(day: Day | None) -> str:
     if day.solves:
         title += f", {day.solves} solved"
     solved = " solved" if day.solves else ""
-    return (f'<span class="day level-{day.level}{solved}" data-day="{day.day.isoformat()}" '
-            f'data-submits="{day.submits}" title="{title}"></span>')
+    return (
+        f'<span class="day level-{day.level}{solved}" data-day="{day.day.isoformat()}" '
+        f'data-submits="{day.submits}" title="{title}"></span>'
+    )
 
 
 def progress_of(user, today: date | None = None) -> Progress:
     problems = {p.pk: p for p in Problem.objects.filter(published=True).only("slug", "title", "difficulty", "tags")}
     states = list(UserProblemState.objects.filter(user=user, problem_id__in=problems))
-    solved = sorted((Solved(problems[s.problem_id], s.first_accepted_at) for s in states
-                     if s.solved and s.first_accepted_at is not None),
-                    key=lambda item: item.at)
+    solved = sorted(
+        (
+            Solved(problems[s.problem_id], s.first_accepted_at)
+            for s in states
+            if s.solved and s.first_accepted_at is not None
+        ),
+        key=lambda item: item.at,
+    )
     attempted = [Attempted(problems[s.problem_id], s.attempts, s.best_verdict) for s in states if not s.solved]
     the_board = board(Period.ALL)
     # The kept total counts the same solves (published problems, accepted): no query of its own.
-    progress = Progress(solved, sorted(attempted, key=lambda a: a.problem.title), tag_progress(problems, solved),
-                        the_board.rank(len(solved)) if solved else None, the_board.total)
+    progress = Progress(
+        solved,
+        sorted(attempted, key=lambda a: a.problem.title),
+        tag_progress(problems, solved),
+        the_board.rank(len(solved)) if solved else None,
+        the_board.total,
+    )
     solve_days = [timezone.localtime(item.at).date() for item in solved]
     fill_calendar(progress, user, solve_days, today or timezone.localdate())
     return progress
@@ -109,19 +123,30 @@ def progress_of(user, today: date | None = None) -> Progress:
 def tag_progress(problems: dict[int, Problem], solved: list[Solved]) -> list[TagProgress]:
     totals = Counter(tag for p in problems.values() for tag in p.tags)
     done = Counter(tag for item in solved for tag in item.problem.tags)
-    return sorted((TagProgress(tag, done[tag], n) for tag, n in totals.items()),
-                  key=lambda t: (-t.solved / t.total, t.tag))
+    return sorted(
+        (TagProgress(tag, done[tag], n) for tag, n in totals.items()), key=lambda t: (-t.solved / t.total, t.tag)
+    )
 
 
 def fill_calendar(progress: Progress, user, solve_days: list[date], today: date) -> None:
     """Graded and pending Submits per day, in columns of weeks (Monday first) ending with this one."""
     first = today - timedelta(days=today.weekday() + 7 * (CALENDAR_WEEKS - 1))
     since = timezone.make_aware(datetime.combine(first, datetime.min.time()))
-    per_day = dict(Submission.objects.filter(user=user, kind=Kind.SUBMIT, created_at__gte=since).order_by()
-                   .annotate(day=TruncDate("created_at")).values("day").annotate(n=Count("*")).values_list("day", "n"))
+    per_day = dict(
+        Submission.objects.filter(user=user, kind=Kind.SUBMIT, created_at__gte=since)
+        .order_by()
+        .annotate(day=TruncDate("created_at"))
+        .values("day")
+        .annotate(n=Count("*"))
+        .values_list("day", "n")
+    )
     solves = Counter(day for day in solve_days if day >= first)
-    progress.weeks = [[Day(d, per_day.get(d, 0), solves[d]) if d <= today else None
-                       for d in (first + timedelta(days=7 * w + i) for i in range(7))]
-                      for w in range(CALENDAR_WEEKS)]
+    progress.weeks = [
+        [
+            Day(d, per_day.get(d, 0), solves[d]) if d <= today else None
+            for d in (first + timedelta(days=7 * w + i) for i in range(7))
+        ]
+        for w in range(CALENDAR_WEEKS)
+    ]
     progress.active_days = len(per_day)
     progress.submits_this_year = sum(per_day.values())

@@ -78,8 +78,12 @@ def board(window: str = Period.ALL) -> Board:
     return Board(window, dict(levels))
 
 
-def standings(window: str = Period.ALL, offset: int = 0, limit: int = 50, the_board: Board | None = None,
-              ) -> list[Standing]:
+def standings(
+    window: str = Period.ALL,
+    offset: int = 0,
+    limit: int = 50,
+    the_board: Board | None = None,
+) -> list[Standing]:
     the_board = the_board or board(window)
     return _standings(page_rows(window, offset, limit, the_board), the_board)
 
@@ -95,8 +99,12 @@ def page_rows(window: str, offset: int, limit: int, the_board: Board) -> list[tu
         offset -= the_board.levels[level]
     if top is None:
         return []
-    return list(totals(window).filter(solved__lte=top).order_by(*ORDER).values_list(
-        "user_id", "solved", "reached_at")[offset:offset + limit])
+    return list(
+        totals(window)
+        .filter(solved__lte=top)
+        .order_by(*ORDER)
+        .values_list("user_id", "solved", "reached_at")[offset : offset + limit]
+    )
 
 
 def with_names(groups: list[list[tuple]], the_board: Board) -> list[list[Standing]]:
@@ -129,8 +137,12 @@ def standing_of(user, window: str = Period.ALL, the_board: Board | None = None) 
     """The user's own row, or None while they have solved nothing (in the window)."""
     if not user.is_authenticated:
         return None
-    row = totals(window).filter(user_id=user.pk).values_list(
-        "solved", "reached_at", "user__profile__hide_from_standings").first()
+    row = (
+        totals(window)
+        .filter(user_id=user.pk)
+        .values_list("solved", "reached_at", "user__profile__hide_from_standings")
+        .first()
+    )
     if row is None:
         return None
     the_board = the_board or board(window)
@@ -141,8 +153,11 @@ def standing_of(user, window: str = Period.ALL, the_board: Board | None = None) 
 def position_of(standing: Standing, window: str, the_board: Board) -> int:
     """Where the student's row is in the list (1-based), to open the page that shows it."""
     above = sum(n for level, n in the_board.levels.items() if level > standing.solved)
-    same = totals(window).filter(solved=standing.solved, reached_at__lte=standing.reached_at).exclude(
-        reached_at=standing.reached_at, user_id__gte=standing.user_id)
+    same = (
+        totals(window)
+        .filter(solved=standing.solved, reached_at__lte=standing.reached_at)
+        .exclude(reached_at=standing.reached_at, user_id__gte=standing.user_id)
+    )
     return above + same.count() + 1
 
 
@@ -160,11 +175,14 @@ def neighbour_rows(standing: Standing, window: str, around: int = 2) -> list[tup
     same_after = rows.filter(solved=s, reached_at__gte=t).exclude(reached_at=t, user_id__lte=u)
     before = list(same_before.order_by("-reached_at", "-user_id").values_list(*fields)[:around])
     if len(before) < around:
-        before += rows.filter(solved__gt=s).order_by("solved", "-reached_at", "-user_id").values_list(
-            *fields)[:around - len(before)]
+        before += (
+            rows.filter(solved__gt=s)
+            .order_by("solved", "-reached_at", "-user_id")
+            .values_list(*fields)[: around - len(before)]
+        )
     after = list(same_after.order_by("reached_at", "user_id").values_list(*fields)[:around])
     if len(after) < around:
-        after += rows.filter(solved__lt=s).order_by(*ORDER).values_list(*fields)[:around - len(after)]
+        after += rows.filter(solved__lt=s).order_by(*ORDER).values_list(*fields)[: around - len(after)]
     return [*reversed(before), (u, s, t), *after]
 
 
@@ -174,10 +192,18 @@ def find(query: str, window: str, the_board: Board, limit: int = 20) -> list[Sta
 
 
 def found_rows(query: str, window: str, limit: int = 20) -> list[tuple]:
-    matching = get_user_model().objects.filter(username__icontains=query).exclude(
-        profile__hide_from_standings=True).values("pk")
-    rows = totals(window).filter(user_id__in=matching).order_by(*ORDER).values_list(
-        "user_id", "solved", "reached_at")[:limit]
+    matching = (
+        get_user_model()
+        .objects.filter(username__icontains=query)
+        .exclude(profile__hide_from_standings=True)
+        .values("pk")
+    )
+    rows = (
+        totals(window)
+        .filter(user_id__in=matching)
+        .order_by(*ORDER)
+        .values_list("user_id", "solved", "reached_at")[:limit]
+    )
     return list(rows)
 
 

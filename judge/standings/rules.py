@@ -25,8 +25,16 @@ from datetime import datetime, timedelta, tzinfo
 from engine.verdicts import Verdict
 
 # The best result of a student on a problem: the verdict closest to a solve.
-BEST_FIRST = (Verdict.ACCEPTED, Verdict.WRONG_ANSWER, Verdict.TIME_LIMIT_EXCEEDED, Verdict.MEMORY_LIMIT_EXCEEDED,
-              Verdict.OUTPUT_LIMIT_EXCEEDED, Verdict.RUNTIME_ERROR, Verdict.COMPILE_ERROR, Verdict.INTERNAL_ERROR)
+BEST_FIRST = (
+    Verdict.ACCEPTED,
+    Verdict.WRONG_ANSWER,
+    Verdict.TIME_LIMIT_EXCEEDED,
+    Verdict.MEMORY_LIMIT_EXCEEDED,
+    Verdict.OUTPUT_LIMIT_EXCEEDED,
+    Verdict.RUNTIME_ERROR,
+    Verdict.COMPILE_ERROR,
+    Verdict.INTERNAL_ERROR,
+)
 MONTH, WEEK = "month", "week"  # the values of ``models.Period``, which this module does not import
 
 
@@ -54,8 +62,12 @@ def state_of(per_verdict: Mapping[str, tuple[int, datetime | None]]) -> State | 
         return None
     accepted, first = per_verdict.get(Verdict.ACCEPTED, (0, None))
     best = min((BEST_FIRST.index(v) for v in per_verdict if v in BEST_FIRST), default=None)
-    return State(sum(n for n, _ in per_verdict.values()), accepted, first if accepted else None,
-                 "" if best is None else BEST_FIRST[best].value)
+    return State(
+        sum(n for n, _ in per_verdict.values()),
+        accepted,
+        first if accepted else None,
+        "" if best is None else BEST_FIRST[best].value,
+    )
 
 
 def period_start(window: str, at: datetime, zone: tzinfo) -> datetime:
@@ -83,10 +95,12 @@ def standings_of(graded: Iterable[Graded], published: set[int], zone: tzinfo) ->
         n, first = counts.get(g.verdict, (0, g.created_at))
         counts[g.verdict] = (n + 1, min(first, g.created_at))
     states = {pair: state for pair, counts in per_pair.items() if (state := state_of(counts)) is not None}
-    counted: list[tuple[Hashable, datetime]] = [(user, s.first_accepted_at) for (user, problem), s in states.items()
-                                                 if s.first_accepted_at is not None and problem in published]
-    return Standings(states, _ranked(counted), _periods(counted, zone), _levels(_ranked(counted)),
-                     _problems(states))
+    counted: list[tuple[Hashable, datetime]] = [
+        (user, s.first_accepted_at)
+        for (user, problem), s in states.items()
+        if s.first_accepted_at is not None and problem in published
+    ]
+    return Standings(states, _ranked(counted), _periods(counted, zone), _levels(_ranked(counted)), _problems(states))
 
 
 def _ranked(solves: list[tuple[Hashable, datetime]]) -> dict:
@@ -99,8 +113,9 @@ def _ranked(solves: list[tuple[Hashable, datetime]]) -> dict:
 
 
 def _periods(solves: list[tuple[Hashable, datetime]], zone: tzinfo) -> dict:
-    return _ranked([((user, window, period_start(window, at, zone)), at) for user, at in solves
-                    for window in (MONTH, WEEK)])
+    return _ranked(
+        [((user, window, period_start(window, at, zone)), at) for user, at in solves for window in (MONTH, WEEK)]
+    )
 
 
 def _levels(totals: dict[int, tuple[int, datetime]]) -> dict[int, int]:
@@ -117,6 +132,5 @@ def _problems(states: dict[tuple[int, int], State]) -> dict:
         solved = s.first_accepted_at is not None
         if solved and (first_at is None or (s.first_accepted_at, user) < (first_at, first_user)):
             first_user, first_at = user, s.first_accepted_at
-        problems[problem] = (submissions + s.attempts, accepted + s.accepted,
-                             solvers + solved, first_user, first_at)
+        problems[problem] = (submissions + s.attempts, accepted + s.accepted, solvers + solved, first_user, first_at)
     return problems

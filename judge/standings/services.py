@@ -83,10 +83,19 @@ def state_rows(submissions: QuerySet[Submission]) -> QuerySet:
     ranked = rules.BEST_FIRST
     rank = Case(*(When(verdict=v, then=Value(i)) for i, v in enumerate(ranked)), default=Value(len(ranked)))
     best = Case(*(When(best_rank=i, then=Value(v.value)) for i, v in enumerate(ranked)), default=Value(""))
-    return (submissions.filter(kind=Kind.SUBMIT, status=Status.DONE).order_by().values("user_id", "problem_id")
-            .annotate(graded=Count("id"), ok=Count("id", filter=accepted),
-                      first=Min("created_at", filter=accepted), best_rank=Min(rank))
-            .annotate(best=best).values_list("user_id", "problem_id", "graded", "ok", "first", "best"))
+    return (
+        submissions.filter(kind=Kind.SUBMIT, status=Status.DONE)
+        .order_by()
+        .values("user_id", "problem_id")
+        .annotate(
+            graded=Count("id"),
+            ok=Count("id", filter=accepted),
+            first=Min("created_at", filter=accepted),
+            best_rank=Min(rank),
+        )
+        .annotate(best=best)
+        .values_list("user_id", "problem_id", "graded", "ok", "first", "best")
+    )
 
 
 def _counted(states: QuerySet[UserProblemState]) -> QuerySet[UserProblemState]:
@@ -95,21 +104,33 @@ def _counted(states: QuerySet[UserProblemState]) -> QuerySet[UserProblemState]:
 
 
 def totals_rows(states: QuerySet[UserProblemState]) -> QuerySet:
-    return (_counted(states).values("user_id").annotate(n=Count("id"), at=Max("first_accepted_at"))
-            .values_list("user_id", "n", "at"))
+    return (
+        _counted(states)
+        .values("user_id")
+        .annotate(n=Count("id"), at=Max("first_accepted_at"))
+        .values_list("user_id", "n", "at")
+    )
 
 
 def period_rows(states: QuerySet[UserProblemState], window: Period) -> QuerySet:
-    return (_counted(states).annotate(kind=Value(window), period=TRUNC[window]("first_accepted_at"))
-            .values("user_id", "kind", "period").annotate(n=Count("id"), at=Max("first_accepted_at"))
-            .values_list("user_id", "kind", "period", "n", "at"))
+    return (
+        _counted(states)
+        .annotate(kind=Value(window), period=TRUNC[window]("first_accepted_at"))
+        .values("user_id", "kind", "period")
+        .annotate(n=Count("id"), at=Max("first_accepted_at"))
+        .values_list("user_id", "kind", "period", "n", "at")
+    )
 
 
 def problem_rows(states: QuerySet[UserProblemState]) -> QuerySet:
-    return (states.order_by().values("problem_id")
-            .annotate(graded=Sum("attempts"), ok=Sum("accepted"),
-                      solvers=Count("id", filter=Q(first_accepted_at__isnull=False)))
-            .values_list("problem_id", "graded", "ok", "solvers"))
+    return (
+        states.order_by()
+        .values("problem_id")
+        .annotate(
+            graded=Sum("attempts"), ok=Sum("accepted"), solvers=Count("id", filter=Q(first_accepted_at__isnull=False))
+        )
+        .values_list("problem_id", "graded", "ok", "solvers")
+    )
 
 
 def insert_rows(model, columns: list[str], rows: QuerySet) -> None:
@@ -139,8 +160,13 @@ def refresh_progress(user_id: int, problem_id: int) -> None:
         new = fresh[:3] if fresh else (0, 0, None)
         _store_state(state, user_id, problem_id, fresh)
         first_solve = old[2] is None and new[2] is not None  # the common case of a change: added, not recounted
-        _add_to_problem(problem_id, new[0] - old[0], new[1] - old[1], (new[2] is not None) - (old[2] is not None),
-                        (user_id, new[2]) if first_solve else None)
+        _add_to_problem(
+            problem_id,
+            new[0] - old[0],
+            new[1] - old[1],
+            (new[2] is not None) - (old[2] is not None),
+            (user_id, new[2]) if first_solve else None,
+        )
         if new[2] == old[2]:
             return
         if not first_solve:
@@ -171,7 +197,8 @@ def apply_verdict(submission_id: int) -> None:
     """
     if not in_database():
         user_id, problem_id, kind = Submission.objects.values_list("user_id", "problem_id", "kind").get(
-            pk=submission_id)
+            pk=submission_id
+        )
         if kind == Kind.SUBMIT:
             refresh_progress(user_id, problem_id)
         return
@@ -231,8 +258,12 @@ def pair_figures(user_id: int, problem_id: int) -> tuple | None:
     """(attempts, accepted, first accepted at, best verdict) from one student's graded submits on one problem:
     ``rules.state_of`` over a count per verdict, a query quicker to plan than ``state_rows`` (it runs with every
     verdict)."""
-    rows = (Submission.objects.filter(user_id=user_id, problem_id=problem_id, kind=Kind.SUBMIT, status=Status.DONE)
-            .order_by().values_list("verdict").annotate(n=Count("id"), first=Min("created_at")))
+    rows = (
+        Submission.objects.filter(user_id=user_id, problem_id=problem_id, kind=Kind.SUBMIT, status=Status.DONE)
+        .order_by()
+        .values_list("verdict")
+        .annotate(n=Count("id"), first=Min("created_at"))
+    )
     state = rules.state_of({verdict: (n, first) for verdict, n, first in rows})
     return None if state is None else astuple(state)
 
@@ -241,8 +272,9 @@ def _locked_state(user_id: int, problem_id: int) -> UserProblemState:
     """The state row, locked: concurrent verdicts of one student on one problem take turns."""
     state = UserProblemState.objects.select_for_update().filter(user_id=user_id, problem_id=problem_id).first()
     if state is None:
-        UserProblemState.objects.bulk_create([UserProblemState(user_id=user_id, problem_id=problem_id)],
-                                             ignore_conflicts=True)
+        UserProblemState.objects.bulk_create(
+            [UserProblemState(user_id=user_id, problem_id=problem_id)], ignore_conflicts=True
+        )
         state = UserProblemState.objects.select_for_update().get(user_id=user_id, problem_id=problem_id)
     return state
 
@@ -262,21 +294,30 @@ def _lock_users(user_ids) -> list[int]:
     return list(users.values_list("pk", flat=True))
 
 
-def _add_to_problem(problem_id: int, submissions: int, accepted: int, solvers: int,
-                    first_solve: tuple[int, datetime] | None = None) -> None:
+def _add_to_problem(
+    problem_id: int, submissions: int, accepted: int, solvers: int, first_solve: tuple[int, datetime] | None = None
+) -> None:
     """Add to the problem's totals; a first solve also becomes the problem's first if it is earlier."""
     if not (submissions or accepted or solvers):
         return
-    change: dict[str, Expression] = dict(submissions=F("submissions") + submissions,
-                                         accepted=F("accepted") + accepted, solvers=F("solvers") + solvers)
+    change: dict[str, Expression] = dict(
+        submissions=F("submissions") + submissions, accepted=F("accepted") + accepted, solvers=F("solvers") + solvers
+    )
     if first_solve:
         user_id, at = first_solve
-        earlier = (Q(first_solved_at__isnull=True) | Q(first_solved_at__gt=at)
-                   | Q(first_solved_at=at, first_solver_id__gt=user_id))
-        change |= dict(first_solver_id=Case(When(earlier, then=Value(user_id)), default=F("first_solver_id"),
-                                            output_field=IntegerField()),
-                       first_solved_at=Case(When(earlier, then=Value(at)), default=F("first_solved_at"),
-                                            output_field=DateTimeField()))
+        earlier = (
+            Q(first_solved_at__isnull=True)
+            | Q(first_solved_at__gt=at)
+            | Q(first_solved_at=at, first_solver_id__gt=user_id)
+        )
+        change |= dict(
+            first_solver_id=Case(
+                When(earlier, then=Value(user_id)), default=F("first_solver_id"), output_field=IntegerField()
+            ),
+            first_solved_at=Case(
+                When(earlier, then=Value(at)), default=F("first_solved_at"), output_field=DateTimeField()
+            ),
+        )
     if not ProblemTotals.objects.filter(problem_id=problem_id).update(**change):
         ProblemTotals.objects.bulk_create([ProblemTotals(problem_id=problem_id)], ignore_conflicts=True)
         ProblemTotals.objects.filter(problem_id=problem_id).update(**change)
@@ -288,7 +329,8 @@ def _refresh_first_solver(problem_id: int, without: int | None = None) -> None:
         solves = solves.exclude(user_id=without)
     first = solves.order_by("first_accepted_at", "user_id").values_list("user_id", "first_accepted_at").first()
     ProblemTotals.objects.filter(problem_id=problem_id).update(
-        first_solver_id=first[0] if first else None, first_solved_at=first[1] if first else None)
+        first_solver_id=first[0] if first else None, first_solved_at=first[1] if first else None
+    )
 
 
 def _refresh_users(user_ids: list[int], without_problem: int | None = None) -> None:
@@ -379,5 +421,7 @@ def rebuild_standings() -> dict[str, int]:
         for window in TRUNC:
             insert_rows(PeriodTotals, PERIOD_COLUMNS, period_rows(states, window))
         recount_levels()
-    return {model.__name__: model.objects.count()
-            for model in (UserProblemState, UserTotals, PeriodTotals, SolvedLevel, ProblemTotals)}
+    return {
+        model.__name__: model.objects.count()
+        for model in (UserProblemState, UserTotals, PeriodTotals, SolvedLevel, ProblemTotals)
+    }

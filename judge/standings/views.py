@@ -16,14 +16,29 @@ def standings(request):
     me = ranking.standing_of(request.user, window, board)
     pages = max(1, -(-board.total // PAGE_SIZE))
     page = chosen_page(request.GET.get("page", ""), pages, me, window, board)
-    rows = (ranking.found_rows(query, window) if query
-            else ranking.page_rows(window, (page - 1) * PAGE_SIZE, PAGE_SIZE, board))
+    rows = (
+        ranking.found_rows(query, window)
+        if query
+        else ranking.page_rows(window, (page - 1) * PAGE_SIZE, PAGE_SIZE, board)
+    )
     rows, near = ranking.with_names([rows, ranking.neighbour_rows(me, window) if me else []], board)
-    return render(request, "leaderboard/standings.html", {
-        "standings": rows, "window": window, "windows": Period.choices, "query": query, "board": board,
-        "me": me, "near": near,
-        "page": page, "pages": pages, "page_links": page_links(page, pages), "offset": (page - 1) * PAGE_SIZE,
-    })
+    return render(
+        request,
+        "leaderboard/standings.html",
+        {
+            "standings": rows,
+            "window": window,
+            "windows": Period.choices,
+            "query": query,
+            "board": board,
+            "me": me,
+            "near": near,
+            "page": page,
+            "pages": pages,
+            "page_links": page_links(page, pages),
+            "offset": (page - 1) * PAGE_SIZE,
+        },
+    )
 
 
 def chosen_page(asked: str, pages: int, me, window: str, board) -> int:
@@ -48,5 +63,4 @@ def page_links(page: int, pages: int) -> list[int | None]:
 
 
 def problem_firsts(request):
-    return render(request, "leaderboard/problems.html", {"firsts": ranking.problem_firsts(),
-                                                         "windows": Period.choices})
+    return render(request, "leaderboard/problems.html", {"firsts": ranking.problem_firsts(), "windows": Period.choices})

@@ -35,8 +35,7 @@ def builds_on(problem: Problem) -> list[str]:
     return list(problem.spec.get("builds_on", []))
 
 
-def chain_to_solve(slug: str, builds_on_of: dict[str, list[str]], solved: set[str],
-                   order: dict[str, int]) -> list[str]:
+def chain_to_solve(slug: str, builds_on_of: dict[str, list[str]], solved: set[str], order: dict[str, int]) -> list[str]:
     """Every problem still to solve before ``slug`` opens, in learning-path order: the unsolved ones it
     builds on, and what those build on in turn (a solved problem's own chain is already done: it was open).
     ``builds_on_of``: slug -> the slugs it builds on; ``order``: slug -> place on the learning path."""
@@ -55,10 +54,17 @@ def chain_of(user, problem: Problem) -> list[Problem]:
     if user.is_staff or not builds_on(problem):
         return []
     rows = list(Problem.objects.values_list("slug", "title", "path_order", "spec"))
-    solved = set(accepted_submits().filter(user=user).values_list("problem__slug", flat=True).distinct()) \
-        if user.is_authenticated else set()
-    slugs = chain_to_solve(problem.slug, {slug: list((spec or {}).get("builds_on", [])) for slug, _, _, spec in rows},
-                           solved, {slug: order for slug, _, order, _ in rows})
+    solved = (
+        set(accepted_submits().filter(user=user).values_list("problem__slug", flat=True).distinct())
+        if user.is_authenticated
+        else set()
+    )
+    slugs = chain_to_solve(
+        problem.slug,
+        {slug: list((spec or {}).get("builds_on", [])) for slug, _, _, spec in rows},
+        solved,
+        {slug: order for slug, _, order, _ in rows},
+    )
     titles = {slug: title for slug, title, _, _ in rows}
     return [Problem(slug=slug, title=titles.get(slug, slug)) for slug in slugs]
 
@@ -67,8 +73,13 @@ def latest_accepted(user, slug: str) -> Submission | None:
     """This user's latest accepted Submit of the problem ``slug`` (its code is what they import)."""
     if not user.is_authenticated:
         return None
-    return (accepted_submits().filter(user=user, problem__slug=slug).select_related("problem")
-            .order_by("-created_at", "-pk").first())
+    return (
+        accepted_submits()
+        .filter(user=user, problem__slug=slug)
+        .select_related("problem")
+        .order_by("-created_at", "-pk")
+        .first()
+    )
 
 
 def prerequisites_of(user, problem: Problem) -> list[Prerequisite]:
@@ -84,8 +95,10 @@ def locked_reason(user, problem: Problem) -> str:
     missing = [p.slug for p in prerequisites_of(user, problem) if p.solution is None]
     if not missing:
         return ""
-    return (f"{problem.slug} builds on your own accepted solution{'s' if len(missing) > 1 else ''} of "
-            f"{' and '.join(missing)}: solve {'them' if len(missing) > 1 else 'it'} first")
+    return (
+        f"{problem.slug} builds on your own accepted solution{'s' if len(missing) > 1 else ''} of "
+        f"{' and '.join(missing)}: solve {'them' if len(missing) > 1 else 'it'} first"
+    )
 
 
 def solved_solutions(user, problem: Problem) -> dict[str, Submission]:
@@ -113,14 +126,19 @@ def reference_code(slugs: tuple[str, ...] | list[str]) -> dict[str, str]:
     """slug -> the published reference of each problem, for the gate; PackageError naming one not published."""
     rows = Problem.objects.filter(slug__in=slugs, published=True).values_list("slug", "solution_code", "spec")
     published = {slug: code for slug, code, _ in rows}
-    misnamed = [f"{slug} (its function is {spec.get('function')!r})" for slug, _, spec in rows
-                if spec.get("function") != slug]
+    misnamed = [
+        f"{slug} (its function is {spec.get('function')!r})" for slug, _, spec in rows if spec.get("function") != slug
+    ]
     if misnamed:
-        raise PackageError(f"this problem builds on {', '.join(misnamed)}: `from solved import <slug>` needs the "
-                           "earlier problem's function to be named as its slug")
+        raise PackageError(
+            f"this problem builds on {', '.join(misnamed)}: `from solved import <slug>` needs the "
+            "earlier problem's function to be named as its slug"
+        )
     missing = [slug for slug in slugs if slug not in published]
     if missing:
-        raise PackageError(f"this problem builds on {', '.join(missing)}, which {'is' if len(missing) == 1 else 'are'}"
-                           " not published: the gate runs the starter and the known-wrong solutions with the "
-                           "published references of the problems it builds on, so publish those first")
+        raise PackageError(
+            f"this problem builds on {', '.join(missing)}, which {'is' if len(missing) == 1 else 'are'}"
+            " not published: the gate runs the starter and the known-wrong solutions with the "
+            "published references of the problems it builds on, so publish those first"
+        )
     return {slug: published[slug] for slug in slugs}

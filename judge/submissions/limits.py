@@ -34,8 +34,10 @@ class RateLimited(Exception):
         things, action = ACTIONS[self.kind]
         period = PERIOD_NAMES.get(self.period_s, f"{self.period_s} seconds")
         wait = self.retry_after_s
-        return (f"you have used all {self.limit} {things} allowed per {period}; "
-                f"you can {action} again in {wait} second{'s' if wait != 1 else ''}")
+        return (
+            f"you have used all {self.limit} {things} allowed per {period}; "
+            f"you can {action} again in {wait} second{'s' if wait != 1 else ''}"
+        )
 
 
 def _user_key(group: str, request) -> str:

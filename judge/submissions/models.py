@@ -84,8 +84,9 @@ class Submission(models.Model):
             # The profile's calendar counts a student's Submits per day from this index alone (no table rows).
             models.Index(fields=["user", "kind", "created_at"], name="submission_calendar"),
         ]
-        constraints = [models.UniqueConstraint(fields=["user", "problem", "client_key"],
-                                              name="submission_once_per_click")]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "problem", "client_key"], name="submission_once_per_click")
+        ]
 
     def __str__(self) -> str:
         return f"#{self.pk} {self.problem.slug} {self.status} {self.verdict}"

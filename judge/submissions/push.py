@@ -165,7 +165,9 @@ def channel_pattern() -> str:
 
 
 def hub_name() -> str:
-    return "judge-push-hub:" + "".join(c if c.isalnum() or c in "_-." else "_" for c in str(connection.settings_dict["NAME"]))
+    return "judge-push-hub:" + "".join(
+        c if c.isalnum() or c in "_-." else "_" for c in str(connection.settings_dict["NAME"])
+    )
 
 
 class Watch:
@@ -324,7 +326,9 @@ async def next_status(submission_id: int, shown: str | None, timeout: float) -> 
             if status != shown or left <= 0:
                 return status
             try:
-                await asyncio.wait_for(changed.wait(), left if the_hub.connected else min(left, settings.PUSH_DB_POLL_S))
+                await asyncio.wait_for(
+                    changed.wait(), left if the_hub.connected else min(left, settings.PUSH_DB_POLL_S)
+                )
             except TimeoutError:
                 pass
     finally:

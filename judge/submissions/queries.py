@@ -43,8 +43,9 @@ def solved_and_attempted(user) -> tuple[set[int], set[int]]:
 
 def history(user, problem: Problem, limit: int = 50) -> QuerySet[Submission]:
     """This user's attempts on this problem, newest first, without the heavy result data."""
-    return (Submission.objects.filter(user=user, problem=problem)
-            .only("id", "kind", "status", "verdict", "custom_error", "created_at", "problem_id", "user_id")[:limit])
+    return Submission.objects.filter(user=user, problem=problem).only(
+        "id", "kind", "status", "verdict", "custom_error", "created_at", "problem_id", "user_id"
+    )[:limit]
 
 
 @dataclass(frozen=True)
@@ -78,7 +79,12 @@ def editorial_access(user, problem: Problem) -> EditorialAccess:
 def reported_sandbox() -> dict:
     """The sandbox the grading workers used, as the newest graded submission recorded it ({"backend", "numpy"};
     {} before any): what a worker reports, not what this web process would guess from its own settings."""
-    recent = (Submission.objects.filter(status=Status.DONE).order_by("-pk")
-              .values_list("sandbox", flat=True)[:20])
-    return next(({"backend": str(s["backend"]), "numpy": str(s.get("numpy", ""))} for s in recent
-                 if isinstance(s, dict) and s.get("backend")), {})
+    recent = Submission.objects.filter(status=Status.DONE).order_by("-pk").values_list("sandbox", flat=True)[:20]
+    return next(
+        (
+            {"backend": str(s["backend"]), "numpy": str(s.get("numpy", ""))}
+            for s in recent
+            if isinstance(s, dict) and s.get("backend")
+        ),
+        {},
+    )

@@ -54,14 +54,21 @@ def reviews_of(user, problems: list[Problem] | None = None) -> list[ReviewItem]:
     accepted = Submission.objects.filter(user=user, status=Status.DONE, verdict=Verdict.ACCEPTED)
     if problems is not None:
         accepted = accepted.filter(problem__in=problems)
-    solved = dict(accepted.filter(kind=Kind.SUBMIT).order_by().values("problem_id")
-                  .annotate(first=Min("created_at")).values_list("problem_id", "first"))
+    solved = dict(
+        accepted.filter(kind=Kind.SUBMIT)
+        .order_by()
+        .values("problem_id")
+        .annotate(first=Min("created_at"))
+        .values_list("problem_id", "first")
+    )
     passed: dict[int, list[datetime]] = defaultdict(list)
     for problem_id, at in accepted.filter(kind=Kind.REVIEW).values_list("problem_id", "created_at"):
         passed[problem_id].append(at)
     by_id = Problem.objects.in_bulk(list(solved))
     items = [ReviewItem(by_id[pid], *schedule(first, passed[pid])) for pid, first in solved.items() if pid in by_id]
-    return sorted(items, key=lambda i: (i.due_at is None, i.due_at.timestamp() if i.due_at else 0, i.problem.path_order))
+    return sorted(
+        items, key=lambda i: (i.due_at is None, i.due_at.timestamp() if i.due_at else 0, i.problem.path_order)
+    )
 
 
 @dataclass(frozen=True)
@@ -74,9 +81,11 @@ class ReviewQueue:
 def review_queue(user, now: datetime, coming: int = 5) -> ReviewQueue:
     """What the student's profile shows of their review."""
     items = reviews_of(user)
-    return ReviewQueue(due=[i for i in items if i.is_due(now)],
-                       coming=[i for i in items if i.due_at is not None and not i.is_due(now)][:coming],
-                       finished=sum(1 for i in items if i.due_at is None))
+    return ReviewQueue(
+        due=[i for i in items if i.is_due(now)],
+        coming=[i for i in items if i.due_at is not None and not i.is_due(now)][:coming],
+        finished=sum(1 for i in items if i.due_at is None),
+    )
 
 
 def review_of(user, problem: Problem) -> ReviewItem | None:

@@ -28,11 +28,15 @@ ANONYMOUS = "anonymous"
 
 def measured(problem_id: int):
     """The problem's accepted Submits with a speed figure, as (user, ratio) rows (the precise ratio)."""
-    return (Submission.objects.filter(problem_id=problem_id, kind=Kind.SUBMIT, status=Status.DONE,
-                                      verdict=Verdict.ACCEPTED, speed__isnull=False)
-            .annotate(ratio=Coalesce(Cast(KT("speed__ratio_precise"), FloatField()),
-                                     Cast(KT("speed__ratio"), FloatField())))
-            .filter(ratio__isnull=False))
+    return (
+        Submission.objects.filter(
+            problem_id=problem_id, kind=Kind.SUBMIT, status=Status.DONE, verdict=Verdict.ACCEPTED, speed__isnull=False
+        )
+        .annotate(
+            ratio=Coalesce(Cast(KT("speed__ratio_precise"), FloatField()), Cast(KT("speed__ratio"), FloatField()))
+        )
+        .filter(ratio__isnull=False)
+    )
 
 
 def best_ratios(problem_id: int) -> dict[int, float]:
@@ -74,16 +78,23 @@ def ranking(problem: Problem, user=None, size: int = RANKING_SIZE) -> list[Ranke
     order of the precise ratios; equal shown ratios share a rank."""
     best = best_ratios(problem.pk)
     # Who hides their name from the standings (their profile says so) is "anonymous" here too.
-    names = {pk: ANONYMOUS if hidden else name for pk, name, hidden in get_user_model().objects.filter(
-        pk__in=best).values_list("pk", "username", "profile__hide_from_standings")}
+    names = {
+        pk: ANONYMOUS if hidden else name
+        for pk, name, hidden in get_user_model()
+        .objects.filter(pk__in=best)
+        .values_list("pk", "username", "profile__hide_from_standings")
+    }
     ordered = sorted(best.items(), key=lambda item: (item[1], names.get(item[0], "")))
     rows, rank, previous = [], 0, None
     for position, (user_id, precise) in enumerate(ordered[:size], start=1):
         ratio = round_figure(precise)
         if ratio != previous:
             rank, previous = position, ratio
-        rows.append(Ranked(rank, names.get(user_id, ""), ratio, ratio <= VECTORISED_WITHIN,
-                           user is not None and user_id == user.pk))
+        rows.append(
+            Ranked(
+                rank, names.get(user_id, ""), ratio, ratio <= VECTORISED_WITHIN, user is not None and user_id == user.pk
+            )
+        )
     return rows
 
 
@@ -91,10 +102,19 @@ def figure_of_same_code(submission: Submission, key: str) -> dict | None:
     """The figure of an earlier accepted Submit of the same problem and test set whose code is this one's
     (``engine.speed.code_key``), to be stored again with ``same_code_as``: the Submit it was measured for.
     None when no such Submit has a figure."""
-    rows = (Submission.objects.filter(problem_id=submission.problem_id, test_set_id=submission.test_set_id,
-                                      kind=Kind.SUBMIT, status=Status.DONE, verdict=Verdict.ACCEPTED,
-                                      speed__code_key=key)
-            .exclude(pk=submission.pk).order_by("pk").values_list("pk", "speed"))
+    rows = (
+        Submission.objects.filter(
+            problem_id=submission.problem_id,
+            test_set_id=submission.test_set_id,
+            kind=Kind.SUBMIT,
+            status=Status.DONE,
+            verdict=Verdict.ACCEPTED,
+            speed__code_key=key,
+        )
+        .exclude(pk=submission.pk)
+        .order_by("pk")
+        .values_list("pk", "speed")
+    )
     for pk, speed in rows[:20]:
         if speed is not None and speed.get("ratio") is not None:
             return speed | {"same_code_as": speed.get("same_code_as") or pk}

@@ -41,16 +41,23 @@ class GradingState:
 
 
 def waited_too_long(since: datetime | None, now: datetime | None = None) -> bool:
-    return since is not None and (now or timezone.now()) - since >= timedelta(
-        seconds=settings.WORKER_SILENT_AFTER_S)
+    return since is not None and (now or timezone.now()) - since >= timedelta(seconds=settings.WORKER_SILENT_AFTER_S)
 
 
 def beat(hostname: str, lanes: list[str], slots: int, pid: int, started_at: datetime) -> None:
     """Record that the worker ``hostname`` is alive now; rows of workers gone for a day are dropped."""
     now = timezone.now()
-    WorkerHeartbeat.objects.update_or_create(hostname=hostname, defaults={
-        "host": socket.gethostname(), "pid": pid, "lanes": ",".join(lanes), "slots": slots,
-        "started_at": started_at, "seen_at": now})
+    WorkerHeartbeat.objects.update_or_create(
+        hostname=hostname,
+        defaults={
+            "host": socket.gethostname(),
+            "pid": pid,
+            "lanes": ",".join(lanes),
+            "slots": slots,
+            "started_at": started_at,
+            "seen_at": now,
+        },
+    )
     WorkerHeartbeat.objects.filter(seen_at__lt=now - timedelta(days=1)).delete()
     forget_dead_sandbox_pools(now)
 
@@ -63,12 +70,23 @@ def forget(hostname: str) -> None:
 def grading_state(now: datetime | None = None) -> GradingState:
     """Whether a worker that grades has been heard from within ``WORKER_SILENT_AFTER_S`` seconds."""
     now = now or timezone.now()
-    seen = [row.seen_at for row in WorkerHeartbeat.objects.only("lanes", "seen_at")
-            if set(row.lanes.split(",")) & set(GRADING_LANES)]
+    seen = [
+        row.seen_at
+        for row in WorkerHeartbeat.objects.only("lanes", "seen_at")
+        if set(row.lanes.split(",")) & set(GRADING_LANES)
+    ]
     last = max(seen, default=None)
     running = last is not None and now - last <= timedelta(seconds=settings.WORKER_SILENT_AFTER_S)
-    oldest = None if running else (Submission.objects.filter(status=Status.QUEUED).order_by("created_at")
-                                   .values_list("created_at", flat=True).first())
+    oldest = (
+        None
+        if running
+        else (
+            Submission.objects.filter(status=Status.QUEUED)
+            .order_by("created_at")
+            .values_list("created_at", flat=True)
+            .first()
+        )
+    )
     return GradingState(running, last, oldest)
 
 
@@ -114,8 +132,9 @@ def report_sandbox_pool(stats: dict[str, int | str] | None, numpy: str = "") -> 
     wanted = stats | {"numpy": numpy or str(_reported.get("numpy", ""))}
     if wanted == _reported:
         return False
-    SandboxPool.objects.update_or_create(host=socket.gethostname(), pid=os.getpid(),
-                                         defaults=wanted | {"seen_at": timezone.now()})
+    SandboxPool.objects.update_or_create(
+        host=socket.gethostname(), pid=os.getpid(), defaults=wanted | {"seen_at": timezone.now()}
+    )
     _reported = wanted
     return True
 

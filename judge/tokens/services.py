@@ -42,8 +42,9 @@ def create_token(user, name: str, scopes: list[str]) -> tuple[AccessToken, str]:
         raise TokenRejected(f"you have {MAX_TOKENS} tokens already; revoke one you no longer use")
     secret = PREFIX + secrets.token_urlsafe(32)
     with transaction.atomic():
-        token = AccessToken.objects.create(user=user, name=name, prefix=secret[:10], digest=digest_of(secret),
-                                           scopes=chosen)
+        token = AccessToken.objects.create(
+            user=user, name=name, prefix=secret[:10], digest=digest_of(secret), scopes=chosen
+        )
         audit(user, token, TokenAction.CREATED)
     return token, secret
 
@@ -58,8 +59,9 @@ def revoke_token(user, pk: int) -> bool:
 
 
 def audit(by, token: AccessToken, action: str) -> None:
-    TokenAudit.objects.create(user=by, token=token, action=action,
-                              summary=f"{token.name} ({token.prefix}…, {', '.join(token.scopes)})"[:300])
+    TokenAudit.objects.create(
+        user=by, token=token, action=action, summary=f"{token.name} ({token.prefix}…, {', '.join(token.scopes)})"[:300]
+    )
 
 
 def live_tokens(user):
@@ -70,8 +72,11 @@ def authenticate_token(secret: str) -> AccessToken | None:
     """The live token with this secret, its user active, or None; notes when it was used."""
     if not secret.startswith(PREFIX) or len(secret) > 100:
         return None
-    token = (AccessToken.objects.select_related("user")
-             .filter(digest=digest_of(secret), revoked_at__isnull=True, user__is_active=True).first())
+    token = (
+        AccessToken.objects.select_related("user")
+        .filter(digest=digest_of(secret), revoked_at__isnull=True, user__is_active=True)
+        .first()
+    )
     if token is None:
         return None
     now = timezone.now()

@@ -41,9 +41,15 @@ def log_job(job: Job | GenerateJob, run: JobRun, where: str) -> None:
     """One line per job a worker sends (a timed one, 26 to a speed figure, and a generator's only at DEBUG): the
     worker's logging adds the id of the submission's request to it (judge/lib/logs.py)."""
     graded = isinstance(job, Job) and not job.timed
-    job_log.log(logging.INFO if graded else logging.DEBUG, "sandbox job: %d test(s) on %s, %d event(s) in %.0f ms%s",
-                len(job.tests) if isinstance(job, Job) else 0, where, len(run.events), run.elapsed_ms,
-                f", anomaly: {run.anomaly}" if run.anomaly else "")
+    job_log.log(
+        logging.INFO if graded else logging.DEBUG,
+        "sandbox job: %d test(s) on %s, %d event(s) in %.0f ms%s",
+        len(job.tests) if isinstance(job, Job) else 0,
+        where,
+        len(run.events),
+        run.elapsed_ms,
+        f", anomaly: {run.anomaly}" if run.anomaly else "",
+    )
 
 
 class SandboxError(Exception):
@@ -135,8 +141,11 @@ class GenerateJob:
             "seed": self.seed,
             "params": list(self.params),
             "max_cases": self.max_cases,
-            "limits": {"time_limit_s": self.time_limit_s, "memory_mb": self.memory_mb,
-                       "output_bytes": self.output_bytes},
+            "limits": {
+                "time_limit_s": self.time_limit_s,
+                "memory_mb": self.memory_mb,
+                "output_bytes": self.output_bytes,
+            },
         }
 
     def deadline_s(self) -> float:
@@ -240,8 +249,12 @@ class FrameChannel(P.FrameReader):
             if event.get("event") == "done":
                 self.unsettled = True
                 anomaly = event.get("anomaly")
-                return JobRun(events, (time.monotonic() - started) * 1000,
-                              anomaly if isinstance(anomaly, str) else None, slowed=slow > 0)
+                return JobRun(
+                    events,
+                    (time.monotonic() - started) * 1000,
+                    anomaly if isinstance(anomaly, str) else None,
+                    slowed=slow > 0,
+                )
             if event.get("event") == "slow":  # at most one per child, so per test; acted on once
                 slow += 1
                 if slow == 1 and self.on_slow is not None:

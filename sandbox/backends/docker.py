@@ -233,8 +233,15 @@ class DemuxChannel(SocketChannel):
 class Container:
     """One started sandbox container with its zygote answering on ``channel``."""
 
-    def __init__(self, client: Any, container_id: str, channel: SocketChannel | DemuxChannel, child_uid: int,
-                 socket_dir: Path | None = None, keepalive: Any = None) -> None:
+    def __init__(
+        self,
+        client: Any,
+        container_id: str,
+        channel: SocketChannel | DemuxChannel,
+        child_uid: int,
+        socket_dir: Path | None = None,
+        keepalive: Any = None,
+    ) -> None:
         self.client = client
         self.id = container_id
         self.child_uid = child_uid
@@ -282,8 +289,11 @@ class DockerSandbox(Sandbox):
         self.image = image
         self.socket_dir = Path(socket_dir).resolve() if socket_dir else None
         if self.socket_dir is not None and len(str(self.socket_dir / "z-xxxxxxxx" / SOCKET_NAME)) > MAX_SOCKET_PATH:
-            log.warning("sandbox socket directory %s is too long for a Unix socket path; "
-                        "using the containers' attached streams (slower)", self.socket_dir)
+            log.warning(
+                "sandbox socket directory %s is too long for a Unix socket path; "
+                "using the containers' attached streams (slower)",
+                self.socket_dir,
+            )
             self.socket_dir = None
         if self.socket_dir is not None:
             self.socket_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -422,8 +432,11 @@ class DockerSandbox(Sandbox):
         """A test of this container's job has run past half its limit (the zygote's ``slow``): the rest of the
         job gets an eighth of the CPU weight, in a thread of its own, so the job is not held up by the engine."""
         if container.slowing is None:
-            container.slowing = threading.Thread(target=self._set_weight, name="sandbox-slow-down",
-                                                 args=(container, max(2, self.weight // SLOW_WEIGHT_DIVISOR)))
+            container.slowing = threading.Thread(
+                target=self._set_weight,
+                name="sandbox-slow-down",
+                args=(container, max(2, self.weight // SLOW_WEIGHT_DIVISOR)),
+            )
             container.slowing.start()
 
     def _set_weight(self, container: Container, shares: int) -> bool:
@@ -517,9 +530,13 @@ class DockerSandbox(Sandbox):
             return self._start_with_socket(where) if where else self._start(None, None)
         except NoConnection as exc:
             # The engine cannot bind the directory, or it is not the host's path: fall back for good.
-            log.warning("sandbox containers cannot connect through %s (%s); using their attached "
-                        "streams (slower). Is SANDBOX_SOCKET_DIR a host path, mounted at the same "
-                        "path in this worker?", where, exc)
+            log.warning(
+                "sandbox containers cannot connect through %s (%s); using their attached "
+                "streams (slower). Is SANDBOX_SOCKET_DIR a host path, mounted at the same "
+                "path in this worker?",
+                where,
+                exc,
+            )
             self.socket_dir = None
             return self._start(None, None)
 

@@ -35,13 +35,28 @@ log = logging.getLogger(__name__)
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 THREAD_VARIABLES = (
-    "OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS",
-    "NUMEXPR_NUM_THREADS", "VECLIB_MAXIMUM_THREADS",
+    "OPENBLAS_NUM_THREADS",
+    "OMP_NUM_THREADS",
+    "MKL_NUM_THREADS",
+    "NUMEXPR_NUM_THREADS",
+    "VECLIB_MAXIMUM_THREADS",
 )
 # Older OpenBLAS builds need these on some processors; they are not secrets.
 PASSED_THROUGH = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")
-MASKED = ("/tmp", "/var/tmp", "/run", "/home", "/root", "/var/lib", "/var/log", "/var/spool",
-          "/srv", "/mnt", "/media", "/work")
+MASKED = (
+    "/tmp",
+    "/var/tmp",
+    "/run",
+    "/home",
+    "/root",
+    "/var/lib",
+    "/var/log",
+    "/var/spool",
+    "/srv",
+    "/mnt",
+    "/media",
+    "/work",
+)
 
 # Never masked, whatever the checkout's location: the system needs them.
 SYSTEM_DIRS = {Path(p) for p in ("/", "/usr", "/bin", "/lib", "/lib64", "/etc", "/proc", "/dev", "/sys", "/opt")}

@@ -19,16 +19,21 @@ from sandbox.zygote.supervisor import Zygote
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--child-uid", default=None,
-                        help="run children under this uid ('auto': a random unused uid above 200000)")
+    parser.add_argument(
+        "--child-uid", default=None, help="run children under this uid ('auto': a random unused uid above 200000)"
+    )
     parser.add_argument("--isolate", action="store_true", help="new network and mount namespace")
     parser.add_argument("--mask", action="append", default=[], help="hide this directory")
     parser.add_argument("--keep", action="append", default=[], help="but keep this one read-only")
     parser.add_argument("--scratch", default=None, help="where children get their directories")
-    parser.add_argument("--connect", default=None, metavar="PATH",
-                        help="speak the protocol on this Unix socket instead of stdin/stdout")
-    parser.add_argument("--reap-after-reply", action="store_true",
-                        help="wait for a finished job's killed child after sending `done` (the Docker backend)")
+    parser.add_argument(
+        "--connect", default=None, metavar="PATH", help="speak the protocol on this Unix socket instead of stdin/stdout"
+    )
+    parser.add_argument(
+        "--reap-after-reply",
+        action="store_true",
+        help="wait for a finished job's killed child after sending `done` (the Docker backend)",
+    )
     options = parser.parse_args(argv)
     keep_large_blocks()
     keep_niceness()  # the process backend starts it in a session, so an autogroup, of its own
@@ -72,8 +77,16 @@ def main(argv: list[str] | None = None) -> None:
         request = P.decode_body(raw)
         op = request.get("op")
         if op == "ping":
-            zygote.emit({"event": "pong", "numpy": np.__version__, "python": sys.version.split()[0],
-                         "uid": os.getuid(), "pid": os.getpid(), "child_uid": zygote.child_uid})
+            zygote.emit(
+                {
+                    "event": "pong",
+                    "numpy": np.__version__,
+                    "python": sys.version.split()[0],
+                    "uid": os.getuid(),
+                    "pid": os.getpid(),
+                    "child_uid": zygote.child_uid,
+                }
+            )
         elif op == "run":
             zygote.run(request, raw)
         elif op == "generate":

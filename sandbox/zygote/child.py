@@ -57,12 +57,15 @@ def child_main(job: dict[str, Any], first: int, report: BinaryIO, hidden: Binary
         compiled = compile(code, P.STUDENT_FILENAME, "exec", dont_inherit=True)
     except (SyntaxError, ValueError) as exc:
         line = getattr(exc, "lineno", None)
-        P.write_frame(report, {
-            "event": "compile_error",
-            "message": f"{type(exc).__name__}: {getattr(exc, 'msg', str(exc))}"[:ERROR_MESSAGE_CHARS],
-            "line": line,
-            "text": (lines[line - 1] if line and line <= len(lines) else "")[:200],
-        })
+        P.write_frame(
+            report,
+            {
+                "event": "compile_error",
+                "message": f"{type(exc).__name__}: {getattr(exc, 'msg', str(exc))}"[:ERROR_MESSAGE_CHARS],
+                "line": line,
+                "text": (lines[line - 1] if line and line <= len(lines) else "")[:200],
+            },
+        )
         return
     namespace: dict[str, Any] = {"__name__": "submission", "__builtins__": builtins}
     try:
@@ -105,7 +108,8 @@ def load_solved(modules: object) -> dict[str, Any] | None:
     if not modules:
         return None
     if not isinstance(modules, dict) or not all(
-            isinstance(k, str) and MODULE_NAME.match(k) and isinstance(v, str) for k, v in modules.items()):
+        isinstance(k, str) and MODULE_NAME.match(k) and isinstance(v, str) for k, v in modules.items()
+    ):
         return {"type": "MalformedJob", "message": "modules must map problem slugs to code", "frames": []}
     solved = types.ModuleType(SOLVED, "Your accepted solutions of the problems this one builds on.")
     sys.modules[SOLVED] = solved
@@ -118,8 +122,12 @@ def load_solved(modules: object) -> dict[str, Any] | None:
             return error_event(exc, []) | {"module": slug}
         function = namespace.get(slug)
         if not callable(function):
-            return {"type": "ImportError", "message": f"it defines no function named {slug}", "frames": [],
-                    "module": slug}
+            return {
+                "type": "ImportError",
+                "message": f"it defines no function named {slug}",
+                "frames": [],
+                "module": slug,
+            }
         setattr(solved, slug, function)
     return None
 
@@ -128,7 +136,9 @@ def solved_filename(slug: str) -> str:
     return f"<{SOLVED}:{slug}>"
 
 
-def run_test(function: Callable[..., Any], job: dict[str, Any], test: dict[str, Any], lines: list[str]) -> dict[str, Any]:
+def run_test(
+    function: Callable[..., Any], job: dict[str, Any], test: dict[str, Any], lines: list[str]
+) -> dict[str, Any]:
     event = {"event": "test", "name": test["name"]}
     try:
         args = _load_args(test)
@@ -142,8 +152,12 @@ def run_test(function: Callable[..., Any], job: dict[str, Any], test: dict[str, 
     except MemoryError:
         return event | {"outcome": P.Outcome.MEMORY, "time_ms": _ms(started)}
     except BaseException as exc:
-        return event | {"outcome": P.Outcome.ERROR, "error": error_event(exc, lines),
-                        "time_ms": _ms(started), "stdout": captured.getvalue()}
+        return event | {
+            "outcome": P.Outcome.ERROR,
+            "error": error_event(exc, lines),
+            "time_ms": _ms(started),
+            "stdout": captured.getvalue(),
+        }
     event |= {"time_ms": _ms(started), "stdout": captured.getvalue()}
     if job.get("returns") in STRUCTURED and type(result) in (tuple, dict):
         event |= _structured(result, job["limits"]["output_bytes"])
@@ -181,8 +195,12 @@ def _structured(result: tuple[Any, ...] | dict[str, Any], output_bytes: int) -> 
         else:
             member["type"] = describe(value)
         members.append(member)
-    return {"outcome": P.Outcome.RETURNED, "container": type(result).__name__, "members": members,
-            "truncated": len(pairs) > MAX_MEMBERS}
+    return {
+        "outcome": P.Outcome.RETURNED,
+        "container": type(result).__name__,
+        "members": members,
+        "truncated": len(pairs) > MAX_MEMBERS,
+    }
 
 
 def _input_arrays(args: dict[str, Any]) -> dict[str, Any]:
@@ -229,8 +247,9 @@ def error_event(exc: BaseException, code_lines: list[str]) -> dict[str, Any]:
             continue
         source = code_lines if module is None else SOLVED_LINES[module]
         text = source[frame.lineno - 1].strip() if frame.lineno <= len(source) else ""
-        frames.append({"line": frame.lineno, "function": frame.name, "text": text[:200]}
-                      | ({"module": module} if module else {}))
+        frames.append(
+            {"line": frame.lineno, "function": frame.name, "text": text[:200]} | ({"module": module} if module else {})
+        )
     try:
         message = str(exc)
     except BaseException:  # a hostile __str__
@@ -271,8 +290,9 @@ def _load_args(test: dict[str, Any]) -> dict[str, Any]:
         elif type(value) in SCALAR_TYPES:
             args[name] = value
         else:
-            raise MalformedArgument(f"argument {str(name)[:100]!r} is neither .npy bytes, a dict of them, "
-                                    "nor an int, float or bool")
+            raise MalformedArgument(
+                f"argument {str(name)[:100]!r} is neither .npy bytes, a dict of them, nor an int, float or bool"
+            )
     return args
 
 
@@ -343,8 +363,9 @@ def _case_frame(index: int, raw: object, job: dict[str, Any]) -> dict[str, Any]:
             args[name] = scalar
             continue
         if type(value) is dict:  # a ``params`` argument: names to arrays, each checked as an array
-            args[name] = {str(key)[:100]: _case_array(item, f"{name}[{key!r}]", where, job)
-                          for key, item in value.items()}
+            args[name] = {
+                str(key)[:100]: _case_array(item, f"{name}[{key!r}]", where, job) for key, item in value.items()
+            }
             continue
         args[name] = _case_array(value, repr(name), where, job)
     frame = {"event": "case", "name": raw["name"][:100], "hidden": bool(raw.get("hidden", True)), "args": args}
@@ -360,8 +381,10 @@ def _case_frame(index: int, raw: object, job: dict[str, Any]) -> dict[str, Any]:
 
 def _case_array(value: object, label: str, where: str, job: dict[str, Any]) -> bytes:
     if type(value) is not np.ndarray or value.dtype.hasobject:
-        raise InvalidCase(f"{where}: argument {label} must be a numeric ndarray, got {describe(value)} "
-                          "(a scalar argument must be an int, float or bool)")
+        raise InvalidCase(
+            f"{where}: argument {label} must be a numeric ndarray, got {describe(value)} "
+            "(a scalar argument must be an int, float or bool)"
+        )
     if value.nbytes > job["limits"]["output_bytes"]:
         raise InvalidCase(f"{where}: argument {label} is larger than {job['limits']['output_bytes']} bytes")
     return _npy(np.ascontiguousarray(value))
@@ -400,11 +423,15 @@ def rehearse(job_fd: int) -> None:
     if select.select([job_fd], [], [], REHEARSAL_DELAY_S)[0]:
         return
     x, y = _npy(np.zeros((2, 1, 3))), _npy(np.ones((2, 2, 3)))
-    frame = P.encode_frame({
-        "code": REHEARSAL_CODE, "function": "rehearse", "params": ["x", "y"],
-        "tests": [{"name": "rehearsal", "args": {"x": x, "y": y}}],
-        "limits": {"time_limit_s": 1.0, "memory_mb": 64, "output_bytes": 1 << 20},
-    })
+    frame = P.encode_frame(
+        {
+            "code": REHEARSAL_CODE,
+            "function": "rehearse",
+            "params": ["x", "y"],
+            "tests": [{"name": "rehearsal", "args": {"x": x, "y": y}}],
+            "limits": {"time_limit_s": 1.0, "memory_mb": 64, "output_bytes": 1 << 20},
+        }
+    )
     job: dict[str, Any] = {}
     namespace: dict[str, Any] = {"__name__": "submission", "__builtins__": builtins}
     steps = (

@@ -295,8 +295,9 @@ class Zygote:
         if failure is not None:
             if failure == "died":
                 failure = f"the generator {self.outcome_of_death(wait_status)['detail']}"
-            self.emit({"event": "generate_error", "error": {"type": "GeneratorFailed", "message": failure,
-                                                            "frames": []}})
+            self.emit(
+                {"event": "generate_error", "error": {"type": "GeneratorFailed", "message": failure, "frames": []}}
+            )
         self.finish(anomalies, (pid, workdir))
 
     def relay_generation(self, pid: int, read_fd: int, job: dict[str, Any]) -> str | None:
@@ -329,8 +330,15 @@ class Zygote:
                 self.kill(pid)
                 return "the generator's process sent an unexpected report"
 
-    def run_child(self, job: dict[str, Any], raw: bytes, first: int, anomalies: list[str], budget: Budget,
-                  hidden_from: int | None = None) -> tuple[tuple[int, str], int]:
+    def run_child(
+        self,
+        job: dict[str, Any],
+        raw: bytes,
+        first: int,
+        anomalies: list[str],
+        budget: Budget,
+        hidden_from: int | None = None,
+    ) -> tuple[tuple[int, str], int]:
         """Give tests[first:] to a hardened child; with ``hidden_from``, the examples among them first and the
         hidden tests only once it has reported every example (``child_request``).
 
@@ -343,8 +351,14 @@ class Zygote:
         child = self.start_child(body, 0 if body is not raw else first, keep_open=hidden is not None)
         pid, read_fd, workdir = child.pid, child.report_fd, child.workdir
         try:
-            current, killed_by_us = self.supervise(pid, read_fd, job, first, budget,
-                                                   (hidden_from, hidden, child) if hidden is not None and hidden_from is not None else None)
+            current, killed_by_us = self.supervise(
+                pid,
+                read_fd,
+                job,
+                first,
+                budget,
+                (hidden_from, hidden, child) if hidden is not None and hidden_from is not None else None,
+            )
         finally:
             if child.job_fd >= 0:
                 os.close(child.job_fd)
@@ -370,8 +384,15 @@ class Zygote:
                 self.wait_status(pid)
         return (pid, workdir), len(tests) if finished or current is None else current
 
-    def supervise(self, pid: int, read_fd: int, job: dict[str, Any], first: int, budget: Budget,
-                  sealed: tuple[int, bytes, Spare] | None = None) -> tuple[int | None, dict[str, Any] | None]:
+    def supervise(
+        self,
+        pid: int,
+        read_fd: int,
+        job: dict[str, Any],
+        first: int,
+        budget: Budget,
+        sealed: tuple[int, bytes, Spare] | None = None,
+    ) -> tuple[int | None, dict[str, Any] | None]:
         """Relay the child's frames; in a timed job, each test's is followed by a ``cpu`` event of the zygote's.
         ``sealed`` (index of the first hidden test, its frame, the child): handed over after the last example.
 
@@ -400,10 +421,16 @@ class Zygote:
             if frame == "timeout":
                 self.kill(pid)
                 if reports.by_budget:
-                    return current, {"outcome": P.Outcome.TIMEOUT, "detail": "submission time budget",
-                                     "time_ms": round(reports.elapsed_s() * 1000, 3)}
-                return current, {"outcome": P.Outcome.TIMEOUT, "detail": "test time limit",
-                                 "time_ms": time_limit_s * 1000}
+                    return current, {
+                        "outcome": P.Outcome.TIMEOUT,
+                        "detail": "submission time budget",
+                        "time_ms": round(reports.elapsed_s() * 1000, 3),
+                    }
+                return current, {
+                    "outcome": P.Outcome.TIMEOUT,
+                    "detail": "test time limit",
+                    "time_ms": time_limit_s * 1000,
+                }
             if isinstance(frame, str):
                 self.kill(pid)
                 return current, failures[frame]
@@ -433,8 +460,11 @@ class Zygote:
                     budget.start()
                     if not self.send_hidden(sealed[2], sealed[1], time_limit_s):
                         self.kill(pid)
-                        return current, {"outcome": P.Outcome.TIMEOUT, "detail": "test time limit",
-                                         "time_ms": time_limit_s * 1000}
+                        return current, {
+                            "outcome": P.Outcome.TIMEOUT,
+                            "detail": "test time limit",
+                            "time_ms": time_limit_s * 1000,
+                        }
                 reports.extend(time_limit_s)
                 reports.limit(budget.deadline)
             elif event in P.BEFORE_TESTS:

@@ -22,8 +22,13 @@ def api(client, token):
 
         def post(self, path: str, body, **kwargs):
             data = body if isinstance(body, bytes | str) else json.dumps(body)
-            return client.post(f"/api/v1{path}", data=data, content_type="application/json",
-                               HTTP_AUTHORIZATION=f"Bearer {token}", **kwargs)
+            return client.post(
+                f"/api/v1{path}",
+                data=data,
+                content_type="application/json",
+                HTTP_AUTHORIZATION=f"Bearer {token}",
+                **kwargs,
+            )
 
     return Api()
 

@@ -18,8 +18,11 @@ SLUG = "prepend_class_token"
 
 def test_the_problem_list_filters_by_tag_and_solved(api, problems):
     everything = api.get("/problems").json()
-    assert [p["slug"] for p in everything][:3] == ["prepend_class_token", "add_positional_embedding",
-                                                   "scaled_dot_product_attention"]
+    assert [p["slug"] for p in everything][:3] == [
+        "prepend_class_token",
+        "add_positional_embedding",
+        "scaled_dot_product_attention",
+    ]
     tag = everything[0]["tags"][0]
     assert all(tag in p["tags"] for p in api.get(f"/problems?tag={tag}").json())
     assert api.get("/problems?solved=true").json() == []
@@ -49,8 +52,13 @@ def test_a_wrong_submit_shows_the_named_mistake_and_hides_hidden_tests(api, prob
     visible = [t for t in shown["tests"] if not t["hidden"]]
     hidden = [t for t in shown["tests"] if t["hidden"]]
     assert visible[0]["heatmap_svg"].startswith('<div class="difference-picture"><svg')
-    assert visible[0]["checks"] == {"ndarray": "passed", "float64": "passed", "shape": "passed",
-                                    "values": "failed", "inputs unchanged": "skipped"}
+    assert visible[0]["checks"] == {
+        "ndarray": "passed",
+        "float64": "passed",
+        "shape": "passed",
+        "values": "failed",
+        "inputs unchanged": "skipped",
+    }
     assert hidden and all(t["heatmap_svg"] is None and t["actual"] is None and t["time_ms"] == 0 for t in hidden)
     assert all(t["message"] == "" or "hidden" in t["message"] or "values" in t["message"] for t in hidden)
 
@@ -70,14 +78,17 @@ def test_a_retried_request_with_the_same_idempotency_key_makes_one_submission(ap
     assert first["id"] == again["id"] and Submission.objects.count() == 1
 
 
-def test_the_same_idempotency_key_and_code_for_another_problem_is_a_submission_to_that_problem(api, problems,
-                                                                                             no_enqueue):
+def test_the_same_idempotency_key_and_code_for_another_problem_is_a_submission_to_that_problem(
+    api, problems, no_enqueue
+):
     key, code = "5b1d1d7e-8f4c-4c3e-9a57-0c8f7d6e5a41", "def f(x):\n    return x\n"
     first = api.post("/submissions", {"problem": SLUG, "code": code}, HTTP_IDEMPOTENCY_KEY=key).json()
-    other = api.post("/submissions", {"problem": "add_positional_embedding", "code": code},
-                     HTTP_IDEMPOTENCY_KEY=key).json()
-    retried = api.post("/submissions", {"problem": "add_positional_embedding", "code": code},
-                       HTTP_IDEMPOTENCY_KEY=key).json()
+    other = api.post(
+        "/submissions", {"problem": "add_positional_embedding", "code": code}, HTTP_IDEMPOTENCY_KEY=key
+    ).json()
+    retried = api.post(
+        "/submissions", {"problem": "add_positional_embedding", "code": code}, HTTP_IDEMPOTENCY_KEY=key
+    ).json()
     assert other["id"] != first["id"] and other["problem"] == "add_positional_embedding"
     assert retried["id"] == other["id"] and Submission.objects.count() == 2  # its own retry still finds it
 
@@ -85,34 +96,40 @@ def test_the_same_idempotency_key_and_code_for_another_problem_is_a_submission_t
 def test_a_malformed_idempotency_key_is_refused_saying_what_a_key_looks_like(api, problems, no_enqueue):
     answer = api.post("/submissions", {"problem": SLUG, "code": read_solution(SLUG)}, HTTP_IDEMPOTENCY_KEY="retry-1")
     assert answer.status_code == 400 and answer["Content-Type"] == "application/problem+json"
-    assert answer.json()["detail"] == ("the Idempotency-Key header must be a UUID, such as "
-                                       "5b1d1d7e-8f4c-4c3e-9a57-0c8f7d6e5a41 (one per submission, the same when "
-                                       "retried), not 'retry-1'")
+    assert answer.json()["detail"] == (
+        "the Idempotency-Key header must be a UUID, such as "
+        "5b1d1d7e-8f4c-4c3e-9a57-0c8f7d6e5a41 (one per submission, the same when "
+        "retried), not 'retry-1'"
+    )
     assert not Submission.objects.exists()
 
 
 def test_a_custom_input_with_a_bad_literal_names_the_field(api, problems, no_enqueue):
-    answer = api.post("/submissions", {"problem": SLUG, "code": read_solution(SLUG),
-                                       "inputs": {"patches": "np.zeros((", "cls_token": "[[[1.0]]]"}})
+    answer = api.post(
+        "/submissions",
+        {"problem": SLUG, "code": read_solution(SLUG), "inputs": {"patches": "np.zeros((", "cls_token": "[[[1.0]]]"}},
+    )
     assert answer.status_code == 400 and answer["Content-Type"] == "application/problem+json"
     assert any(e["field"] == "inputs.patches" for e in answer.json()["errors"])
     assert not Submission.objects.exists()
 
 
-@pytest.mark.parametrize(("body", "status", "says"), [
-    ({"problem": SLUG, "code": "x = 1", "language": "python"}, 422, "language: Extra inputs are not permitted"),
-    ({"problem": SLUG, "code": 12}, 422, "code: Input should be a valid string"),
-    ({"problem": SLUG, "code": "x = 1", "kind": "rejudge"}, 422, "kind: Input should be 'run' or 'submit'"),
-    ({"problem": SLUG, "code": "x" * (64 * 1024 + 1)}, 400, "the code is 65,537 bytes; the limit is 65,536 bytes"),
-    ({"problem": SLUG, "code": "   "}, 400, "the code is empty"),
-    ({"problem": "no_such_problem", "code": "x = 1"}, 404, "no published problem 'no_such_problem'"),
-    ({"problem": "\x00\x04", "code": "x = 1"}, 422, "problem: String should match pattern"),
-    (b'{"problem": "prepend_class_token", "code": "\xff"}', 400, "not valid UTF-8 (byte 0xff"),
-    (b'{"problem": ', 400, "not valid JSON"),
-    (json.dumps({"problem": SLUG, "code": "x" * 700_000}), 413, "this page accepts at most"),
-])
-def test_bad_input_gets_a_4xx_problem_with_a_message_and_changes_nothing(api, problems, no_enqueue, body, status,
-                                                                          says):
+@pytest.mark.parametrize(
+    ("body", "status", "says"),
+    [
+        ({"problem": SLUG, "code": "x = 1", "language": "python"}, 422, "language: Extra inputs are not permitted"),
+        ({"problem": SLUG, "code": 12}, 422, "code: Input should be a valid string"),
+        ({"problem": SLUG, "code": "x = 1", "kind": "rejudge"}, 422, "kind: Input should be 'run' or 'submit'"),
+        ({"problem": SLUG, "code": "x" * (64 * 1024 + 1)}, 400, "the code is 65,537 bytes; the limit is 65,536 bytes"),
+        ({"problem": SLUG, "code": "   "}, 400, "the code is empty"),
+        ({"problem": "no_such_problem", "code": "x = 1"}, 404, "no published problem 'no_such_problem'"),
+        ({"problem": "\x00\x04", "code": "x = 1"}, 422, "problem: String should match pattern"),
+        (b'{"problem": "prepend_class_token", "code": "\xff"}', 400, "not valid UTF-8 (byte 0xff"),
+        (b'{"problem": ', 400, "not valid JSON"),
+        (json.dumps({"problem": SLUG, "code": "x" * 700_000}), 413, "this page accepts at most"),
+    ],
+)
+def test_bad_input_gets_a_4xx_problem_with_a_message_and_changes_nothing(api, problems, no_enqueue, body, status, says):
     answer = api.post("/submissions", body)
     assert answer.status_code == status, answer.content
     assert answer["Content-Type"] == "application/problem+json"
@@ -120,8 +137,7 @@ def test_bad_input_gets_a_4xx_problem_with_a_message_and_changes_nothing(api, pr
     assert not Submission.objects.exists()
 
 
-def test_the_api_counts_against_the_same_rate_limit_as_the_page(api, client, student, problems, no_enqueue,
-                                                                 settings):
+def test_the_api_counts_against_the_same_rate_limit_as_the_page(api, client, student, problems, no_enqueue, settings):
     settings.RATE_LIMITS = {**settings.RATE_LIMITS, "submit": (2, 60)}
     client.force_login(student)
     client.post(f"/submissions/new/{SLUG}/", {"code": read_solution(SLUG)})  # one from the page
@@ -138,11 +154,16 @@ def test_a_locked_problem_is_refused_as_on_the_page_even_to_staff(client, author
     locked.spec = {**locked.spec, "builds_on": [SLUG]}  # as a manifest's builds_on stores it
     locked.save()
     secret = create_token(author, "staff", ["submit"])[1]
-    answer = client.post("/api/v1/submissions", data={"problem": locked.slug, "code": "x = 1"},
-                         content_type="application/json", HTTP_AUTHORIZATION=f"Bearer {secret}")
+    answer = client.post(
+        "/api/v1/submissions",
+        data={"problem": locked.slug, "code": "x = 1"},
+        content_type="application/json",
+        HTTP_AUTHORIZATION=f"Bearer {secret}",
+    )
     assert answer.status_code == 400
-    assert answer.json()["detail"] == (f"add_positional_embedding builds on your own accepted solution of {SLUG}: "
-                                       "solve it first")
+    assert answer.json()["detail"] == (
+        f"add_positional_embedding builds on your own accepted solution of {SLUG}: solve it first"
+    )
     assert not Submission.objects.exists()
 
 
@@ -200,8 +221,9 @@ def test_under_asgi_the_stream_sends_each_event_as_it_comes(api, token, problems
     pk = api.post("/submissions", {"problem": SLUG, "code": read_solution(SLUG)}).json()["id"]
 
     async def follow() -> tuple[bytes, list[bytes]]:
-        response = await AsyncClient().get(f"/api/v1/submissions/{pk}/events",
-                                           headers={"Authorization": f"Bearer {token}"})
+        response = await AsyncClient().get(
+            f"/api/v1/submissions/{pk}/events", headers={"Authorization": f"Bearer {token}"}
+        )
         assert response.is_async
         chunks = aiter(response.streaming_content)
         first = await anext(chunks)  # before the submission is graded

@@ -20,12 +20,18 @@ SLUG = "prepend_class_token"
 def npjudge(home: Path, *args: str, stdin: str = "", cwd: Path | None = None) -> subprocess.CompletedProcess:
     env = os.environ | {"NPJUDGE_CONFIG_DIR": str(home / "config"), "NO_COLOR": ""}
     env.pop("NPJUDGE_TOKEN", None)
-    return subprocess.run([sys.executable, "-m", "npjudge.cli", *args], input=stdin, capture_output=True, text=True,
-                          env=env, cwd=cwd or home, timeout=180)
+    return subprocess.run(
+        [sys.executable, "-m", "npjudge.cli", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=cwd or home,
+        timeout=180,
+    )
 
 
-def test_a_student_pulls_tests_and_submits_from_the_terminal(live_server, problems, grading_worker, student,
-                                                             tmp_path):
+def test_a_student_pulls_tests_and_submits_from_the_terminal(live_server, problems, grading_worker, student, tmp_path):
     from judge.tokens.services import create_token
 
     _, secret = create_token(student, "terminal", ["read", "submit"])

@@ -21,15 +21,18 @@ def test_submit_and_run_cells_show_the_verdict_inline(live_server, problems, gra
 
     monkeypatch.setenv("NPJUDGE_SERVER", live_server.url)
     monkeypatch.setenv("NPJUDGE_TOKEN", create_token(student, "notebook", ["read", "submit"])[1])
-    notebook = nbformat.v4.new_notebook(cells=[
-        nbformat.v4.new_code_cell("%load_ext npjudge"),
-        nbformat.v4.new_code_cell(f"%%submit {SLUG}\n" + read_solution(SLUG, "wrong/appended.py")),
-        nbformat.v4.new_code_cell(f"%%run {SLUG}\n" + read_solution(SLUG)),
-        nbformat.v4.new_code_cell("%%submit no_such_problem\nx = 1"),
-        # The cells above defined what they sent, as they would have without the magic.
-        nbformat.v4.new_code_cell("import numpy as np\n"
-                                  "print(prepend_class_token(np.zeros((1, 2, 3)), np.ones((1, 1, 3))).shape, x)"),
-    ])
+    notebook = nbformat.v4.new_notebook(
+        cells=[
+            nbformat.v4.new_code_cell("%load_ext npjudge"),
+            nbformat.v4.new_code_cell(f"%%submit {SLUG}\n" + read_solution(SLUG, "wrong/appended.py")),
+            nbformat.v4.new_code_cell(f"%%run {SLUG}\n" + read_solution(SLUG)),
+            nbformat.v4.new_code_cell("%%submit no_such_problem\nx = 1"),
+            # The cells above defined what they sent, as they would have without the magic.
+            nbformat.v4.new_code_cell(
+                "import numpy as np\nprint(prepend_class_token(np.zeros((1, 2, 3)), np.ones((1, 1, 3))).shape, x)"
+            ),
+        ]
+    )
     NotebookClient(notebook, timeout=180, kernel_name="python3").execute()
     wrong, run, refused = (html_of(cell) for cell in notebook.cells[1:4])
     assert 'data-verdict="wrong_answer"' in wrong and "Wrong answer" in wrong

@@ -40,10 +40,16 @@ schema = schemathesis.pytest.from_fixture("api_schema")
 
 
 @schema.parametrize()
-@settings(max_examples=EXAMPLES_PER_OPERATION, deadline=None, phases=[Phase.explicit, Phase.generate],
-          suppress_health_check=list(HealthCheck))
+@settings(
+    max_examples=EXAMPLES_PER_OPERATION,
+    deadline=None,
+    phases=[Phase.explicit, Phase.generate],
+    suppress_health_check=list(HealthCheck),
+)
 def test_no_server_error_and_every_answer_matches_the_schema(case, student, no_enqueue):
     token = getattr(student, "_fuzz_token", None) or create_token(student, "fuzz", ["read", "submit"])[1]
     student._fuzz_token = token
-    case.call_and_validate(headers={"Authorization": f"Bearer {token}"},
-                           checks=[not_a_server_error, response_schema_conformance, status_code_conformance])
+    case.call_and_validate(
+        headers={"Authorization": f"Bearer {token}"},
+        checks=[not_a_server_error, response_schema_conformance, status_code_conformance],
+    )

@@ -43,8 +43,12 @@ def test_a_token_records_when_it_was_last_used(client, student):
 
 def test_a_read_only_token_cannot_submit(client, student, problems):
     _, secret = create_token(student, "reader", ["read"])
-    answer = client.post("/api/v1/submissions", data={"problem": "prepend_class_token", "code": "x = 1"},
-                         content_type="application/json", HTTP_AUTHORIZATION=f"Bearer {secret}")
+    answer = client.post(
+        "/api/v1/submissions",
+        data={"problem": "prepend_class_token", "code": "x = 1"},
+        content_type="application/json",
+        HTTP_AUTHORIZATION=f"Bearer {secret}",
+    )
     assert answer.status_code == 403 and "'submit' scope" in answer.json()["detail"]
 
 

@@ -23,8 +23,14 @@ from tests.conftest import REPO
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 CHROMIUM = os.environ.get("BROWSER_EXECUTABLE", "/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 SCREENSHOTS = REPO / "artifacts" / "screenshots"
 PASSWORD = "a long pass phrase 42"
 VERDICT_TIMEOUT_MS = 90_000
@@ -102,8 +108,10 @@ def wait_for_requests_in_flight(django_db_blocker, timeout_s: float = 10.0) -> N
     with django_db_blocker.unblock(), connection.cursor() as cursor:
         deadline, clean = time.monotonic() + timeout_s, 0
         while clean < 2 and time.monotonic() < deadline:
-            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
-                           "AND pid <> pg_backend_pid() AND backend_type = 'client backend' AND state <> 'idle'")
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                "AND pid <> pg_backend_pid() AND backend_type = 'client backend' AND state <> 'idle'"
+            )
             clean = clean + 1 if cursor.fetchone()[0] == 0 else 0
             time.sleep(0.1)
 
@@ -116,8 +124,9 @@ def page(request, chromium, django_db_blocker):
     errors, blocked = [], []
     page.on("pageerror", lambda error: errors.append(str(error)))
     # Chromium reports each thing the Content-Security-Policy blocked on the console.
-    page.on("console", lambda message: blocked.append(message.text) if "Content Security Policy" in message.text
-            else None)
+    page.on(
+        "console", lambda message: blocked.append(message.text) if "Content Security Policy" in message.text else None
+    )
     yield page
     context.close()
     if "live_server" in request.fixturenames:
@@ -178,8 +187,9 @@ def submit_and_wait(page, button: str = "Submit"):
     waiting for any final panel returned before this click's submission even existed."""
     page.evaluate("document.querySelectorAll('#result .result-panel').forEach(p => p.dataset.earlier = '1')")
     page.get_by_role("button", name=button, exact=True).click()
-    return page.wait_for_selector("#result .result-panel[data-final=true]:not([data-earlier])",
-                                  timeout=VERDICT_TIMEOUT_MS)
+    return page.wait_for_selector(
+        "#result .result-panel[data-final=true]:not([data-earlier])", timeout=VERDICT_TIMEOUT_MS
+    )
 
 
 def edit_file(page, name: str, text: str) -> None:

@@ -39,10 +39,20 @@ def people(django_user_model, problems):
     Membership.objects.filter(user=staff).delete()
     Membership.objects.create(course=course, user=iris, role=Role.INSTRUCTOR)
     Membership.objects.create(course=course, user=ada, role=Role.STUDENT)
-    assignment = courses.save_assignment(course, iris, {
-        "title": "Week 1", "weight": 1.0, "due_at": timezone.now() + timedelta(days=3)}, [problems[OTHER]])
-    return {"ada": ada, "solved": solved, "wrong": wrong, "solution": solution, "course": course,
-            "assignment": assignment}
+    assignment = courses.save_assignment(
+        course,
+        iris,
+        {"title": "Week 1", "weight": 1.0, "due_at": timezone.now() + timedelta(days=3)},
+        [problems[OTHER]],
+    )
+    return {
+        "ada": ada,
+        "solved": solved,
+        "wrong": wrong,
+        "solution": solution,
+        "course": course,
+        "assignment": assignment,
+    }
 
 
 def pages(people) -> dict[str, list[str]]:
@@ -51,21 +61,58 @@ def pages(people) -> dict[str, list[str]]:
     s, w, ada = people["solved"].pk, people["wrong"].pk, people["ada"].pk
     solution = f"/problems/{SLUG}/solutions/{people['solution'].pk}/"
     return {
-        "": ["/", f"/problems/{SLUG}/", "/accounts/login/", "/accounts/signup/", "/leaderboard/",
-             "/leaderboard/problems/", f"/problems/{SLUG}/speed/", "/no-such-page/", "/courses/join/ABCDEFGH/"],
-        "ada": ["/", f"/problems/{SLUG}/", f"/problems/{OTHER}/", f"/submissions/{s}/", f"/submissions/{w}/",
-                f"/submissions/diff/?a={w}&b={s}", "/accounts/users/ada/", "/accounts/password/", "/courses/",
-                f"/courses/{c}/", f"/courses/{c}/assignments/{a}/", f"/courses/{c}/leaderboard/"],
+        "": [
+            "/",
+            f"/problems/{SLUG}/",
+            "/accounts/login/",
+            "/accounts/signup/",
+            "/leaderboard/",
+            "/leaderboard/problems/",
+            f"/problems/{SLUG}/speed/",
+            "/no-such-page/",
+            "/courses/join/ABCDEFGH/",
+        ],
+        "ada": [
+            "/",
+            f"/problems/{SLUG}/",
+            f"/problems/{OTHER}/",
+            f"/submissions/{s}/",
+            f"/submissions/{w}/",
+            f"/submissions/diff/?a={w}&b={s}",
+            "/accounts/users/ada/",
+            "/accounts/password/",
+            "/courses/",
+            f"/courses/{c}/",
+            f"/courses/{c}/assignments/{a}/",
+            f"/courses/{c}/leaderboard/",
+        ],
         "grace": [f"/problems/{SLUG}/solutions/", solution, solution + "diff/", "/accounts/users/ada/"],
-        "iris": [f"/courses/{c}/", f"/courses/{c}/people/", f"/courses/{c}/settings/", f"/courses/{c}/gradebook/",
-                 f"/courses/{c}/assignments/new/", f"/courses/{c}/assignments/{a}/edit/",
-                 f"/courses/{c}/assignments/{a}/overrides/", f"/courses/{c}/assignments/{a}/progress/",
-                 f"/courses/{c}/assignments/{a}/insights/", f"/courses/{c}/assignments/{a}/similarity/",
-                 f"/courses/{c}/students/{ada}/problems/{OTHER}/", "/courses/new/"],
-        "staffer": ["/authoring/", "/authoring/new/", "/authoring/upload/", "/authoring/audit/",
-                    f"/authoring/problems/{SLUG}/", f"/authoring/problems/{SLUG}/edit/",
-                    f"/authoring/problems/{SLUG}/settings/", f"/authoring/problems/{SLUG}/mining/",
-                    f"/authoring/problems/{SLUG}/preview/", solution],
+        "iris": [
+            f"/courses/{c}/",
+            f"/courses/{c}/people/",
+            f"/courses/{c}/settings/",
+            f"/courses/{c}/gradebook/",
+            f"/courses/{c}/assignments/new/",
+            f"/courses/{c}/assignments/{a}/edit/",
+            f"/courses/{c}/assignments/{a}/overrides/",
+            f"/courses/{c}/assignments/{a}/progress/",
+            f"/courses/{c}/assignments/{a}/insights/",
+            f"/courses/{c}/assignments/{a}/similarity/",
+            f"/courses/{c}/students/{ada}/problems/{OTHER}/",
+            "/courses/new/",
+        ],
+        "staffer": [
+            "/authoring/",
+            "/authoring/new/",
+            "/authoring/upload/",
+            "/authoring/audit/",
+            f"/authoring/problems/{SLUG}/",
+            f"/authoring/problems/{SLUG}/edit/",
+            f"/authoring/problems/{SLUG}/settings/",
+            f"/authoring/problems/{SLUG}/mining/",
+            f"/authoring/problems/{SLUG}/preview/",
+            solution,
+        ],
     }
 
 
@@ -78,8 +125,10 @@ def opened(page) -> None:
     page.evaluate("() => document.querySelectorAll('details').forEach(d => d.open = true)")
     # A tab's fragment has arrived.  A long poll (``wait=``: the live matrix waiting for a change) is pending by
     # design, up to PUSH_WAIT_S, and is not waited for.
-    page.wait_for_function("() => ![...document.querySelectorAll('.htmx-request')]"
-                           ".some(e => !(e.getAttribute('hx-get') || '').includes('wait='))")
+    page.wait_for_function(
+        "() => ![...document.querySelectorAll('.htmx-request')]"
+        ".some(e => !(e.getAttribute('hx-get') || '').includes('wait='))"
+    )
 
 
 @pytest.mark.parametrize("theme", THEMES)

@@ -26,9 +26,12 @@ def test_the_count_goes_down_with_each_submit_and_the_third_is_refused(site, pag
     course = services.create_course(staff, "Limits", "Term")
     Membership.objects.create(course=course, user=users.get(username=username), role=Role.STUDENT)
     now = timezone.now()
-    services.save_assignment(course, staff, {"title": "Quiz", "opens_at": now - timedelta(days=1),
-                                             "due_at": now + timedelta(days=1), "max_submits": 2},
-                             [Problem.objects.get(slug=SLUG)])
+    services.save_assignment(
+        course,
+        staff,
+        {"title": "Quiz", "opens_at": now - timedelta(days=1), "due_at": now + timedelta(days=1), "max_submits": 2},
+        [Problem.objects.get(slug=SLUG)],
+    )
     open_problem(page, site, SLUG)
     assert "2 of 2 Submits left" in page.inner_text("#due-notes")
     submit_and_wait(page, "Run examples")
@@ -40,5 +43,6 @@ def test_the_count_goes_down_with_each_submit_and_the_third_is_refused(site, pag
     page.get_by_role("button", name="Submit", exact=True).click()
     page.wait_for_selector("#result :text('Not submitted')")
     assert "you have used all 2 Submits allowed on prepend_class_token in Quiz (Limits (Term))" in page.inner_text(
-        "#result")
+        "#result"
+    )
     screenshot(page, "attempt-limit-reached")

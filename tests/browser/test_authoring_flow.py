@@ -34,7 +34,8 @@ def save_file(page, name: str, text: str) -> None:
 
 
 def test_author_publishes_a_new_problem_only_after_the_gate_passes_and_a_student_solves_it(
-        site, page, chromium, django_user_model):
+    site, page, chromium, django_user_model
+):
     django_user_model.objects.create_user("author", password=PASSWORD, is_staff=True)
     log_in(page, site, "author")
     page.get_by_role("link", name="Authoring").click()

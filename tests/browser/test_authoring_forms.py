@@ -27,7 +27,10 @@ def looks(page, form: str) -> list[dict]:
 def assert_like_the_site(found: list[dict], reference: dict) -> None:
     for look in found:
         assert (look["radius"], look["border"], look["padding"]) == (
-            reference["radius"], reference["border"], reference["padding"]), look
+            reference["radius"],
+            reference["border"],
+            reference["padding"],
+        ), look
         assert look["share"] > 0.75, look  # as wide as the form, as on the sign-in page
 
 
@@ -35,9 +38,16 @@ def test_the_authoring_forms_are_styled_like_the_sign_in_form(live_server, probl
     author = django_user_model.objects.create_user("author", password=PASSWORD, is_staff=True)
     problem = problems[SLUG]
     results = [{"name": "random_small", "hidden": True, "status": "wrong_value", "signature": "wrong_value:0123"}]
-    Submission.objects.create(user=author, problem=problem, test_set=problem.current_test_set, kind=Kind.SUBMIT,
-                              code="def prepend_class_token(patches, cls_token):\n    return patches\n",
-                              status=Status.DONE, verdict="wrong_answer", results=results)
+    Submission.objects.create(
+        user=author,
+        problem=problem,
+        test_set=problem.current_test_set,
+        kind=Kind.SUBMIT,
+        code="def prepend_class_token(patches, cls_token):\n    return patches\n",
+        status=Status.DONE,
+        verdict="wrong_answer",
+        results=results,
+    )
     site = live_server.url
     page.goto(f"{site}/accounts/login/")
     reference = looks(page, "form.card")[0]

@@ -58,13 +58,16 @@ def test_a_student_who_solved_the_parts_sees_them_used_and_is_accepted_with_the_
     username = sign_up(page, block_site)
     student = Problem.objects.model._meta.apps.get_model("auth", "User").objects.get(username=username)
     problems = {p.slug: p for p in Problem.objects.filter(slug__in=BUILT_ON)}
-    solutions = {slug: graded(student, problems[slug], code=read_solution(slug), minute=i)
-                 for i, slug in enumerate(BUILT_ON[:2])}
+    solutions = {
+        slug: graded(student, problems[slug], code=read_solution(slug), minute=i) for i, slug in enumerate(BUILT_ON[:2])
+    }
 
     open_problem(page, block_site, SLUG)  # feed_forward not solved yet: locked, with a link to it
     assert page.inner_text("#builds-on h2") == "Locked: solve what it builds on first"
-    assert page.locator("#builds-on li.unsolved a", has_text="feed_forward").get_attribute("href") == \
-        "/problems/feed_forward/"
+    assert (
+        page.locator("#builds-on li.unsolved a", has_text="feed_forward").get_attribute("href")
+        == "/problems/feed_forward/"
+    )
     assert page.locator("#submit-button").is_disabled() and page.locator("#run-button").is_disabled()
     screenshot(page, "builds-on-locked")
 
@@ -74,7 +77,8 @@ def test_a_student_who_solved_the_parts_sees_them_used_and_is_accepted_with_the_
     listed = page.locator("#builds-on li.solved").all_inner_texts()
     assert [re.sub(r"\s+", " ", text).strip() for text in listed] == [
         f"your accepted solution #{solutions[slug].pk} of {slug}, submitted 5 Jan 2026, 09:0{i if i < 2 else 5}"
-        for i, slug in enumerate(BUILT_ON)]
+        for i, slug in enumerate(BUILT_ON)
+    ]
     assert "from solved import layer_norm, multi_head_attention, feed_forward" in page.inner_text("#builds-on")
 
     replace_code(page, ASSEMBLED)

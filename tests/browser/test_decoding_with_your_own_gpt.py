@@ -78,7 +78,9 @@ def decode_site(live_server, grading_worker, tmp_path, process_sandbox):
 
 def drawn_ids(page, test: str, row: str) -> list[list[int]]:
     """The ids the decoded-tokens picture of ``test`` draws in its ``row`` ("expected" or "yours"), per sequence."""
-    texts = page.locator(f'#result li.test[data-test="{test}"] svg.decoded-tokens g.token.{row} text').all_text_contents()
+    texts = page.locator(
+        f'#result li.test[data-test="{test}"] svg.decoded-tokens g.token.{row} text'
+    ).all_text_contents()
     ids = [int(t) for t in texts]
     return [ids[:12], ids[12:]]
 
@@ -116,7 +118,9 @@ def test_a_student_decodes_with_their_own_gpt_and_sees_the_tokens_beside_the_exp
     assert drawn_ids(page, "example_2_trained_model", "expected") == continuation
     assert drawn_ids(page, "example_2_trained_model", "yours") == continuation
     assert example.locator(".sequence-label").all_text_contents() == [
-        "sequence 0: all generated ids match", "sequence 1: all generated ids match"]
+        "sequence 0: all generated ids match",
+        "sequence 1: all generated ids match",
+    ]
     # Hidden tests bring no ids to the page.
     assert page.locator("#result li.test.hidden-test svg").count() == 0
     screenshot(page, "greedy-decode-with-own-gpt")

@@ -68,8 +68,9 @@ def test_a_regrade_asked_and_resolved_with_half_a_point_agrees_everywhere(live_s
     staff.context.close()
 
 
-def test_grades_released_after_the_due_time_show_nothing_before_and_everything_after(live_server, page, clock,
-                                                                                    django_user_model):
+def test_grades_released_after_the_due_time_show_nothing_before_and_everything_after(
+    live_server, page, clock, django_user_model
+):
     w = make_world(django_user_model)
     w.assignment.release = Release.AFTER_DUE
     w.assignment.save()

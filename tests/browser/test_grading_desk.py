@@ -22,14 +22,22 @@ SECOND = "import numpy as np\n\ndef f(x):\n    e = np.exp(x - x.max(axis=-1, kee
 
 
 def attempt(user, problem, code: str, verdict: str, at) -> Submission:
-    submission = Submission.objects.create(user=user, problem=problem, test_set_id=problem.current_test_set_id,
-                                           kind=Kind.SUBMIT, code=code, status=Status.DONE, verdict=verdict)
+    submission = Submission.objects.create(
+        user=user,
+        problem=problem,
+        test_set_id=problem.current_test_set_id,
+        kind=Kind.SUBMIT,
+        code=code,
+        status=Status.DONE,
+        verdict=verdict,
+    )
     Submission.objects.filter(pk=submission.pk).update(created_at=at)
     return submission
 
 
-def test_a_ta_reads_compares_comments_and_adjusts_and_the_student_reads_it(live_server, page, chromium,
-                                                                          django_user_model):
+def test_a_ta_reads_compares_comments_and_adjusts_and_the_student_reads_it(
+    live_server, page, chromium, django_user_model
+):
     w = make_world(django_user_model)
     for user in (w.ta, w.student):
         user.set_password(PASSWORD)

@@ -33,10 +33,20 @@ def a_term(django_user_model):
         user.save()
     problems = world.problems + [quick_problem(f"step_number_{n}_with_a_long_title", order=n + 3) for n in range(8)]
     now = timezone.now()
-    services.save_assignment(world.course, world.instructor, {
-        "title": "Week 1: attention from scratch, with a long title", "opens_at": now - timedelta(days=2),
-        "due_at": now + timedelta(days=1), "closes_at": now + timedelta(days=3), "late_rule": LateRule.MULTIPLIER,
-        "late_multiplier": 0.5}, problems, world.assignment)
+    services.save_assignment(
+        world.course,
+        world.instructor,
+        {
+            "title": "Week 1: attention from scratch, with a long title",
+            "opens_at": now - timedelta(days=2),
+            "due_at": now + timedelta(days=1),
+            "closes_at": now + timedelta(days=3),
+            "late_rule": LateRule.MULTIPLIER,
+            "late_multiplier": 0.5,
+        },
+        problems,
+        world.assignment,
+    )
     long_name = django_user_model.objects.create_user("a_student_with_a_very_long_username", password=PASSWORD)
     Membership.objects.create(course=world.course, user=long_name, role=Role.STUDENT, section=world.section)
     for student in (world.student, world.second, long_name):
@@ -60,16 +70,20 @@ def fits_a_phone(context, site: str, world) -> None:
     log_in(page, site, world.instructor.username)
     course, assignment = world.course.pk, world.assignment.pk
     for name, path, ready in (
-            ("course-home", f"/courses/{course}/", "#assignments"),
-            ("gradebook", f"/courses/{course}/gradebook/", "#gradebook"),
-            ("live-matrix", f"/courses/{course}/assignments/{assignment}/progress/", "#progress-matrix"),
-            ("assignment-form", f"/courses/{course}/assignments/{assignment}/edit/", "#problem-picker"),
-            ("overrides", f"/courses/{course}/assignments/{assignment}/overrides/", "#override-form"),
-            ("course-settings", f"/courses/{course}/settings/", "#audit"),
-            ("people", f"/courses/{course}/people/", "#members"),
-            ("insights", f"/courses/{course}/assignments/{assignment}/insights/", "h1"),
-            ("similarity", f"/courses/{course}/assignments/{assignment}/similarity/?problem=first_step&run=1",
-             "#similarity-summary")):
+        ("course-home", f"/courses/{course}/", "#assignments"),
+        ("gradebook", f"/courses/{course}/gradebook/", "#gradebook"),
+        ("live-matrix", f"/courses/{course}/assignments/{assignment}/progress/", "#progress-matrix"),
+        ("assignment-form", f"/courses/{course}/assignments/{assignment}/edit/", "#problem-picker"),
+        ("overrides", f"/courses/{course}/assignments/{assignment}/overrides/", "#override-form"),
+        ("course-settings", f"/courses/{course}/settings/", "#audit"),
+        ("people", f"/courses/{course}/people/", "#members"),
+        ("insights", f"/courses/{course}/assignments/{assignment}/insights/", "h1"),
+        (
+            "similarity",
+            f"/courses/{course}/assignments/{assignment}/similarity/?problem=first_step&run=1",
+            "#similarity-summary",
+        ),
+    ):
         page.goto(site + path)
         page.wait_for_selector(ready)
         widths = page.evaluate(WIDTHS)

@@ -57,8 +57,9 @@ def test_a_student_solves_a_problem_with_the_keyboard_alone(site, page, theme):
     page.keyboard.press("Enter")
     announced = page.locator("#result [role=status]#verdict-announcement")
     page.wait_for_selector("#result .result-panel[data-final=true]", timeout=VERDICT_TIMEOUT_MS)
-    assert announced.inner_text().startswith("Submit #") and "Accepted" in announced.inner_text(), \
-        page.inner_text("#result")
+    assert announced.inner_text().startswith("Submit #") and "Accepted" in announced.inner_text(), page.inner_text(
+        "#result"
+    )
     assert page.evaluate("() => window.judgeEditor.getValue()") == read_solution(SLUG)
 
     # The panel can be read by keyboard too: Tab reaches its link to the submission, and it opens with Enter.

@@ -16,8 +16,12 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 @pytest.fixture
 def classroom(django_user_model):
     """Three problems and 60 students: a third solved one, a third two, a third all three, over two months before this week."""
-    problems = [quick_problem(slug, tags, i) for i, (slug, tags) in enumerate(
-        [("alpha", ("attention",)), ("beta", ("attention", "softmax")), ("gamma", ("embeddings",))])]
+    problems = [
+        quick_problem(slug, tags, i)
+        for i, (slug, tags) in enumerate(
+            [("alpha", ("attention",)), ("beta", ("attention", "softmax")), ("gamma", ("embeddings",))]
+        )
+    ]
     for i in range(60):
         student = django_user_model.objects.create_user(f"classmate{i:02}")
         for problem in problems[: 1 + i % 3]:

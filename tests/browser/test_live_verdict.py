@@ -48,8 +48,12 @@ def test_a_stream_event_that_crosses_the_verdict_leaves_the_final_panel_alone(si
     open_problem(page, site, SLUG)
     replace_code(page, read_solution(SLUG))
     page.evaluate("window.htmx.config.defaultSettleDelay = 2000")  # that moment, made long enough to hit
-    page.route(EVENTS, lambda route: route.fulfill(  # an event every 50 ms
-        status=200, headers={"Content-Type": "text/event-stream"}, body="retry: 50\n\nevent: status\ndata: x\n\n"))
+    page.route(
+        EVENTS,
+        lambda route: route.fulfill(  # an event every 50 ms
+            status=200, headers={"Content-Type": "text/event-stream"}, body="retry: 50\n\nevent: status\ndata: x\n\n"
+        ),
+    )
     asked = status_requests(page)
     panel = submit_and_wait(page)
     assert panel.query_selector("#verdict").inner_text() == "Accepted"

@@ -102,10 +102,10 @@ def test_an_lms_course_links_an_assignment_and_its_scores_come_back(tool, page, 
     # The author's stricter tests (stood in for by a wrong program in its place) and a rejudge: 0 of 1 arrives.
     ada = LtiUser.objects.get(sub="lms-ada").user
     Submission.objects.filter(user=ada).update(code=WRONG)
-    request_rejudge(get_user_model().objects.get(username="admin"), RejudgeScope.PROBLEM,
-                    Problem.objects.get(slug=SLUG))
-    last = wait_for(lambda: [s for s in lms.scores_for("lms-ada") if s["scoreGiven"] == 0.0],
-                    "the lowered score")[-1]
+    request_rejudge(
+        get_user_model().objects.get(username="admin"), RejudgeScope.PROBLEM, Problem.objects.get(slug=SLUG)
+    )
+    last = wait_for(lambda: [s for s in lms.scores_for("lms-ada") if s["scoreGiven"] == 0.0], "the lowered score")[-1]
     assert lms.scores_for("lms-ada")[-1] == last and last["timestamp"] > first["timestamp"]
 
     # The instructor sees what was sent.

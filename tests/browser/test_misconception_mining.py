@@ -35,10 +35,13 @@ def wait_until_graded(ids: list[int], timeout_s: float = 90) -> None:
 
 
 def test_a_mined_cluster_promoted_to_a_misconception_is_then_shown_to_a_student(
-        site, page, chromium, problems, django_user_model):
+    site, page, chromium, problems, django_user_model
+):
     problem = problems[SLUG]
-    ids = [submit_solution(django_user_model.objects.create_user(f"pupil{i}", password=PASSWORD), problem, code).pk
-           for i, code in enumerate(MISTAKES)]
+    ids = [
+        submit_solution(django_user_model.objects.create_user(f"pupil{i}", password=PASSWORD), problem, code).pk
+        for i, code in enumerate(MISTAKES)
+    ]
     wait_until_graded(ids)
 
     django_user_model.objects.create_user("author", password=PASSWORD, is_staff=True)

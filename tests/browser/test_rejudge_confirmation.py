@@ -13,8 +13,9 @@ from tests.students import graded
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def test_rejudging_everything_is_confirmed_with_the_count_first(live_server, problems, page, student,
-                                                                 second_student, django_user_model):
+def test_rejudging_everything_is_confirmed_with_the_count_first(
+    live_server, problems, page, student, second_student, django_user_model
+):
     for person in (student, second_student):
         graded(person, problems["prepend_class_token"])
     django_user_model.objects.create_user("author", password=PASSWORD, is_staff=True)

@@ -142,7 +142,9 @@ def test_an_instructor_runs_a_course_from_creation_to_similarity(site, page, chr
     page.wait_for_selector('tr[data-student="third"] td.solved', timeout=60_000)
     assert "(practice)" in page.inner_text('tr[data-student="third"]'), (
         Assignment.objects.filter(pk=assignment_pk).values("opens_at", "due_at", "closes_at").first(),
-        list(Submission.objects.values_list("user__username", "created_at")), timezone.now())
+        list(Submission.objects.values_list("user__username", "created_at")),
+        timezone.now(),
+    )
     screenshot(page, "course-progress")  # docs/instructors/courses.md
 
     # The gradebook before and after grace's extension.

@@ -12,7 +12,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(trans
 SLUG = "split_heads"
 SYNCED_PROBLEMS = ["prepend_class_token", "split_heads"]
 # Fails unless n_heads arrives as a Python int, not a 0-d array or a float.
-STRICT = read_solution(SLUG) + '''
+STRICT = (
+    read_solution(SLUG)
+    + """
 
 _reference = split_heads
 
@@ -20,7 +22,8 @@ _reference = split_heads
 def split_heads(x, n_heads):
     assert type(n_heads) is int, f"n_heads arrived as {type(n_heads).__name__}"
     return _reference(x, n_heads)
-'''
+"""
+)
 
 
 def test_a_student_solves_split_heads_with_n_heads_as_a_plain_int(site, page):

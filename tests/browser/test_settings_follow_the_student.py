@@ -50,8 +50,7 @@ def test_settings_hold_across_a_sign_out_and_on_another_device(live_server, prob
     assert page.url.endswith("/settings/?saved=1")  # a reload does not post the form again
 
     editor = open_editor(page, site)
-    assert editor == {"font": "18px", "theme": "ace/theme/one_dark", "keys": "ace/keyboard/vim", "tab": 2,
-                      "dark": True}
+    assert editor == {"font": "18px", "theme": "ace/theme/one_dark", "keys": "ace/keyboard/vim", "tab": 2, "dark": True}
     assert page.evaluate(PAGE_LIGHTNESS) < 60
     screenshot(page, "problem-page-dark")
     before = page.evaluate("window.judgeEditor.getValue()")
@@ -83,8 +82,13 @@ def test_a_visitors_settings_stay_in_their_browser(live_server, problems, page):
     site = live_server.url
     choose(page, site, "16", "Dark", "emacs", "8")
     assert page.evaluate(PAGE_LIGHTNESS) < 60
-    assert open_editor(page, site) == {"font": "16px", "theme": "ace/theme/one_dark", "keys": "ace/keyboard/emacs",
-                                       "tab": 8, "dark": True}
+    assert open_editor(page, site) == {
+        "font": "16px",
+        "theme": "ace/theme/one_dark",
+        "keys": "ace/keyboard/emacs",
+        "tab": 8,
+        "dark": True,
+    }
     page.goto(f"{site}/")
     assert page.evaluate(PAGE_LIGHTNESS) < 60  # every page, not just the editor's
 

@@ -24,10 +24,16 @@ def solvers(django_user_model, problems):
     make = django_user_model.objects.create_user
     ada, grace, sam = make("ada", password=PASSWORD), make("grace", password=PASSWORD), make("sam", password=PASSWORD)
     mine = graded(ada, problems[SLUG], Verdict.ACCEPTED, code=read_solution(SLUG), minute=2)
-    mine.earlier = graded(ada, problems[SLUG], Verdict.WRONG_ANSWER, code=read_solution(SLUG, "wrong/appended.py"),
-                          minute=1)
-    graded(grace, problems[SLUG], Verdict.ACCEPTED, code=read_solution(SLUG).replace("np.concatenate", "np.vstack"),
-           minute=3)
+    mine.earlier = graded(
+        ada, problems[SLUG], Verdict.WRONG_ANSWER, code=read_solution(SLUG, "wrong/appended.py"), minute=1
+    )
+    graded(
+        grace,
+        problems[SLUG],
+        Verdict.ACCEPTED,
+        code=read_solution(SLUG).replace("np.concatenate", "np.vstack"),
+        minute=3,
+    )
     graded(sam, problems[SLUG], Verdict.WRONG_ANSWER, minute=4)
     return mine
 
@@ -68,4 +74,7 @@ def test_publish_read_vote_compare_and_download(live_server, chromium, solvers, 
         archive.extractall(tmp_path)
     log = subprocess.run(["git", "log", "--format=%s"], cwd=tmp_path / "npjudge-ada", capture_output=True, text=True)
     title = solvers.problem.title
-    assert log.stdout.splitlines() == [f"{title}: Accepted (#{solvers.pk})", f"{title}: Wrong answer (#{solvers.earlier.pk})"]
+    assert log.stdout.splitlines() == [
+        f"{title}: Accepted (#{solvers.pk})",
+        f"{title}: Wrong answer (#{solvers.earlier.pk})",
+    ]

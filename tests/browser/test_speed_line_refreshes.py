@@ -17,9 +17,15 @@ def test_the_speed_figure_appears_without_a_reload(live_server, problems, page, 
     settings.MEASURE_SPEED = True
     student = django_user_model.objects.create_user("quick", password=PASSWORD)
     problem = problems[SLUG]
-    submission = Submission.objects.create(user=student, problem=problem, kind=Kind.SUBMIT, code="x = 1\n",
-                                           status=Status.DONE, verdict=Verdict.ACCEPTED,
-                                           test_set=problem.current_test_set)
+    submission = Submission.objects.create(
+        user=student,
+        problem=problem,
+        kind=Kind.SUBMIT,
+        code="x = 1\n",
+        status=Status.DONE,
+        verdict=Verdict.ACCEPTED,
+        test_set=problem.current_test_set,
+    )
     log_in(page, live_server.url, "quick")
     page.goto(f"{live_server.url}/submissions/{submission.pk}/")
     page.wait_for_selector("#speed:has-text('being measured')")

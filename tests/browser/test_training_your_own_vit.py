@@ -26,14 +26,14 @@ AS_THE_REFERENCE = ["pre_ln_block", "layer_norm_affine_backward", "pre_ln_block_
 
 # The student's own versions: correct, and written unlike the references.
 OWN = {
-    "cls_token_gradient": '''import numpy as np
+    "cls_token_gradient": """import numpy as np
 
 
 def cls_token_gradient(grad_sequence):
     # one class token, read by every image at slot 0
     return np.sum(grad_sequence[:, 0:1, :], axis=0)[None]
-''',
-    "positional_embedding_gradient": '''import numpy as np
+""",
+    "positional_embedding_gradient": """import numpy as np
 
 
 def positional_embedding_gradient(grad_tokens):
@@ -41,8 +41,8 @@ def positional_embedding_gradient(grad_tokens):
     for image in grad_tokens:
         total[0] += image
     return total
-''',
-    "image_to_patches": '''import numpy as np
+""",
+    "image_to_patches": """import numpy as np
 
 
 def image_to_patches(images, patch_size):
@@ -50,16 +50,16 @@ def image_to_patches(images, patch_size):
     p = patch_size
     blocks = images.reshape(b, h // p, p, w // p, p, c).swapaxes(2, 3)
     return blocks.reshape(b, -1, p * p * c).copy()
-''',
-    "layer_norm": '''import numpy as np
+""",
+    "layer_norm": """import numpy as np
 
 
 def layer_norm(x, gamma, beta, eps):
     mu = np.mean(x, axis=-1, keepdims=True)
     var = np.var(x, axis=-1, keepdims=True)
     return gamma * (x - mu) / np.sqrt(var + eps) + beta
-''',
-    "softmax_cross_entropy": '''import numpy as np
+""",
+    "softmax_cross_entropy": """import numpy as np
 
 
 def softmax_cross_entropy(logits, labels):
@@ -67,8 +67,8 @@ def softmax_cross_entropy(logits, labels):
     log_probs = logits - top - np.log(np.exp(logits - top).sum(axis=1, keepdims=True))
     picked = log_probs[np.arange(len(labels)), labels.astype(int)]
     return np.array(-picked.mean())
-''',
-    "cross_entropy_grad_logits": '''import numpy as np
+""",
+    "cross_entropy_grad_logits": """import numpy as np
 
 
 def cross_entropy_grad_logits(logits, labels):
@@ -76,8 +76,8 @@ def cross_entropy_grad_logits(logits, labels):
     probs = e / e.sum(axis=1, keepdims=True)
     one_hot = np.eye(logits.shape[1])[labels.astype(int)]
     return (probs - one_hot) / logits.shape[0]
-''',
-    "linear_backward": '''import numpy as np
+""",
+    "linear_backward": """import numpy as np
 
 
 def linear_backward(x, weight, grad_out):
@@ -85,7 +85,7 @@ def linear_backward(x, weight, grad_out):
     grad_weight = np.einsum("ni,nj->ij", rows, grad_out.reshape(-1, grad_out.shape[-1]))
     grad_bias = grad_out.reshape(-1, grad_out.shape[-1]).sum(axis=0)
     return grad_out @ weight.T, grad_weight, grad_bias
-''',
+""",
 }
 
 # The training loop, from the student's own pieces.
@@ -141,8 +141,9 @@ def training_site(live_server, grading_worker, tmp_path, process_sandbox):
     for slug in with_prerequisites(SLUG):
         shutil.copytree(PROBLEMS / slug, tmp_path / slug)
     outcomes = sync_problems(tmp_path, sandbox=process_sandbox)
-    assert all(o.action == "created" for o in outcomes), [(o.slug, o.action, o.note) for o in outcomes
-                                                          if o.action != "created"]
+    assert all(o.action == "created" for o in outcomes), [
+        (o.slug, o.action, o.note) for o in outcomes if o.action != "created"
+    ]
     return live_server.url
 
 

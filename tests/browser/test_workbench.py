@@ -16,8 +16,10 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(trans
 
 SLUG = "double_it"
 GATE_TIMEOUT_MS = 90_000
-STATEMENT = ("# Double it\n\nImplement `double(x)`: return a new float64 array holding $2x$ for every entry of `x`,\n"
-             "so that\n\n$$\n\\sum_i 2 x_i = 2 \\sum_i x_i.\n$$\n")
+STATEMENT = (
+    "# Double it\n\nImplement `double(x)`: return a new float64 array holding $2x$ for every entry of `x`,\n"
+    "so that\n\n$$\n\\sum_i 2 x_i = 2 \\sum_i x_i.\n$$\n"
+)
 THEORY = "## Why doubling\n\nScaling is linear: $f(a + b) = f(a) + f(b)$.\n"
 # A reference that fails with a long message that has no space to break at.
 UNDEFINED = "scale_factor_" + "that_was_never_defined_anywhere_in_this_module_" * 4
@@ -37,8 +39,9 @@ def page_fits(page) -> bool:
 def ace_mode(page, expected: str) -> str:
     """The editor's mode once it is ``expected`` or 5 s have passed: Ace fetches a mode's script on first use."""
     try:
-        page.wait_for_function("mode => window.judgeWorkbench.session.getMode().$id === mode", arg=expected,
-                               timeout=5_000)
+        page.wait_for_function(
+            "mode => window.judgeWorkbench.session.getMode().$id === mode", arg=expected, timeout=5_000
+        )
     except PlaywrightTimeoutError:
         pass
     return page.evaluate("() => window.judgeWorkbench.session.getMode().$id")
@@ -52,7 +55,10 @@ def run_checks(page):
     page.click("#run-gate")
     page.wait_for_function(
         "before => { const run = document.querySelector('#gate-latest section.gate-run');"
-        " return run && run.id !== before && run.dataset.status === 'done'; }", arg=before, timeout=GATE_TIMEOUT_MS)
+        " return run && run.id !== before && run.dataset.status === 'done'; }",
+        arg=before,
+        timeout=GATE_TIMEOUT_MS,
+    )
     return shown
 
 
@@ -160,8 +166,9 @@ def test_an_author_edits_previews_saves_and_reads_the_gate_check_by_check(site, 
     assert page.locator("#panel-problem .statement .katex").count() >= 2
 
 
-def test_without_javascript_the_workbench_is_a_form_of_textareas_that_saves(live_server, problems, chromium,
-                                                                            django_user_model):
+def test_without_javascript_the_workbench_is_a_form_of_textareas_that_saves(
+    live_server, problems, chromium, django_user_model
+):
     author = django_user_model.objects.create_user("author", password=PASSWORD, is_staff=True)
     create_problem(author, SLUG, "Double it", "double", ["x"])
     context = chromium.new_context(java_script_enabled=False, viewport={"width": 1280, "height": 900})

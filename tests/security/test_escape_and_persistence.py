@@ -44,16 +44,20 @@ for path in ("/var/run/docker.sock", "/run/docker.sock", "/var/run/postgresql/.s
 raise RuntimeError("; ".join(results))
 """)
 
-KILL_PARENT = solution("""
+KILL_PARENT = solution(
+    """
 import os, signal
 for target in (os.getppid(), 1, -1):
     try:
         os.kill(target, signal.SIGKILL)
     except OSError:
         pass
-""" + WRONG)
+"""
+    + WRONG
+)
 
-PTRACE = solution("""
+PTRACE = solution(
+    """
 import ctypes, os
 libc = ctypes.CDLL(None, use_errno=True)
 attached = libc.ptrace(16, os.getppid(), 0, 0)  # PTRACE_ATTACH to the zygote
@@ -64,9 +68,12 @@ try:
     raise RuntimeError("READ the zygote's memory")
 except OSError:
     pass
-""" + WRONG)
+"""
+    + WRONG
+)
 
-SYMLINKS = solution("""
+SYMLINKS = solution(
+    """
 import os
 for link, target in (("shadow", "/etc/shadow"), ("up", ".."), ("../planted", "/"), ("/tmp/planted", "/etc"),
                      ("/tmp/zygote-planted", "/")):
@@ -74,9 +81,12 @@ for link, target in (("shadow", "/etc/shadow"), ("up", ".."), ("../planted", "/"
         os.symlink(target, link)
     except OSError:
         pass
-""" + WRONG)
+"""
+    + WRONG
+)
 
-DAEMON = solution("""
+DAEMON = solution(
+    """
 import os, time
 if os.fork() == 0:
     os.setsid()
@@ -89,17 +99,23 @@ if os.fork() == 0:
                 pass
             time.sleep(0.1)
     os._exit(0)
-""" + WRONG)
+"""
+    + WRONG
+)
 
-SYSV_IPC = solution("""
+SYSV_IPC = solution(
+    """
 import ctypes
 libc = ctypes.CDLL(None, use_errno=True)
 libc.shmget(0x4A554447, 4096, 0o1666)
 libc.msgget(0x4A554448, 0o1666)
 libc.semget(0x4A554449, 1, 0o1666)
-""" + WRONG)
+"""
+    + WRONG
+)
 
-PATCH_FOR_THE_NEXT_JOB = solution("""
+PATCH_FOR_THE_NEXT_JOB = solution(
+    """
 import builtins, sys
 np.concatenate = lambda *a, **k: np.zeros(1)
 builtins.__import__ = None
@@ -109,7 +125,9 @@ try:
         source.write("\\nconcatenate = None\\n")
 except OSError:
     pass
-""" + WRONG)
+"""
+    + WRONG
+)
 
 PERSISTENCE_PROBES = {
     "symlinks": SYMLINKS,

@@ -141,11 +141,15 @@ def test_an_example_cannot_read_the_hidden_inputs_from_the_sandbox_memory(sandbo
 def test_a_module_that_looks_for_hidden_inputs_as_it_loads_finds_none(sandbox):
     # At load time the module looks for the hidden inputs, to fail with one in its message: the code loads once,
     # before the examples, and the hidden inputs reach its process only after every example's result.
-    header = TAG + SEARCH + """
+    header = (
+        TAG
+        + SEARCH
+        + """
 for a in arrays_in_memory():
     if a.shape[1] > 2 and a.flat[0] != 0:  # not an example, nor the sandbox's own
         raise ValueError(tag(a))
 """
+    )
     report = run_attack(solution(CORRECT, header=header), sandbox)
     assert hidden_tag() not in what_a_student_reads(report)
     assert report.verdict == "accepted"  # it found nothing to raise about
@@ -167,9 +171,12 @@ def test_where_a_probe_breaks_is_not_shown(sandbox):
     first, second = np.full((8, 8), 1.0), np.full((8, 8), 5.0)
     probe = ProbeSpec("constant", "unchanged", ("a", "b"), "Changing x changed the output at index {index}.")
     probe_spec = dataclasses.replace(spec(time_limit_s=1.0), probes=(probe,))
-    cases = [Case("example", False, {"x": npy(x)}, npy(x * 2)), Case("hidden", True, {"x": npy(x)}, npy(x * 3)),
-             Case("a", True, {"x": npy(first)}, npy(np.zeros((8, 8))), probe=True),
-             Case("b", True, {"x": npy(second)}, npy(np.zeros((8, 8))), probe=True)]
+    cases = [
+        Case("example", False, {"x": npy(x)}, npy(x * 2)),
+        Case("hidden", True, {"x": npy(x)}, npy(x * 3)),
+        Case("a", True, {"x": npy(first)}, npy(np.zeros((8, 8))), probe=True),
+        Case("b", True, {"x": npy(second)}, npy(np.zeros((8, 8))), probe=True),
+    ]
     report = grade(PROBE_CODE, probe_spec, cases, sandbox)
     assert [p["message"] for p in report.properties] == ["Changing x changed the output at index (not shown)."]
     assert "(0, 1)" not in what_a_student_reads(report)

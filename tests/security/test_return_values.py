@@ -12,14 +12,19 @@ right = np.concatenate([np.broadcast_to(cls_token, (batch, 1, width)), patches],
 """
 
 PAYLOADS = {
-    "ndarray-subclass-equal-to-everything": solution(RIGHT + """
+    "ndarray-subclass-equal-to-everything": solution(
+        RIGHT
+        + """
 class Agreeable(np.ndarray):
     def __eq__(self, other):
         return True
     __array_priority__ = 1e9
 return np.zeros_like(right).view(Agreeable)
-"""),
-    "duck-typed-array": solution(RIGHT + """
+"""
+    ),
+    "duck-typed-array": solution(
+        RIGHT
+        + """
 class Duck:
     shape, dtype, ndim = right.shape, right.dtype, right.ndim
     def __array__(self, dtype=None, copy=None):
@@ -27,7 +32,8 @@ class Duck:
     def __eq__(self, other):
         return True
 return Duck()
-"""),
+"""
+    ),
     "broadcastable-scalar": solution("return np.float64(0.0)"),
     "zero-dimensional-array": solution("return np.array(0.0)"),
     "broadcastable-shape": solution(RIGHT + "return right[:1]"),
@@ -46,7 +52,9 @@ return np.array([Gadget()], dtype=object)
 }
 
 # Forged reports that the child writes on its own report pipe, with crafted .npy bytes.
-CRAFTED_NPY = solution(RIGHT + """
+CRAFTED_NPY = solution(
+    RIGHT
+    + """
 import fcntl, hashlib, io, json, os, stat, struct
 
 def npy_bytes(header, data=b""):
@@ -83,7 +91,8 @@ text = json.dumps(event).encode()
 body = struct.pack(">I", len(text)) + text + payloads[kind]
 os.write(report, struct.pack(">I", len(body)) + body)
 os._exit(0)
-""")
+"""
+)
 
 
 @pytest.mark.parametrize("name", sorted(PAYLOADS))

@@ -6,29 +6,38 @@ import pytest
 
 from tests.security.conftest import WRONG, assert_contained, run_attack, solution
 
-PATCH_NUMPY = solution(WRONG, header="""
+PATCH_NUMPY = solution(
+    WRONG,
+    header="""
 np.allclose = lambda *a, **k: True
 np.array_equal = lambda *a, **k: True
 np.isclose = lambda a, b, *r, **k: np.ones(np.shape(a), dtype=bool)
 np.testing.assert_allclose = lambda *a, **k: None
 np.ndarray.__eq__ = lambda self, other: True
-""")
+""",
+)
 
-PATCH_BUILTINS = solution(WRONG, header="""
+PATCH_BUILTINS = solution(
+    WRONG,
+    header="""
 import builtins
 builtins.isinstance = lambda *a: True
 builtins.abs = lambda value: 0
 builtins.max = lambda *a, **k: 0
 builtins.len = lambda value: 0
-""")
+""",
+)
 
-REPLACE_MODULES = solution(WRONG, header="""
+REPLACE_MODULES = solution(
+    WRONG,
+    header="""
 import sys, types
 fake = types.ModuleType("numpy")
 fake.allclose = lambda *a, **k: True
 for name in ("numpy.testing", "json", "hashlib", "base64", "io"):
     sys.modules[name] = fake
-""")
+""",
+)
 
 WALK_FRAMES_AND_GC = solution("""
 import gc, sys
@@ -77,15 +86,18 @@ return None
 """)
 
 
-@pytest.mark.parametrize("code", [PATCH_NUMPY, PATCH_BUILTINS, REPLACE_MODULES, WALK_FRAMES_AND_GC, FORGE_REPORTS],
-                         ids=["patch-numpy", "patch-builtins", "replace-sys-modules", "walk-frames-and-gc",
-                              "forge-reports"])
+@pytest.mark.parametrize(
+    "code",
+    [PATCH_NUMPY, PATCH_BUILTINS, REPLACE_MODULES, WALK_FRAMES_AND_GC, FORGE_REPORTS],
+    ids=["patch-numpy", "patch-builtins", "replace-sys-modules", "walk-frames-and-gc", "forge-reports"],
+)
 def test_tampering_is_not_accepted(code, sandbox):
     assert_contained(run_attack(code, sandbox), sandbox)
 
 
-@pytest.mark.parametrize("code", EXITS, ids=["os-exit", "sys-exit", "system-exit", "keyboard-interrupt",
-                                             "kill-self", "exit-at-import"])
+@pytest.mark.parametrize(
+    "code", EXITS, ids=["os-exit", "sys-exit", "system-exit", "keyboard-interrupt", "kill-self", "exit-at-import"]
+)
 def test_exiting_early_is_not_accepted(code, sandbox):
     # A SIGKILL the zygote did not send counts as memory only when the cgroup's OOM count rose.
     assert_contained(run_attack(code, sandbox), sandbox, verdicts=("runtime_error",))

@@ -65,10 +65,15 @@ def parser() -> argparse.ArgumentParser:
     submit.set_defaults(command=cmd_submit)
 
     export = commands.add_parser("export", help="download your work: a zip holding a git repository of your Submits")
-    export.add_argument("--only", choices=["all", "accepted"], default="all",
-                        help="all: every Submit with its verdict (default); accepted: the last accepted of each problem")
-    export.add_argument("--output", "-o", type=Path, default=None,
-                        help="the zip to write (default: npjudge-USERNAME-DATE.zip here)")
+    export.add_argument(
+        "--only",
+        choices=["all", "accepted"],
+        default="all",
+        help="all: every Submit with its verdict (default); accepted: the last accepted of each problem",
+    )
+    export.add_argument(
+        "--output", "-o", type=Path, default=None, help="the zip to write (default: npjudge-USERNAME-DATE.zip here)"
+    )
     export.set_defaults(command=cmd_export)
 
     status = commands.add_parser("status", help="a submission's verdict")
@@ -116,8 +121,10 @@ def cmd_pull(args) -> int:
         for value in [*example["inputs"], example["expected"]]:
             if value.get("npy_url"):
                 (here / f"{value['name']}.npy").write_bytes(client.download(value["npy_url"]))
-    print(f"Pulled {problem['slug']} into {folder}/: solution.py (the starter), statement.md, "
-          f"{len(problem['examples'])} example(s) as .npy. Edit solution.py, then `npjudge test` in that folder.")
+    print(
+        f"Pulled {problem['slug']} into {folder}/: solution.py (the starter), statement.md, "
+        f"{len(problem['examples'])} example(s) as .npy. Edit solution.py, then `npjudge test` in that folder."
+    )
     return ACCEPTED
 
 

@@ -29,13 +29,27 @@ class Client:
         self.token = token if token is not None else saved["token"]
         self.timeout = timeout
 
-    def _open(self, method: str, path: str, body: dict | None = None, headers: dict | None = None,
-              timeout: float | None = None):
+    def _open(
+        self,
+        method: str,
+        path: str,
+        body: dict | None = None,
+        headers: dict | None = None,
+        timeout: float | None = None,
+    ):
         url = path if path.startswith("http") else f"{self.server}/api/v1{path}"
         data = json.dumps(body).encode() if body is not None else None
-        request = urllib.request.Request(url, data=data, method=method, headers={
-            "Authorization": f"Bearer {self.token}", "Accept": "application/json",
-            **({"Content-Type": "application/json"} if data is not None else {}), **(headers or {})})
+        request = urllib.request.Request(
+            url,
+            data=data,
+            method=method,
+            headers={
+                "Authorization": f"Bearer {self.token}",
+                "Accept": "application/json",
+                **({"Content-Type": "application/json"} if data is not None else {}),
+                **(headers or {}),
+            },
+        )
         try:
             return urllib.request.urlopen(request, timeout=timeout or self.timeout)
         except urllib.error.HTTPError as error:
@@ -75,8 +89,9 @@ class Client:
         headers = {"Idempotency-Key": str(uuid.uuid4())}
         for attempt in range(2):
             try:
-                with self._open("POST", "/submissions", {"problem": problem, "code": code, "kind": kind},
-                                headers) as answer:
+                with self._open(
+                    "POST", "/submissions", {"problem": problem, "code": code, "kind": kind}, headers
+                ) as answer:
                     return json.load(answer)
             except ApiError as error:
                 if error.status or attempt:

@@ -25,7 +25,8 @@ def load_engine():
     except ImportError as error:
         raise EngineMissing(
             f"npjudge test needs the judge's engine ({error.name} is not importable): in a checkout of the "
-            "judge, run `pip install . ./clients/python`") from None
+            "judge, run `pip install . ./clients/python`"
+        ) from None
     return grade, Case, ProblemSpec, CHECK_LABELS, CHECKS, TestStatus, Verdict, ProcessSandbox
 
 
@@ -34,8 +35,10 @@ def visible_cases(folder: Path, problem: dict, Case) -> list:
     cases = []
     for example in problem["examples"]:
         here = folder / "examples" / example["name"]
-        inputs = {value["name"]: (here / f"{value['name']}.npy").read_bytes() if value["kind"] == "array"
-                  else value["value"] for value in example["inputs"]}
+        inputs = {
+            value["name"]: (here / f"{value['name']}.npy").read_bytes() if value["kind"] == "array" else value["value"]
+            for value in example["inputs"]
+        }
         cases.append(Case(example["name"], False, inputs, (here / "expected.npy").read_bytes()))
     return cases
 
@@ -50,13 +53,35 @@ def test_locally(folder: Path, code: str) -> dict:
         report = grade(code, spec, visible_cases(folder, problem, Case), sandbox, solved=solved_modules(folder))
     finally:
         sandbox.close()
-    tests = [{"name": t.name, "hidden": False, "status": t.status, "status_label": _label(TestStatus, t.status),
-              "message": t.message, "checks": {CHECK_LABELS[c]: t.checks.get(c, "skipped") for c in CHECKS},
-              "traceback": t.traceback, "stdout": t.stdout, "time_ms": t.time_ms} for t in report.tests]
-    return {"id": None, "problem": problem["slug"], "kind": "local", "status": "done", "final": True,
-            "verdict": report.verdict, "verdict_label": _label(Verdict, report.verdict),
-            "accepted": report.verdict == Verdict.ACCEPTED, "message": report.message, "tests": tests,
-            "misconceptions": [], "properties": report.properties, "url": ""}
+    tests = [
+        {
+            "name": t.name,
+            "hidden": False,
+            "status": t.status,
+            "status_label": _label(TestStatus, t.status),
+            "message": t.message,
+            "checks": {CHECK_LABELS[c]: t.checks.get(c, "skipped") for c in CHECKS},
+            "traceback": t.traceback,
+            "stdout": t.stdout,
+            "time_ms": t.time_ms,
+        }
+        for t in report.tests
+    ]
+    return {
+        "id": None,
+        "problem": problem["slug"],
+        "kind": "local",
+        "status": "done",
+        "final": True,
+        "verdict": report.verdict,
+        "verdict_label": _label(Verdict, report.verdict),
+        "accepted": report.verdict == Verdict.ACCEPTED,
+        "message": report.message,
+        "tests": tests,
+        "misconceptions": [],
+        "properties": report.properties,
+        "url": "",
+    }
 
 
 def solved_modules(folder: Path) -> dict[str, str]:

@@ -28,31 +28,44 @@ def submission_html(submission: dict) -> str:
     verdict = e(submission.get("verdict_label") or submission.get("status", ""))
     good = "ok" if submission.get("accepted") else "held" if submission.get("held") else "bad"
     took = f" · graded in {e(submission['graded_in'])}" if submission.get("graded_in") else ""
-    parts = [STYLE, '<div class="npj">',
-             (f'<p><a href="{e(submission.get("url", ""))}">#{submission.get("id")}</a> {e(submission["problem"])} '
-              f'<span class="verdict {good}" data-verdict="{e(submission.get("verdict", ""))}">{verdict}</span>'
-              f' {len(submission.get("tests", []))} tests{took}</p>')]
+    parts = [
+        STYLE,
+        '<div class="npj">',
+        (
+            f'<p><a href="{e(submission.get("url", ""))}">#{submission.get("id")}</a> {e(submission["problem"])} '
+            f'<span class="verdict {good}" data-verdict="{e(submission.get("verdict", ""))}">{verdict}</span>'
+            f" {len(submission.get('tests', []))} tests{took}</p>"
+        ),
+    ]
     if submission.get("held"):
         parts.append(f'<p class="held">{e(submission["held"])}</p>')
     if submission.get("message"):
         parts.append(f'<p class="message">{e(submission["message"])}</p>')
     for found in submission.get("misconceptions", []):
         link = f' <a href="{e(found["url"])}">Read the section that explains it</a>' if found.get("url") else ""
-        parts.append(f'<div class="misconception" data-misconception="{e(found["name"])}"><b>Looks like a known '
-                     f'mistake: {e(found["name"])}</b><br>{e(found.get("explanation", ""))}{link}</div>')
+        parts.append(
+            f'<div class="misconception" data-misconception="{e(found["name"])}"><b>Looks like a known '
+            f"mistake: {e(found['name'])}</b><br>{e(found.get('explanation', ''))}{link}</div>"
+        )
     for broken in submission.get("properties", []):
-        parts.append(f'<div class="misconception"><b>A property your code breaks: {e(broken["name"])}</b><br>'
-                     f'{e(broken.get("message", ""))}</div>')
+        parts.append(
+            f'<div class="misconception"><b>A property your code breaks: {e(broken["name"])}</b><br>'
+            f"{e(broken.get('message', ''))}</div>"
+        )
     parts.append("<table><tr><th>test</th><th>status</th><th>checks</th></tr>")
     for test in submission.get("tests", []):
-        chips = "".join(f'<span class="check {e(state)}">{MARKS.get(state, "?")} {e(label)}</span>'
-                        for label, state in test.get("checks", {}).items())
+        chips = "".join(
+            f'<span class="check {e(state)}">{MARKS.get(state, "?")} {e(label)}</span>'
+            for label, state in test.get("checks", {}).items()
+        )
         name = e(test["name"]) + (" <i>(hidden)</i>" if test.get("hidden") else "")
         message = f'<div class="message">{e(test["message"])}</div>' if test.get("message") else ""
         # The heatmap is the server's own SVG of |actual - expected|, drawn from numbers only (display.py).
         picture = test.get("heatmap_svg") or ""
-        parts.append(f'<tr data-test="{e(test["name"])}"><td>{name}</td><td>{e(test["status_label"])}</td>'
-                     f"<td>{chips}{message}{picture}</td></tr>")
+        parts.append(
+            f'<tr data-test="{e(test["name"])}"><td>{name}</td><td>{e(test["status_label"])}</td>'
+            f"<td>{chips}{message}{picture}</td></tr>"
+        )
     parts.append("</table></div>")
     return "".join(parts)
 

@@ -33,11 +33,18 @@ def render(submission: dict, stream: TextIO = sys.stdout) -> None:
     paint = Painter(stream)
     tests = submission.get("tests", [])
     head = f"#{submission['id']} " if submission.get("id") else ""
-    kind: dict[str | None, str] = {"run": "Run (visible examples, not counted)", "submit": "Submit",
-                                   "review": "Review (counts for the review only)", "local": "Local test"}
+    kind: dict[str | None, str] = {
+        "run": "Run (visible examples, not counted)",
+        "submit": "Submit",
+        "review": "Review (counts for the review only)",
+        "local": "Local test",
+    }
     took = f", graded in {submission['graded_in']}" if submission.get("graded_in") else ""
-    print(f"{head}{submission.get('problem', '')}  {kind.get(submission.get('kind'), submission.get('kind', ''))}  "
-          f"{verdict_text(submission, paint)}  ({len(tests)} test{'s' * (len(tests) != 1)}{took})", file=stream)
+    print(
+        f"{head}{submission.get('problem', '')}  {kind.get(submission.get('kind'), submission.get('kind', ''))}  "
+        f"{verdict_text(submission, paint)}  ({len(tests)} test{'s' * (len(tests) != 1)}{took})",
+        file=stream,
+    )
     if submission.get("held"):
         print(textwrap.indent(textwrap.fill(submission["held"], 96), "  "), file=stream)
     if submission.get("message"):
@@ -49,13 +56,16 @@ def render(submission: dict, stream: TextIO = sys.stdout) -> None:
         for test in tests:
             status_colour = "green" if test["status"] == "passed" else "red"
             chips = " ".join(_chip(test["checks"].get(c, "skipped"), c, paint) for c in checks)
-            print(f"  {_name(test).ljust(width)}{paint(test['status_label'].ljust(22), status_colour)}{chips}",
-                  file=stream)
+            print(
+                f"  {_name(test).ljust(width)}{paint(test['status_label'].ljust(22), status_colour)}{chips}",
+                file=stream,
+            )
             if test.get("message") and test["status"] != "passed":
                 print(paint(textwrap.indent(textwrap.fill(test["message"], 96), "      "), "dim"), file=stream)
             for frame in test.get("traceback") or []:
-                print(f"      line {frame.get('line')}, in {frame.get('function')}: {frame.get('text', '')}",
-                      file=stream)
+                print(
+                    f"      line {frame.get('line')}, in {frame.get('function')}: {frame.get('text', '')}", file=stream
+                )
     for found in submission.get("misconceptions", []):
         print(paint(f"\nLooks like a known mistake: {found['name']}", "yellow"), file=stream)
         print(textwrap.indent(textwrap.fill(found.get("explanation", ""), 96), "  "), file=stream)

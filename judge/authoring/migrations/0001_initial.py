@@ -6,46 +6,94 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('problems', '0002_authoring_drafts_gate_known_wrong'),
+        ("problems", "0002_authoring_drafts_gate_known_wrong"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='AuditEntry',
+            name="AuditEntry",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('at', models.DateTimeField(auto_now_add=True, db_index=True)),
-                ('action', models.CharField(choices=[('create', 'Created a problem'), ('edit', 'Edited the draft'), ('upload', 'Uploaded a zip'), ('download', 'Downloaded a zip'), ('gate', 'Ran the publish gate'), ('unpublish', 'Unpublished'), ('rejudge', 'Requested a rejudge')], max_length=20)),
-                ('problem_slug', models.CharField(blank=True, db_index=True, max_length=80)),
-                ('summary', models.CharField(blank=True, max_length=500)),
-                ('user', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("at", models.DateTimeField(auto_now_add=True, db_index=True)),
+                (
+                    "action",
+                    models.CharField(
+                        choices=[
+                            ("create", "Created a problem"),
+                            ("edit", "Edited the draft"),
+                            ("upload", "Uploaded a zip"),
+                            ("download", "Downloaded a zip"),
+                            ("gate", "Ran the publish gate"),
+                            ("unpublish", "Unpublished"),
+                            ("rejudge", "Requested a rejudge"),
+                        ],
+                        max_length=20,
+                    ),
+                ),
+                ("problem_slug", models.CharField(blank=True, db_index=True, max_length=80)),
+                ("summary", models.CharField(blank=True, max_length=500)),
+                (
+                    "user",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'verbose_name_plural': 'audit entries',
-                'ordering': ['-at', '-pk'],
+                "verbose_name_plural": "audit entries",
+                "ordering": ["-at", "-pk"],
             },
         ),
         migrations.CreateModel(
-            name='RejudgeBatch',
+            name="RejudgeBatch",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('scope', models.CharField(choices=[('submission', 'One submission'), ('problem', 'One problem'), ('everything', 'Everything')], max_length=20)),
-                ('submission_ids', models.JSONField(default=list)),
-                ('total', models.PositiveIntegerField(default=0)),
-                ('requeued', models.PositiveIntegerField(default=0)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('started_at', models.DateTimeField(blank=True, null=True)),
-                ('queued_all_at', models.DateTimeField(blank=True, null=True)),
-                ('problem', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='problems.problem')),
-                ('requested_by', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "scope",
+                    models.CharField(
+                        choices=[
+                            ("submission", "One submission"),
+                            ("problem", "One problem"),
+                            ("everything", "Everything"),
+                        ],
+                        max_length=20,
+                    ),
+                ),
+                ("submission_ids", models.JSONField(default=list)),
+                ("total", models.PositiveIntegerField(default=0)),
+                ("requeued", models.PositiveIntegerField(default=0)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("started_at", models.DateTimeField(blank=True, null=True)),
+                ("queued_all_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "problem",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="problems.problem",
+                    ),
+                ),
+                (
+                    "requested_by",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at', '-pk'],
+                "ordering": ["-created_at", "-pk"],
             },
         ),
     ]

@@ -6,35 +6,67 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('authoring', '0001_initial'),
-        ('problems', '0004_testcase_fd_expected'),
-        ('submissions', '0002_submission_properties'),
+        ("authoring", "0001_initial"),
+        ("problems", "0004_testcase_fd_expected"),
+        ("submissions", "0002_submission_properties"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='auditentry',
-            name='action',
-            field=models.CharField(choices=[('create', 'Created a problem'), ('edit', 'Edited the draft'), ('upload', 'Uploaded a zip'), ('download', 'Downloaded a zip'), ('gate', 'Ran the publish gate'), ('unpublish', 'Unpublished'), ('rejudge', 'Requested a rejudge'), ('promote', 'Named a mined misconception')], max_length=20),
+            model_name="auditentry",
+            name="action",
+            field=models.CharField(
+                choices=[
+                    ("create", "Created a problem"),
+                    ("edit", "Edited the draft"),
+                    ("upload", "Uploaded a zip"),
+                    ("download", "Downloaded a zip"),
+                    ("gate", "Ran the publish gate"),
+                    ("unpublish", "Unpublished"),
+                    ("rejudge", "Requested a rejudge"),
+                    ("promote", "Named a mined misconception"),
+                ],
+                max_length=20,
+            ),
         ),
         migrations.CreateModel(
-            name='PromotedCluster',
+            name="PromotedCluster",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('cluster', models.CharField(max_length=20)),
-                ('name', models.CharField(max_length=200)),
-                ('file', models.CharField(max_length=200)),
-                ('students', models.PositiveIntegerField()),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('problem', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='problems.problem')),
-                ('promoted_by', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('sample', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='submissions.submission')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("cluster", models.CharField(max_length=20)),
+                ("name", models.CharField(max_length=200)),
+                ("file", models.CharField(max_length=200)),
+                ("students", models.PositiveIntegerField()),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "problem",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="+", to="problems.problem"
+                    ),
+                ),
+                (
+                    "promoted_by",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "sample",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="submissions.submission",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at', '-pk'],
+                "ordering": ["-created_at", "-pk"],
             },
         ),
     ]

@@ -4,15 +4,28 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('authoring', '0002_promoted_clusters'),
+        ("authoring", "0002_promoted_clusters"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='auditentry',
-            name='action',
-            field=models.CharField(choices=[('create', 'Created a problem'), ('edit', 'Edited the draft'), ('upload', 'Uploaded a zip'), ('download', 'Downloaded a zip'), ('gate', 'Ran the publish gate'), ('publish', 'Published (the gate passed)'), ('sync', 'Imported from problems/'), ('unpublish', 'Unpublished'), ('rejudge', 'Requested a rejudge'), ('promote', 'Named a mined misconception')], max_length=20),
+            model_name="auditentry",
+            name="action",
+            field=models.CharField(
+                choices=[
+                    ("create", "Created a problem"),
+                    ("edit", "Edited the draft"),
+                    ("upload", "Uploaded a zip"),
+                    ("download", "Downloaded a zip"),
+                    ("gate", "Ran the publish gate"),
+                    ("publish", "Published (the gate passed)"),
+                    ("sync", "Imported from problems/"),
+                    ("unpublish", "Unpublished"),
+                    ("rejudge", "Requested a rejudge"),
+                    ("promote", "Named a mined misconception"),
+                ],
+                max_length=20,
+            ),
         ),
     ]

@@ -6,39 +6,101 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('authoring', '0003_audit_publish_and_sync'),
-        ('problems', '0009_sync_run'),
-        ('submissions', '0010_once_per_click_per_problem'),
+        ("authoring", "0003_audit_publish_and_sync"),
+        ("problems", "0009_sync_run"),
+        ("submissions", "0010_once_per_click_per_problem"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='auditentry',
-            name='action',
-            field=models.CharField(choices=[('create', 'Created a problem'), ('edit', 'Edited the draft'), ('upload', 'Uploaded a zip'), ('download', 'Downloaded a zip'), ('gate', 'Ran the publish gate'), ('publish', 'Published (the gate passed)'), ('sync', 'Imported from problems/'), ('unpublish', 'Unpublished'), ('rejudge', 'Requested a rejudge'), ('promote', 'Named a mined misconception'), ('report', 'Answered a problem report')], max_length=20),
+            model_name="auditentry",
+            name="action",
+            field=models.CharField(
+                choices=[
+                    ("create", "Created a problem"),
+                    ("edit", "Edited the draft"),
+                    ("upload", "Uploaded a zip"),
+                    ("download", "Downloaded a zip"),
+                    ("gate", "Ran the publish gate"),
+                    ("publish", "Published (the gate passed)"),
+                    ("sync", "Imported from problems/"),
+                    ("unpublish", "Unpublished"),
+                    ("rejudge", "Requested a rejudge"),
+                    ("promote", "Named a mined misconception"),
+                    ("report", "Answered a problem report"),
+                ],
+                max_length=20,
+            ),
         ),
         migrations.CreateModel(
-            name='ProblemReport',
+            name="ProblemReport",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('wrong_test', 'A test looks wrong'), ('unclear', 'The statement is unclear'), ('other', 'Something else')], max_length=20)),
-                ('message', models.TextField(max_length=2000)),
-                ('share_code', models.BooleanField(default=False)),
-                ('status', models.CharField(choices=[('open', 'Open'), ('answered', 'Answered'), ('closed', 'Closed')], default='open', max_length=10)),
-                ('answer', models.TextField(blank=True, max_length=2000)),
-                ('answered_at', models.DateTimeField(blank=True, null=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('answered_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('problem', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='problems.problem')),
-                ('reporter', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('submission', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='submissions.submission')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("wrong_test", "A test looks wrong"),
+                            ("unclear", "The statement is unclear"),
+                            ("other", "Something else"),
+                        ],
+                        max_length=20,
+                    ),
+                ),
+                ("message", models.TextField(max_length=2000)),
+                ("share_code", models.BooleanField(default=False)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("open", "Open"), ("answered", "Answered"), ("closed", "Closed")],
+                        default="open",
+                        max_length=10,
+                    ),
+                ),
+                ("answer", models.TextField(blank=True, max_length=2000)),
+                ("answered_at", models.DateTimeField(blank=True, null=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "answered_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "problem",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="+", to="problems.problem"
+                    ),
+                ),
+                (
+                    "reporter",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "submission",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="submissions.submission",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at', '-pk'],
-                'indexes': [models.Index(fields=['problem', 'status'], name='authoring_p_problem_26a07c_idx')],
+                "ordering": ["-created_at", "-pk"],
+                "indexes": [models.Index(fields=["problem", "status"], name="authoring_p_problem_26a07c_idx")],
             },
         ),
     ]

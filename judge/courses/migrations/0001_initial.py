@@ -8,183 +8,330 @@ import judge.courses.models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('problems', '0005_testcase_variant'),
+        ("problems", "0005_testcase_variant"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Assignment',
+            name="Assignment",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('opens_at', models.DateTimeField(blank=True, null=True)),
-                ('due_at', models.DateTimeField(blank=True, null=True)),
-                ('closes_at', models.DateTimeField(blank=True, null=True)),
-                ('late_rule', models.CharField(blank=True, choices=[('none', 'No late submissions'), ('multiplier', 'Late multiplier'), ('per_day', 'Penalty per day late')], max_length=12)),
-                ('late_multiplier', models.FloatField(blank=True, null=True)),
-                ('late_penalty_per_day', models.FloatField(blank=True, null=True)),
-                ('title', models.CharField(max_length=200)),
-                ('weight', models.FloatField(default=1.0)),
-                ('time_limit_minutes', models.PositiveIntegerField(blank=True, null=True)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("opens_at", models.DateTimeField(blank=True, null=True)),
+                ("due_at", models.DateTimeField(blank=True, null=True)),
+                ("closes_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "late_rule",
+                    models.CharField(
+                        blank=True,
+                        choices=[
+                            ("none", "No late submissions"),
+                            ("multiplier", "Late multiplier"),
+                            ("per_day", "Penalty per day late"),
+                        ],
+                        max_length=12,
+                    ),
+                ),
+                ("late_multiplier", models.FloatField(blank=True, null=True)),
+                ("late_penalty_per_day", models.FloatField(blank=True, null=True)),
+                ("title", models.CharField(max_length=200)),
+                ("weight", models.FloatField(default=1.0)),
+                ("time_limit_minutes", models.PositiveIntegerField(blank=True, null=True)),
             ],
             options={
-                'ordering': ['due_at', 'pk'],
+                "ordering": ["due_at", "pk"],
             },
         ),
         migrations.CreateModel(
-            name='AssignmentProblem',
+            name="AssignmentProblem",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('position', models.PositiveIntegerField(default=0)),
-                ('assignment', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='items', to='courses.assignment')),
-                ('problem', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='problems.problem')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("position", models.PositiveIntegerField(default=0)),
+                (
+                    "assignment",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="items", to="courses.assignment"
+                    ),
+                ),
+                (
+                    "problem",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="+", to="problems.problem"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['position', 'pk'],
+                "ordering": ["position", "pk"],
             },
         ),
         migrations.AddField(
-            model_name='assignment',
-            name='problems',
-            field=models.ManyToManyField(related_name='assignments', through='courses.AssignmentProblem', to='problems.problem'),
+            model_name="assignment",
+            name="problems",
+            field=models.ManyToManyField(
+                related_name="assignments", through="courses.AssignmentProblem", to="problems.problem"
+            ),
         ),
         migrations.CreateModel(
-            name='Course',
+            name="Course",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('title', models.CharField(max_length=200)),
-                ('term', models.CharField(blank=True, max_length=60)),
-                ('join_code', models.CharField(default=judge.courses.models.new_join_code, max_length=16, unique=True)),
-                ('leaderboard_enabled', models.BooleanField(default=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('created_by', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("title", models.CharField(max_length=200)),
+                ("term", models.CharField(blank=True, max_length=60)),
+                ("join_code", models.CharField(default=judge.courses.models.new_join_code, max_length=16, unique=True)),
+                ("leaderboard_enabled", models.BooleanField(default=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at', 'pk'],
+                "ordering": ["-created_at", "pk"],
             },
         ),
         migrations.AddField(
-            model_name='assignment',
-            name='course',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='assignments', to='courses.course'),
+            model_name="assignment",
+            name="course",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE, related_name="assignments", to="courses.course"
+            ),
         ),
         migrations.CreateModel(
-            name='CourseAudit',
+            name="CourseAudit",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('at', models.DateTimeField(auto_now_add=True, db_index=True)),
-                ('action', models.CharField(max_length=40)),
-                ('summary', models.CharField(blank=True, max_length=1000)),
-                ('course', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='audit', to='courses.course')),
-                ('user', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("at", models.DateTimeField(auto_now_add=True, db_index=True)),
+                ("action", models.CharField(max_length=40)),
+                ("summary", models.CharField(blank=True, max_length=1000)),
+                (
+                    "course",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="audit", to="courses.course"
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-at', '-pk'],
+                "ordering": ["-at", "-pk"],
             },
         ),
         migrations.CreateModel(
-            name='RetiredJoinCode',
+            name="RetiredJoinCode",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('code', models.CharField(db_index=True, max_length=16)),
-                ('retired_at', models.DateTimeField(auto_now_add=True)),
-                ('course', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='retired_codes', to='courses.course')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("code", models.CharField(db_index=True, max_length=16)),
+                ("retired_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "course",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="retired_codes", to="courses.course"
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='Section',
+            name="Section",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=60)),
-                ('course', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='sections', to='courses.course')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("name", models.CharField(max_length=60)),
+                (
+                    "course",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="sections", to="courses.course"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['name'],
+                "ordering": ["name"],
             },
         ),
         migrations.CreateModel(
-            name='Override',
+            name="Override",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('opens_at', models.DateTimeField(blank=True, null=True)),
-                ('due_at', models.DateTimeField(blank=True, null=True)),
-                ('closes_at', models.DateTimeField(blank=True, null=True)),
-                ('late_rule', models.CharField(blank=True, choices=[('none', 'No late submissions'), ('multiplier', 'Late multiplier'), ('per_day', 'Penalty per day late')], max_length=12)),
-                ('late_multiplier', models.FloatField(blank=True, null=True)),
-                ('late_penalty_per_day', models.FloatField(blank=True, null=True)),
-                ('reason', models.CharField(max_length=500)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('assignment', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='overrides', to='courses.assignment')),
-                ('created_by', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('section', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='overrides', to='courses.section')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("opens_at", models.DateTimeField(blank=True, null=True)),
+                ("due_at", models.DateTimeField(blank=True, null=True)),
+                ("closes_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "late_rule",
+                    models.CharField(
+                        blank=True,
+                        choices=[
+                            ("none", "No late submissions"),
+                            ("multiplier", "Late multiplier"),
+                            ("per_day", "Penalty per day late"),
+                        ],
+                        max_length=12,
+                    ),
+                ),
+                ("late_multiplier", models.FloatField(blank=True, null=True)),
+                ("late_penalty_per_day", models.FloatField(blank=True, null=True)),
+                ("reason", models.CharField(max_length=500)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "assignment",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="overrides", to="courses.assignment"
+                    ),
+                ),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "section",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="overrides",
+                        to="courses.section",
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='Membership',
+            name="Membership",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('role', models.CharField(choices=[('instructor', 'Instructor'), ('ta', 'Teaching assistant'), ('student', 'Student')], default='student', max_length=12)),
-                ('joined_at', models.DateTimeField(auto_now_add=True)),
-                ('course', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='memberships', to='courses.course')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='course_memberships', to=settings.AUTH_USER_MODEL)),
-                ('section', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='members', to='courses.section')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "role",
+                    models.CharField(
+                        choices=[("instructor", "Instructor"), ("ta", "Teaching assistant"), ("student", "Student")],
+                        default="student",
+                        max_length=12,
+                    ),
+                ),
+                ("joined_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "course",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="memberships", to="courses.course"
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="course_memberships",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "section",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="members",
+                        to="courses.section",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['user__username'],
+                "ordering": ["user__username"],
             },
         ),
         migrations.CreateModel(
-            name='TimedStart',
+            name="TimedStart",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('started_at', models.DateTimeField()),
-                ('assignment', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='timed_starts', to='courses.assignment')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("started_at", models.DateTimeField()),
+                (
+                    "assignment",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="timed_starts",
+                        to="courses.assignment",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="+", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='TimeZoneChoice',
+            name="TimeZoneChoice",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(default='UTC', max_length=64)),
-                ('user', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='time_zone_choice', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("name", models.CharField(default="UTC", max_length=64)),
+                (
+                    "user",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="time_zone_choice",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
         ),
         migrations.AddConstraint(
-            model_name='assignmentproblem',
-            constraint=models.UniqueConstraint(fields=('assignment', 'problem'), name='problem_once_per_assignment'),
+            model_name="assignmentproblem",
+            constraint=models.UniqueConstraint(fields=("assignment", "problem"), name="problem_once_per_assignment"),
         ),
         migrations.AddConstraint(
-            model_name='section',
-            constraint=models.UniqueConstraint(fields=('course', 'name'), name='section_name_once_per_course'),
+            model_name="section",
+            constraint=models.UniqueConstraint(fields=("course", "name"), name="section_name_once_per_course"),
         ),
         migrations.AddConstraint(
-            model_name='override',
-            constraint=models.CheckConstraint(condition=models.Q(('user__isnull', True), ('section__isnull', True), _connector='XOR'), name='override_for_a_student_or_a_section'),
+            model_name="override",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("user__isnull", True), ("section__isnull", True), _connector="XOR"),
+                name="override_for_a_student_or_a_section",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='override',
-            constraint=models.UniqueConstraint(fields=('assignment', 'user'), name='one_override_per_student'),
+            model_name="override",
+            constraint=models.UniqueConstraint(fields=("assignment", "user"), name="one_override_per_student"),
         ),
         migrations.AddConstraint(
-            model_name='override',
-            constraint=models.UniqueConstraint(fields=('assignment', 'section'), name='one_override_per_section'),
+            model_name="override",
+            constraint=models.UniqueConstraint(fields=("assignment", "section"), name="one_override_per_section"),
         ),
         migrations.AddIndex(
-            model_name='membership',
-            index=models.Index(fields=['course', 'role'], name='courses_mem_course__46226f_idx'),
+            model_name="membership",
+            index=models.Index(fields=["course", "role"], name="courses_mem_course__46226f_idx"),
         ),
         migrations.AddConstraint(
-            model_name='membership',
-            constraint=models.UniqueConstraint(fields=('course', 'user'), name='membership_once_per_course'),
+            model_name="membership",
+            constraint=models.UniqueConstraint(fields=("course", "user"), name="membership_once_per_course"),
         ),
         migrations.AddConstraint(
-            model_name='timedstart',
-            constraint=models.UniqueConstraint(fields=('assignment', 'user'), name='timed_start_once'),
+            model_name="timedstart",
+            constraint=models.UniqueConstraint(fields=("assignment", "user"), name="timed_start_once"),
         ),
     ]

@@ -6,32 +6,52 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('courses', '0002_adjustments'),
-        ('submissions', '0010_once_per_click_per_problem'),
+        ("courses", "0002_adjustments"),
+        ("submissions", "0010_once_per_click_per_problem"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Feedback',
+            name="Feedback",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('line', models.PositiveIntegerField(blank=True, null=True)),
-                ('body_md', models.TextField(max_length=5000)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('edited_at', models.DateTimeField(blank=True, null=True)),
-                ('read_at', models.DateTimeField(blank=True, null=True)),
-                ('reply_md', models.TextField(blank=True, max_length=5000)),
-                ('replied_at', models.DateTimeField(blank=True, null=True)),
-                ('author', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('course', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='feedback', to='courses.course')),
-                ('submission', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='submissions.submission')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("line", models.PositiveIntegerField(blank=True, null=True)),
+                ("body_md", models.TextField(max_length=5000)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("edited_at", models.DateTimeField(blank=True, null=True)),
+                ("read_at", models.DateTimeField(blank=True, null=True)),
+                ("reply_md", models.TextField(blank=True, max_length=5000)),
+                ("replied_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "author",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "course",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="feedback", to="courses.course"
+                    ),
+                ),
+                (
+                    "submission",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="+", to="submissions.submission"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['line', 'created_at', 'pk'],
-                'indexes': [models.Index(fields=['submission'], name='courses_fee_submiss_fcfaef_idx'), models.Index(fields=['course', 'read_at'], name='courses_fee_course__e39aac_idx')],
+                "ordering": ["line", "created_at", "pk"],
+                "indexes": [
+                    models.Index(fields=["submission"], name="courses_fee_submiss_fcfaef_idx"),
+                    models.Index(fields=["course", "read_at"], name="courses_fee_course__e39aac_idx"),
+                ],
             },
         ),
     ]

@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('courses', '0004_release_rubric_notices'),
+        ("courses", "0004_release_rubric_notices"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='assignment',
-            name='max_submits',
+            model_name="assignment",
+            name="max_submits",
             field=models.PositiveIntegerField(blank=True, null=True),
         ),
     ]

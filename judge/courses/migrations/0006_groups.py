@@ -8,48 +8,84 @@ import judge.courses.models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('courses', '0005_attempt_limits'),
+        ("courses", "0005_attempt_limits"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='assignment',
-            name='group_size',
+            model_name="assignment",
+            name="group_size",
             field=models.PositiveSmallIntegerField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='assignment',
-            name='groups_formed_by',
-            field=models.CharField(choices=[('staff', "The course's staff form the groups"), ('students', 'Students form them with a group code')], default='staff', max_length=10),
+            model_name="assignment",
+            name="groups_formed_by",
+            field=models.CharField(
+                choices=[
+                    ("staff", "The course's staff form the groups"),
+                    ("students", "Students form them with a group code"),
+                ],
+                default="staff",
+                max_length=10,
+            ),
         ),
         migrations.CreateModel(
-            name='StudentGroup',
+            name="StudentGroup",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('code', models.CharField(default=judge.courses.models.new_join_code, max_length=16, unique=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('assignment', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='groups', to='courses.assignment')),
-                ('created_by', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("code", models.CharField(default=judge.courses.models.new_join_code, max_length=16, unique=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "assignment",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="groups", to="courses.assignment"
+                    ),
+                ),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['pk'],
+                "ordering": ["pk"],
             },
         ),
         migrations.CreateModel(
-            name='GroupMember',
+            name="GroupMember",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('joined_at', models.DateTimeField(auto_now_add=True)),
-                ('assignment', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='courses.assignment')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('group', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='members', to='courses.studentgroup')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("joined_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "assignment",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="+", to="courses.assignment"
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="+", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
+                (
+                    "group",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="members", to="courses.studentgroup"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['joined_at', 'pk'],
-                'constraints': [models.UniqueConstraint(fields=('assignment', 'user'), name='one_group_per_assignment')],
+                "ordering": ["joined_at", "pk"],
+                "constraints": [
+                    models.UniqueConstraint(fields=("assignment", "user"), name="one_group_per_assignment")
+                ],
             },
         ),
     ]

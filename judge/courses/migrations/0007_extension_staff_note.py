@@ -4,20 +4,19 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('courses', '0006_groups'),
+        ("courses", "0006_groups"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='override',
-            name='staff_note',
-            field=models.CharField(blank=True, db_default='', max_length=500),
+            model_name="override",
+            name="staff_note",
+            field=models.CharField(blank=True, db_default="", max_length=500),
         ),
         migrations.AlterField(
-            model_name='override',
-            name='reason',
+            model_name="override",
+            name="reason",
             field=models.CharField(blank=True, max_length=500),
         ),
     ]

@@ -29,10 +29,15 @@ def misconceptions_of(submission, problem_url: str) -> list[dict]:
         if not known or not isinstance(known, dict):
             continue
         see = str(known.get("see") or "")
-        entry = found.setdefault(str(known.get("name", "")), {
-            "name": str(known.get("name", "")), "explanation": str(known.get("explanation", "")),
-            "url": see_url(problem_url, see) if see else "", "tests": [],
-        })
+        entry = found.setdefault(
+            str(known.get("name", "")),
+            {
+                "name": str(known.get("name", "")),
+                "explanation": str(known.get("explanation", "")),
+                "url": see_url(problem_url, see) if see else "",
+                "tests": [],
+            },
+        )
         entry["tests"].append(str(test.get("name", "")))
     return list(found.values())
 
@@ -40,7 +45,13 @@ def misconceptions_of(submission, problem_url: str) -> list[dict]:
 @register.simple_tag
 def properties_of(submission, problem_url: str) -> list[dict]:
     """The properties (from the problem's probes) that the submission's outputs broke."""
-    return [{"name": str(p.get("name", "")), "message": str(p.get("message", "")),
-             "explanation": str(p.get("explanation", "")),
-             "url": see_url(problem_url, str(p.get("see"))) if p.get("see") else ""}
-            for p in submission.properties or [] if isinstance(p, dict)]
+    return [
+        {
+            "name": str(p.get("name", "")),
+            "message": str(p.get("message", "")),
+            "explanation": str(p.get("explanation", "")),
+            "url": see_url(problem_url, str(p.get("see"))) if p.get("see") else "",
+        }
+        for p in submission.properties or []
+        if isinstance(p, dict)
+    ]

@@ -6,49 +6,107 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('auth', '0012_alter_user_first_name_max_length'),
-        ('learning', '0001_initial'),
-        ('problems', '0009_sync_run'),
+        ("auth", "0012_alter_user_first_name_max_length"),
+        ("learning", "0001_initial"),
+        ("problems", "0009_sync_run"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Preferences',
+            name="Preferences",
             fields=[
-                ('user', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, primary_key=True, related_name='preferences', serialize=False, to=settings.AUTH_USER_MODEL)),
-                ('font_size', models.PositiveSmallIntegerField(choices=[(12, '12 px'), (13, '13 px'), (14, '14 px'), (15, '15 px'), (16, '16 px'), (18, '18 px'), (20, '20 px')], default=14)),
-                ('theme', models.CharField(choices=[('system', 'As the system says'), ('light', 'Light'), ('dark', 'Dark')], default='system', max_length=10)),
-                ('keys', models.CharField(choices=[('default', 'Default'), ('vim', 'Vim'), ('emacs', 'Emacs')], default='default', max_length=10)),
-                ('tab_width', models.PositiveSmallIntegerField(choices=[(2, '2'), (4, '4'), (8, '8')], default=4)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
+                (
+                    "user",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        primary_key=True,
+                        related_name="preferences",
+                        serialize=False,
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "font_size",
+                    models.PositiveSmallIntegerField(
+                        choices=[
+                            (12, "12 px"),
+                            (13, "13 px"),
+                            (14, "14 px"),
+                            (15, "15 px"),
+                            (16, "16 px"),
+                            (18, "18 px"),
+                            (20, "20 px"),
+                        ],
+                        default=14,
+                    ),
+                ),
+                (
+                    "theme",
+                    models.CharField(
+                        choices=[("system", "As the system says"), ("light", "Light"), ("dark", "Dark")],
+                        default="system",
+                        max_length=10,
+                    ),
+                ),
+                (
+                    "keys",
+                    models.CharField(
+                        choices=[("default", "Default"), ("vim", "Vim"), ("emacs", "Emacs")],
+                        default="default",
+                        max_length=10,
+                    ),
+                ),
+                ("tab_width", models.PositiveSmallIntegerField(choices=[(2, "2"), (4, "4"), (8, "8")], default=4)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
             ],
         ),
         migrations.CreateModel(
-            name='Bookmark',
+            name="Bookmark",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('problem', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='problems.problem')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='bookmarks', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "problem",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="+", to="problems.problem"
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="bookmarks",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'constraints': [models.UniqueConstraint(fields=('user', 'problem'), name='one_bookmark_per_problem')],
+                "constraints": [models.UniqueConstraint(fields=("user", "problem"), name="one_bookmark_per_problem")],
             },
         ),
         migrations.CreateModel(
-            name='Note',
+            name="Note",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('text', models.TextField()),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('problem', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='problems.problem')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='notes', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("text", models.TextField()),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                (
+                    "problem",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="+", to="problems.problem"
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="notes", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
             ],
             options={
-                'constraints': [models.UniqueConstraint(fields=('user', 'problem'), name='one_note_per_problem')],
+                "constraints": [models.UniqueConstraint(fields=("user", "problem"), name="one_note_per_problem")],
             },
         ),
     ]

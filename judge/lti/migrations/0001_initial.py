@@ -6,136 +6,225 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('courses', '0001_initial'),
-        ('problems', '0005_testcase_variant'),
+        ("courses", "0001_initial"),
+        ("problems", "0005_testcase_variant"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='ToolKey',
+            name="ToolKey",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kid', models.CharField(max_length=100, unique=True)),
-                ('private_pem', models.TextField()),
-                ('public_pem', models.TextField()),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('activated_at', models.DateTimeField(blank=True, null=True)),
-                ('retired_at', models.DateTimeField(blank=True, null=True)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("kid", models.CharField(max_length=100, unique=True)),
+                ("private_pem", models.TextField()),
+                ("public_pem", models.TextField()),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("activated_at", models.DateTimeField(blank=True, null=True)),
+                ("retired_at", models.DateTimeField(blank=True, null=True)),
             ],
             options={
-                'ordering': ['-created_at', '-pk'],
+                "ordering": ["-created_at", "-pk"],
             },
         ),
         migrations.CreateModel(
-            name='LtiContext',
+            name="LtiContext",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('deployment_id', models.CharField(max_length=255)),
-                ('context_id', models.CharField(max_length=255)),
-                ('title', models.CharField(blank=True, max_length=255)),
-                ('memberships_url', models.URLField(blank=True, max_length=500)),
-                ('lineitems_url', models.URLField(blank=True, max_length=500)),
-                ('ags_scopes', models.JSONField(blank=True, default=list)),
-                ('roster_synced_at', models.DateTimeField(blank=True, null=True)),
-                ('course', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='lti_contexts', to='courses.course')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("deployment_id", models.CharField(max_length=255)),
+                ("context_id", models.CharField(max_length=255)),
+                ("title", models.CharField(blank=True, max_length=255)),
+                ("memberships_url", models.URLField(blank=True, max_length=500)),
+                ("lineitems_url", models.URLField(blank=True, max_length=500)),
+                ("ags_scopes", models.JSONField(blank=True, default=list)),
+                ("roster_synced_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "course",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="lti_contexts", to="courses.course"
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='LtiLink',
+            name="LtiLink",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('resource_link_id', models.CharField(max_length=255)),
-                ('lineitem_url', models.URLField(blank=True, max_length=500)),
-                ('assignment', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='courses.assignment')),
-                ('context', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='links', to='lti.lticontext')),
-                ('problem', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='problems.problem')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("resource_link_id", models.CharField(max_length=255)),
+                ("lineitem_url", models.URLField(blank=True, max_length=500)),
+                (
+                    "assignment",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="courses.assignment",
+                    ),
+                ),
+                (
+                    "context",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="links", to="lti.lticontext"
+                    ),
+                ),
+                (
+                    "problem",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="problems.problem",
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='Platform',
+            name="Platform",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=120)),
-                ('issuer', models.URLField(help_text="The platform's issuer (iss), e.g. https://canvas.instructure.com", max_length=300)),
-                ('client_id', models.CharField(help_text='The client id the LMS gave this tool', max_length=200)),
-                ('deployment_ids', models.JSONField(blank=True, default=list, help_text='The deployment ids this tool accepts launches from')),
-                ('key_set_url', models.URLField(help_text="The platform's public key set (JWKS) URL", max_length=500)),
-                ('auth_login_url', models.URLField(help_text="The platform's OIDC authorization endpoint", max_length=500)),
-                ('auth_token_url', models.URLField(help_text="The platform's OAuth2 access token endpoint", max_length=500)),
-                ('auth_audience', models.CharField(blank=True, help_text="The token endpoint's audience when it is not its URL (Moodle: blank)", max_length=500)),
-                ('enabled', models.BooleanField(default=True, help_text='Off: every launch from this platform is refused')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("name", models.CharField(max_length=120)),
+                (
+                    "issuer",
+                    models.URLField(
+                        help_text="The platform's issuer (iss), e.g. https://canvas.instructure.com", max_length=300
+                    ),
+                ),
+                ("client_id", models.CharField(help_text="The client id the LMS gave this tool", max_length=200)),
+                (
+                    "deployment_ids",
+                    models.JSONField(
+                        blank=True, default=list, help_text="The deployment ids this tool accepts launches from"
+                    ),
+                ),
+                ("key_set_url", models.URLField(help_text="The platform's public key set (JWKS) URL", max_length=500)),
+                (
+                    "auth_login_url",
+                    models.URLField(help_text="The platform's OIDC authorization endpoint", max_length=500),
+                ),
+                (
+                    "auth_token_url",
+                    models.URLField(help_text="The platform's OAuth2 access token endpoint", max_length=500),
+                ),
+                (
+                    "auth_audience",
+                    models.CharField(
+                        blank=True,
+                        help_text="The token endpoint's audience when it is not its URL (Moodle: blank)",
+                        max_length=500,
+                    ),
+                ),
+                (
+                    "enabled",
+                    models.BooleanField(default=True, help_text="Off: every launch from this platform is refused"),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
             ],
             options={
-                'ordering': ['name', 'pk'],
-                'constraints': [models.UniqueConstraint(fields=('issuer', 'client_id'), name='platform_once_per_client')],
+                "ordering": ["name", "pk"],
+                "constraints": [
+                    models.UniqueConstraint(fields=("issuer", "client_id"), name="platform_once_per_client")
+                ],
             },
         ),
         migrations.CreateModel(
-            name='LtiUser',
+            name="LtiUser",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('sub', models.CharField(max_length=255)),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='lti_identities', to=settings.AUTH_USER_MODEL)),
-                ('platform', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='users', to='lti.platform')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("sub", models.CharField(max_length=255)),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="lti_identities",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "platform",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="users", to="lti.platform"
+                    ),
+                ),
             ],
         ),
         migrations.AddField(
-            model_name='lticontext',
-            name='platform',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='contexts', to='lti.platform'),
+            model_name="lticontext",
+            name="platform",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE, related_name="contexts", to="lti.platform"
+            ),
         ),
         migrations.CreateModel(
-            name='ScorePost',
+            name="ScorePost",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('status', models.CharField(choices=[('pending', 'Waiting to be sent'), ('sent', 'Sent'), ('failed', 'Failed')], default='pending', max_length=10)),
-                ('score_given', models.FloatField(blank=True, null=True)),
-                ('score_maximum', models.FloatField(blank=True, null=True)),
-                ('sent_at', models.DateTimeField(blank=True, null=True)),
-                ('attempts', models.PositiveIntegerField(default=0)),
-                ('last_error', models.CharField(blank=True, max_length=1000)),
-                ('changed_at', models.DateTimeField(auto_now=True)),
-                ('link', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='scores', to='lti.ltilink')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("pending", "Waiting to be sent"), ("sent", "Sent"), ("failed", "Failed")],
+                        default="pending",
+                        max_length=10,
+                    ),
+                ),
+                ("score_given", models.FloatField(blank=True, null=True)),
+                ("score_maximum", models.FloatField(blank=True, null=True)),
+                ("sent_at", models.DateTimeField(blank=True, null=True)),
+                ("attempts", models.PositiveIntegerField(default=0)),
+                ("last_error", models.CharField(blank=True, max_length=1000)),
+                ("changed_at", models.DateTimeField(auto_now=True)),
+                (
+                    "link",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="scores", to="lti.ltilink"
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="+", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='UsedNonce',
+            name="UsedNonce",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('nonce', models.CharField(max_length=255)),
-                ('used_at', models.DateTimeField(auto_now_add=True, db_index=True)),
-                ('platform', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='lti.platform')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("nonce", models.CharField(max_length=255)),
+                ("used_at", models.DateTimeField(auto_now_add=True, db_index=True)),
+                (
+                    "platform",
+                    models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name="+", to="lti.platform"),
+                ),
             ],
         ),
         migrations.AddConstraint(
-            model_name='ltilink',
-            constraint=models.UniqueConstraint(fields=('context', 'resource_link_id'), name='lti_link_once'),
+            model_name="ltilink",
+            constraint=models.UniqueConstraint(fields=("context", "resource_link_id"), name="lti_link_once"),
         ),
         migrations.AddConstraint(
-            model_name='ltiuser',
-            constraint=models.UniqueConstraint(fields=('platform', 'sub'), name='lti_user_once_per_platform'),
+            model_name="ltiuser",
+            constraint=models.UniqueConstraint(fields=("platform", "sub"), name="lti_user_once_per_platform"),
         ),
         migrations.AddConstraint(
-            model_name='lticontext',
-            constraint=models.UniqueConstraint(fields=('platform', 'context_id'), name='lti_context_once'),
+            model_name="lticontext",
+            constraint=models.UniqueConstraint(fields=("platform", "context_id"), name="lti_context_once"),
         ),
         migrations.AddIndex(
-            model_name='scorepost',
-            index=models.Index(fields=['status'], name='lti_scorepo_status_ec05c7_idx'),
+            model_name="scorepost",
+            index=models.Index(fields=["status"], name="lti_scorepo_status_ec05c7_idx"),
         ),
         migrations.AddConstraint(
-            model_name='scorepost',
-            constraint=models.UniqueConstraint(fields=('link', 'user'), name='score_once_per_link_and_user'),
+            model_name="scorepost",
+            constraint=models.UniqueConstraint(fields=("link", "user"), name="score_once_per_link_and_user"),
         ),
         migrations.AddConstraint(
-            model_name='usednonce',
-            constraint=models.UniqueConstraint(fields=('platform', 'nonce'), name='nonce_used_once'),
+            model_name="usednonce",
+            constraint=models.UniqueConstraint(fields=("platform", "nonce"), name="nonce_used_once"),
         ),
     ]

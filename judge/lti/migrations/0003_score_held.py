@@ -4,15 +4,23 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('lti', '0002_setup_audit'),
+        ("lti", "0002_setup_audit"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='scorepost',
-            name='status',
-            field=models.CharField(choices=[('pending', 'Waiting to be sent'), ('sent', 'Sent'), ('failed', 'Failed'), ('held', "Held until the assignment's grades are released")], default='pending', max_length=10),
+            model_name="scorepost",
+            name="status",
+            field=models.CharField(
+                choices=[
+                    ("pending", "Waiting to be sent"),
+                    ("sent", "Sent"),
+                    ("failed", "Failed"),
+                    ("held", "Held until the assignment's grades are released"),
+                ],
+                default="pending",
+                max_length=10,
+            ),
         ),
     ]

@@ -5,98 +5,118 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
-    dependencies = [
-    ]
+    dependencies = []
 
     operations = [
         migrations.CreateModel(
-            name='Problem',
+            name="Problem",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('slug', models.SlugField(max_length=80, unique=True)),
-                ('title', models.CharField(max_length=200)),
-                ('summary', models.CharField(blank=True, max_length=300)),
-                ('difficulty', models.CharField(choices=[('easy', 'Easy'), ('medium', 'Medium'), ('hard', 'Hard')], max_length=10)),
-                ('tags', models.JSONField(default=list)),
-                ('prerequisites', models.JSONField(default=list)),
-                ('path_order', models.PositiveIntegerField(default=0)),
-                ('statement_md', models.TextField()),
-                ('theory_md', models.TextField(blank=True)),
-                ('hints', models.JSONField(default=list)),
-                ('starter_code', models.TextField()),
-                ('solution_code', models.TextField()),
-                ('function_name', models.CharField(max_length=80)),
-                ('params', models.JSONField(default=list)),
-                ('time_limit_s', models.FloatField()),
-                ('memory_mb', models.PositiveIntegerField()),
-                ('rtol', models.FloatField()),
-                ('atol', models.FloatField()),
-                ('package_hash', models.CharField(max_length=64)),
-                ('published', models.BooleanField(default=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("slug", models.SlugField(max_length=80, unique=True)),
+                ("title", models.CharField(max_length=200)),
+                ("summary", models.CharField(blank=True, max_length=300)),
+                (
+                    "difficulty",
+                    models.CharField(choices=[("easy", "Easy"), ("medium", "Medium"), ("hard", "Hard")], max_length=10),
+                ),
+                ("tags", models.JSONField(default=list)),
+                ("prerequisites", models.JSONField(default=list)),
+                ("path_order", models.PositiveIntegerField(default=0)),
+                ("statement_md", models.TextField()),
+                ("theory_md", models.TextField(blank=True)),
+                ("hints", models.JSONField(default=list)),
+                ("starter_code", models.TextField()),
+                ("solution_code", models.TextField()),
+                ("function_name", models.CharField(max_length=80)),
+                ("params", models.JSONField(default=list)),
+                ("time_limit_s", models.FloatField()),
+                ("memory_mb", models.PositiveIntegerField()),
+                ("rtol", models.FloatField()),
+                ("atol", models.FloatField()),
+                ("package_hash", models.CharField(max_length=64)),
+                ("published", models.BooleanField(default=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
             ],
             options={
-                'ordering': ['path_order', 'slug'],
+                "ordering": ["path_order", "slug"],
             },
         ),
         migrations.CreateModel(
-            name='TestSet',
+            name="TestSet",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('version', models.CharField(help_text='content hash of the package', max_length=64)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('problem', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='test_sets', to='problems.problem')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("version", models.CharField(help_text="content hash of the package", max_length=64)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "problem",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="test_sets", to="problems.problem"
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='TestCase',
+            name="TestCase",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('index', models.PositiveIntegerField()),
-                ('name', models.CharField(max_length=100)),
-                ('hidden', models.BooleanField(default=True)),
-                ('inputs', models.BinaryField()),
-                ('expected', models.BinaryField()),
-                ('test_set', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='cases', to='problems.testset')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("index", models.PositiveIntegerField()),
+                ("name", models.CharField(max_length=100)),
+                ("hidden", models.BooleanField(default=True)),
+                ("inputs", models.BinaryField()),
+                ("expected", models.BinaryField()),
+                (
+                    "test_set",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="cases", to="problems.testset"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['index'],
+                "ordering": ["index"],
             },
         ),
         migrations.AddField(
-            model_name='problem',
-            name='current_test_set',
-            field=models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='problems.testset'),
+            model_name="problem",
+            name="current_test_set",
+            field=models.ForeignKey(
+                null=True, on_delete=django.db.models.deletion.SET_NULL, related_name="+", to="problems.testset"
+            ),
         ),
         migrations.CreateModel(
-            name='WrongSolution',
+            name="WrongSolution",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('file', models.CharField(max_length=200)),
-                ('code', models.TextField()),
-                ('fails_with', models.CharField(max_length=30)),
-                ('name', models.CharField(max_length=200)),
-                ('explanation', models.TextField(blank=True)),
-                ('see', models.CharField(blank=True, max_length=200)),
-                ('problem', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='wrong_solutions', to='problems.problem')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("file", models.CharField(max_length=200)),
+                ("code", models.TextField()),
+                ("fails_with", models.CharField(max_length=30)),
+                ("name", models.CharField(max_length=200)),
+                ("explanation", models.TextField(blank=True)),
+                ("see", models.CharField(blank=True, max_length=200)),
+                (
+                    "problem",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="wrong_solutions",
+                        to="problems.problem",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['file'],
+                "ordering": ["file"],
             },
         ),
         migrations.AddConstraint(
-            model_name='testset',
-            constraint=models.UniqueConstraint(fields=('problem', 'version'), name='unique_test_set_version'),
+            model_name="testset",
+            constraint=models.UniqueConstraint(fields=("problem", "version"), name="unique_test_set_version"),
         ),
         migrations.AddConstraint(
-            model_name='testcase',
-            constraint=models.UniqueConstraint(fields=('test_set', 'index'), name='unique_case_index'),
+            model_name="testcase",
+            constraint=models.UniqueConstraint(fields=("test_set", "index"), name="unique_case_index"),
         ),
         migrations.AddConstraint(
-            model_name='wrongsolution',
-            constraint=models.UniqueConstraint(fields=('problem', 'file'), name='unique_wrong_file'),
+            model_name="wrongsolution",
+            constraint=models.UniqueConstraint(fields=("problem", "file"), name="unique_wrong_file"),
         ),
     ]

@@ -6,77 +6,108 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('problems', '0001_initial'),
+        ("problems", "0001_initial"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='problem',
-            name='draft_files',
+            model_name="problem",
+            name="draft_files",
             field=models.JSONField(blank=True, default=dict),
         ),
         migrations.AddField(
-            model_name='problem',
-            name='draft_hash',
+            model_name="problem",
+            name="draft_hash",
             field=models.CharField(blank=True, max_length=64),
         ),
         migrations.AddField(
-            model_name='problem',
-            name='edited_at',
+            model_name="problem",
+            name="edited_at",
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='problem',
-            name='edited_by',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL),
+            model_name="problem",
+            name="edited_by",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="+",
+                to=settings.AUTH_USER_MODEL,
+            ),
         ),
         migrations.AddField(
-            model_name='problem',
-            name='imported_hash',
-            field=models.CharField(blank=True, help_text='hash last imported from problems/', max_length=64),
+            model_name="problem",
+            name="imported_hash",
+            field=models.CharField(blank=True, help_text="hash last imported from problems/", max_length=64),
         ),
         migrations.AlterField(
-            model_name='problem',
-            name='published',
+            model_name="problem",
+            name="published",
             field=models.BooleanField(default=False),
         ),
         migrations.CreateModel(
-            name='GateRun',
+            name="GateRun",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('package_hash', models.CharField(max_length=64)),
-                ('status', models.CharField(choices=[('queued', 'Queued'), ('running', 'Running'), ('done', 'Done')], default='queued', max_length=10)),
-                ('passed', models.BooleanField(null=True)),
-                ('checks', models.JSONField(blank=True, default=list)),
-                ('error', models.TextField(blank=True)),
-                ('trigger', models.CharField(default='manual', max_length=20)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('problem', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='gate_runs', to='problems.problem')),
-                ('requested_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("package_hash", models.CharField(max_length=64)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("queued", "Queued"), ("running", "Running"), ("done", "Done")],
+                        default="queued",
+                        max_length=10,
+                    ),
+                ),
+                ("passed", models.BooleanField(null=True)),
+                ("checks", models.JSONField(blank=True, default=list)),
+                ("error", models.TextField(blank=True)),
+                ("trigger", models.CharField(default="manual", max_length=20)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "problem",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="gate_runs", to="problems.problem"
+                    ),
+                ),
+                (
+                    "requested_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at', '-pk'],
+                "ordering": ["-created_at", "-pk"],
             },
         ),
         migrations.CreateModel(
-            name='KnownWrongOutcome',
+            name="KnownWrongOutcome",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('position', models.PositiveSmallIntegerField(default=0)),
-                ('name', models.CharField(max_length=200)),
-                ('explanation', models.TextField(blank=True)),
-                ('see', models.CharField(blank=True, max_length=200)),
-                ('status', models.CharField(max_length=30)),
-                ('output', models.BinaryField(null=True)),
-                ('signature', models.TextField(blank=True)),
-                ('case', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='known_wrong', to='problems.testcase')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("position", models.PositiveSmallIntegerField(default=0)),
+                ("name", models.CharField(max_length=200)),
+                ("explanation", models.TextField(blank=True)),
+                ("see", models.CharField(blank=True, max_length=200)),
+                ("status", models.CharField(max_length=30)),
+                ("output", models.BinaryField(null=True)),
+                ("signature", models.TextField(blank=True)),
+                (
+                    "case",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="known_wrong", to="problems.testcase"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['position'],
+                "ordering": ["position"],
             },
         ),
     ]

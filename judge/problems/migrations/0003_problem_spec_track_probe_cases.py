@@ -8,9 +8,14 @@ COLUMNS = ("time_limit_s", "memory_mb", "rtol", "atol")
 def columns_to_spec(apps, schema_editor):
     Problem = apps.get_model("problems", "Problem")
     for problem in Problem.objects.all():
-        problem.spec = {"function": problem.function_name, "params": list(problem.params),
-                        **{name: getattr(problem, name) for name in COLUMNS},
-                        "kinds": {}, "budget_s": None, "probes": []}
+        problem.spec = {
+            "function": problem.function_name,
+            "params": list(problem.params),
+            **{name: getattr(problem, name) for name in COLUMNS},
+            "kinds": {},
+            "budget_s": None,
+            "probes": [],
+        }
         problem.save(update_fields=["spec"])
 
 

@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('problems', '0004_testcase_fd_expected'),
+        ("problems", "0004_testcase_fd_expected"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='testcase',
-            name='variant',
+            model_name="testcase",
+            name="variant",
             field=models.PositiveSmallIntegerField(default=0),
         ),
     ]

@@ -5,36 +5,40 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('problems', '0005_testcase_variant'),
+        ("problems", "0005_testcase_variant"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='problem',
-            name='editorial_after_failed',
+            model_name="problem",
+            name="editorial_after_failed",
             field=models.PositiveSmallIntegerField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='problem',
-            name='editorial_md',
-            field=models.TextField(blank=True, default=''),
+            model_name="problem",
+            name="editorial_md",
+            field=models.TextField(blank=True, default=""),
         ),
         migrations.CreateModel(
-            name='BenchmarkCase',
+            name="BenchmarkCase",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('index', models.PositiveIntegerField()),
-                ('name', models.CharField(max_length=120)),
-                ('variant', models.PositiveSmallIntegerField()),
-                ('inputs', models.BinaryField()),
-                ('expected', models.BinaryField()),
-                ('test_set', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='benchmark', to='problems.testset')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("index", models.PositiveIntegerField()),
+                ("name", models.CharField(max_length=120)),
+                ("variant", models.PositiveSmallIntegerField()),
+                ("inputs", models.BinaryField()),
+                ("expected", models.BinaryField()),
+                (
+                    "test_set",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="benchmark", to="problems.testset"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['index'],
-                'constraints': [models.UniqueConstraint(fields=('test_set', 'index'), name='unique_benchmark_index')],
+                "ordering": ["index"],
+                "constraints": [models.UniqueConstraint(fields=("test_set", "index"), name="unique_benchmark_index")],
             },
         ),
     ]

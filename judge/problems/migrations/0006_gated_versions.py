@@ -7,33 +7,34 @@ def keep_live_files(apps, schema_editor):
     """A live version whose draft is unchanged has the draft's files; other versions' files are unknown."""
     Problem = apps.get_model("problems", "Problem")
     TestSet = apps.get_model("problems", "TestSet")
-    for problem in Problem.objects.exclude(current_test_set=None).only("draft_files", "draft_hash", "package_hash",
-                                                                         "current_test_set", "spec"):
+    for problem in Problem.objects.exclude(current_test_set=None).only(
+        "draft_files", "draft_hash", "package_hash", "current_test_set", "spec"
+    ):
         if problem.draft_hash == problem.package_hash:
             TestSet.objects.filter(pk=problem.current_test_set_id, version=problem.package_hash).update(
-                files=problem.draft_files, budget_s=(problem.spec or {}).get("budget_s"))
+                files=problem.draft_files, budget_s=(problem.spec or {}).get("budget_s")
+            )
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('problems', '0005_testcase_variant'),
+        ("problems", "0005_testcase_variant"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='gaterun',
-            name='test_order',
+            model_name="gaterun",
+            name="test_order",
             field=models.JSONField(blank=True, default=list),
         ),
         migrations.AddField(
-            model_name='testset',
-            name='budget_s',
+            model_name="testset",
+            name="budget_s",
             field=models.FloatField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='testset',
-            name='files',
+            model_name="testset",
+            name="files",
             field=models.JSONField(blank=True, default=dict),
         ),
         migrations.RunPython(keep_live_files, migrations.RunPython.noop),

@@ -4,11 +4,9 @@ from django.db import migrations
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('problems', '0006_benchmark_and_editorial'),
-        ('problems', '0006_gated_versions'),
+        ("problems", "0006_benchmark_and_editorial"),
+        ("problems", "0006_gated_versions"),
     ]
 
-    operations = [
-    ]
+    operations = []

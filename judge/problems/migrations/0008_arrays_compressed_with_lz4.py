@@ -31,6 +31,7 @@ def compress_with(method: str):
         for table, columns in COLUMNS.items():
             for column in columns:
                 schema_editor.execute(f"ALTER TABLE {table} ALTER COLUMN {column} SET COMPRESSION {method}")
+
     return change
 
 

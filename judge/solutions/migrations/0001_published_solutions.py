@@ -6,63 +6,115 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('problems', '0009_sync_run'),
-        ('submissions', '0010_once_per_click_per_problem'),
+        ("problems", "0009_sync_run"),
+        ("submissions", "0010_once_per_click_per_problem"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='PublishedSolution',
+            name="PublishedSolution",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('published_at', models.DateTimeField()),
-                ('withdrawn_at', models.DateTimeField(blank=True, null=True)),
-                ('hidden_at', models.DateTimeField(blank=True, null=True)),
-                ('hidden_reason', models.CharField(blank=True, max_length=500)),
-                ('hidden_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('problem', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='problems.problem')),
-                ('submission', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='publication', to='submissions.submission')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("published_at", models.DateTimeField()),
+                ("withdrawn_at", models.DateTimeField(blank=True, null=True)),
+                ("hidden_at", models.DateTimeField(blank=True, null=True)),
+                ("hidden_reason", models.CharField(blank=True, max_length=500)),
+                (
+                    "hidden_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "problem",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="+", to="problems.problem"
+                    ),
+                ),
+                (
+                    "submission",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="publication",
+                        to="submissions.submission",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="+", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
             ],
             options={
-                'ordering': ['published_at', 'pk'],
+                "ordering": ["published_at", "pk"],
             },
         ),
         migrations.CreateModel(
-            name='ModerationEntry',
+            name="ModerationEntry",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('at', models.DateTimeField(auto_now_add=True, db_index=True)),
-                ('action', models.CharField(choices=[('hide', 'Hid'), ('show', 'Showed again')], max_length=10)),
-                ('reason', models.CharField(blank=True, max_length=500)),
-                ('by', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('solution', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='moderation', to='solutions.publishedsolution')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("at", models.DateTimeField(auto_now_add=True, db_index=True)),
+                ("action", models.CharField(choices=[("hide", "Hid"), ("show", "Showed again")], max_length=10)),
+                ("reason", models.CharField(blank=True, max_length=500)),
+                (
+                    "by",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "solution",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="moderation",
+                        to="solutions.publishedsolution",
+                    ),
+                ),
             ],
             options={
-                'verbose_name_plural': 'moderation entries',
-                'ordering': ['-at', '-pk'],
+                "verbose_name_plural": "moderation entries",
+                "ordering": ["-at", "-pk"],
             },
         ),
         migrations.CreateModel(
-            name='Vote',
+            name="Vote",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('at', models.DateTimeField(auto_now_add=True)),
-                ('solution', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='votes', to='solutions.publishedsolution')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "solution",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="votes",
+                        to="solutions.publishedsolution",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="+", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
             ],
         ),
         migrations.AddIndex(
-            model_name='publishedsolution',
-            index=models.Index(fields=['problem', 'withdrawn_at'], name='solutions_of_a_problem'),
+            model_name="publishedsolution",
+            index=models.Index(fields=["problem", "withdrawn_at"], name="solutions_of_a_problem"),
         ),
         migrations.AddConstraint(
-            model_name='vote',
-            constraint=models.UniqueConstraint(fields=('solution', 'user'), name='one_vote_per_solution'),
+            model_name="vote",
+            constraint=models.UniqueConstraint(fields=("solution", "user"), name="one_vote_per_solution"),
         ),
     ]

@@ -6,74 +6,142 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('auth', '0012_alter_user_first_name_max_length'),
-        ('problems', '0002_authoring_drafts_gate_known_wrong'),
+        ("auth", "0012_alter_user_first_name_max_length"),
+        ("problems", "0002_authoring_drafts_gate_known_wrong"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='SolvedLevel',
+            name="SolvedLevel",
             fields=[
-                ('solved', models.PositiveIntegerField(primary_key=True, serialize=False)),
-                ('users', models.IntegerField(default=0)),
+                ("solved", models.PositiveIntegerField(primary_key=True, serialize=False)),
+                ("users", models.IntegerField(default=0)),
             ],
         ),
         migrations.CreateModel(
-            name='ProblemTotals',
+            name="ProblemTotals",
             fields=[
-                ('problem', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, primary_key=True, related_name='+', serialize=False, to='problems.problem')),
-                ('submissions', models.PositiveIntegerField(default=0)),
-                ('accepted', models.PositiveIntegerField(default=0)),
-                ('solvers', models.PositiveIntegerField(default=0)),
-                ('first_solved_at', models.DateTimeField(blank=True, null=True)),
-                ('first_solver', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "problem",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        primary_key=True,
+                        related_name="+",
+                        serialize=False,
+                        to="problems.problem",
+                    ),
+                ),
+                ("submissions", models.PositiveIntegerField(default=0)),
+                ("accepted", models.PositiveIntegerField(default=0)),
+                ("solvers", models.PositiveIntegerField(default=0)),
+                ("first_solved_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "first_solver",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='UserTotals',
+            name="UserTotals",
             fields=[
-                ('user', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, primary_key=True, related_name='+', serialize=False, to=settings.AUTH_USER_MODEL)),
-                ('solved', models.PositiveIntegerField()),
-                ('reached_at', models.DateTimeField()),
+                (
+                    "user",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        primary_key=True,
+                        related_name="+",
+                        serialize=False,
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                ("solved", models.PositiveIntegerField()),
+                ("reached_at", models.DateTimeField()),
             ],
             options={
-                'indexes': [models.Index(fields=['-solved', 'reached_at', 'user'], name='totals_standing')],
+                "indexes": [models.Index(fields=["-solved", "reached_at", "user"], name="totals_standing")],
             },
         ),
         migrations.CreateModel(
-            name='PeriodTotals',
+            name="PeriodTotals",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('window', models.CharField(choices=[('all', 'All time'), ('month', 'This month'), ('week', 'This week')], max_length=10)),
-                ('starts_at', models.DateTimeField()),
-                ('solved', models.PositiveIntegerField()),
-                ('reached_at', models.DateTimeField()),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "window",
+                    models.CharField(
+                        choices=[("all", "All time"), ("month", "This month"), ("week", "This week")], max_length=10
+                    ),
+                ),
+                ("starts_at", models.DateTimeField()),
+                ("solved", models.PositiveIntegerField()),
+                ("reached_at", models.DateTimeField()),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="+", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
             ],
             options={
-                'indexes': [models.Index(fields=['window', 'starts_at', '-solved', 'reached_at', 'user'], name='period_standing')],
-                'constraints': [models.UniqueConstraint(fields=('user', 'window', 'starts_at'), name='one_period_per_user')],
+                "indexes": [
+                    models.Index(
+                        fields=["window", "starts_at", "-solved", "reached_at", "user"], name="period_standing"
+                    )
+                ],
+                "constraints": [
+                    models.UniqueConstraint(fields=("user", "window", "starts_at"), name="one_period_per_user")
+                ],
             },
         ),
         migrations.CreateModel(
-            name='UserProblemState',
+            name="UserProblemState",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('attempts', models.PositiveIntegerField(default=0)),
-                ('accepted', models.PositiveIntegerField(default=0)),
-                ('first_accepted_at', models.DateTimeField(blank=True, null=True)),
-                ('best_verdict', models.CharField(blank=True, choices=[('accepted', 'Accepted'), ('wrong_answer', 'Wrong answer'), ('runtime_error', 'Runtime error'), ('time_limit_exceeded', 'Time limit exceeded'), ('memory_limit_exceeded', 'Memory limit exceeded'), ('output_limit_exceeded', 'Output limit exceeded'), ('compile_error', 'Compile error'), ('internal_error', 'Internal error')], max_length=30)),
-                ('problem', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='problems.problem')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("attempts", models.PositiveIntegerField(default=0)),
+                ("accepted", models.PositiveIntegerField(default=0)),
+                ("first_accepted_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "best_verdict",
+                    models.CharField(
+                        blank=True,
+                        choices=[
+                            ("accepted", "Accepted"),
+                            ("wrong_answer", "Wrong answer"),
+                            ("runtime_error", "Runtime error"),
+                            ("time_limit_exceeded", "Time limit exceeded"),
+                            ("memory_limit_exceeded", "Memory limit exceeded"),
+                            ("output_limit_exceeded", "Output limit exceeded"),
+                            ("compile_error", "Compile error"),
+                            ("internal_error", "Internal error"),
+                        ],
+                        max_length=30,
+                    ),
+                ),
+                (
+                    "problem",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="+", to="problems.problem"
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="+", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
             ],
             options={
-                'indexes': [models.Index(fields=['problem', 'first_accepted_at', 'user'], name='state_first_solve')],
-                'constraints': [models.UniqueConstraint(fields=('user', 'problem'), name='one_state_per_user_problem')],
+                "indexes": [models.Index(fields=["problem", "first_accepted_at", "user"], name="state_first_solve")],
+                "constraints": [models.UniqueConstraint(fields=("user", "problem"), name="one_state_per_user_problem")],
             },
         ),
     ]

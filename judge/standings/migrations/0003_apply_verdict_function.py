@@ -125,6 +125,9 @@ def remove(apps, schema_editor) -> None:
 
 
 class Migration(migrations.Migration):
-    dependencies = [("leaderboard", "0002_standings_from_existing_submissions"), ("submissions", "0003_submission_custom_inputs")]
+    dependencies = [
+        ("leaderboard", "0002_standings_from_existing_submissions"),
+        ("submissions", "0003_submission_custom_inputs"),
+    ]
 
     operations = [migrations.RunPython(install, remove, elidable=False)]

@@ -15,8 +15,9 @@ def create(apps, schema_editor) -> None:
     if schema_editor.connection.vendor != "postgresql":
         return
     schema_editor.execute("CREATE EXTENSION IF NOT EXISTS pg_trgm")
-    schema_editor.execute(f"CREATE INDEX IF NOT EXISTS {INDEX} ON auth_user "
-                          "USING gin (UPPER(username::text) gin_trgm_ops)")
+    schema_editor.execute(
+        f"CREATE INDEX IF NOT EXISTS {INDEX} ON auth_user USING gin (UPPER(username::text) gin_trgm_ops)"
+    )
 
 
 def drop(apps, schema_editor) -> None:

@@ -6,41 +6,84 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('problems', '0001_initial'),
+        ("problems", "0001_initial"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Submission',
+            name="Submission",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('submit', 'Submit'), ('run', 'Run')], default='submit', max_length=10)),
-                ('code', models.TextField()),
-                ('status', models.CharField(choices=[('queued', 'Queued'), ('running', 'Running'), ('done', 'Done')], db_index=True, default='queued', max_length=10)),
-                ('verdict', models.CharField(blank=True, choices=[('accepted', 'Accepted'), ('wrong_answer', 'Wrong answer'), ('runtime_error', 'Runtime error'), ('time_limit_exceeded', 'Time limit exceeded'), ('memory_limit_exceeded', 'Memory limit exceeded'), ('output_limit_exceeded', 'Output limit exceeded'), ('compile_error', 'Compile error'), ('internal_error', 'Internal error')], max_length=30)),
-                ('message', models.TextField(blank=True)),
-                ('results', models.JSONField(blank=True, default=list)),
-                ('grading_ms', models.FloatField(blank=True, null=True)),
-                ('sandbox', models.JSONField(blank=True, default=dict)),
-                ('created_at', models.DateTimeField(auto_now_add=True, db_index=True)),
-                ('enqueued_at', models.DateTimeField(blank=True, null=True)),
-                ('started_at', models.DateTimeField(blank=True, null=True)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('claim', models.UUIDField(blank=True, null=True)),
-                ('heartbeat_at', models.DateTimeField(blank=True, null=True)),
-                ('attempts', models.PositiveSmallIntegerField(default=0)),
-                ('problem', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='submissions', to='problems.problem')),
-                ('test_set', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='submissions', to='problems.testset')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='submissions', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "kind",
+                    models.CharField(choices=[("submit", "Submit"), ("run", "Run")], default="submit", max_length=10),
+                ),
+                ("code", models.TextField()),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("queued", "Queued"), ("running", "Running"), ("done", "Done")],
+                        db_index=True,
+                        default="queued",
+                        max_length=10,
+                    ),
+                ),
+                (
+                    "verdict",
+                    models.CharField(
+                        blank=True,
+                        choices=[
+                            ("accepted", "Accepted"),
+                            ("wrong_answer", "Wrong answer"),
+                            ("runtime_error", "Runtime error"),
+                            ("time_limit_exceeded", "Time limit exceeded"),
+                            ("memory_limit_exceeded", "Memory limit exceeded"),
+                            ("output_limit_exceeded", "Output limit exceeded"),
+                            ("compile_error", "Compile error"),
+                            ("internal_error", "Internal error"),
+                        ],
+                        max_length=30,
+                    ),
+                ),
+                ("message", models.TextField(blank=True)),
+                ("results", models.JSONField(blank=True, default=list)),
+                ("grading_ms", models.FloatField(blank=True, null=True)),
+                ("sandbox", models.JSONField(blank=True, default=dict)),
+                ("created_at", models.DateTimeField(auto_now_add=True, db_index=True)),
+                ("enqueued_at", models.DateTimeField(blank=True, null=True)),
+                ("started_at", models.DateTimeField(blank=True, null=True)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                ("claim", models.UUIDField(blank=True, null=True)),
+                ("heartbeat_at", models.DateTimeField(blank=True, null=True)),
+                ("attempts", models.PositiveSmallIntegerField(default=0)),
+                (
+                    "problem",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="submissions", to="problems.problem"
+                    ),
+                ),
+                (
+                    "test_set",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="submissions", to="problems.testset"
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="submissions",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at'],
-                'indexes': [models.Index(fields=['user', 'problem', 'kind'], name='submissions_user_id_cb9ad6_idx')],
+                "ordering": ["-created_at"],
+                "indexes": [models.Index(fields=["user", "problem", "kind"], name="submissions_user_id_cb9ad6_idx")],
             },
         ),
     ]

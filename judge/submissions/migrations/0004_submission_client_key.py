@@ -5,21 +5,20 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('problems', '0004_testcase_fd_expected'),
-        ('submissions', '0003_submission_custom_inputs'),
+        ("problems", "0004_testcase_fd_expected"),
+        ("submissions", "0003_submission_custom_inputs"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='submission',
-            name='client_key',
+            model_name="submission",
+            name="client_key",
             field=models.UUIDField(blank=True, editable=False, null=True),
         ),
         migrations.AddConstraint(
-            model_name='submission',
-            constraint=models.UniqueConstraint(fields=('user', 'client_key'), name='submission_once_per_click'),
+            model_name="submission",
+            constraint=models.UniqueConstraint(fields=("user", "client_key"), name="submission_once_per_click"),
         ),
     ]

@@ -6,15 +6,14 @@ import judge.submissions.models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('submissions', '0004_submission_client_key'),
+        ("submissions", "0004_submission_client_key"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='submission',
-            name='draw',
+            model_name="submission",
+            name="draw",
             field=models.BigIntegerField(default=judge.submissions.models.new_draw, editable=False),
         ),
     ]

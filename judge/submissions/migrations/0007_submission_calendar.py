@@ -5,16 +5,15 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('problems', '0005_testcase_variant'),
-        ('submissions', '0006_submission_client_address'),
+        ("problems", "0005_testcase_variant"),
+        ("submissions", "0006_submission_client_address"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddIndex(
-            model_name='submission',
-            index=models.Index(fields=['user', 'kind', 'created_at'], name='submission_calendar'),
+            model_name="submission",
+            index=models.Index(fields=["user", "kind", "created_at"], name="submission_calendar"),
         ),
     ]

@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('submissions', '0006_submission_client_address'),
+        ("submissions", "0006_submission_client_address"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='submission',
-            name='speed',
+            model_name="submission",
+            name="speed",
             field=models.JSONField(blank=True, null=True),
         ),
     ]

@@ -4,11 +4,9 @@ from django.db import migrations
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('submissions', '0007_submission_calendar'),
-        ('submissions', '0007_submission_speed'),
+        ("submissions", "0007_submission_calendar"),
+        ("submissions", "0007_submission_speed"),
     ]
 
-    operations = [
-    ]
+    operations = []

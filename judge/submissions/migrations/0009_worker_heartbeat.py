@@ -4,23 +4,22 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('submissions', '0008_merge_calendar_and_speed'),
+        ("submissions", "0008_merge_calendar_and_speed"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='WorkerHeartbeat',
+            name="WorkerHeartbeat",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('hostname', models.CharField(max_length=255, unique=True)),
-                ('host', models.CharField(max_length=255)),
-                ('pid', models.PositiveIntegerField()),
-                ('lanes', models.CharField(max_length=255)),
-                ('slots', models.PositiveSmallIntegerField()),
-                ('started_at', models.DateTimeField()),
-                ('seen_at', models.DateTimeField(db_index=True)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("hostname", models.CharField(max_length=255, unique=True)),
+                ("host", models.CharField(max_length=255)),
+                ("pid", models.PositiveIntegerField()),
+                ("lanes", models.CharField(max_length=255)),
+                ("slots", models.PositiveSmallIntegerField()),
+                ("started_at", models.DateTimeField()),
+                ("seen_at", models.DateTimeField(db_index=True)),
             ],
         ),
     ]

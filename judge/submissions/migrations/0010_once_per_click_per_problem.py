@@ -5,20 +5,21 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('problems', '0008_arrays_compressed_with_lz4'),
-        ('submissions', '0009_worker_heartbeat'),
+        ("problems", "0008_arrays_compressed_with_lz4"),
+        ("submissions", "0009_worker_heartbeat"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.RemoveConstraint(
-            model_name='submission',
-            name='submission_once_per_click',
+            model_name="submission",
+            name="submission_once_per_click",
         ),
         migrations.AddConstraint(
-            model_name='submission',
-            constraint=models.UniqueConstraint(fields=('user', 'problem', 'client_key'), name='submission_once_per_click'),
+            model_name="submission",
+            constraint=models.UniqueConstraint(
+                fields=("user", "problem", "client_key"), name="submission_once_per_click"
+            ),
         ),
     ]

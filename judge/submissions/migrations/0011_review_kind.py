@@ -4,15 +4,16 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('submissions', '0010_once_per_click_per_problem'),
+        ("submissions", "0010_once_per_click_per_problem"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='submission',
-            name='kind',
-            field=models.CharField(choices=[('submit', 'Submit'), ('run', 'Run'), ('review', 'Review')], default='submit', max_length=10),
+            model_name="submission",
+            name="kind",
+            field=models.CharField(
+                choices=[("submit", "Submit"), ("run", "Run"), ("review", "Review")], default="submit", max_length=10
+            ),
         ),
     ]

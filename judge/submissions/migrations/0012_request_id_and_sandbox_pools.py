@@ -4,33 +4,32 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('submissions', '0011_review_kind'),
+        ("submissions", "0011_review_kind"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='submission',
-            name='request_id',
-            field=models.CharField(blank=True, db_default='', default='', editable=False, max_length=128),
+            model_name="submission",
+            name="request_id",
+            field=models.CharField(blank=True, db_default="", default="", editable=False, max_length=128),
         ),
         migrations.CreateModel(
-            name='SandboxPool',
+            name="SandboxPool",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('host', models.CharField(max_length=255)),
-                ('pid', models.PositiveIntegerField()),
-                ('backend', models.CharField(max_length=20)),
-                ('image', models.CharField(blank=True, max_length=255)),
-                ('numpy', models.CharField(blank=True, max_length=40)),
-                ('size', models.PositiveSmallIntegerField()),
-                ('recycled', models.PositiveIntegerField(default=0)),
-                ('failures', models.PositiveIntegerField(default=0)),
-                ('seen_at', models.DateTimeField()),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("host", models.CharField(max_length=255)),
+                ("pid", models.PositiveIntegerField()),
+                ("backend", models.CharField(max_length=20)),
+                ("image", models.CharField(blank=True, max_length=255)),
+                ("numpy", models.CharField(blank=True, max_length=40)),
+                ("size", models.PositiveSmallIntegerField()),
+                ("recycled", models.PositiveIntegerField(default=0)),
+                ("failures", models.PositiveIntegerField(default=0)),
+                ("seen_at", models.DateTimeField()),
             ],
             options={
-                'constraints': [models.UniqueConstraint(fields=('host', 'pid'), name='sandbox_pool_once_per_process')],
+                "constraints": [models.UniqueConstraint(fields=("host", "pid"), name="sandbox_pool_once_per_process")],
             },
         ),
     ]

@@ -37,9 +37,15 @@ def claim_submission(submission_id: int, capped: bool = False, user_id: int | No
     if capped and user_id is not None and connection.vendor == "postgresql":
         return token if _claim_capped_in_one_trip(submission_id, user_id, token, now, stale) else None
     claimable = Submission.objects.filter(pk=submission_id).filter(
-        Q(status=Status.QUEUED) | Q(status=Status.RUNNING, heartbeat_at__lt=stale))
-    claim = {"status": Status.RUNNING, "claim": token, "heartbeat_at": now, "started_at": now,
-             "attempts": F("attempts") + 1}
+        Q(status=Status.QUEUED) | Q(status=Status.RUNNING, heartbeat_at__lt=stale)
+    )
+    claim = {
+        "status": Status.RUNNING,
+        "claim": token,
+        "heartbeat_at": now,
+        "started_at": now,
+        "attempts": F("attempts") + 1,
+    }
     if not capped:
         return token if claimable.update(**claim) == 1 else None
     with transaction.atomic():
@@ -47,11 +53,15 @@ def claim_submission(submission_id: int, capped: bool = False, user_id: int | No
         if user_id is None:
             return None
         # The cap and the parked ones in the UPDATE's own conditions: one statement, not three.
-        others = Submission.objects.filter(user_id=user_id, status=Status.RUNNING, heartbeat_at__gte=stale
-                                           ).exclude(pk=submission_id).order_by("pk")
+        others = (
+            Submission.objects.filter(user_id=user_id, status=Status.RUNNING, heartbeat_at__gte=stale)
+            .exclude(pk=submission_id)
+            .order_by("pk")
+        )
         # An older one of theirs parked goes first (this one is parked behind it).
-        older_parked = Submission.objects.filter(user_id=user_id, status=Status.QUEUED,
-                                                 enqueued_at__isnull=True, pk__lt=submission_id)
+        older_parked = Submission.objects.filter(
+            user_id=user_id, status=Status.QUEUED, enqueued_at__isnull=True, pk__lt=submission_id
+        )
         cap = settings.MAX_RUNNING_PER_USER  # fewer than ``cap`` others running: none in place ``cap``
         claimable = claimable.filter(~Exists(older_parked), ~Exists(others[cap - 1 : cap]))
         claimed = claimable.update(**claim)
@@ -76,10 +86,20 @@ RETURNING id"""
 
 def _claim_capped_in_one_trip(submission_id: int, user_id: int, token: uuid.UUID, now, stale) -> bool:
     with connection.cursor() as cursor:
-        cursor.execute(CLAIM_CAPPED, {
-            "lock": CLAIM_LOCK_CLASS, "user": user_id, "id": submission_id, "token": token, "now": now,
-            "stale": stale, "queued": Status.QUEUED.value, "running": Status.RUNNING.value,
-            "cap": settings.MAX_RUNNING_PER_USER})
+        cursor.execute(
+            CLAIM_CAPPED,
+            {
+                "lock": CLAIM_LOCK_CLASS,
+                "user": user_id,
+                "id": submission_id,
+                "token": token,
+                "now": now,
+                "stale": stale,
+                "queued": Status.QUEUED.value,
+                "running": Status.RUNNING.value,
+                "cap": settings.MAX_RUNNING_PER_USER,
+            },
+        )
         cursor.nextset()  # the UPDATE's result
         return cursor.fetchone() is not None
 
@@ -92,8 +112,10 @@ def _lock_user_claims(submission_id: int, claimable) -> int | None:
         return claimable.values_list("user_id", flat=True).first()
     sql, params = claimable.values_list("user_id").query.sql_with_params()
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT user_id, pg_advisory_xact_lock(%s, user_id) FROM ({sql}) AS claimable",  # noqa: S608  (the ORM compiled it)
-                       [CLAIM_LOCK_CLASS, *params])
+        cursor.execute(
+            f"SELECT user_id, pg_advisory_xact_lock(%s, user_id) FROM ({sql}) AS claimable",  # noqa: S608  (the ORM compiled it)
+            [CLAIM_LOCK_CLASS, *params],
+        )
         row = cursor.fetchone()
     return row[0] if row else None
 
@@ -108,8 +130,12 @@ def _running_for_user(user_id: int, stale, other_than: int | None = None) -> int
 
 def park_submission(submission_id: int) -> bool:
     """A queued submission whose user is at their cap waits here, in the database, instead of a worker slot."""
-    parked = Submission.objects.filter(pk=submission_id, status=Status.QUEUED,
-                                       enqueued_at__isnull=False).update(enqueued_at=None) == 1
+    parked = (
+        Submission.objects.filter(pk=submission_id, status=Status.QUEUED, enqueued_at__isnull=False).update(
+            enqueued_at=None
+        )
+        == 1
+    )
     if parked:
         # Their last running one may have finished between the refused claim and now.
         release_parked(Submission.objects.values_list("user_id", flat=True).get(pk=submission_id))
@@ -119,23 +145,31 @@ def park_submission(submission_id: int) -> bool:
 def release_parked(user_id: int) -> list[int]:
     """Send this user's oldest parked submissions, as many as they have free slots, to the back of their lanes."""
     waiting = Submission.objects.filter(user_id=user_id, status=Status.QUEUED, enqueued_at__isnull=True)
-    parked = list(waiting.order_by("pk").values_list("pk", flat=True)[:settings.MAX_RUNNING_PER_USER])
+    parked = list(waiting.order_by("pk").values_list("pk", flat=True)[: settings.MAX_RUNNING_PER_USER])
     if not parked:
         return []  # the common case, in one query: nobody's slots need counting
     stale = timezone.now() - timedelta(seconds=settings.STALE_AFTER_S)
     free = settings.MAX_RUNNING_PER_USER - _running_for_user(user_id, stale)
     released = []
-    for pk in parked[:max(free, 0)]:
-        if Submission.objects.filter(pk=pk, status=Status.QUEUED, enqueued_at__isnull=True).update(
-                enqueued_at=timezone.now()) == 1:
+    for pk in parked[: max(free, 0)]:
+        if (
+            Submission.objects.filter(pk=pk, status=Status.QUEUED, enqueued_at__isnull=True).update(
+                enqueued_at=timezone.now()
+            )
+            == 1
+        ):
             intake.enqueue(pk)
             released.append(pk)
     return released
 
 
 def beat(submission_id: int, token: uuid.UUID) -> bool:
-    return Submission.objects.filter(pk=submission_id, claim=token, status=Status.RUNNING).update(
-        heartbeat_at=timezone.now()) == 1
+    return (
+        Submission.objects.filter(pk=submission_id, claim=token, status=Status.RUNNING).update(
+            heartbeat_at=timezone.now()
+        )
+        == 1
+    )
 
 
 class Heartbeat:
@@ -190,8 +224,12 @@ def recover_stalled_submissions(broker_lost: bool = False) -> list[int]:
     for user_id in parked.order_by().values_list("user_id", flat=True).distinct():
         release_parked(user_id)
     if resent:
-        log.warning("re-sent %d stalled submission(s)%s: %s", len(resent), " (the broker lost its messages)"
-                    if broker_lost else "", resent[:50])
+        log.warning(
+            "re-sent %d stalled submission(s)%s: %s",
+            len(resent),
+            " (the broker lost its messages)" if broker_lost else "",
+            resent[:50],
+        )
     return resent
 
 
@@ -202,11 +240,14 @@ ANYTHING_TO_RECOVER = """SELECT EXISTS (SELECT 1 FROM submissions_submission WHE
 
 
 def anything_to_recover(now) -> bool:
-    stale, old = (connection.ops.adapt_datetimefield_value(now - timedelta(seconds=seconds))
-                  for seconds in (settings.STALE_AFTER_S, settings.REQUEUE_AFTER_S))
+    stale, old = (
+        connection.ops.adapt_datetimefield_value(now - timedelta(seconds=seconds))
+        for seconds in (settings.STALE_AFTER_S, settings.REQUEUE_AFTER_S)
+    )
     with connection.cursor() as cursor:
-        cursor.execute(ANYTHING_TO_RECOVER, [Status.RUNNING.value, stale, Status.QUEUED.value, old,
-                                             Status.QUEUED.value])
+        cursor.execute(
+            ANYTHING_TO_RECOVER, [Status.RUNNING.value, stale, Status.QUEUED.value, old, Status.QUEUED.value]
+        )
         return bool(cursor.fetchone()[0])
 
 
@@ -215,9 +256,14 @@ def requeue_dead_workers_submissions(now) -> list[int]:
     stale = now - timedelta(seconds=settings.STALE_AFTER_S)
     resent = []
     for submission_id in Submission.objects.filter(status=Status.RUNNING, heartbeat_at__lt=stale).values_list(
-            "pk", flat=True)[:500]:
-        if Submission.objects.filter(pk=submission_id, status=Status.RUNNING, heartbeat_at__lt=stale).update(
-                status=Status.QUEUED, claim=None, heartbeat_at=None, enqueued_at=now) == 1:
+        "pk", flat=True
+    )[:500]:
+        if (
+            Submission.objects.filter(pk=submission_id, status=Status.RUNNING, heartbeat_at__lt=stale).update(
+                status=Status.QUEUED, claim=None, heartbeat_at=None, enqueued_at=now
+            )
+            == 1
+        ):
             push.publish_status(submission_id, Status.QUEUED)  # a waiting page reads only when told (push.py)
             intake.enqueue(submission_id, Lane.RUN)
             resent.append(submission_id)

@@ -33,8 +33,15 @@ log = logging.getLogger(__name__)
 GRADE_TASK = "judge.submissions.tasks.grade_submission"
 
 
-def take_submission(request, problem: Problem, code: str | bytes, kind: str, inputs: dict[str, str] | None,
-                    client_key: uuid.UUID | None, client_address: str) -> Submission:
+def take_submission(
+    request,
+    problem: Problem,
+    code: str | bytes,
+    kind: str,
+    inputs: dict[str, str] | None,
+    client_key: uuid.UUID | None,
+    client_address: str,
+) -> Submission:
     """A click on Run or Submit (``inputs``: a Run on the student's own inputs), from a page or the API.
 
     The same click again (a retry whose first answer was lost) gets the submission it made, not counted again;
@@ -48,14 +55,21 @@ def take_submission(request, problem: Problem, code: str | bytes, kind: str, inp
         return earlier
     check_rate_limit(request, kind)
     if inputs is not None:
-        return submit_custom_run(request.user, problem, code, inputs, client_key=client_key,
-                                 client_address=client_address)
+        return submit_custom_run(
+            request.user, problem, code, inputs, client_key=client_key, client_address=client_address
+        )
     return submit_solution(request.user, problem, code, kind, client_key=client_key, client_address=client_address)
 
 
-def submit_solution(user, problem: Problem, code: str | bytes, kind: str = Kind.SUBMIT,
-                    custom_inputs: dict[str, str] | None = None, client_key: uuid.UUID | None = None,
-                    client_address: str | None = None) -> Submission:
+def submit_solution(
+    user,
+    problem: Problem,
+    code: str | bytes,
+    kind: str = Kind.SUBMIT,
+    custom_inputs: dict[str, str] | None = None,
+    client_key: uuid.UUID | None = None,
+    client_address: str | None = None,
+) -> Submission:
     """Accept the code (a Run on the student's own inputs with ``custom_inputs``: see ``submit_custom_run``).
 
     ``client_key`` is the page's key for the click: a second request with it (a retry whose first answer was
@@ -76,10 +90,16 @@ def submit_solution(user, problem: Problem, code: str | bytes, kind: str = Kind.
             if kind == Kind.SUBMIT and custom_inputs is None:
                 admission.admit(user, problem, timezone.now())  # an attempt limit, counted under a lock
             submission = Submission.objects.create(
-                user=user, problem=problem, test_set_id=problem.current_test_set_id,
-                kind=Kind.RUN if custom_inputs is not None else kind, code=code, custom_inputs=custom_inputs,
-                enqueued_at=timezone.now(), client_key=client_key,
-                client_address=fairshare.address_key(client_address), request_id=current_request_id(),
+                user=user,
+                problem=problem,
+                test_set_id=problem.current_test_set_id,
+                kind=Kind.RUN if custom_inputs is not None else kind,
+                code=code,
+                custom_inputs=custom_inputs,
+                enqueued_at=timezone.now(),
+                client_key=client_key,
+                client_address=fairshare.address_key(client_address),
+                request_id=current_request_id(),
             )
             transaction.on_commit(lambda: enqueue(submission.pk))
     except admission.SubmitRefused:
@@ -100,8 +120,14 @@ def submit_solution(user, problem: Problem, code: str | bytes, kind: str = Kind.
     return submission
 
 
-def earlier_click(user, problem: Problem, client_key: uuid.UUID | None, code: str | bytes, kind: str,
-                  custom_inputs: dict[str, str] | None = None) -> Submission | None:
+def earlier_click(
+    user,
+    problem: Problem,
+    client_key: uuid.UUID | None,
+    code: str | bytes,
+    kind: str,
+    custom_inputs: dict[str, str] | None = None,
+) -> Submission | None:
     """The submission this click already made, if it did: the same problem, key, code, kind and custom inputs."""
     if client_key is None:
         return None
@@ -122,8 +148,14 @@ class CustomInputRejected(SubmissionRejected):
         self.errors = errors
 
 
-def submit_custom_run(user, problem: Problem, code: str | bytes, texts: dict[str, str],
-                      client_key: uuid.UUID | None = None, client_address: str | None = None) -> Submission:
+def submit_custom_run(
+    user,
+    problem: Problem,
+    code: str | bytes,
+    texts: dict[str, str],
+    client_key: uuid.UUID | None = None,
+    client_address: str | None = None,
+) -> Submission:
     """A Run on the student's own inputs (NumPy literals, parameter -> text), graded against the reference's
     output on them, which the worker computes in the sandbox. CustomInputRejected names each refused field."""
     if not problem.solution_code.strip():
@@ -132,8 +164,9 @@ def submit_custom_run(user, problem: Problem, code: str | bytes, texts: dict[str
         validate_inputs(problem_spec(problem), texts, expectations(example_inputs(problem)))
     except BadInputs as exc:
         raise CustomInputRejected(exc.errors) from None
-    return submit_solution(user, problem, code, Kind.RUN, custom_inputs=dict(texts), client_key=client_key,
-                           client_address=client_address)
+    return submit_solution(
+        user, problem, code, Kind.RUN, custom_inputs=dict(texts), client_key=client_key, client_address=client_address
+    )
 
 
 CUSTOM_UNAVAILABLE = "this problem has no reference solution on the site, so a custom input has no expected output"
@@ -176,11 +209,14 @@ class Delivery(NamedTuple):
 
 
 # Hand-written: the ORM's compiling cost as much as the statement, on every message (issue 45).
-DELIVERY = "SELECT s.request_id, s.user_id, s.client_address, s.status{counts} FROM submissions_submission s WHERE s.id = %s"
+DELIVERY = (
+    "SELECT s.request_id, s.user_id, s.client_address, s.status{counts} FROM submissions_submission s WHERE s.id = %s"
+)
 UNFINISHED_COUNTS = (
     ", (SELECT count(*) FROM submissions_submission o WHERE o.status IN (%s, %s) AND o.id <> s.id AND o.user_id = s.user_id)"
     ", (SELECT count(*) FROM submissions_submission o WHERE o.status IN (%s, %s) AND o.id <> s.id"
-    " AND s.client_address <> '' AND o.client_address = s.client_address)")
+    " AND s.client_address <> '' AND o.client_address = s.client_address)"
+)
 
 
 def delivery(submission_id: int, counts: bool = False) -> Delivery | None:
@@ -244,9 +280,19 @@ def requeue(submission_ids: list[int], test_sets: dict[int, int], finished_befor
         ids = [pk for pk, problem in ready if problem == problem_id]
         if ids:
             requeued += Submission.objects.filter(pk__in=ids, status=Status.DONE).update(
-                status=Status.QUEUED, test_set_id=test_set_id, verdict="", message="", results=[],
-                grading_ms=None, sandbox={}, enqueued_at=now, started_at=None, finished_at=None,
-                claim=None, heartbeat_at=None, attempts=0,
+                status=Status.QUEUED,
+                test_set_id=test_set_id,
+                verdict="",
+                message="",
+                results=[],
+                grading_ms=None,
+                sandbox={},
+                enqueued_at=now,
+                started_at=None,
+                finished_at=None,
+                claim=None,
+                heartbeat_at=None,
+                attempts=0,
             )
     for pk, _ in ready:
         enqueue(pk, Lane.REJUDGE)

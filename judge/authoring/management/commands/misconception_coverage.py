@@ -26,8 +26,11 @@ class Command(BaseCommand):
             total_wrong, total_explained = total_wrong + coverage.wrong, total_explained + coverage.explained
             share = f"{coverage.share:.0%}" if coverage.share is not None else "-"
             largest = f"{clusters[0].students} students" if clusters else "-"
-            self.stdout.write(f"| {problem.slug:<32} | {coverage.wrong} | {coverage.explained} | {share} | "
-                              f"{len(clusters)} | {largest} |")
+            self.stdout.write(
+                f"| {problem.slug:<32} | {coverage.wrong} | {coverage.explained} | {share} | "
+                f"{len(clusters)} | {largest} |"
+            )
         if total_wrong:
-            self.stdout.write(f"all problems: {total_explained} of {total_wrong} explained "
-                              f"({total_explained / total_wrong:.0%})")
+            self.stdout.write(
+                f"all problems: {total_explained} of {total_wrong} explained ({total_explained / total_wrong:.0%})"
+            )

@@ -15,10 +15,15 @@ class Command(BaseCommand):
     def add_arguments(self, parser) -> None:
         parser.add_argument("slugs", nargs="*", help="only these problems")
         parser.add_argument("--root", type=Path, default=None, help="folder holding the packages")
-        parser.add_argument("--force", action="store_true",
-                            help="import even problems edited in the browser since their last import")
-        parser.add_argument("--jobs", type=int, default=1,
-                            help="gates run at once (each in a sandbox of its own), after what they build on")
+        parser.add_argument(
+            "--force", action="store_true", help="import even problems edited in the browser since their last import"
+        )
+        parser.add_argument(
+            "--jobs",
+            type=int,
+            default=1,
+            help="gates run at once (each in a sandbox of its own), after what they build on",
+        )
 
     def handle(self, *args, slugs: list[str], root: Path | None, force: bool, jobs: int, **options) -> None:
         job_log = logging.getLogger("sandbox.jobs")

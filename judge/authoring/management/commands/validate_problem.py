@@ -7,8 +7,10 @@ from judge.problems.models import Problem
 
 
 class Command(BaseCommand):
-    help = ("Run the publish gate on a problem's current draft, in a real sandbox; "
-            "publishes it if every check passes (the workbench asks first). Exit status 1 if a check fails.")
+    help = (
+        "Run the publish gate on a problem's current draft, in a real sandbox; "
+        "publishes it if every check passes (the workbench asks first). Exit status 1 if a check fails."
+    )
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("slug")

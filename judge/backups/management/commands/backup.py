@@ -24,6 +24,8 @@ class Command(BaseCommand):
             raise CommandError(str(exc)) from None
         # With the backup on standard output, the summary goes to standard error.
         out = sys.stderr if file == STDIO else self.stdout
-        out.write(f"Backed up the {manifest.engine} database ({describe(manifest.schema_state)}, version "
-                  f"{manifest.app_version}) to {'standard output' if file == STDIO else file}: "
-                  f"{manifest.database.bytes:,} bytes, SHA-256 {manifest.database.sha256}.\n")
+        out.write(
+            f"Backed up the {manifest.engine} database ({describe(manifest.schema_state)}, version "
+            f"{manifest.app_version}) to {'standard output' if file == STDIO else file}: "
+            f"{manifest.database.bytes:,} bytes, SHA-256 {manifest.database.sha256}.\n"
+        )

@@ -34,8 +34,11 @@ class Command(BaseCommand):
             raise CommandError(f"malformed problem package: {exc}", returncode=2) from None
         spec = package.spec(settings.MAX_OUTPUT_BYTES)
         # ``from solved import ...`` gives the references of the problems it builds on, here as in its gate.
-        solved = {slug: (settings.PROBLEMS_DIR / slug / "solution.py").read_text(encoding="utf-8")
-                  for slug in package.problem.builds_on if (settings.PROBLEMS_DIR / slug / "solution.py").is_file()}
+        solved = {
+            slug: (settings.PROBLEMS_DIR / slug / "solution.py").read_text(encoding="utf-8")
+            for slug in package.problem.builds_on
+            if (settings.PROBLEMS_DIR / slug / "solution.py").is_file()
+        }
         reports = []
         # One container: several files go through the same warm sandbox, in order.
         with open_sandbox(sandbox, pool_size=1) as box:
@@ -70,8 +73,9 @@ class Command(BaseCommand):
             self.stdout.write(f"  {test.status:<22} {test.name} ({where}, {test.time_ms:.1f} ms) {test.message}")
             if test.misconception:
                 see = f" (see {test.misconception['see']})" if test.misconception["see"] else ""
-                self.stdout.write(f"  {'':<22} misconception: {test.misconception['name']}. "
-                                  f"{test.misconception['explanation']}{see}")
+                self.stdout.write(
+                    f"  {'':<22} misconception: {test.misconception['name']}. {test.misconception['explanation']}{see}"
+                )
         # What the student's page shows above the tests: the properties the problem's probes found broken.
         for broken in report.properties:
             see = f" (see {broken['see']})" if broken.get("see") else ""

@@ -14,6 +14,8 @@ class Command(BaseCommand):
         started = time.monotonic()
         counts = rebuild_standings()
         ranked, problems = counts["UserTotals"], counts["ProblemTotals"]
-        self.stdout.write(f"rebuilt in {time.monotonic() - started:.1f} s: {counts['UserProblemState']} "
-                          f"student-problem states, {ranked} student{'s' * (ranked != 1)} ranked, "
-                          f"{problems} problem{'s' * (problems != 1)} with submissions")
+        self.stdout.write(
+            f"rebuilt in {time.monotonic() - started:.1f} s: {counts['UserProblemState']} "
+            f"student-problem states, {ranked} student{'s' * (ranked != 1)} ranked, "
+            f"{problems} problem{'s' * (problems != 1)} with submissions"
+        )
