@@ -1,4 +1,8 @@
-"""Recovery does not wait in line: with 100 submissions queued, a fault is repaired within 20 s.
+"""Recovery does not wait in line: with 100 submissions queued, a fault is repaired ahead of the backlog.
+
+No time is asserted (the benchmarks measure; bench/soak.py and the benchmarks log keep the figures): a killed
+worker's submission must be final while most of the backlog still waits, and a submission the broker lost must be
+sent again although nothing would re-send it for its age (REQUEUE_AFTER_S is an hour here).
 
 Real Celery workers as compose runs them: one maintenance worker (the beat and
 the recovery sweep, on its own queue) and grading workers on run,submit,rejudge,
@@ -26,13 +30,12 @@ from tests.test_worker_end_to_end import final, start_worker, wait_for, worker_e
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 SLUG = "prepend_class_token"
-RECOVERY_TARGET_S = 20.0
 BACKLOG = 100
 PRODUCTION_TIMINGS = {
     "HEARTBEAT_INTERVAL_S": "2",
     "STALE_AFTER_S": "8",
     "RECOVERY_INTERVAL_S": "3",
-    "REQUEUE_AFTER_S": "60",
+    "REQUEUE_AFTER_S": "3600",  # so only the sweep's noticing that the broker lost them re-sends lost messages
 }
 MAINTENANCE = ("-Q", "maintenance", "--beat", "--pool=solo")
 GRADING = ("-Q", "run,submit,rejudge", "--concurrency=1")
@@ -87,7 +90,7 @@ def worker_grading(workers: list, submission_id: int):
     return None
 
 
-def test_a_submission_whose_worker_is_killed_is_final_within_20_s_with_100_queued(
+def test_a_submission_whose_worker_is_killed_is_final_before_the_100_queued_ahead_of_it(
     problems, student, django_user_model, start_worker, tmp_path
 ):
     start_worker(*MAINTENANCE, env=PRODUCTION_TIMINGS)
@@ -114,7 +117,6 @@ def test_a_submission_whose_worker_is_killed_is_final_within_20_s_with_100_queue
     assert (done.verdict, done.attempts) == ("accepted", 2)
     assert still_queued > BACKLOG // 2  # the backlog was there all along
     print(f"final {recovered_after:.1f} s after its worker died, {still_queued} still queued")
-    assert recovered_after <= RECOVERY_TARGET_S, f"final {recovered_after:.1f} s after the worker died"
 
 
 @pytest.fixture
@@ -185,7 +187,7 @@ for user in get_user_model().objects.filter(pk__in={[u.pk for u in users]!r}).or
     return [int(line) for line in done.stdout.split()]
 
 
-def test_after_redis_restarts_empty_the_lost_submissions_are_final_within_20_s(
+def test_after_redis_restarts_empty_the_lost_submissions_are_sent_again_and_graded_once(
     problems, django_user_model, own_redis, start_worker, tmp_path
 ):
     broker_url, restart_redis = own_redis
@@ -212,4 +214,3 @@ def test_after_redis_restarts_empty_the_lost_submissions_are_final_within_20_s(
     assert set(graded.values_list("verdict", flat=True)) == {"accepted"}
     assert not graded.filter(attempts__gt=1).exists()  # re-sent, not graded twice
     print(f"{len(lost)} lost; the first final {first_after:.1f} s after Redis restarted")
-    assert first_after <= RECOVERY_TARGET_S, f"final {first_after:.1f} s after Redis lost it"
