@@ -53,8 +53,9 @@ def people(django_user_model, problems):
     paired = courses.save_assignment(
         course, iris, {"title": "In pairs", "weight": 1.0, "due_at": due}, [problems[OTHER]]
     )
-    # A group the students formed themselves, with a Submit of each kind for the group box to list.
-    groups.set_group_rule(paired, iris, 2, GroupFormation.STUDENTS)
+    # A group the students formed themselves, with a Submit of each kind for the group box to list, and room left
+    # for the instructor's form that adds to it.
+    groups.set_group_rule(paired, iris, 3, GroupFormation.STUDENTS)
     group = groups.create_group(paired, ada)
     groups.join_group(paired, ben, group.code)
     graded(ben, problems[OTHER], Verdict.WRONG_ANSWER, minute=5)
