@@ -83,6 +83,8 @@ def first_hasher_under(env: dict) -> str:
 @pytest.mark.heavy  # the site in processes of its own
 def test_the_benchmarks_that_sign_students_in_run_the_site_with_the_production_hash():
     assert os.environ.get("JUDGE_TEST") == "1"  # as here: a benchmark started from a test shell still must not
-    args = argparse.Namespace(database="judge_bench_x", redis_db=13, port=8099, problem="prepend_class_token")
+    args = argparse.Namespace(
+        database="judge_bench_x", redis_db=13, port=8099, problem="prepend_class_token", concurrency=None
+    )
     assert first_hasher_under(load_bench("sign_in").stack_env(args)) == "judge.accounts.hashers.Argon2Hasher"
     assert first_hasher_under(load_bench("classroom").make_stack(args).env) == "judge.accounts.hashers.Argon2Hasher"
