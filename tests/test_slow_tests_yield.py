@@ -25,7 +25,9 @@ def f(x):
 def weight():
     {read}
 """
-NICE = "return os.nice(0)"
+# A read only: os.nice(0) also sets the value it read, and when the zygote renices the child between the two, the
+# child's setting it back is refused (EPERM: only root may raise a priority).
+NICE = "return os.getpriority(os.PRIO_PROCESS, 0)"
 SHARES = "return int(open('/sys/fs/cgroup/cpu/cpu.shares').read())"
 
 
