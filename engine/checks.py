@@ -18,8 +18,10 @@ from __future__ import annotations
 
 import ast
 import builtins
+import copy
+import functools
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 import numpy as np
@@ -68,7 +70,17 @@ class TestResult:
     drawn: bool = False
 
     def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """What ``dataclasses.asdict`` gives (the caller's own copy), without its reflection over every nested
+        value: for the 13 tests of a Submit that cost more than checking them."""
+        data = {name: getattr(self, name) for name in RESULT_FIELDS}
+        for name in NESTED_FIELDS:
+            if data[name]:
+                data[name] = copy.deepcopy(data[name])
+        return data
+
+
+RESULT_FIELDS = tuple(item.name for item in fields(TestResult))
+NESTED_FIELDS = ("checks", "detail", "traceback", "misconception")
 
 
 def describe_dtype(dtype: np.dtype[Any]) -> str:
@@ -481,24 +493,40 @@ MAXIMUM_CALLS = frozenset({"max", "amax", "nanmax"})
 EXPONENTIAL_CALLS = frozenset({"exp", "expm1", "exp2"})
 
 
-@dataclass(frozen=True)
 class CodeFacts:
     """What a submission's code does, read from its syntax tree (never run) by trusted code, so advice that
     names a cause can be checked against it first: "subtract the maximum" is wrong for code that does.
 
     ``max_axes``: the axis of each maximum the code subtracts ("-1"; "none" for the whole array; "other"
     where it is not a constant), also through a name the maximum was assigned to.  ``exponentiates``: it calls
-    an exponential, whose overflow on large inputs is the cause the NaN advice names."""
+    an exponential, whose overflow on large inputs is the cause the NaN advice names.
 
-    max_axes: frozenset[str] = frozenset()
-    exponentiates: bool = True
+    The code is read when advice first asks (a NaN where none was expected): most runs never do, and parsing
+    and walking the tree three times cost a graded Submit more than checking all of its tests' values."""
+
+    def __init__(self, code: str | None = None) -> None:
+        self.code = code
 
     @classmethod
     def of(cls, code: str) -> CodeFacts:
+        return cls(code)
+
+    @property
+    def max_axes(self) -> frozenset[str]:
+        return self._read[0]
+
+    @property
+    def exponentiates(self) -> bool:
+        return self._read[1]
+
+    @functools.cached_property
+    def _read(self) -> tuple[frozenset[str], bool]:
+        if self.code is None:
+            return frozenset(), True
         try:
-            tree = ast.parse(code)
+            tree = ast.parse(self.code)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
-            return cls()
+            return frozenset(), True
         maxima: dict[str, str] = {}
         for node in ast.walk(tree):
             if isinstance(node, ast.Assign) and (axis := _maximum_axis(node.value)) is not None:
@@ -520,7 +548,7 @@ class CodeFacts:
             axis = maxima.get(subtracted.id) if isinstance(subtracted, ast.Name) else _maximum_axis(subtracted)
             if axis is not None:
                 axes.add(axis)
-        return cls(frozenset(axes), exponentiates)
+        return frozenset(axes), exponentiates
 
 
 def _called(node: ast.Call) -> str:
