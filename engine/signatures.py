@@ -174,10 +174,11 @@ ARRAY_STATUSES = {TestStatus.WRONG_DTYPE, TestStatus.WRONG_SHAPE, TestStatus.WRO
 
 
 def signature_of(
-    event: TestEvent, status: str, expected: NDArray[Any], rtol: float, atol: float, max_output_bytes: int
+    event: TestEvent, status: str, expected: NDArray[Any] | None, rtol: float, atol: float, max_output_bytes: int
 ) -> str:
-    """The signature of a test result graded from ``event`` (the sandbox's, already parsed)."""
-    if status in ARRAY_STATUSES and event.output is not None:
+    """The signature of a test result graded from ``event`` (the sandbox's, already parsed); ``expected`` is
+    needed for a wrong array only (None: a passed test's, not read)."""
+    if status in ARRAY_STATUSES and event.output is not None and expected is not None:
         try:
             actual = read_npy(event.output, max_output_bytes + 4096)
         except UnreadableArray:

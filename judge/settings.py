@@ -529,6 +529,9 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Celery's Django fixup closes a worker process's database connection every this many tasks, not at every task:
+# the process keeps it as Django's CONN_MAX_AGE says (judge/celery.py, ``reuse_connections``).
+CELERY_DB_REUSE_MAX = 1000
 CELERY_BEAT_SCHEDULE = {
     "recover-stalled-submissions": {
         "task": "judge.submissions.tasks.recover_stalled_submissions",

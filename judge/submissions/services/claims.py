@@ -142,10 +142,19 @@ def park_submission(submission_id: int) -> bool:
     return parked
 
 
+# A student's oldest parked submissions, in SQL: every graded submission asks, and compiling the ORM's query cost
+# five times as much CPU as the statement (usually answered with no rows).
+PARKED = (
+    "SELECT id FROM submissions_submission WHERE user_id = %s AND status = %s AND enqueued_at IS NULL "
+    "ORDER BY id LIMIT %s"
+)
+
+
 def release_parked(user_id: int) -> list[int]:
     """Send this user's oldest parked submissions, as many as they have free slots, to the back of their lanes."""
-    waiting = Submission.objects.filter(user_id=user_id, status=Status.QUEUED, enqueued_at__isnull=True)
-    parked = list(waiting.order_by("pk").values_list("pk", flat=True)[: settings.MAX_RUNNING_PER_USER])
+    with connection.cursor() as cursor:
+        cursor.execute(PARKED, [user_id, Status.QUEUED.value, settings.MAX_RUNNING_PER_USER])
+        parked = [row[0] for row in cursor.fetchall()]
     if not parked:
         return []  # the common case, in one query: nobody's slots need counting
     stale = timezone.now() - timedelta(seconds=settings.STALE_AFTER_S)
