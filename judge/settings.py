@@ -394,6 +394,9 @@ SANDBOX_TRIES = env_number("SANDBOX_TRIES", 3)
 MEASURE_SPEED = env_bool("MEASURE_SPEED", not TESTING)
 # A figure still missing this long after the verdict will not come (its message was lost): the page says so.
 SPEED_GIVE_UP_S = env_number("SPEED_GIVE_UP_S", 900.0, float)
+# A student's new code for a problem is timed at most once this often (their Submit then says it was not timed,
+# and why); the same code as a Submit timed before gets its figure whenever it comes.  0: every Submit is timed.
+SPEED_RETIME_AFTER_S = env_number("SPEED_RETIME_AFTER_S", 600.0, float)
 # Fairness: at most this many submissions of one user are graded at once; the others wait in
 # the database (not in a worker slot) and are sent when one of theirs finishes.
 MAX_RUNNING_PER_USER = env_number("MAX_RUNNING_PER_USER", 1)

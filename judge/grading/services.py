@@ -149,7 +149,9 @@ def record_speed(submission: Submission, solved: dict[str, str]) -> SpeedReport 
     """Measure an accepted Submit's speed against the reference's and store it (after its verdict, which
     the student sees first); when the sandbox failed, the stored figure says it was not measured and why.
     The same code measured before on the same test set is not timed again: its figure is stored once more
-    (``speed.figure_of_same_code``), so a Submit sent again costs nothing and gets the figure it got."""
+    (``speed.figure_of_same_code``), so a Submit sent again costs nothing and gets the figure it got.  New code
+    of a student whose code for the problem was timed less than ``SPEED_RETIME_AFTER_S`` ago is not timed: its
+    figure says so (``speed.timed_lately``), and the student's standing stays their best timed Submit's."""
     problem = submission.problem
     key = code_key(submission.code, problem.solution_code, solved)
     earlier = speed.figure_of_same_code(submission, key)
@@ -163,6 +165,13 @@ def record_speed(submission: Submission, solved: dict[str, str]) -> SpeedReport 
             earlier.get("message", ""),
             earlier.get("ratio_precise"),
         )
+    lately = speed.timed_lately(submission, settings.SPEED_RETIME_AFTER_S)
+    if lately is not None:  # a sample of a student's fresh Submits is timed: one per SPEED_RETIME_AFTER_S
+        report = SpeedReport(None, message=speed.not_timed_message(lately, settings.SPEED_RETIME_AFTER_S))
+        Submission.objects.filter(pk=submission.pk, speed__isnull=True).update(
+            speed=report.as_dict() | {"not_timed_after": lately.pk}
+        )
+        return report
     draws = load_benchmark(submission.test_set_id)
     if not draws or not problem.solution_code.strip():
         report = SpeedReport(None, message="this problem has no benchmark to time it on")
@@ -180,6 +189,7 @@ def record_speed(submission: Submission, solved: dict[str, str]) -> SpeedReport 
             worker_sandbox(),
             solved,
             reference_code(builds_on(problem)),
+            others=speed.others_of(submission),
         )
     except SandboxError as exc:
         log.warning("speed of submission %s not measured: %s", submission.pk, exc)
