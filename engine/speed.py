@@ -19,8 +19,9 @@ clock from outside (``sandbox/zygote/supervisor.py``, ``cpu_event``), from befor
 student's code runs (work done at import time counts) to the moment the last result has been read.  A
 child's figure is that CPU time per call.
 
-Each repeat's ratio is student / reference, the two children run one right after the other in the same
-sandbox, so a machine under load slows both; the figure is their trimmed mean on a log scale (``figure``).
+Each repeat runs the two children one right after the other in the same sandbox, so both sides are sampled
+over the same moments and load; the figure is the ratio of each side's lower quartile over the repeats
+(``figure``), which reads the children a burst of contention missed.
 Both figures include what the harness costs around a call (loading the inputs, hashing them, encoding the
 result), the same for both: on a problem whose work is little more than reading its inputs, the ratios sit
 closer to 1 than the work alone would put them.  It is shown rounded
@@ -49,9 +50,9 @@ from engine.verdicts import TestStatus
 from sandbox.backends.base import Sandbox, SandboxError
 from sandbox.protocol import MAX_OUTPUT_BYTES, Outcome
 
-REPEATS = (
-    13  # the same code's percentile spread 23-31 points with 5, 4-13 with 9, 4-8 with 13 (bench/speed_stability.py)
-)
+# The same code's percentile spread 23-31 points with 5, 4-13 with 9, 4-8 with 13 (bench/speed_stability.py,
+# the trimmed mean of paired ratios); each side's lower quartile is steadier under load (``figure``).
+REPEATS = 9
 TRIM_FROM = 5  # from this many repeats on, the highest and lowest ratios are left out
 BENCH_DRAWS = 10  # secret seeds of the benchmark case (fewer when the case is large: BENCH_MAX_BYTES)
 # Slow code gets fewer repeats: past this much of its CPU time (at least MIN_REPEATS), more would cost the
@@ -334,23 +335,36 @@ def _normalised(source: str) -> str:
 
 
 def figure(pairs: list[tuple[float, float]]) -> SpeedReport:
-    """The repeats' ratios, student / reference, each taken within one repeat, averaged on a log scale with
-    the highest and the lowest left out (from five repeats on).
+    """The ratio of each side's lower quartile (``QUANTILE``) of its per-call CPU times over the repeats,
+    student / reference.
 
-    The two children of a repeat run a moment apart, so the load of that moment slows both and their ratio
-    cancels it; leaving out the extremes drops a repeat that a burst hit in one child only.  Not each side's
-    minimum: a child's CPU time varies 8-30% from one fresh process to the next even on a quiet machine, and
-    the two minima are each the extreme of that noise, from different repeats: side by side on one run's
-    measurements, the same code's ratio spread 0.89-1.27 that way and 0.95-1.05 this way
-    (``bench/speed_stability.py``).  The per-call times shown to staff are each side's median."""
-    logs = sorted(math.log(max(s, FLOOR_MS) / max(r, FLOOR_MS)) for s, r in pairs)
-    if len(logs) >= TRIM_FROM:
-        logs = logs[1:-1]
-    ratio = math.exp(statistics.fmean(logs))
-    student_ms, reference_ms = statistics.median(s for s, _ in pairs), statistics.median(r for _, r in pairs)
+    The reference's child and the student's alternate, one right after the other, so both sides are sampled
+    over the same moments and the same load.  What another program does to a child's CPU time only adds to
+    it: a burst of contention (caches and memory bandwidth taken, the child preempted mid-call) inflated a
+    child's CPU time up to 3x on a shared two-core machine, in either side's child alone, in a third of the
+    repeats at a load of 5-10.  A low quantile of each side reads the children those bursts missed: resampling
+    one run's 30 pairs, 13 at a time, the same code's figure moved 0.046 (log sd) this way, 0.086 as the
+    trimmed mean of the paired ratios (the figure before), and 0.07 with seven repeats against 0.13.  Not the
+    minimum: on a quiet machine the spread between fresh processes is symmetric (8-30%), and a minimum would
+    be the extreme of that noise.  The per-call times shown to staff are those quartiles."""
+    student_ms = _quantile([s for s, _ in pairs], QUANTILE)
+    reference_ms = _quantile([r for _, r in pairs], QUANTILE)
+    ratio = max(student_ms, FLOOR_MS) / max(reference_ms, FLOOR_MS)
     return SpeedReport(
         round_figure(ratio), len(pairs), round(student_ms, 3), round(reference_ms, 3), precise=float(f"{ratio:.4g}")
     )
+
+
+QUANTILE = 0.25
+
+
+def _quantile(values: list[float], q: float) -> float:
+    """The ``q`` quantile of ``values``, interpolated between the two nearest (one value: itself)."""
+    ordered = sorted(values)
+    at = q * (len(ordered) - 1)
+    below = math.floor(at)
+    above = min(below + 1, len(ordered) - 1)
+    return ordered[below] + (ordered[above] - ordered[below]) * (at - below)
 
 
 # How far apart two figures of the same code land: about 5% either way on a loaded machine
