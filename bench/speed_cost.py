@@ -143,7 +143,7 @@ def side(name: str, tree: Path, image: str, env: dict, submits: int, timeout: fl
         for i in range(submits):
             send("same", same_user, SUBJECT)
             send("fresh", users.create_user(f"fresh{i:02d}", password="x" * 20), SUBJECT + f"\nVARIANT = {i}\n")
-            send("polished", polisher, SUBJECT + f"\nVARIANT = {i}\n")
+            send("polished", polisher, SUBJECT + f"\nPOLISHED = {i}\n")  # not any fresh student's code
         cpu_s = tree_cpu_s(speed.pid) - cpu_before + containers.end()
     finally:
         for worker in (grading, speed):
