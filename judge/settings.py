@@ -387,7 +387,7 @@ REQUEUE_AFTER_S = env_number("REQUEUE_AFTER_S", 60.0, float)
 MAX_GRADING_ATTEMPTS = env_number("MAX_GRADING_ATTEMPTS", 3)
 # A sandbox that dies mid-job is replaced and the job tried again, this many times in all.
 SANDBOX_TRIES = env_number("SANDBOX_TRIES", 3)
-# An accepted Submit's speed against the reference (engine/speed.py): 26 sandbox jobs (13 repeats), in a task
+# An accepted Submit's speed against the reference (engine/speed.py): up to 18 sandbox jobs (9 repeats), in a task
 # of its own sent when the verdict is stored, on the speed lane: one worker of its own takes it, one at a
 # time, at the lowest CPU priority (services.grading.enqueue_speed; bin/run, docker-compose.yml).
 # The test profile leaves it out, but for the tests of speed, which turn it on.

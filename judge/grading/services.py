@@ -123,7 +123,7 @@ def _grade_claimed(submission: Submission, token: uuid.UUID) -> bool:
 
 def enqueue_speed(submission_id: int) -> bool:
     """Measure an accepted Submit's speed later, as a task of its own on the speed lane, which only the speed
-    worker takes (one at a time, at the lowest CPU priority): its 26 timed sandbox jobs (3-39 s) must never
+    worker takes (one at a time, at the lowest CPU priority): its up to 18 timed sandbox jobs (seconds) must never
     hold a slot the next students' verdicts need.  A message the broker loses costs only the figure, and no
     sweep sends it again: the page says it was not measured once ``SPEED_GIVE_UP_S`` have passed."""
     return send_task(SPEED_TASK, submission_id, queue=Lane.SPEED)
