@@ -275,7 +275,8 @@ def settled(pairs: list[tuple[float, float]]) -> bool:
 
 
 # Timing also stops, from ``STANDING_FROM`` repeats on, once what a student is shown is settled: the figure's
-# 95% interval (the repeats' trimmed log ratios, Student's t) is within ``SHOWN_ERROR`` either way, lies on one
+# 95% interval is within ``SHOWN_ERROR`` either way (taken from the repeats' paired log ratios, trimmed, with
+# Student's t: wider than the quartile figure's own, so it errs on the side of timing more), lies on one
 # side of the vectorised mark, and puts the percentile among the other students' figures within
 # ``STANDING_POINTS`` from one end to the other.  A figure far from every other one (a loop among vectorised
 # solutions) is settled after three or four repeats; one among close neighbours is timed to ``REPEATS``.
