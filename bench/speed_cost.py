@@ -1,20 +1,23 @@
 """What speed figures cost and how far they move, through the worker, before and after, in one run (issue 45).
 
 For each side (``--before``, a git ref, default ``main``; and this checkout), in a database of its own: a
-grading worker and the speed worker (not niced, unlike compose's, so that it finishes on a shared machine) started from that side's tree with the
-Docker sandbox built from it, PostgreSQL and Redis.  Then, through ``submit_solution`` as the site does:
+grading worker and the speed worker (not niced, unlike compose's, so that it finishes on a shared machine)
+started from that side's tree with the Docker sandbox built from it, PostgreSQL and Redis.  Then, through
+``submit_solution`` as the site does, one Submit at a time, each graded and timed before the next is sent:
 
   1. the population: 15 students each submit one accepted solution of ``layer_norm`` (the reference with 0-64
      extra passes over its input, a loop over rows, a loop over elements: ``bench/speed_stability.py``'s);
   2. the subject, a vectorised solution written otherwise than the reference, submitted ``--submits`` times
      by one student, the same code each time (what a class does: the same solution sent again);
   3. the subject written ``--submits`` ways that Python reads differently (a different unused constant each),
-     by another student: every one a fresh measurement.
+     each by another student: every one a fresh measurement, which is what the spread is about;
+  4. the same ``--submits`` ways sent by one student, one after the other (a student polishing a solution).
 
 Every figure is measured by that side's speed worker under the same conditions.  Printed per side: the CPU of
 the speed worker's process tree and its sandbox containers' cgroups per accepted Submit (amortised over all
-of them, and over the fresh measurements of step 3 alone), and the spread, in percentile points, of the
-subject's Submits among the other students' best (the site's own ``standing``), for steps 2 and 3.
+of them, and per Submit actually timed), how many of each step's Submits were timed, and the spread, in
+percentile points, of each step's figures among the population's (``engine.speed.percentile``, the site's own,
+with the 15 students of step 1 as the others: the subjects of step 3 do not rank against one another).
 
     .venv/bin/python bench/speed_cost.py [--before main] [--submits 10]
 
@@ -25,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -89,10 +93,16 @@ def wait_for_figures(ids: list[int], timeout: float) -> None:
     raise SystemExit(f"not every figure came within {timeout} s")
 
 
-def spread(submissions) -> tuple[int, list]:
-    from judge.submissions.speed import standing
+def spread(submissions: list, population: list[float]) -> tuple[int, list]:
+    """The percentile points between the fastest and the slowest figure of ``submissions`` among ``population``."""
+    from engine.speed import percentile
 
-    points = [standing(s).percentile if s.speed and s.speed.get("ratio") else None for s in submissions]
+    points = [
+        percentile(s.speed.get("ratio_precise") or s.speed["ratio"], population)
+        if s.speed and s.speed.get("ratio")
+        else None
+        for s in submissions
+    ]
     shown = [p for p in points if p is not None]
     return (max(shown) - min(shown) if shown else -1), points
 
@@ -104,6 +114,7 @@ def side(name: str, tree: Path, image: str, env: dict, submits: int, timeout: fl
     from judge.problems.models import Problem
     from judge.submissions.models import Submission
     from judge.submissions.services.intake import submit_solution
+    from judge.submissions.speed import best_ratios
 
     connection.close()
     prepare(env, PROBLEM)
@@ -112,49 +123,56 @@ def side(name: str, tree: Path, image: str, env: dict, submits: int, timeout: fl
     grading = start(tree, env, image, "run,submit,rejudge")
     # At the machine's priority, not compose's nice 19: on a shared machine a niced worker waits on everyone.
     speed = start(tree, env, image, "speed")
+    steps: dict[str, list[int]] = {"population": [], "same": [], "fresh": [], "polished": []}
+
+    def send(step: str, user, code: str) -> None:  # one at a time, as a student does
+        steps[step].append(submit_solution(user, problem, code).pk)
+        wait_for_figures(steps[step], timeout)
+
     try:
         time.sleep(5)
         containers = ContainerCPU(speed.pid)
         cpu_before = tree_cpu_s(speed.pid)
         containers.begin()
-        ids = [
-            submit_solution(users.create_user(f"peer{i:02d}", password="x" * 20), problem, code).pk
-            for i, code in enumerate(population().values())
-        ]
-        same_user, fresh_user = (
+        for i, code in enumerate(population().values()):
+            send("population", users.create_user(f"peer{i:02d}", password="x" * 20), code)
+        same_user, polisher = (
             users.create_user("subject", password="x" * 20),
-            users.create_user("fresh", password="x" * 20),
+            users.create_user("polisher", password="x" * 20),
         )
-        same, fresh = [], []
-        for i in range(submits):  # one at a time, as a student does: each graded before the next is sent
-            same.append(submit_solution(same_user, problem, SUBJECT).pk)
-            fresh.append(submit_solution(fresh_user, problem, SUBJECT + f"\nVARIANT = {i}\n").pk)
-            wait_for_figures(ids + same + fresh, timeout)
+        for i in range(submits):
+            send("same", same_user, SUBJECT)
+            send("fresh", users.create_user(f"fresh{i:02d}", password="x" * 20), SUBJECT + f"\nVARIANT = {i}\n")
+            send("polished", polisher, SUBJECT + f"\nPOLISHED = {i}\n")  # not any fresh student's code
         cpu_s = tree_cpu_s(speed.pid) - cpu_before + containers.end()
     finally:
         for worker in (grading, speed):
             stop_worker(worker)
-    accepted = list(
-        Submission.objects.filter(pk__in=ids + same + fresh, verdict="accepted").values_list("pk", flat=True)
-    )
-    measured = sum(
-        1
-        for speed in Submission.objects.filter(pk__in=accepted).values_list("speed", flat=True)
-        if (speed or {}).get("ratio") is not None
-    )
-    same_points, fresh_points = (
-        spread(list(Submission.objects.filter(pk__in=same).order_by("pk"))),
-        spread(list(Submission.objects.filter(pk__in=fresh).order_by("pk"))),
-    )
-    timed = len(accepted) - Submission.objects.filter(pk__in=accepted, speed__has_key="same_code_as").count()
+    every = [pk for ids in steps.values() for pk in ids]
+    accepted = set(Submission.objects.filter(pk__in=every, verdict="accepted").values_list("pk", flat=True))
+    timed = {
+        step: Submission.objects.filter(pk__in=ids, verdict="accepted", speed__has_key="code_key")
+        .exclude(speed__has_key="same_code_as")
+        .count()
+        for step, ids in steps.items()
+    }
+    peers = set(Submission.objects.filter(pk__in=steps["population"]).values_list("user_id", flat=True))
+    population_figures = [ratio for user_id, ratio in best_ratios(problem.pk).items() if user_id in peers]
     result = {
         "amortised": cpu_s * 1000 / len(accepted),
-        "per_timing": cpu_s * 1000 / max(timed, 1),
+        "per_timing": cpu_s * 1000 / max(sum(timed.values()), 1),
         "timed": timed,
         "accepted": len(accepted),
-        "measured": measured,
-        "same": same_points,
-        "fresh": fresh_points,
+        **{
+            step: spread(list(Submission.objects.filter(pk__in=steps[step]).order_by("pk")), population_figures)
+            for step in ("same", "fresh", "polished")
+        },
+        "repeats": sorted(
+            (speed or {}).get("repeats", 0)
+            for speed in Submission.objects.filter(pk__in=every, speed__has_key="code_key")
+            .exclude(speed__has_key="same_code_as")
+            .values_list("speed", flat=True)
+        ),
     }
     print(f"{name}: {result}", flush=True)
     return result
@@ -198,8 +216,8 @@ def main() -> None:
     before, after = results["before"], results["after"]
     print(
         f"\n## Speed figures through the worker ({PROBLEM}: 15 other students, the subject {args.submits} times "
-        f"as it is and {args.submits} ways; load average {min(loads):.1f}-{max(loads):.1f} on {os.cpu_count()} "
-        f"CPUs; before = {args.before})\n"
+        f"as it is, {args.submits} ways by as many students and by one; load average {min(loads):.1f}-"
+        f"{max(loads):.1f} on {os.cpu_count()} CPUs; before = {args.before})\n"
     )
     print("| figure | before | after | after / before |")
     print("| --- | --- | --- | --- |")
@@ -208,12 +226,17 @@ def main() -> None:
         ("per_timing", "CPU per Submit actually timed, ms"),
     ):
         print(f"| {label} | {before[key]:.0f} | {after[key]:.0f} | {after[key] / before[key]:.2f} |")
+    for step in ("population", "same", "fresh", "polished"):
+        print(f"| Submits timed in step {step} | {before['timed'][step]} | {after['timed'][step]} | |")
+    print(f"| accepted Submits | {before['accepted']} | {after['accepted']} | |")
     print(
-        f"| Submits timed / accepted | {before['timed']}/{before['accepted']} | {after['timed']}/{after['accepted']} | |"
+        f"| repeats per timing, median | {statistics.median(before['repeats'] or [0])} | "
+        f"{statistics.median(after['repeats'] or [0])} | |"
     )
     for key, label in (
         ("same", "spread of the same code sent again, points"),
-        ("fresh", "spread of the same solution written otherwise, points"),
+        ("fresh", "spread of the same solution written otherwise by 10 students, points"),
+        ("polished", "spread of the same solution written otherwise by one student, points"),
     ):
         print(f"| {label} | {before[key][0]} {before[key][1]} | {after[key][0]} {after[key][1]} | |")
 

@@ -19,8 +19,9 @@ clock from outside (``sandbox/zygote/supervisor.py``, ``cpu_event``), from befor
 student's code runs (work done at import time counts) to the moment the last result has been read.  A
 child's figure is that CPU time per call.
 
-Each repeat's ratio is student / reference, the two children run one right after the other in the same
-sandbox, so a machine under load slows both; the figure is their trimmed mean on a log scale (``figure``).
+Each repeat runs the two children one right after the other in the same sandbox, so both sides are sampled
+over the same moments and load; the figure is the ratio of each side's lower quartile over the repeats
+(``figure``), which reads the children a burst of contention missed.
 Both figures include what the harness costs around a call (loading the inputs, hashing them, encoding the
 result), the same for both: on a problem whose work is little more than reading its inputs, the ratios sit
 closer to 1 than the work alone would put them.  It is shown rounded
@@ -49,9 +50,9 @@ from engine.verdicts import TestStatus
 from sandbox.backends.base import Sandbox, SandboxError
 from sandbox.protocol import MAX_OUTPUT_BYTES, Outcome
 
-REPEATS = (
-    13  # the same code's percentile spread 23-31 points with 5, 4-13 with 9, 4-8 with 13 (bench/speed_stability.py)
-)
+# The same code's percentile spread 23-31 points with 5, 4-13 with 9, 4-8 with 13 (bench/speed_stability.py,
+# the trimmed mean of paired ratios); each side's lower quartile is steadier under load (``figure``).
+REPEATS = 9
 TRIM_FROM = 5  # from this many repeats on, the highest and lowest ratios are left out
 BENCH_DRAWS = 10  # secret seeds of the benchmark case (fewer when the case is large: BENCH_MAX_BYTES)
 # Slow code gets fewer repeats: past this much of its CPU time (at least MIN_REPEATS), more would cost the
@@ -162,12 +163,19 @@ class Timed:
 
 
 def time_calls(
-    sandbox: Sandbox, code: str, spec: ProblemSpec, cases: list[Case], solved: dict[str, str] | None = None
+    sandbox: Sandbox,
+    code: str,
+    spec: ProblemSpec,
+    cases: list[Case],
+    solved: dict[str, str] | None = None,
+    digest: bool = False,
 ) -> Timed:
     """One call of ``code`` on each of ``cases``, all in one fresh child of ``sandbox``, with the CPU time
     the zygote read on the child's clock from before its first line of code ran to its last result (None
-    when it could not).  Work done ahead (at import time, or on a later case's inputs) is inside that."""
-    job = dataclasses.replace(job_of(code, dataclasses.replace(spec, budget_s=None), cases, solved), timed=True)
+    when it could not).  Work done ahead (at import time, or on a later case's inputs) is inside that.
+    ``digest``: each result comes as the sha256 of its ``.npy`` (``output_sha256``), not the ``.npy``."""
+    job = job_of(code, dataclasses.replace(spec, budget_s=None), cases, solved)
+    job = dataclasses.replace(job, timed=True, digest=digest)
     events = sandbox.run(job).events
     tests = [e for e in events if e.get("event") == "test"]
     cpus = [e.get("cpu_ms") for e in events if e.get("event") == "cpu"]
@@ -186,43 +194,68 @@ def measure_speed(
     solved: dict[str, str] | None = None,
     reference_solved: dict[str, str] | None = None,
     repeats: int = REPEATS,
+    others: list[float] | None = None,
 ) -> SpeedReport:
     """The speed of ``code`` (accepted) against ``reference`` on ``draws`` (``build_benchmark``'s).
 
     Each repeat runs the reference's child and the student's, in an order that alternates, each on every
     draw that fits one job; a child's figure is its CPU time per call, and the repeats' ratios make the
-    figure (``figure``)."""
+    figure (``figure``).  ``others``: the other students' figures (precise ratios) it will be ranked among;
+    timing then also stops once more repeats could not change what the student is shown (``standing_settled``)."""
     if not draws:
         return SpeedReport(None, message="this problem has no benchmark case")
     pairs: list[tuple[float, float]] = []  # (student, reference) CPU time per call, one pair per repeat
-    runs = [("reference", reference, reference_solved), ("student", code, solved)]
     passed: dict[str, dict[str, Any]] = {}  # draw name -> the student's first result on it that passed the checks
-    for repeat in range(repeats):
+    digests = True  # until a result differs from the one that passed on its draw: then whole results again
+    while len(pairs) < repeats:
+        repeat = len(pairs)
         start = repeat % len(draws)
         cases = _batches(draws[start:] + draws[:start])[0]  # every draw a job holds, first ones rotating
-        calls = len(cases)
-        pair = {}
-        for role, source, modules in runs if repeat % 2 == 0 else runs[::-1]:
-            timed = time_calls(sandbox, source, spec, cases, modules)
-            if role == "student" and not (
-                len(timed.events) == len(cases)
-                and all(_correct(e, c, spec, passed) for e, c in zip(timed.events, cases))
-            ):
-                return SpeedReport(
-                    None,
-                    repeat + 1,
-                    message="a benchmark input gave a result the checks refused "
-                    "(or no result in time): no speed figure",
-                )
-            if timed.cpu_ms is None:
-                return SpeedReport(None, repeat + 1, message="the CPU time could not be read: no speed figure")
-            pair[role] = timed.cpu_ms / calls
-        pairs.append((pair["student"], pair["reference"]))
-        if repeat + 1 >= MIN_REPEATS and sum(s for s, _ in pairs) * calls > STUDENT_CPU_BUDGET_MS:
+        # Results the checks have passed on every draw of this repeat come back as digests, for both children
+        # alike (the harness's work counts in both figures): moving a result cost more than computing it.
+        digest = digests and all(case.name in passed for case in cases)
+        timed = _time_pair(sandbox, (reference, reference_solved), (code, solved), spec, cases, digest, repeat, passed)
+        if timed is None and digest:
+            digests = False  # a result that differs in a bit is checked whole, and this repeat timed again
+            continue
+        if isinstance(timed, str) or timed is None:
+            message = timed or (
+                "a benchmark input gave a result the checks refused (or no result in time): no speed figure"
+            )
+            return SpeedReport(None, repeat + 1, message=message)
+        pairs.append(timed)
+        if repeat + 1 >= MIN_REPEATS and sum(s for s, _ in pairs) * len(cases) > STUDENT_CPU_BUDGET_MS:
             break
-        if settled(pairs):
+        if settled(pairs) or standing_settled(pairs, others):
             break
     return figure(pairs)
+
+
+def _time_pair(
+    sandbox: Sandbox,
+    reference: tuple[str, dict[str, str] | None],
+    student: tuple[str, dict[str, str] | None],
+    spec: ProblemSpec,
+    cases: list[Case],
+    digest: bool,
+    repeat: int,
+    passed: dict[str, dict[str, Any]],
+) -> tuple[float, float] | str | None:
+    """One repeat: the reference's child and the student's (in an order that alternates), each on ``cases``;
+    their CPU times per call (student, reference), or None when a student's result was refused, or why the
+    CPU time could not be read."""
+    pair = {}
+    runs = [("reference", *reference), ("student", *student)]
+    for role, source, modules in runs if repeat % 2 == 0 else runs[::-1]:
+        timed = time_calls(sandbox, source, spec, cases, modules, digest)
+        if role == "student" and not (
+            len(timed.events) == len(cases) and all(_correct(e, c, spec, passed) for e, c in zip(timed.events, cases))
+        ):
+            return None
+        if timed.cpu_ms is None:
+            return "the CPU time could not be read: no speed figure"
+        pair[role] = timed.cpu_ms / len(cases)
+    return pair["student"], pair["reference"]
 
 
 # A figure is settled, and timing stops before ``REPEATS``, once ``SETTLED_AFTER`` repeats' ratios (the
@@ -239,6 +272,37 @@ def settled(pairs: list[tuple[float, float]]) -> bool:
         return False
     logs = sorted(math.log(max(s, FLOOR_MS) / max(r, FLOOR_MS)) for s, r in pairs)[1:-1]
     return statistics.stdev(logs) / math.sqrt(len(logs)) <= SETTLED_ERROR
+
+
+# Timing also stops, from ``STANDING_FROM`` repeats on, once what a student is shown is settled: the figure's
+# 95% interval is within ``SHOWN_ERROR`` either way (taken from the repeats' paired log ratios, trimmed, with
+# Student's t: wider than the quartile figure's own, so it errs on the side of timing more), lies on one
+# side of the vectorised mark, and puts the percentile among the other students' figures within
+# ``STANDING_POINTS`` from one end to the other.  A figure far from every other one (a loop among vectorised
+# solutions) is settled after three or four repeats; one among close neighbours is timed to ``REPEATS``.
+STANDING_FROM = 3
+SHOWN_ERROR = 0.1
+STANDING_POINTS = 4
+T_975 = (12.71, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179)  # by degrees of freedom
+
+
+def standing_settled(pairs: list[tuple[float, float]], others: list[float] | None) -> bool:
+    """Whether more repeats could still change the figure's rounding step, its vectorised mark or its percentile
+    among ``others`` (None or empty: nobody to rank it among, so this never stops it; ``settled`` may)."""
+    if not others or len(pairs) < STANDING_FROM:
+        return False
+    logs = sorted(math.log(max(s, FLOOR_MS) / max(r, FLOOR_MS)) for s, r in pairs)
+    if len(logs) >= TRIM_FROM:
+        logs = logs[1:-1]
+    t = T_975[min(len(logs) - 2, len(T_975) - 1)]
+    error = t * statistics.stdev(logs) / math.sqrt(len(logs))
+    if error > SHOWN_ERROR:
+        return False
+    low, high = math.exp(statistics.fmean(logs) - error), math.exp(statistics.fmean(logs) + error)
+    if (low <= VECTORISED_WITHIN) != (high <= VECTORISED_WITHIN):
+        return False
+    faster, slower = percentile(low, others), percentile(high, others)
+    return faster is not None and slower is not None and faster - slower <= STANDING_POINTS
 
 
 def code_key(code: str, reference: str, solved: dict[str, str] | None = None) -> str:
@@ -272,23 +336,36 @@ def _normalised(source: str) -> str:
 
 
 def figure(pairs: list[tuple[float, float]]) -> SpeedReport:
-    """The repeats' ratios, student / reference, each taken within one repeat, averaged on a log scale with
-    the highest and the lowest left out (from five repeats on).
+    """The ratio of each side's lower quartile (``QUANTILE``) of its per-call CPU times over the repeats,
+    student / reference.
 
-    The two children of a repeat run a moment apart, so the load of that moment slows both and their ratio
-    cancels it; leaving out the extremes drops a repeat that a burst hit in one child only.  Not each side's
-    minimum: a child's CPU time varies 8-30% from one fresh process to the next even on a quiet machine, and
-    the two minima are each the extreme of that noise, from different repeats: side by side on one run's
-    measurements, the same code's ratio spread 0.89-1.27 that way and 0.95-1.05 this way
-    (``bench/speed_stability.py``).  The per-call times shown to staff are each side's median."""
-    logs = sorted(math.log(max(s, FLOOR_MS) / max(r, FLOOR_MS)) for s, r in pairs)
-    if len(logs) >= TRIM_FROM:
-        logs = logs[1:-1]
-    ratio = math.exp(statistics.fmean(logs))
-    student_ms, reference_ms = statistics.median(s for s, _ in pairs), statistics.median(r for _, r in pairs)
+    The reference's child and the student's alternate, one right after the other, so both sides are sampled
+    over the same moments and the same load.  What another program does to a child's CPU time only adds to
+    it: a burst of contention (caches and memory bandwidth taken, the child preempted mid-call) inflated a
+    child's CPU time up to 3x on a shared two-core machine, in either side's child alone, in a third of the
+    repeats at a load of 5-10.  A low quantile of each side reads the children those bursts missed: resampling
+    one run's 30 pairs, 13 at a time, the same code's figure moved 0.046 (log sd) this way, 0.086 as the
+    trimmed mean of the paired ratios (the figure before), and 0.07 with seven repeats against 0.13.  Not the
+    minimum: on a quiet machine the spread between fresh processes is symmetric (8-30%), and a minimum would
+    be the extreme of that noise.  The per-call times shown to staff are those quartiles."""
+    student_ms = _quantile([s for s, _ in pairs], QUANTILE)
+    reference_ms = _quantile([r for _, r in pairs], QUANTILE)
+    ratio = max(student_ms, FLOOR_MS) / max(reference_ms, FLOOR_MS)
     return SpeedReport(
         round_figure(ratio), len(pairs), round(student_ms, 3), round(reference_ms, 3), precise=float(f"{ratio:.4g}")
     )
+
+
+QUANTILE = 0.25
+
+
+def _quantile(values: list[float], q: float) -> float:
+    """The ``q`` quantile of ``values``, interpolated between the two nearest (one value: itself)."""
+    ordered = sorted(values)
+    at = q * (len(ordered) - 1)
+    below = math.floor(at)
+    above = min(below + 1, len(ordered) - 1)
+    return ordered[below] + (ordered[above] - ordered[below]) * (at - below)
 
 
 # How far apart two figures of the same code land: about 5% either way on a loaded machine
@@ -321,8 +398,12 @@ def _correct(
     for byte, to one that passed them on the same draw (``passed``: name -> result) passes without them."""
     if raw.get("outcome") != Outcome.RETURNED or raw.get("name") != case.name:
         return False
-    if passed is not None and case.name in passed and _result_of(passed[case.name]) == _result_of(raw):
-        return True
+    if passed is not None and case.name in passed:
+        earlier = passed[case.name]
+        if _result_of(earlier) == _result_of(raw) or _result_of(_digested(earlier)) == _result_of(raw):
+            return True
+    if _digests(raw):
+        return False  # a digest stands for a result only once that result has passed the checks
     if _check(raw, case, spec).result.status != TestStatus.PASSED:  # grading's own checks, as on a test
         return False
     if passed is not None:
@@ -334,5 +415,40 @@ def _result_of(raw: dict[str, Any]) -> tuple[Any, ...]:
     """What the checks read of a result (its printed output and time left out)."""
     return tuple(
         raw.get(key)
-        for key in ("outcome", "dtype", "shape", "output", "container", "members", "truncated", "input_hashes")
+        for key in (
+            "outcome",
+            "dtype",
+            "shape",
+            "output",
+            "output_sha256",
+            "container",
+            "members",
+            "truncated",
+            "input_hashes",
+        )
     )
+
+
+def _digests(raw: dict[str, Any]) -> bool:
+    members = raw.get("members")
+    return "output_sha256" in raw or (
+        isinstance(members, list) and any(isinstance(m, dict) and "output_sha256" in m for m in members)
+    )
+
+
+def _digested(raw: dict[str, Any]) -> dict[str, Any]:
+    """A result that passed the checks as the sandbox reports it in a ``digest`` job (``output_sha256``, the
+    sha256 of each ``.npy``, in place of the ``.npy``); kept with it, so that it is hashed once."""
+    if "~digested" not in raw:
+        raw["~digested"] = _digest_outputs(raw) | {
+            "members": [_digest_outputs(m) for m in raw["members"]] if raw.get("members") else raw.get("members")
+        }
+    digested: dict[str, Any] = raw["~digested"]
+    return digested
+
+
+def _digest_outputs(part: dict[str, Any]) -> dict[str, Any]:
+    output = part.get("output")
+    if not isinstance(output, bytes):
+        return dict(part)
+    return {k: v for k, v in part.items() if k != "output"} | {"output_sha256": hashlib.sha256(output).hexdigest()}

@@ -387,13 +387,16 @@ REQUEUE_AFTER_S = env_number("REQUEUE_AFTER_S", 60.0, float)
 MAX_GRADING_ATTEMPTS = env_number("MAX_GRADING_ATTEMPTS", 3)
 # A sandbox that dies mid-job is replaced and the job tried again, this many times in all.
 SANDBOX_TRIES = env_number("SANDBOX_TRIES", 3)
-# An accepted Submit's speed against the reference (engine/speed.py): 26 sandbox jobs (13 repeats), in a task
+# An accepted Submit's speed against the reference (engine/speed.py): up to 18 sandbox jobs (9 repeats), in a task
 # of its own sent when the verdict is stored, on the speed lane: one worker of its own takes it, one at a
 # time, at the lowest CPU priority (services.grading.enqueue_speed; bin/run, docker-compose.yml).
 # The test profile leaves it out, but for the tests of speed, which turn it on.
 MEASURE_SPEED = env_bool("MEASURE_SPEED", not TESTING)
 # A figure still missing this long after the verdict will not come (its message was lost): the page says so.
 SPEED_GIVE_UP_S = env_number("SPEED_GIVE_UP_S", 900.0, float)
+# A student's new code for a problem is timed at most once this often (their Submit then says it was not timed,
+# and why); the same code as a Submit timed before gets its figure whenever it comes.  0: every Submit is timed.
+SPEED_RETIME_AFTER_S = env_number("SPEED_RETIME_AFTER_S", 600.0, float)
 # Fairness: at most this many submissions of one user are graded at once; the others wait in
 # the database (not in a worker slot) and are sent when one of theirs finishes.
 MAX_RUNNING_PER_USER = env_number("MAX_RUNNING_PER_USER", 1)

@@ -17,6 +17,7 @@ Requests (judge -> zygote)::
     {"op": "run", "code": str, "modules": {slug: str}, "function": str, "params": [str, ...],
      "returns"?: "tuple" | "dict",   # several arrays out: a test event then carries "container" and "members"
      "timed"?: true,   # speed (engine/speed.py): no process or thread may start; "cpu" events follow tests
+     "digest"?: true,  # timed: each array result as "output_sha256" (its .npy's sha256), not "output"
      "tests": [{"name": str, "args": {param: npy | {key: npy} | int | float | bool}}, ...],
      "limits": {"time_limit_s": float, "memory_mb": int, "output_bytes": int, "budget_s": float | None}}
     {"op": "generate", "code": str, "seed": int, "params": [str, ...], "max_cases": int,

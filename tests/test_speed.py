@@ -4,12 +4,23 @@ better figure.  The figures compared here are ratios with margins of 3x or more,
 
 from __future__ import annotations
 
+import hashlib
+
 import numpy as np
 import pytest
 
 from engine.arrays import from_npy, to_npy
 from engine.package import load_package
-from engine.speed import VECTORISED_WITHIN, _correct, build_benchmark, code_key, measure_speed, time_calls
+from engine.speed import (
+    REPEATS,
+    VECTORISED_WITHIN,
+    _correct,
+    build_benchmark,
+    code_key,
+    measure_speed,
+    standing_settled,
+    time_calls,
+)
 from engine.testset import build_cases
 from tests.conftest import PROBLEMS
 
@@ -226,3 +237,67 @@ def test_the_same_code_laid_out_otherwise_is_one_measurement():
     assert code_key(written, "ref") != code_key(written.replace("x * 2", "x + x"), "ref")
     assert code_key(written, "ref") != code_key(written, "another reference")
     assert code_key(written, "ref", {"g": "def g(): pass"}) != code_key(written, "ref", {"g": "def g(): return 1"})
+
+
+def test_timing_stops_once_more_repeats_could_not_change_what_the_student_is_shown():
+    """A loop's figure (about 20x) among vectorised classmates is settled after three repeats that agree; a figure
+    among classmates within a few percent of it is not, nor one with nobody to rank it among, nor one whose
+    repeats disagree so much that its vectorised mark could still go either way."""
+    loop = [(20.0, 1.0), (21.0, 1.0), (19.6, 1.0)]
+    assert standing_settled(loop, [0.9, 1.0, 1.2, 1.5])
+    assert not standing_settled(loop[:2], [0.9, 1.0, 1.2, 1.5])
+    assert not standing_settled(loop, [])
+    close = [(1.0, 1.0), (1.04, 1.0), (0.97, 1.0)]
+    assert not standing_settled(close, [0.98, 1.0, 1.02, 1.05])
+    near_the_mark = [(1.7, 1.0), (2.4, 1.0), (2.0, 1.0)]
+    assert not standing_settled(near_the_mark, [20.0, 40.0])
+
+
+def test_a_loop_among_vectorised_classmates_is_timed_fewer_times(bench, process_sandbox):
+    package, draws = bench
+    report = measure_speed(LOOP, package.solution, package.spec(), draws, process_sandbox, others=[0.9, 1.0, 1.3])
+    assert report.ratio is not None and not report.vectorised and report.repeats < REPEATS
+
+
+# Correct, but not the same bits twice: a different rounding-level perturbation in every process.
+JITTER = (
+    VECTORISED
+    + """
+
+_layer_norm = layer_norm
+
+
+def layer_norm(x, gamma, beta, eps):
+    return _layer_norm(x, gamma, beta, eps) * (1.0 + np.random.default_rng().uniform(-1e-13, 1e-13))
+"""
+)
+
+
+def test_a_digest_request_returns_each_results_sha256_instead_of_the_result(bench, process_sandbox):
+    package, draws = bench
+    whole = time_calls(process_sandbox, VECTORISED, package.spec(), draws[:2])
+    digests = time_calls(process_sandbox, VECTORISED, package.spec(), draws[:2], digest=True)
+    assert [e["output_sha256"] for e in digests.events] == [
+        hashlib.sha256(e["output"]).hexdigest() for e in whole.events
+    ]
+    assert all("output" not in e for e in digests.events) and digests.cpu_ms is not None
+
+
+def test_a_digest_counts_only_for_the_very_result_that_passed_the_checks(bench, process_sandbox):
+    package, draws = bench
+    spec, draw = package.spec(), draws[0]
+    event = time_calls(process_sandbox, VECTORISED, spec, [draw]).events[0]
+    digest = {k: v for k, v in event.items() if k != "output"} | {
+        "output_sha256": hashlib.sha256(event["output"]).hexdigest()
+    }
+    assert not _correct(digest, draw, spec, {})  # nothing has passed on this draw yet
+    passed: dict[str, dict] = {}
+    assert _correct(event, draw, spec, passed)
+    assert _correct(digest, draw, spec, passed)
+    assert not _correct(digest | {"output_sha256": "0" * 64}, draw, spec, passed)
+
+
+def test_code_whose_bits_differ_from_one_process_to_the_next_still_gets_a_figure(bench, process_sandbox):
+    """Its digests never match the result that passed, so its results are checked whole again."""
+    report = speed_of(JITTER, bench, process_sandbox)
+    assert report.ratio is not None and report.vectorised

@@ -245,3 +245,50 @@ def test_the_speed_line_a_page_asks_for_is_its_owners_alone(client, problems, st
     assert "being measured" in line and 'hx-trigger="every 3s"' in line
     client.force_login(second_student)
     assert client.get(reverse("submission-speed", args=[waiting.pk])).status_code == 404
+
+
+def test_a_students_new_code_is_timed_at_most_once_every_few_minutes_and_the_page_says_so(
+    client, problems, student, classmates, settings, monkeypatch
+):
+    """After a Submit of theirs was timed, a student's new code for the problem waits SPEED_RETIME_AFTER_S for a
+    figure of its own: sent sooner it is not timed, its page says why and when, and their standing stays the
+    timed Submit's; sent again once that time has passed, it is timed."""
+    settings.MEASURE_SPEED = True
+    settings.SPEED_RETIME_AFTER_S = 600.0
+    problem = problems["layer_norm"]
+    timed = []
+    monkeypatch.setattr(grading, "measure_speed", lambda *args, **kwargs: timed.append(args[0]) or SpeedReport(1.4))
+    first = accepted(student, problem, None)
+    Submission.objects.filter(pk=first.pk).update(code=read_solution("layer_norm"), finished_at=timezone.now())
+    grading.measure_submission_speed(first.pk)
+    polished = accepted(student, problem, None)
+    Submission.objects.filter(pk=polished.pk).update(code=read_solution("layer_norm") + "\nUNUSED = 1\n")
+    grading.measure_submission_speed(polished.pk)
+    polished.refresh_from_db()
+    assert len(timed) == 1 and polished.speed["ratio"] is None and polished.speed["not_timed_after"] == first.pk
+    client.force_login(student)
+    html = client.get(reverse("submission-detail", args=[polished.pk])).content.decode()
+    assert f"Speed: not measured (your Submit #{first.pk} of this problem was timed less than 10 minutes ago" in html
+    first.refresh_from_db()
+    assert standing(first).ratio == 1.4
+    Submission.objects.filter(pk=first.pk).update(finished_at=timezone.now() - timedelta(minutes=11))
+    again = accepted(student, problem, None)
+    Submission.objects.filter(pk=again.pk).update(code=polished.code + "\n")
+    grading.measure_submission_speed(again.pk)
+    again.refresh_from_db()
+    assert len(timed) == 2 and again.speed["ratio"] == 1.4
+
+
+def test_every_submit_is_timed_when_retiming_is_not_limited(problems, student, settings, monkeypatch):
+    settings.MEASURE_SPEED = True
+    settings.SPEED_RETIME_AFTER_S = 0
+    problem = problems["layer_norm"]
+    timed = []
+    monkeypatch.setattr(grading, "measure_speed", lambda *args, **kwargs: timed.append(args[0]) or SpeedReport(1.4))
+    for variant in range(2):
+        submission = accepted(student, problem, None)
+        Submission.objects.filter(pk=submission.pk).update(
+            code=read_solution("layer_norm") + f"\nVARIANT = {variant}\n", finished_at=timezone.now()
+        )
+        grading.measure_submission_speed(submission.pk)
+    assert len(timed) == 2

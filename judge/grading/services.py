@@ -196,7 +196,7 @@ def _grade_claimed(submission: Submission, token: uuid.UUID) -> bool:
 
 def enqueue_speed(submission_id: int) -> bool:
     """Measure an accepted Submit's speed later, as a task of its own on the speed lane, which only the speed
-    worker takes (one at a time, at the lowest CPU priority): its 26 timed sandbox jobs (3-39 s) must never
+    worker takes (one at a time, at the lowest CPU priority): its up to 18 timed sandbox jobs (seconds) must never
     hold a slot the next students' verdicts need.  A message the broker loses costs only the figure, and no
     sweep sends it again: the page says it was not measured once ``SPEED_GIVE_UP_S`` have passed."""
     return send_task(SPEED_TASK, submission_id, queue=Lane.SPEED)
@@ -222,7 +222,9 @@ def record_speed(submission: Submission, solved: dict[str, str]) -> SpeedReport 
     """Measure an accepted Submit's speed against the reference's and store it (after its verdict, which
     the student sees first); when the sandbox failed, the stored figure says it was not measured and why.
     The same code measured before on the same test set is not timed again: its figure is stored once more
-    (``speed.figure_of_same_code``), so a Submit sent again costs nothing and gets the figure it got."""
+    (``speed.figure_of_same_code``), so a Submit sent again costs nothing and gets the figure it got.  New code
+    of a student whose code for the problem was timed less than ``SPEED_RETIME_AFTER_S`` ago is not timed: its
+    figure says so (``speed.timed_lately``), and the student's standing stays their best timed Submit's."""
     problem = submission.problem
     key = code_key(submission.code, problem.solution_code, solved)
     earlier = speed.figure_of_same_code(submission, key)
@@ -236,6 +238,13 @@ def record_speed(submission: Submission, solved: dict[str, str]) -> SpeedReport 
             earlier.get("message", ""),
             earlier.get("ratio_precise"),
         )
+    lately = speed.timed_lately(submission, settings.SPEED_RETIME_AFTER_S)
+    if lately is not None:  # a sample of a student's fresh Submits is timed: one per SPEED_RETIME_AFTER_S
+        report = SpeedReport(None, message=speed.not_timed_message(lately, settings.SPEED_RETIME_AFTER_S))
+        Submission.objects.filter(pk=submission.pk, speed__isnull=True).update(
+            speed=report.as_dict() | {"not_timed_after": lately.pk}
+        )
+        return report
     draws = load_benchmark(submission.test_set_id)
     if not draws or not problem.solution_code.strip():
         report = SpeedReport(None, message="this problem has no benchmark to time it on")
@@ -253,6 +262,7 @@ def record_speed(submission: Submission, solved: dict[str, str]) -> SpeedReport 
             worker_sandbox(),
             solved,
             reference_code(builds_on(problem)),
+            others=speed.others_of(submission),
         )
     except SandboxError as exc:
         log.warning("speed of submission %s not measured: %s", submission.pk, exc)

@@ -11,11 +11,13 @@ else's percentile, and nobody climbs the ranking by submitting often.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django.contrib.auth import get_user_model
 from django.db.models import FloatField, Min
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast, Coalesce
+from django.utils import timezone
 
 from engine.speed import VECTORISED_WITHIN, percentile, round_figure
 from engine.verdicts import Verdict
@@ -119,3 +121,41 @@ def figure_of_same_code(submission: Submission, key: str) -> dict | None:
         if speed is not None and speed.get("ratio") is not None:
             return speed | {"same_code_as": speed.get("same_code_as") or pk}
     return None
+
+
+def others_of(submission: Submission) -> list[float]:
+    """The precise figures of the other students' best Submits of the problem: what this one will be ranked among."""
+    return [r for user_id, r in best_ratios(submission.problem_id).items() if user_id != submission.user_id]
+
+
+def timed_lately(submission: Submission, within_s: float) -> Submission | None:
+    """The student's latest Submit of the same problem and test set whose own code was timed (not given another
+    Submit's figure) and whose verdict came less than ``within_s`` seconds ago; None when there is none."""
+    if within_s <= 0:
+        return None
+    return (
+        Submission.objects.filter(
+            user_id=submission.user_id,
+            problem_id=submission.problem_id,
+            test_set_id=submission.test_set_id,
+            kind=Kind.SUBMIT,
+            status=Status.DONE,
+            verdict=Verdict.ACCEPTED,
+            speed__has_key="code_key",
+            finished_at__gte=timezone.now() - timedelta(seconds=within_s),
+        )
+        .exclude(pk=submission.pk)
+        .exclude(speed__has_key="same_code_as")
+        .order_by("-finished_at")
+        .first()
+    )
+
+
+def not_timed_message(lately: Submission, within_s: float) -> str:
+    """What a Submit not timed because of ``lately`` says (the page shows it as "not measured (...)")."""
+    minutes = max(1, round(within_s / 60))
+    return (
+        f"your Submit #{lately.pk} of this problem was timed less than {minutes} minutes ago, and a student's "
+        f"new code for a problem is timed at most once every {minutes} minutes; send this code again after that "
+        "for a figure of its own"
+    )

@@ -83,6 +83,9 @@ class Job:
     # Timed (one test, ``engine/speed.py``): the child may start no process or thread, and the zygote
     # follows each test event with ``{"event": "cpu", "name", "cpu_ms"}``, the child's CPU time it read.
     timed: bool = False
+    # Digests (a timed job whose inputs' results the judge has checked before): each array result is reported
+    # as the sha256 of its .npy (``output_sha256``), not the .npy itself.
+    digest: bool = False
     # Where the hidden tests start among ``tests`` (None: all are of one kind): the child gets them only once
     # it has reported every example, and each part has its own ``budget_s``.
     hidden_from: int | None = None
@@ -91,6 +94,7 @@ class Job:
         return {
             "op": "run",
             **({"timed": True} if self.timed else {}),
+            **({"digest": True} if self.digest else {}),
             **({"hidden_from": self.hidden_from} if self.hidden_from is not None else {}),
             "code": self.code,
             "modules": dict(self.modules),
