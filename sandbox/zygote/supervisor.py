@@ -11,6 +11,7 @@ remaining ones.  After ``done``, ``cleanup`` kills every process of the child's 
 
 from __future__ import annotations
 
+import fcntl
 import gc
 import math
 import os
@@ -57,6 +58,8 @@ SLOW_NICE = 9  # nice 9 weighs 137 against nice 0's 1024: an eighth
 
 class ReportStream(P.FrameReader):
     """Frames from a child's report pipe, read against a deadline the caller can move."""
+
+    copy_attachments = False  # a result is relayed as it came (its body), never copied out of it
 
     def __init__(self, read_fd: int, max_frame: int, timeout_s: float) -> None:
         super().__init__()
@@ -197,11 +200,12 @@ class Zygote:
         """The spare (or a fresh child), given its job; with ``keep_open``, its job pipe stays open for the
         hidden tests (``send_hidden``)."""
         child = self.take_spare()
-        message = P.HEADER.pack(first) + P.HEADER.pack(len(raw_job)) + raw_job
+        widen_pipes(child, len(raw_job))
         try:
-            view = memoryview(message)
-            while view:
-                view = view[os.write(child.job_fd, view) :]
+            for part in (P.HEADER.pack(first) + P.HEADER.pack(len(raw_job)), raw_job):
+                view = memoryview(part)
+                while view:
+                    view = view[os.write(child.job_fd, view) :]
         except BrokenPipeError:
             pass  # it died waiting: supervise() sees end-of-file and reports a crash
         if not keep_open:
@@ -232,7 +236,8 @@ class Zygote:
 
     def emit(self, message: dict[str, Any], flush: bool = True) -> None:
         """Send a frame; results wait in the buffer for ``done`` (one wake-up of the judge, not one per test)."""
-        self.out.write(P.encode_frame(message))
+        for part in P.encode_parts(message):
+            self.out.write(part)
         if flush:
             self.out.flush()
 
@@ -445,7 +450,8 @@ class Zygote:
             elif event == "test" and current < len(tests):
                 # The child names the test, but the judge only believes the position.
                 if message.get("name") == tests[current]["name"]:
-                    self.out.write(P.HEADER.pack(len(body)) + body)  # as checked: no second encoding
+                    self.out.write(P.HEADER.pack(len(body)))  # as checked: no second encoding, and no copy
+                    self.out.write(body)
                 else:
                     message["name"] = tests[current]["name"]
                     self.emit(message, flush=False)
@@ -516,6 +522,24 @@ class Zygote:
         clean_up(self.child_uid, workdir, set(self.dying), {self.template_pid}, anomalies)
 
 
+# A pipe holds 64 KiB unless asked for more, up to /proc/sys/fs/pipe-max-size (1 MiB by default) without privileges.
+PIPE_SIZE, LARGEST_PIPE = 64 * 1024, 1024 * 1024
+
+
+def widen_pipes(child: Spare, job_bytes: int) -> None:
+    """Size a child's two pipes for a job of ``job_bytes`` (its results are usually about as large as its inputs):
+    a 1 MiB job then crosses in one write and one read, not sixteen of each with a context switch between them.
+    The pipes live for this job only; if the kernel refuses (the uid's pipe pages are used up), they stay as they
+    were."""
+    if job_bytes <= PIPE_SIZE:
+        return
+    for fd in (child.job_fd, child.report_fd):
+        try:
+            fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, min(job_bytes, LARGEST_PIPE))
+        except OSError:
+            return
+
+
 def sealed_at(job: dict[str, Any]) -> int | None:
     """Where a run's hidden tests start (``hidden_from``: after at least one example, before the end), else None."""
     at = job.get("hidden_from")
@@ -530,9 +554,9 @@ def child_request(job: dict[str, Any], raw: bytes, first: int, hidden_from: int 
         return raw, None
     tests = job["tests"]
     if first >= hidden_from:
-        return P.encode_frame(job | {"tests": tests[first:]})[P.HEADER.size :], None
+        return P.encode_body(job | {"tests": tests[first:]}), None
     examples = job | {"tests": tests[first:hidden_from], "more_tests": len(tests) - hidden_from}
-    return P.encode_frame(examples)[P.HEADER.size :], P.encode_frame({"tests": tests[hidden_from:]})
+    return P.encode_body(examples), P.encode_frame({"tests": tests[hidden_from:]})
 
 
 def cpu_clock_ns(pid: int) -> int | None:
