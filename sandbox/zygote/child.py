@@ -424,7 +424,7 @@ REHEARSAL_CODE = "import numpy as np\n\ndef rehearse(x, y):\n    return np.conca
 REHEARSED_LIMITS = (resource.RLIMIT_CPU, resource.RLIMIT_FSIZE, resource.RLIMIT_NOFILE, resource.RLIMIT_CORE)
 
 
-def rehearse(job_fd: int) -> None:
+def rehearse(job_fd: int | None) -> None:
     """Run a trusted job of one tiny test, into /dev/null, before the real job arrives.
 
     After a fork every page the child writes to is copied on first touch, and here a
@@ -432,9 +432,10 @@ def rehearse(job_fd: int) -> None:
     rehearsal walks the same path (decoding, compiling, loading, calling, encoding,
     hashing), so the real job finds those pages already copied.  It starts once the
     spare has idled for ``REHEARSAL_DELAY_S``, and between its steps (none takes a
-    millisecond) it stops as soon as the job is waiting.
+    millisecond) it stops as soon as the job is waiting.  Without ``job_fd`` it runs
+    at once and to the end (``warm_up``).
     """
-    if select.select([job_fd], [], [], REHEARSAL_DELAY_S)[0]:
+    if job_fd is not None and select.select([job_fd], [], [], REHEARSAL_DELAY_S)[0]:
         return
     x, y = _npy(np.zeros((2, 1, 3))), _npy(np.ones((2, 2, 3)))
     frame = P.encode_frame(
@@ -459,8 +460,21 @@ def rehearse(job_fd: int) -> None:
     )
     try:
         for step in steps:
-            if select.select([job_fd], [], [], 0)[0]:
+            if job_fd is not None and select.select([job_fd], [], [], 0)[0]:
                 return
             step()
     finally:
         sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
+
+
+# CPython 3.11 rewrites a function's bytecode in place as it runs it (quickening after a few calls, then
+# specialising each instruction and counting its misses); a fresh child doing that writes to the pages of every
+# code object on its path, and each write is a page copied.  Rehearsed this often in the template, the path's
+# code is specialised before any child is forked, and lazily made objects (caches, interned names) exist already.
+WARM_UP_RUNS = 16
+
+
+def warm_up() -> None:
+    """Rehearse in the template, before it forks any child (trusted code and data only, never a job's)."""
+    for _ in range(WARM_UP_RUNS):
+        rehearse(None)
