@@ -174,10 +174,10 @@ class Zygote:
             self.spare_requested = True
 
     def take_spare(self) -> Spare:
-        """The waiting spare, and at once a request for the next one: the template forks it, and it isolates and
-        rehearses itself, while this job runs (on the other CPU, which the job leaves idle while the judge waits),
-        so that a job coming straight after this one finds its child ready.  It keeps root's uid in a root-owned
-        directory until its own job arrives, so this job's processes cannot reach it."""
+        """The waiting spare.  The next one is asked for at ``done`` (``finish``), not now: forked while this job
+        runs, its fork, isolation and rehearsal (about 4 ms of CPU) took the CPU this job needed on a busy machine
+        (a tiny job 10 ms apart, load 4.5: p50 3.8 -> 5.4 ms, bench/sandbox_latency.py), and back to back they
+        gained nothing there, the CPU being the limit."""
         while self.receive(0):
             pass  # what the template said meanwhile; its end (and so its spare's) ends this zygote
         for _ in range(2):  # a second time after a failed fork: the pids may be free by now
@@ -186,7 +186,6 @@ class Zygote:
                 self.receive(None)
             if self.spare is not None:
                 spare, self.spare = self.spare, None
-                self.prepare_spare()
                 return spare
         raise OSError("the template could not fork a child")
 
