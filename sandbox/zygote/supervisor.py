@@ -200,11 +200,11 @@ class Zygote:
             self.wait_status(spare.pid)
             shutil.rmtree(spare.workdir, ignore_errors=True)
 
-    def start_child(self, raw_job: bytes, first: int, keep_open: bool = False) -> Spare:
+    def start_child(self, raw_job: bytes, first: int, keep_open: bool = False, job_bytes: int = 0) -> Spare:
         """The spare (or a fresh child), given its job; with ``keep_open``, its job pipe stays open for the
-        hidden tests (``send_hidden``)."""
+        hidden tests (``send_hidden``), and its pipes are sized for ``job_bytes``, the whole job's."""
         child = self.take_spare()
-        widen_pipes(child, len(raw_job))
+        widen_pipes(child, max(job_bytes, len(raw_job)))
         try:
             for part in (P.HEADER.pack(first) + P.HEADER.pack(len(raw_job)), raw_job):
                 view = memoryview(part)
@@ -357,7 +357,9 @@ class Zygote:
         tests = job["tests"]
         oom_before = oom_kills()
         body, hidden = child_request(job, raw, first, hidden_from)
-        child = self.start_child(body, 0 if body is not raw else first, keep_open=hidden is not None)
+        child = self.start_child(
+            body, 0 if body is not raw else first, keep_open=hidden is not None, job_bytes=len(raw)
+        )
         pid, read_fd, workdir = child.pid, child.report_fd, child.workdir
         try:
             current, killed_by_us = self.supervise(
