@@ -16,6 +16,15 @@ result checked by the judge as a worker does), and the ratios.
 
     .venv/bin/python bench/sandbox_latency.py [--runs 300] [--slow-runs 20] [--image judge-sandbox:latest]
 
+With ``--before REF`` it compares instead, side by side in one run: a sandbox image is built from the
+``sandbox/`` of each tree (``REF``, exported with ``git archive``, and this checkout; ``sandbox/image/build.sh``,
+as ``bench/grading_cpu.py`` does), and only the warm pool is measured, both ways (back to back and 10 ms apart)
+for both job sizes, the sides alternating in ``--rounds`` rounds so that a change in the machine's load falls on
+both.  It prints each side's median over the rounds, the ratio after / before, and the load average.  The pool
+(the judge's side, ``sandbox/backends/``) is this checkout's on both sides: the zygote in the image is what differs.
+
+    .venv/bin/python bench/sandbox_latency.py --before main [--runs 300] [--rounds 3]
+
 Needs a running Docker engine and the sandbox image (scripts/ensure-docker.sh,
 sandbox/image/build.sh).  Figures depend on the machine and its load: run it on
 an idle machine.
@@ -27,9 +36,12 @@ import argparse
 import io
 import os
 import random
+import statistics
 import sys
+import tempfile
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -122,10 +134,36 @@ def containers_cpu_ns() -> int | None:
         return None
 
 
-def measure(label: str, runs: int, submit: Callable[[], JobRun], cases: list[Case], spec, gap_s: float = 0.0) -> dict:
+def pool_cpu_ns(pool: DockerSandbox) -> Callable[[], int | None]:
+    """A reader of the CPU time the pool's own containers have used (other sessions' containers left out);
+    None when the pool's containers changed between two readings (one was recycled)."""
+    first: set[str] = set()
+
+    def read() -> int | None:
+        ids = {container.id for container in pool.ready_containers()}
+        first.update(() if first else ids)
+        try:
+            if ids != first:
+                return None
+            return sum(int(Path(f"/sys/fs/cgroup/cpuacct/docker/{cid}/cpuacct.usage").read_text()) for cid in ids)
+        except (OSError, ValueError):
+            return None
+
+    return read
+
+
+def measure(
+    label: str,
+    runs: int,
+    submit: Callable[[], JobRun],
+    cases: list[Case],
+    spec,
+    gap_s: float = 0.0,
+    cpu_ns: Callable[[], int | None] = containers_cpu_ns,
+) -> dict:
     submit()  # warm caches
     latencies = []
-    cpu_before = containers_cpu_ns()
+    cpu_before = cpu_ns()
     started = time.perf_counter()
     for _ in range(runs):
         time.sleep(gap_s)
@@ -136,7 +174,7 @@ def measure(label: str, runs: int, submit: Callable[[], JobRun], cases: list[Cas
         if verdict != "accepted":
             raise SystemExit(f"{label}: the reference was graded {verdict}")
     wall = time.perf_counter() - started - runs * gap_s
-    cpu_after = containers_cpu_ns()
+    cpu_after = cpu_ns()
     cpu_ms = (cpu_after - cpu_before) / runs / 1e6 if None not in (cpu_before, cpu_after) else None
     return {
         "label": label,
@@ -154,11 +192,16 @@ def main() -> None:
     parser.add_argument("--slow-runs", type=int, default=20, help="submissions per case set for exec and run")
     parser.add_argument("--image", default=os.environ.get("SANDBOX_IMAGE", "judge-sandbox:latest"))
     parser.add_argument("--socket-dir", default=str(ROOT / "var" / "sandbox-sockets"))
+    parser.add_argument("--before", default=None, metavar="REF", help="compare the warm pool with this git ref's")
+    parser.add_argument("--rounds", type=int, default=3, help="with --before: rounds per side, alternating")
     options = parser.parse_args()
 
     package = load_package(ROOT / "problems" / SLUG)
     spec = package.spec()
     code = (ROOT / "problems" / SLUG / "solution.py").read_text()
+    if options.before:
+        compare(options, package, spec, code)
+        return
     print(f"machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}; image {options.image}")
     with (
         DockerSandbox(image=options.image, pool_size=2, socket_dir=options.socket_dir) as pool,
@@ -198,6 +241,67 @@ def main() -> None:
         finally:
             exec_box.close()
     print_table(rows)
+
+
+WARM_MODES = (("back to back", 0.0), ("10 ms apart", 0.01))
+
+
+def compare(options, package, spec, code: str) -> None:
+    """The warm pool with each side's image, alternating sides round by round; medians and ratios."""
+    from bench.grading_cpu import build_image, export_tree
+
+    with tempfile.TemporaryDirectory(prefix="sandbox-latency-") as scratch:
+        trees = {"before": export_tree(options.before, Path(scratch)), "after": ROOT}
+        images = {side: build_image(tree) for side, tree in trees.items()}
+    print(f"machine: {os.cpu_count()} CPUs; before = {options.before} ({images['before']}), after = {images['after']}")
+    results: dict[tuple[str, str, str], list[dict]] = {}
+    loads = []
+    full: list[Case] | None = None
+    for round_ in range(options.rounds):
+        for side in ("before", "after") if round_ % 2 == 0 else ("after", "before"):
+            # No container is recycled for its age during a row, so that their cgroups count all of it.
+            with DockerSandbox(
+                image=images[side], pool_size=2, socket_dir=options.socket_dir, max_jobs=1_000_000
+            ) as pool:
+                pool.wait_until_full()
+                full = full or build_cases(package, pool)
+                for name, cases in (("1 tiny test", tiny_cases()), (f"full set, {len(full)} tests", full)):
+                    job = job_for(code, spec, cases)
+                    for mode, gap in WARM_MODES:
+                        loads.append(os.getloadavg()[0])
+                        result = measure(
+                            mode, options.runs, partial(pool.run, job), cases, spec, gap, pool_cpu_ns(pool)
+                        )
+                        results.setdefault((name, mode, side), []).append(result)
+                        print(
+                            f"round {round_ + 1} {side:<6} {name:<20} {mode:<12} p50 {result['p50']:6.2f} ms, "
+                            f"CPU {result['cpu_ms'] or 0:6.2f} ms/subm, load {loads[-1]:.2f}",
+                            flush=True,
+                        )
+    print(
+        f"\n## Warm pool, before ({options.before}) and after, {options.runs} submissions per row and round, median "
+        f"of {options.rounds} rounds; load average {min(loads):.2f}-{max(loads):.2f} on {os.cpu_count()} CPUs\n"
+    )
+    print(
+        "| job | submitted | p50 ms before / after | p95 ms before / after | CPU ms/subm before / after | ratio p50, CPU |"
+    )
+    print("| --- | --- | --- | --- | --- | --- |")
+    for name in dict.fromkeys(key[0] for key in results):
+        for mode, _ in WARM_MODES:
+            before, after = (
+                {
+                    key: statistics.median(r[key] or 0.0 for r in results[(name, mode, side)])
+                    for key in ("p50", "p95", "cpu_ms")
+                }
+                for side in ("before", "after")
+            )
+            print(
+                f"| {name} | {mode} | {before['p50']:.2f} / {after['p50']:.2f} | {before['p95']:.2f} / {after['p95']:.2f} "
+                f"| {before['cpu_ms']:.2f} / {after['cpu_ms']:.2f} | {after['p50'] / before['p50']:.2f}, "
+                f"{after['cpu_ms'] / before['cpu_ms'] if before['cpu_ms'] else float('nan'):.2f} |"
+            )
+    print("CPU ms/subm: the pool's two containers' CPU (their cgroups) over the row, per submission: the zygote, its")
+    print("template and the children, forked ahead or not; each container has a one-CPU quota.")
 
 
 def print_table(rows) -> None:

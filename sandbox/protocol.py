@@ -107,12 +107,23 @@ class Outcome:
 
 
 def encode_frame(message: dict[str, Any]) -> bytes:
-    attachments: list[bytes] = []
+    return b"".join(encode_parts(message))
+
+
+def encode_body(message: dict[str, Any]) -> bytes:
+    """A frame's body without its length: ``encode_frame(message)[HEADER.size:]`` without copying the frame."""
+    return b"".join(encode_parts(message)[1:])
+
+
+def encode_parts(message: dict[str, Any]) -> list[bytes | bytearray | memoryview]:
+    """A frame as the pieces to write one after another: its length, the JSON's length, the JSON and each
+    attachment (an attachment may be a ``memoryview``, as ``decode_body(..., copy=False)`` gives them)."""
+    attachments: list[bytes | bytearray | memoryview] = []
     size = 0
 
     def detach(value: Any) -> Any:
         nonlocal size
-        if isinstance(value, (bytes, bytearray)):
+        if isinstance(value, (bytes, bytearray, memoryview)):
             attachments.append(value)
             size += len(value)
             return {BYTES: [size - len(value), size]}
@@ -126,7 +137,7 @@ def encode_frame(message: dict[str, Any]) -> bytes:
     body_size = HEADER.size + len(text) + size
     if body_size > MAX_FRAME_BYTES:
         raise ProtocolError(f"frame of {body_size} bytes exceeds {MAX_FRAME_BYTES}")
-    return b"".join([HEADER.pack(body_size), HEADER.pack(len(text)), text, *attachments])
+    return [HEADER.pack(body_size), HEADER.pack(len(text)), text, *attachments]
 
 
 def write_frame(stream: BinaryIO, message: dict[str, Any]) -> None:
@@ -134,13 +145,15 @@ def write_frame(stream: BinaryIO, message: dict[str, Any]) -> None:
     stream.flush()
 
 
-def decode_body(body: bytes) -> dict[str, Any]:
+def decode_body(body: bytes, copy: bool = True) -> dict[str, Any]:
+    """The message of a frame's ``body``; its attachments as ``bytes``, or, without ``copy``, as read-only views
+    of ``body`` (the zygote only passes on what it relays: a megabyte's result is then not copied once more)."""
     if len(body) < HEADER.size:
         raise ProtocolError("frame is shorter than its JSON length")
     (text_size,) = HEADER.unpack_from(body)
     if text_size > len(body) - HEADER.size:
         raise ProtocolError("frame's JSON length exceeds the frame")
-    attachments = memoryview(body)[HEADER.size + text_size :]
+    attachments = memoryview(body).toreadonly()[HEADER.size + text_size :]
 
     def attach(value: Any) -> Any:
         if isinstance(value, dict):
@@ -153,7 +166,7 @@ def decode_body(body: bytes) -> dict[str, Any]:
                     and 0 <= span[0] <= span[1] <= len(attachments)
                 ):
                     raise ProtocolError("frame refers to bytes it does not carry")
-                return bytes(attachments[span[0] : span[1]])
+                return bytes(attachments[span[0] : span[1]]) if copy else attachments[span[0] : span[1]]
             return {key: attach(item) for key, item in value.items()}
         if isinstance(value, list):
             return [attach(item) for item in value]
@@ -177,6 +190,8 @@ class FrameReader:
     A subclass says where the bytes come from (``read_some``).
     """
 
+    copy_attachments = True  # False: a message's attachments are views of its body (``decode_body``)
+
     def __init__(self) -> None:
         self.buffer = bytearray()
 
@@ -196,9 +211,10 @@ class FrameReader:
                 if size > max_bytes:
                     raise FrameTooLarge(size, max_bytes)
                 if len(self.buffer) >= HEADER.size + size:
-                    body = bytes(self.buffer[HEADER.size : HEADER.size + size])
+                    with memoryview(self.buffer) as buffered:  # one copy, where a slice of the bytearray made two
+                        body = bytes(buffered[HEADER.size : HEADER.size + size])
                     del self.buffer[: HEADER.size + size]
-                    return body, decode_body(body)
+                    return body, decode_body(body, self.copy_attachments)
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 raise FrameTimeout("no whole frame before the deadline")

@@ -155,7 +155,11 @@ def remove_orphans(client: Any = None, socket_dir: Path | None = None) -> int:
         # Old enough that no worker can be between making one and starting its container.
         stale_before = time.time() - 2 * START_TIMEOUT_S
         for path in socket_dir.glob("z-*"):
-            if str(path) not in in_use and path.stat().st_mtime < stale_before:
+            try:
+                stale = str(path) not in in_use and path.stat().st_mtime < stale_before
+            except FileNotFoundError:
+                continue  # another worker's check removed it meanwhile (workers of one host share the directory)
+            if stale:
                 _remove_socket_dir(path)
     return removed
 

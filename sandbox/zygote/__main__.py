@@ -74,7 +74,7 @@ def main(argv: list[str] | None = None) -> None:
         except EOFError:
             zygote.discard_spare()
             return
-        request = P.decode_body(raw)
+        request = P.decode_body(raw, copy=False)  # the arrays stay in ``raw``: the zygote only passes them on
         op = request.get("op")
         if op == "ping":
             zygote.emit(

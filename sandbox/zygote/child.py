@@ -144,7 +144,7 @@ def run_test(
         args = _load_args(test)
     except MalformedArgument as exc:
         return event | {"outcome": P.Outcome.CRASHED, "detail": f"malformed job: {exc}"[:200], "time_ms": 0.0}
-    arrays = _input_arrays(args)  # the caller's arrays, kept before the call: hashed after it
+    arrays = _input_arrays(args, test["args"])  # the caller's arrays, kept before the call: hashed after it
     captured = sys.stdout = sys.stderr = CappedText()
     started = time.perf_counter()
     try:
@@ -171,8 +171,21 @@ def run_test(
             return event | {"outcome": P.Outcome.OUTPUT_LIMIT}
         if not result.dtype.hasobject:
             event |= _output(result, job.get("digest") is True)
-    event["input_hashes"] = {name: hashlib.sha256(_npy(value)).hexdigest() for name, value in arrays.items()}
+    event["input_hashes"] = {name: _input_hash(*pair) for name, pair in arrays.items()}
     return event
+
+
+def _input_hash(array: NDArray[Any], sent: object) -> str:
+    """The sha256 of the ``.npy`` np.save would write of ``array`` now.  While it still has the number type, shape
+    and C order of the ``.npy`` it was read from (``sent``, written by np.save), that file's header is the one
+    np.save would write, so the hash is that header's and then the array's memory: no copy of it is made."""
+    if isinstance(sent, bytes) and (plain := P.plain_npy_header(sent)) is not None:
+        shape, fortran, dtype, start = plain
+        if not fortran and array.flags.c_contiguous and array.dtype.str == dtype and array.shape == shape:
+            digest = hashlib.sha256(sent[:start])
+            digest.update(array.data)
+            return digest.hexdigest()
+    return hashlib.sha256(_npy(array)).hexdigest()
 
 
 STRUCTURED = ("tuple", "dict")  # a job's "returns": the function returns several arrays in one of these
@@ -210,14 +223,15 @@ def _structured(result: tuple[Any, ...] | dict[str, Any], output_bytes: int, dig
     }
 
 
-def _input_arrays(args: dict[str, Any]) -> dict[str, Any]:
-    """Every array argument by name, a ``params`` dict's arrays as ``name["key"]`` (``engine/members.py``)."""
+def _input_arrays(args: dict[str, Any], sent: dict[str, Any]) -> dict[str, tuple[NDArray[Any], object]]:
+    """Every array argument by name, a ``params`` dict's arrays as ``name["key"]`` (``engine/members.py``), each
+    with the ``.npy`` it was read from."""
     arrays = {}
     for name, value in args.items():
         if type(value) is np.ndarray:
-            arrays[name] = value
+            arrays[name] = (value, sent[name])
         elif type(value) is dict:
-            arrays |= {f'{name}["{key}"]': array for key, array in value.items()}
+            arrays |= {f'{name}["{key}"]': (array, sent[name][key]) for key, array in value.items()}
     return arrays
 
 
@@ -274,9 +288,35 @@ def describe(value: object) -> str:
 
 
 def _npy(array: NDArray[Any]) -> bytes:
+    if (plain := _plain_npy(array)) is not None:
+        return plain
     buffer = io.BytesIO()
     np.save(buffer, array, allow_pickle=False)
     return buffer.getvalue()
+
+
+NPY_ALIGN, NPY_GROWTH_DIGITS = 64, 21  # numpy.lib.format's ARRAY_ALIGN and GROWTH_AXIS_MAX_DIGITS
+
+
+def _plain_npy(array: NDArray[Any]) -> bytes | None:
+    """The bytes np.save writes for a C-ordered array of a plain number type, made here in one copy of the array
+    (np.save copies it twice, through a dozen Python functions a fresh child has to write to); None for any
+    other array, which np.save writes."""
+    dtype = array.dtype
+    if dtype.kind not in "biufc" or dtype.fields is not None or dtype.subdtype is not None or dtype.metadata:
+        return None
+    if not array.flags.c_contiguous:
+        return None
+    shape = array.shape
+    text = f"{{'descr': {dtype.str!r}, 'fortran_order': False, 'shape': {shape!r}, }}"
+    text += " " * (NPY_GROWTH_DIGITS - len(repr(shape[0]))) if shape else ""
+    padding = NPY_ALIGN - (len(P.NPY_MAGIC_1_0) + 2 + len(text) + 1) % NPY_ALIGN
+    size = len(text) + 1 + padding
+    if size > 0xFFFF:
+        return None
+    return b"".join(
+        (P.NPY_MAGIC_1_0, size.to_bytes(2, "little"), text.encode("latin1"), b" " * padding, b"\n", array.data)
+    )
 
 
 class MalformedArgument(Exception):
@@ -417,7 +457,7 @@ REHEARSAL_CODE = "import numpy as np\n\ndef rehearse(x, y):\n    return np.conca
 REHEARSED_LIMITS = (resource.RLIMIT_CPU, resource.RLIMIT_FSIZE, resource.RLIMIT_NOFILE, resource.RLIMIT_CORE)
 
 
-def rehearse(job_fd: int) -> None:
+def rehearse(job_fd: int | None) -> None:
     """Run a trusted job of one tiny test, into /dev/null, before the real job arrives.
 
     After a fork every page the child writes to is copied on first touch, and here a
@@ -425,9 +465,10 @@ def rehearse(job_fd: int) -> None:
     rehearsal walks the same path (decoding, compiling, loading, calling, encoding,
     hashing), so the real job finds those pages already copied.  It starts once the
     spare has idled for ``REHEARSAL_DELAY_S``, and between its steps (none takes a
-    millisecond) it stops as soon as the job is waiting.
+    millisecond) it stops as soon as the job is waiting.  Without ``job_fd`` it runs
+    at once and to the end (``warm_up``).
     """
-    if select.select([job_fd], [], [], REHEARSAL_DELAY_S)[0]:
+    if job_fd is not None and select.select([job_fd], [], [], REHEARSAL_DELAY_S)[0]:
         return
     x, y = _npy(np.zeros((2, 1, 3))), _npy(np.ones((2, 2, 3)))
     frame = P.encode_frame(
@@ -452,8 +493,21 @@ def rehearse(job_fd: int) -> None:
     )
     try:
         for step in steps:
-            if select.select([job_fd], [], [], 0)[0]:
+            if job_fd is not None and select.select([job_fd], [], [], 0)[0]:
                 return
             step()
     finally:
         sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
+
+
+# CPython 3.11 rewrites a function's bytecode in place as it runs it (quickening after a few calls, then
+# specialising each instruction and counting its misses); a fresh child doing that writes to the pages of every
+# code object on its path, and each write is a page copied.  Rehearsed this often in the template, the path's
+# code is specialised before any child is forked, and lazily made objects (caches, interned names) exist already.
+WARM_UP_RUNS = 16
+
+
+def warm_up() -> None:
+    """Rehearse in the template, before it forks any child (trusted code and data only, never a job's)."""
+    for _ in range(WARM_UP_RUNS):
+        rehearse(None)

@@ -17,7 +17,7 @@ import struct
 import tempfile
 
 from sandbox import protocol as P
-from sandbox.zygote.child import child_main, rehearse
+from sandbox.zygote.child import child_main, rehearse, warm_up
 from sandbox.zygote.hardening import (
     PR_SET_PDEATHSIG,
     clean_environment,
@@ -108,6 +108,8 @@ def template_main(control: socket.socket, scratch: str, child_uid: int | None) -
     os.set_blocking(wakeup_write, False)
     signal.set_wakeup_fd(wakeup_write)
     signal.signal(signal.SIGCHLD, lambda *_: None)
+    warm_up()
+    gc.collect()  # the warm-up's garbage, once, before fork_spare freezes what is left
     while True:
         ready = select.select([control, wakeup_read], [], [])[0]
         if wakeup_read in ready:
