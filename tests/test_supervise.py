@@ -86,3 +86,31 @@ def alive(pid: int) -> bool:
     except FileNotFoundError:
         return False
     return state != "Z"
+
+
+def test_a_worker_that_hangs_in_its_shutdown_is_killed_after_the_grace(tmp_path):
+    """A Celery worker stuck in its warm shutdown kept bin/run from ever exiting."""
+    supervisor = supervise(
+        tmp_path, "trap '' TERM; echo $$ >> pids; while true; do sleep 0.1; done", "--stop-grace", "2"
+    )
+    assert wait_until(lambda: len(lines(tmp_path / "pids")) == 1, 10)
+    worker = int(lines(tmp_path / "pids")[0])
+    supervisor.send_signal(signal.SIGTERM)
+    assert supervisor.wait(30) == 0
+    assert not alive(worker)
+    assert "grading worker: did not stop within 2 s; killing it." in (tmp_path / "supervisor.log").read_text()
+
+
+def test_only_the_worker_itself_is_told_to_stop_and_what_it_leaves_is_killed(tmp_path):
+    """SIGTERM goes to the worker's main process alone, as `docker stop` sends it: sent to the whole group, it
+    killed Celery's pool processes under the main process, and one that held the pool's queue lock left the main
+    process waiting for it for ever.  What the main process leaves in its group when it exits is killed."""
+    pool = "trap 'echo pool >> terms' TERM; echo $$ > pool; while true; do sleep 0.1; done"
+    main = f"sh -c \"{pool}\" & trap 'echo main >> terms; exit 0' TERM; echo $$ >> pids; while true; do sleep 0.1; done"
+    supervisor = supervise(tmp_path, main)
+    assert wait_until(lambda: len(lines(tmp_path / "pids")) == 1 and lines(tmp_path / "pool"), 10)
+    pool_process = int(lines(tmp_path / "pool")[0])
+    supervisor.send_signal(signal.SIGINT)
+    assert supervisor.wait(30) == 0
+    assert lines(tmp_path / "terms") == ["main"]
+    assert wait_until(lambda: not alive(pool_process), 10)
