@@ -111,6 +111,16 @@ def holds_for(user, problem_ids=None, now: datetime | None = None) -> dict[int, 
     return dict(holds)
 
 
+def held_since(user, problem_ids) -> dict[int, datetime | None]:
+    """``judge.submissions.withheld``'s rule: per held problem, the time the student's Submits on it are held
+    from (None: every Submit), so that the floors below hide a held solve (unlocking, the public profile)."""
+    since: dict[int, datetime | None] = {}
+    for problem_id, held in holds_for(user, problem_ids).items():
+        starts = [h.since for h in held if h.since is not None]
+        since[problem_id] = min(starts) if len(starts) == len(held) else None
+    return since
+
+
 def hold_on(viewer, submission: Submission) -> Hold | None:
     """The hold that keeps this submission's grade from its own author, if ``viewer`` is that author."""
     if viewer.pk != submission.user_id or submission.kind != Kind.SUBMIT:
