@@ -11,3 +11,4 @@ class CoursesConfig(AppConfig):
 
         admission.add_rule(attempts.refusal)  # an assignment's attempt limit, asked where every Submit is stored
         withheld.add_rule(release.held_since)  # a held solve opens nothing and counts nowhere before release
+        withheld.add_board_rule(release.held_solvers)  # nor on the site-wide standings

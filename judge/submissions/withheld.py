@@ -18,11 +18,32 @@ from django.db.models import Q
 # (user, problem ids) -> {problem id: the time their Submits on it are held from (None: all of them)}
 Rule = Callable[[object, set[int]], dict[int, datetime | None]]
 _rules: list[Rule] = []
+# () -> {student id: what ``held_since`` gives them, for the problems they solved}: everyone held now
+BoardRule = Callable[[], dict[int, dict[int, datetime | None]]]
+_board_rules: list[BoardRule] = []
 
 
 def add_rule(rule: Rule) -> None:
     if rule not in _rules:
         _rules.append(rule)
+
+
+def add_board_rule(rule: BoardRule) -> None:
+    if rule not in _board_rules:
+        _board_rules.append(rule)
+
+
+def held_everywhere() -> dict[int, dict[int, datetime | None]]:
+    """``held_since`` for every student something is held from now, on the problems they solved (the site-wide
+    standings ask: holds are rare, so this is a handful of students, not the board)."""
+    held: dict[int, dict[int, datetime | None]] = {}
+    for rule in _board_rules:
+        for user_id, theirs in rule().items():
+            mine = held.setdefault(user_id, {})
+            for problem_id, since in theirs.items():
+                kept = mine.get(problem_id, since)
+                mine[problem_id] = None if since is None or kept is None else min(since, kept)
+    return held
 
 
 def held_since(user, problem_ids: Iterable[int]) -> dict[int, datetime | None]:
