@@ -17,7 +17,9 @@ from judge.courses.release import release_assignment
 from judge.problems.models import Problem
 from judge.standings import ranking
 from judge.standings.models import Period, UserProblemState
+from judge.submissions import speed
 from judge.submissions.composition import locked_reason
+from judge.submissions.models import Submission
 from judge.tokens.services import create_token
 from tests.boards import quick_problem, regraded
 from tests.courses import DUE, world  # noqa: F401 (fixture)
@@ -198,3 +200,14 @@ def test_the_board_follows_each_students_own_due_time_and_a_rejudge(client, held
     assert board_names(client) == []
     w.clock.move_to(DUE + timedelta(days=1, minutes=1))
     assert board_names(client) == ["grace"]
+
+
+def test_the_speed_ranking_leaves_a_held_submit_out_until_release(held, django_user_model):
+    w = held
+    theirs = graded(w.student, w.problems[0], Verdict.ACCEPTED)
+    outsider = django_user_model.objects.create_user("olga", "olga@example.org", "x")
+    practice = graded(outsider, w.problems[0], Verdict.ACCEPTED)
+    Submission.objects.filter(pk__in=[theirs.pk, practice.pk]).update(speed={"ratio": 1.5, "vectorised": True})
+    assert [r.username for r in speed.ranking(w.problems[0])] == ["olga"]
+    release_assignment(w.assignment, w.instructor)
+    assert [r.username for r in speed.ranking(w.problems[0])] == ["ada", "olga"]
