@@ -82,4 +82,6 @@ def test_a_long_history_costs_the_profile_no_more_queries(client, student, secon
     client.get("/accounts/users/grace/")  # the footer's cached reads out of the way
     short = queries_of(lambda: client.get("/accounts/users/grace/"))
     long = queries_of(lambda: client.get("/accounts/users/ada/"))
-    assert len(long) == len(short) <= 6, long
+    # 7: the five reads of the page, and two for grades a course holds (the owner's holds; the assignments that
+    # may hold anyone's solve, for the rank), none of which grows with the history.
+    assert len(long) == len(short) <= 7, long

@@ -94,7 +94,7 @@ def leaderboard(request, query: Query[BoardQuery]):
     rows, near = ranking.with_names(
         [
             ranking.page_rows(window, (page - 1) * PAGE_SIZE, PAGE_SIZE, board),
-            ranking.neighbour_rows(mine, window) if mine else [],
+            ranking.neighbour_rows(mine, window, the_board=board) if mine else [],
         ],
         board,
     )

@@ -6,7 +6,9 @@ class CoursesConfig(AppConfig):
     label = "courses"
 
     def ready(self) -> None:
-        from judge.courses import attempts, receivers  # noqa: F401  (remembers credit before a rejudge; see receivers.py)
-        from judge.submissions.admission import add_rule
+        from judge.courses import attempts, receivers, release  # noqa: F401  (receivers: credit before a rejudge)
+        from judge.submissions import admission, withheld
 
-        add_rule(attempts.refusal)  # an assignment's attempt limit, asked where every Submit is stored
+        admission.add_rule(attempts.refusal)  # an assignment's attempt limit, asked where every Submit is stored
+        withheld.add_rule(release.held_since)  # a held solve opens nothing and counts nowhere before release
+        withheld.add_board_rule(release.held_solvers)  # nor on the site-wide standings

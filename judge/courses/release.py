@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.formats import date_format
 
@@ -30,11 +31,13 @@ from judge.courses.models import (
     Assignment,
     AssignmentProblem,
     CreditBefore,
+    Membership,
     Notice,
     Release,
     Role,
 )
 from judge.courses.services import CourseError, announce_credit_rules, audit
+from judge.standings.models import UserProblemState
 from judge.standings.ranking import marks_of
 from judge.submissions.models import Kind, Status, Submission
 from judge.submissions.queries import EditorialAccess, editorial_access
@@ -109,6 +112,54 @@ def holds_for(user, problem_ids=None, now: datetime | None = None) -> dict[int, 
             Hold(assignment.pk, assignment.course_id, assignment.title, window.opens_at, until)
         )
     return dict(holds)
+
+
+def held_since(user, problem_ids) -> dict[int, datetime | None]:
+    """``judge.submissions.withheld``'s rule: per held problem, the time the student's Submits on it are held
+    from (None: every Submit), so that the floors below hide a held solve (unlocking, the public profile)."""
+    since: dict[int, datetime | None] = {}
+    for problem_id, held in holds_for(user, problem_ids).items():
+        starts = [h.since for h in held if h.since is not None]
+        since[problem_id] = min(starts) if len(starts) == len(held) else None
+    return since
+
+
+def held_solvers(now: datetime | None = None) -> dict[int, dict[int, datetime | None]]:
+    """``judge.submissions.withheld``'s rule for the site-wide standings: student id -> ``held_since`` of each
+    of their students' kept solves an assignment holds now. Only assignments that may still hold someone are
+    read (unreleased by hand, or with a due time still to come for someone), and of them only the students with
+    a solve of one of their problems: holds are rare, so the standings adjust a handful of rows, not the board."""
+    now = now or timezone.now()
+    future = Q(due_at__gt=now) | Q(closes_at__gt=now) | Q(overrides__due_at__gt=now) | Q(overrides__closes_at__gt=now)
+    pending = Assignment.objects.filter(
+        Q(release=Release.MANUAL, released_at__isnull=True) | (Q(release=Release.AFTER_DUE) & future)
+    ).distinct()
+    held: dict[int, dict[int, datetime | None]] = defaultdict(dict)
+    for assignment in pending:
+        problem_ids = AssignmentProblem.objects.filter(assignment=assignment).values("problem_id")
+        solves = list(
+            UserProblemState.objects.filter(
+                first_accepted_at__isnull=False,
+                problem_id__in=problem_ids,
+                user_id__in=students_in(assignment.course_id),
+            ).values_list("user_id", "problem_id")
+        )
+        if not solves:
+            continue
+        solvers = {user_id for user_id, _ in solves}
+        windows = windows_of(assignment, [s for s in students_of(assignment.course) if s.user_id in solvers])
+        for user_id, problem_id in solves:
+            window = windows.get(user_id)
+            if window is None or released_for(assignment, window, now):
+                continue
+            kept = held[user_id].get(problem_id, window.opens_at)
+            since = window.opens_at
+            held[user_id][problem_id] = None if since is None or kept is None else min(since, kept)
+    return dict(held)
+
+
+def students_in(course_id: int):
+    return Membership.objects.filter(course_id=course_id, role=Role.STUDENT).values("user_id")
 
 
 def hold_on(viewer, submission: Submission) -> Hold | None:

@@ -17,6 +17,7 @@ from judge.problems.models import Problem
 from judge.standings.models import Period, UserProblemState
 from judge.standings.ranking import board
 from judge.submissions.models import Kind, Submission
+from judge.submissions.withheld import held_since, solve_shown
 
 CALENDAR_WEEKS = 53
 
@@ -97,15 +98,23 @@ def _cell(day: Day | None) -> str:
 def progress_of(user, today: date | None = None) -> Progress:
     problems = {p.pk: p for p in Problem.objects.filter(published=True).only("slug", "title", "difficulty", "tags")}
     states = list(UserProblemState.objects.filter(user=user, problem_id__in=problems))
+    # Grades an assignment holds from the student are not shown to anyone yet: a solve reached only by held
+    # Submits shows as an attempt, and a held problem's best verdict is left out.
+    held = held_since(user, {s.problem_id for s in states})
+    shown = {s.problem_id for s in states if solve_shown(s.problem_id, s.first_accepted_at, held)}
     solved = sorted(
         (
             Solved(problems[s.problem_id], s.first_accepted_at)
             for s in states
-            if s.solved and s.first_accepted_at is not None
+            if s.problem_id in shown and s.first_accepted_at is not None
         ),
         key=lambda item: item.at,
     )
-    attempted = [Attempted(problems[s.problem_id], s.attempts, s.best_verdict) for s in states if not s.solved]
+    attempted = [
+        Attempted(problems[s.problem_id], s.attempts, "" if s.problem_id in held else s.best_verdict)
+        for s in states
+        if s.problem_id not in shown
+    ]
     the_board = board(Period.ALL)
     # The kept total counts the same solves (published problems, accepted): no query of its own.
     progress = Progress(

@@ -5,11 +5,17 @@ counting, in a time window, only the solves first reached in it. The list is
 ordered by that number, then by who reached it first. Ranks show ties: a rank
 is one plus the number of students who solved more, so everyone with the same
 count shares it.
+
+A solve a course holds from its student until it releases their grades (``judge.submissions.withheld``) is not
+counted yet: the few students with one have their rows recounted from their kept states when a board is read
+(``Board.moved``), and the rows of everyone else come from the kept totals as before. Nothing is stored for a
+hold, so its release shows on the next read.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections import defaultdict
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.contrib.auth import get_user_model
@@ -19,6 +25,7 @@ from django.utils import timezone
 from judge.problems.models import Problem
 from judge.standings.models import Period, PeriodTotals, ProblemTotals, SolvedLevel, UserProblemState, UserTotals
 from judge.standings.services import period_start
+from judge.submissions.withheld import held_everywhere, solve_shown
 
 ANONYMOUS = "anonymous"
 ORDER = ("-solved", "reached_at", "user_id")
@@ -45,6 +52,8 @@ class Board:
 
     window: str
     levels: dict[int, int]
+    # Students with a held solve in this window: the row shown instead of their kept one (None: no row yet).
+    moved: dict[int, tuple[int, datetime] | None] = field(default_factory=dict)
 
     @property
     def total(self) -> int:
@@ -72,10 +81,55 @@ def totals(window: str) -> QuerySet:
 
 def board(window: str = Period.ALL) -> Board:
     if window == Period.ALL:
-        levels = SolvedLevel.objects.filter(solved__gt=0, users__gt=0).values_list("solved", "users")
+        kept = SolvedLevel.objects.filter(solved__gt=0, users__gt=0).values_list("solved", "users")
     else:
-        levels = totals(window).order_by().values("solved").annotate(n=Count("user_id")).values_list("solved", "n")
-    return Board(window, dict(levels))
+        kept = totals(window).order_by().values("solved").annotate(n=Count("user_id")).values_list("solved", "n")
+    levels = dict(kept)
+    moved = moved_rows(window, held_solves())
+    if moved:
+        for solved in totals(window).filter(user_id__in=list(moved)).values_list("solved", flat=True):
+            levels[solved] = levels.get(solved, 0) - 1
+        for row in moved.values():
+            if row is not None:
+                levels[row[0]] = levels.get(row[0], 0) + 1
+    return Board(window, {level: n for level, n in levels.items() if n > 0}, moved)
+
+
+def held_solves() -> list[tuple[int, int, datetime, bool, bool]]:
+    """The kept solves of the students something is held from now: (user id, problem id, first accepted, the
+    problem is published, the solve shows)."""
+    held = held_everywhere()
+    if not held:
+        return []
+    states = UserProblemState.objects.filter(user_id__in=list(held), first_accepted_at__isnull=False)
+    rows = states.values_list("user_id", "problem_id", "first_accepted_at", "problem__published")
+    return [(u, p, at, published, solve_shown(p, at, held[u])) for u, p, at, published in rows if at is not None]
+
+
+def moved_rows(
+    window: str, solves: list[tuple[int, int, datetime, bool, bool]]
+) -> dict[int, tuple[int, datetime] | None]:
+    """Per student with a held solve in ``window``: their row counting only the solves that show."""
+    starts_at = window_start(window)
+    shown: dict[int, list[datetime]] = defaultdict(list)
+    moved: set[int] = set()
+    for user_id, _, at, published, shows in solves:
+        if not published or (starts_at is not None and period_start(window, at) != starts_at):
+            continue
+        if shows:
+            shown[user_id].append(at)
+        else:
+            moved.add(user_id)
+    return {u: (len(shown[u]), max(shown[u])) if shown[u] else None for u in moved}
+
+
+def _key(row: tuple) -> tuple:
+    user_id, solved, at = row
+    return (-solved, at, user_id)
+
+
+def _shown_rows(the_board: Board) -> list[tuple]:
+    return sorted(((u, *row) for u, row in the_board.moved.items() if row is not None), key=_key)
 
 
 def standings(
@@ -89,19 +143,37 @@ def standings(
 
 
 def page_rows(window: str, offset: int, limit: int, the_board: Board) -> list[tuple]:
+    """The rows at ``offset``: the kept rows, and the few moved ones (``Board.moved``) merged in where they fall."""
+    if not the_board.moved:
+        return _seek(totals(window), the_board.levels, offset, limit)
+    moved = _shown_rows(the_board)
+    levels = dict(the_board.levels)  # the levels of the kept rows alone
+    for _, solved, _ in moved:
+        levels[solved] -= 1
+    # The kept rows that can fall on this page: at most len(moved) of them are pushed below it by moved rows.
+    low, high = max(0, offset - len(moved)), offset + limit
+    kept = _seek(totals(window).exclude(user_id__in=list(the_board.moved)), levels, low, high - low)
+    if not kept:
+        return moved[offset : offset + limit] if low == 0 else []
+    first, last, ends = _key(kept[0]), _key(kept[-1]), len(kept) < high - low
+    between = [r for r in moved if (low == 0 or _key(r) > first) and (ends or _key(r) < last)]
+    start = 0 if low == 0 else low + sum(_key(r) < first for r in moved)  # where kept[0] is on the board
+    return sorted(kept + between, key=_key)[offset - start : offset - start + limit]
+
+
+def _seek(rows: QuerySet, levels: dict[int, int], offset: int, limit: int) -> list[tuple]:
     """The rows at ``offset``, in one query that seeks the index at the level holding that row:
     the levels above are skipped by their counts, so a deep page does not scan from the top."""
     top = None
-    for level in sorted(the_board.levels, reverse=True):
-        if offset < the_board.levels[level]:
+    for level in sorted(levels, reverse=True):
+        if offset < levels[level]:
             top = level
             break
-        offset -= the_board.levels[level]
+        offset -= levels[level]
     if top is None:
         return []
     return list(
-        totals(window)
-        .filter(solved__lte=top)
+        rows.filter(solved__lte=top)
         .order_by(*ORDER)
         .values_list("user_id", "solved", "reached_at")[offset : offset + limit]
     )
@@ -137,6 +209,14 @@ def standing_of(user, window: str = Period.ALL, the_board: Board | None = None) 
     """The user's own row, or None while they have solved nothing (in the window)."""
     if not user.is_authenticated:
         return None
+    the_board = the_board or board(window)
+    if user.pk in the_board.moved:
+        moved = the_board.moved[user.pk]
+        if moved is None:
+            return None
+        solved, at = moved
+        hidden = names_of([user.pk]).get(user.pk, ("", False))[1]
+        return Standing(the_board.rank(solved), user.username, solved, at, user.pk, hidden, the_board.tied(solved))
     row = (
         totals(window)
         .filter(user_id=user.pk)
@@ -145,7 +225,6 @@ def standing_of(user, window: str = Period.ALL, the_board: Board | None = None) 
     )
     if row is None:
         return None
-    the_board = the_board or board(window)
     solved, at, hidden = row
     return Standing(the_board.rank(solved), user.username, solved, at, user.pk, bool(hidden), the_board.tied(solved))
 
@@ -157,16 +236,24 @@ def position_of(standing: Standing, window: str, the_board: Board) -> int:
         totals(window)
         .filter(solved=standing.solved, reached_at__lte=standing.reached_at)
         .exclude(reached_at=standing.reached_at, user_id__gte=standing.user_id)
+        .exclude(user_id__in=list(the_board.moved))
     )
-    return above + same.count() + 1
+    mine = _key((standing.user_id, standing.solved, standing.reached_at))
+    moved = sum(r[1] == standing.solved and _key(r) < mine for r in _shown_rows(the_board))
+    return above + same.count() + moved + 1
 
 
 def neighbours(standing: Standing, window: str, the_board: Board, around: int = 2) -> list[Standing]:
     """The student's row with up to ``around`` rows on each side, in order."""
-    return _standings(neighbour_rows(standing, window, around), the_board)
+    return _standings(neighbour_rows(standing, window, around, the_board), the_board)
 
 
-def neighbour_rows(standing: Standing, window: str, around: int = 2) -> list[tuple]:
+def neighbour_rows(standing: Standing, window: str, around: int = 2, the_board: Board | None = None) -> list[tuple]:
+    the_board = the_board or board(window)
+    if the_board.moved:  # rows moved by a hold: read the board's own order around the student's place
+        place = position_of(standing, window, the_board) - 1
+        offset = max(0, place - around)
+        return page_rows(window, offset, place + around + 1 - offset, the_board)
     rows = totals(window)
     fields = ("user_id", "solved", "reached_at")
     s, t, u = standing.solved, standing.reached_at, standing.user_id
@@ -188,23 +275,28 @@ def neighbour_rows(standing: Standing, window: str, around: int = 2) -> list[tup
 
 def find(query: str, window: str, the_board: Board, limit: int = 20) -> list[Standing]:
     """Ranked students whose name contains ``query``; hidden ones are never found."""
-    return _standings(found_rows(query, window, limit), the_board)
+    return _standings(found_rows(query, window, limit, the_board), the_board)
 
 
-def found_rows(query: str, window: str, limit: int = 20) -> list[tuple]:
+def found_rows(query: str, window: str, limit: int = 20, the_board: Board | None = None) -> list[tuple]:
+    the_board = the_board or board(window)
     matching = (
         get_user_model()
         .objects.filter(username__icontains=query)
         .exclude(profile__hide_from_standings=True)
         .values("pk")
     )
-    rows = (
+    rows = list(
         totals(window)
         .filter(user_id__in=matching)
+        .exclude(user_id__in=list(the_board.moved))
         .order_by(*ORDER)
         .values_list("user_id", "solved", "reached_at")[:limit]
     )
-    return list(rows)
+    if not the_board.moved:
+        return rows
+    found = set(matching.filter(pk__in=list(the_board.moved)).values_list("pk", flat=True))
+    return sorted(rows + [r for r in _shown_rows(the_board) if r[0] in found], key=_key)[:limit]
 
 
 @dataclass(frozen=True)
@@ -223,7 +315,9 @@ class ProblemFirst:
 def problem_firsts() -> list[ProblemFirst]:
     """Per published problem, in learning-path order: its solver count and who solved it first."""
     problems = list(Problem.objects.filter(published=True).only("slug", "title", "difficulty", "path_order"))
-    kept = {t.problem_id: t for t in ProblemTotals.objects.filter(problem_id__in=[p.pk for p in problems])}
+    kept = without_held(
+        {t.problem_id: t for t in ProblemTotals.objects.filter(problem_id__in=[p.pk for p in problems])}
+    )
     ids = [t.first_solver_id for t in kept.values() if t.first_solver_id]
     names = names_of(ids)
     rows = []
@@ -236,7 +330,29 @@ def problem_firsts() -> list[ProblemFirst]:
 
 def problem_totals() -> dict[int, ProblemTotals]:
     """Per problem id: graded submits, accepted ones, solvers (the problem list's statistics)."""
-    return {t.problem_id: t for t in ProblemTotals.objects.all()}
+    return without_held({t.problem_id: t for t in ProblemTotals.objects.all()})
+
+
+def without_held(kept: dict[int, ProblemTotals]) -> dict[int, ProblemTotals]:
+    """The problems' totals (read, never saved) less the solves held from their students: fewer solvers, and the
+    first solver the first whose solve shows."""
+    hidden: dict[int, set[int]] = defaultdict(set)
+    for user_id, problem_id, _, _, shows in held_solves():
+        if not shows and problem_id in kept:
+            hidden[problem_id].add(user_id)
+    for problem_id, users in hidden.items():
+        t = kept[problem_id]
+        t.solvers -= len(users)
+        if t.first_solver_id in users:
+            first = (
+                UserProblemState.objects.filter(problem_id=problem_id, first_accepted_at__isnull=False)
+                .exclude(user_id__in=users)
+                .order_by("first_accepted_at", "user_id")
+                .values_list("user_id", "first_accepted_at")
+                .first()
+            )
+            t.first_solver_id, t.first_solved_at = first or (None, None)
+    return kept
 
 
 def marks_of(user) -> tuple[set[int], set[int]]:

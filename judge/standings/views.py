@@ -17,11 +17,11 @@ def standings(request):
     pages = max(1, -(-board.total // PAGE_SIZE))
     page = chosen_page(request.GET.get("page", ""), pages, me, window, board)
     rows = (
-        ranking.found_rows(query, window)
+        ranking.found_rows(query, window, the_board=board)
         if query
         else ranking.page_rows(window, (page - 1) * PAGE_SIZE, PAGE_SIZE, board)
     )
-    rows, near = ranking.with_names([rows, ranking.neighbour_rows(me, window) if me else []], board)
+    rows, near = ranking.with_names([rows, ranking.neighbour_rows(me, window, the_board=board) if me else []], board)
     return render(
         request,
         "leaderboard/standings.html",

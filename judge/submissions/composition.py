@@ -4,7 +4,9 @@ A student's submission imports their OWN latest accepted solution of each earlie
 problem (``from solved import layer_norm``); never anyone else's, and never
 anything of the test data.  The problem stays locked for them until every one is
 solved.  The publish gate imports the earlier problems' published references
-instead.
+instead.  A Submit whose grade is held from the student (``withheld``: an
+assignment that releases grades later) solves nothing here until release: it
+neither opens what builds on it nor is imported.
 """
 
 from __future__ import annotations
@@ -12,10 +14,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.db.models import Min
+
 from engine.package import PackageError
 from judge.problems.models import Problem
 from judge.submissions.models import Submission
 from judge.submissions.queries import accepted_submits
+from judge.submissions.withheld import held_since, solve_shown, unheld
 
 
 @dataclass(frozen=True)
@@ -54,11 +59,7 @@ def chain_of(user, problem: Problem) -> list[Problem]:
     if user.is_staff or not builds_on(problem):
         return []
     rows = list(Problem.objects.values_list("slug", "title", "path_order", "spec"))
-    solved = (
-        set(accepted_submits().filter(user=user).values_list("problem__slug", flat=True).distinct())
-        if user.is_authenticated
-        else set()
-    )
+    solved = solved_slugs(user) if user.is_authenticated else set()
     slugs = chain_to_solve(
         problem.slug,
         {slug: list((spec or {}).get("builds_on", [])) for slug, _, _, spec in rows},
@@ -69,13 +70,31 @@ def chain_of(user, problem: Problem) -> list[Problem]:
     return [Problem(slug=slug, title=titles.get(slug, slug)) for slug in slugs]
 
 
+def solved_slugs(user) -> set[str]:
+    """The problems this user solved, as far as they may know: a solve only by held Submits is not one yet."""
+    firsts = list(
+        accepted_submits()
+        .filter(user=user)
+        .order_by()
+        .values_list("problem_id", "problem__slug")
+        .annotate(first=Min("created_at"))
+    )
+    held = held_since(user, {problem_id for problem_id, _, _ in firsts})
+    return {slug for problem_id, slug, first in firsts if solve_shown(problem_id, first, held)}
+
+
 def latest_accepted(user, slug: str) -> Submission | None:
-    """This user's latest accepted Submit of the problem ``slug`` (its code is what they import)."""
+    """This user's latest accepted Submit of the problem ``slug`` whose grade they may see (its code is what they
+    import)."""
     if not user.is_authenticated:
+        return None
+    problem_id = Problem.objects.filter(slug=slug).values_list("pk", flat=True).first()
+    if problem_id is None:
         return None
     return (
         accepted_submits()
-        .filter(user=user, problem__slug=slug)
+        .filter(user=user, problem_id=problem_id)
+        .filter(unheld(problem_id, held_since(user, [problem_id])))
         .select_related("problem")
         .order_by("-created_at", "-pk")
         .first()

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from django.contrib.auth import get_user_model
-from django.db.models import FloatField, Min
+from django.db.models import FloatField, Min, Q
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast, Coalesce
 from django.utils import timezone
@@ -23,6 +23,7 @@ from engine.speed import VECTORISED_WITHIN, percentile, round_figure
 from engine.verdicts import Verdict
 from judge.problems.models import Problem
 from judge.submissions.models import Kind, Status, Submission
+from judge.submissions.withheld import held_everywhere
 
 RANKING_SIZE = 50
 ANONYMOUS = "anonymous"
@@ -42,8 +43,14 @@ def measured(problem_id: int):
 
 
 def best_ratios(problem_id: int) -> dict[int, float]:
-    """Each student's best (lowest) precise ratio on the problem: user id -> ratio."""
-    rows = measured(problem_id).values("user_id").annotate(best=Min("ratio")).values_list("user_id", "best")
+    """Each student's best (lowest) precise ratio on the problem: user id -> ratio. A Submit whose grade a course
+    holds from its student (``withheld``) is not ranked until release: being ranked would say it was accepted."""
+    rows = measured(problem_id)
+    for user_id, theirs in held_everywhere().items():
+        if problem_id in theirs:
+            since = theirs[problem_id]
+            rows = rows.exclude(Q(user_id=user_id) & (Q() if since is None else Q(created_at__gte=since)))
+    rows = rows.values("user_id").annotate(best=Min("ratio")).values_list("user_id", "best")
     return {user_id: float(best) for user_id, best in rows}
 
 
