@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -183,6 +184,8 @@ def test_a_container_is_recycled_after_its_job_quota(docker_image):
 def test_containers_of_a_dead_worker_are_removed(docker_sandbox, docker_image):
     import socket
 
+    import docker
+
     api = docker_sandbox.client.api
     dead_owner = f"{socket.gethostname()}/999999999/0"
     orphan = api.create_container(
@@ -191,9 +194,12 @@ def test_containers_of_a_dead_worker_are_removed(docker_sandbox, docker_image):
         labels={LABEL: "1", OWNER_LABEL: dead_owner, HOST_LABEL: socket.gethostname()},
         host_config=api.create_host_config(network_mode="none"),
     )["Id"]
-    api.start(orphan)
+    # Workers of this host check for orphans as they start (other tests start some meanwhile): one may remove
+    # this container before it starts, or before the check below.  Either way it must be gone after the check.
+    with contextlib.suppress(docker.errors.APIError):
+        api.start(orphan)
     try:
-        assert remove_orphans(docker_sandbox.client) >= 1
+        remove_orphans(docker_sandbox.client)
         assert not api.containers(all=True, filters={"id": orphan})
         live = [c.id for c in docker_sandbox.ready_containers()]
         assert all(api.containers(filters={"id": cid}) for cid in live)  # ours stay
