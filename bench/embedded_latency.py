@@ -117,14 +117,26 @@ class Embedded:
     def kill_leftovers(self) -> None:
         """Anything still running on this var directory (a worker in its own session, stuck in its warm shutdown)
         goes too: a benchmark or test leaves nothing behind."""
-        marker = f"JUDGE_VAR_DIR={self.var}".encode()
-        for environ in Path("/proc").glob("[0-9]*/environ"):
+        for pid in processes_of(self.var):
             try:
-                pid = int(environ.parent.name)
-                if pid != os.getpid() and marker in environ.read_bytes().split(b"\0"):
-                    os.kill(pid, signal.SIGKILL)
-            except (OSError, ValueError):
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
                 continue
+
+
+def processes_of(var: Path) -> list[int]:
+    """Every live process started for this var directory (bin/run, its server, supervisors, workers, pools)."""
+    marker = f"JUDGE_VAR_DIR={var}".encode()
+    found = []
+    for environ in Path("/proc").glob("[0-9]*/environ"):
+        try:
+            pid = int(environ.parent.name)
+            if pid != os.getpid() and marker in environ.read_bytes().split(b"\0"):
+                if Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z":
+                    found.append(pid)
+        except (OSError, ValueError, IndexError):
+            continue
+    return found
 
 
 def browser_runs(site: Embedded, problem: str, code: str, runs: int) -> tuple[float, list[float]]:

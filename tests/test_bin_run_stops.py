@@ -12,24 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from bench.embedded_latency import Embedded
+from bench.embedded_latency import Embedded, processes_of
 
 pytestmark = pytest.mark.slow
-
-
-def processes_of(var: Path) -> list[int]:
-    """Every process started for this var directory (bin/run, its server, supervisors, workers, pools)."""
-    marker = f"JUDGE_VAR_DIR={var}".encode()
-    found = []
-    for environ in Path("/proc").glob("[0-9]*/environ"):
-        try:
-            pid = int(environ.parent.name)
-            if pid != os.getpid() and marker in environ.read_bytes().split(b"\0"):
-                if Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z":
-                    found.append(pid)
-        except (OSError, ValueError):
-            continue
-    return found
 
 
 def until(predicate, seconds: float) -> bool:

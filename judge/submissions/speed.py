@@ -107,19 +107,24 @@ def ranking(problem: Problem, user=None, size: int = RANKING_SIZE) -> list[Ranke
     return rows
 
 
+def accepted_on_its_test_set(submission: Submission):
+    """The accepted Submits of ``submission``'s problem graded on its test set (everyone's, itself included)."""
+    return Submission.objects.filter(
+        problem_id=submission.problem_id,
+        test_set_id=submission.test_set_id,
+        kind=Kind.SUBMIT,
+        status=Status.DONE,
+        verdict=Verdict.ACCEPTED,
+    )
+
+
 def figure_of_same_code(submission: Submission, key: str) -> dict | None:
     """The figure of an earlier accepted Submit of the same problem and test set whose code is this one's
     (``engine.speed.code_key``), to be stored again with ``same_code_as``: the Submit it was measured for.
     None when no such Submit has a figure."""
     rows = (
-        Submission.objects.filter(
-            problem_id=submission.problem_id,
-            test_set_id=submission.test_set_id,
-            kind=Kind.SUBMIT,
-            status=Status.DONE,
-            verdict=Verdict.ACCEPTED,
-            speed__code_key=key,
-        )
+        accepted_on_its_test_set(submission)
+        .filter(speed__code_key=key)
         .exclude(pk=submission.pk)
         .order_by("pk")
         .values_list("pk", "speed")
@@ -141,13 +146,9 @@ def timed_lately(submission: Submission, within_s: float) -> Submission | None:
     if within_s <= 0:
         return None
     return (
-        Submission.objects.filter(
+        accepted_on_its_test_set(submission)
+        .filter(
             user_id=submission.user_id,
-            problem_id=submission.problem_id,
-            test_set_id=submission.test_set_id,
-            kind=Kind.SUBMIT,
-            status=Status.DONE,
-            verdict=Verdict.ACCEPTED,
             speed__has_key="code_key",
             finished_at__gte=timezone.now() - timedelta(seconds=within_s),
         )
