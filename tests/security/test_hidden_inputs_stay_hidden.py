@@ -138,6 +138,54 @@ def test_an_example_cannot_read_the_hidden_inputs_from_the_sandbox_memory(sandbo
     assert_contained(report, sandbox)
 
 
+# Every place in the process's readable memory where ``encoded`` (a pattern XORed with 0x55, so the code's own
+# text never holds it) lies, bar the pattern's own bytes: found with libc's memmem in place, with no copy of the
+# memory that could itself be found.
+SCAN = """
+def raw_copies(encoded):
+    import ctypes
+    pattern = bytes(b ^ 0x55 for b in bytes.fromhex(encoded))
+    own = id(pattern) + bytes.__basicsize__ - 1
+    memmem = ctypes.CDLL(None).memmem
+    memmem.restype = ctypes.c_void_p
+    memmem.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_char_p, ctypes.c_size_t]
+    found = 0
+    for line in open("/proc/self/maps").read().splitlines():
+        fields = line.split()
+        if fields[1][0] != "r" or fields[-1] in ("[vvar]", "[vsyscall]", "[vvar_vclock]"):
+            continue
+        at, end = (int(x, 16) for x in fields[0].split("-"))
+        while at < end:
+            hit = memmem(at, end - at, pattern, len(pattern))
+            if not hit:
+                break
+            found += hit != own
+            at = hit + 1
+    return found
+"""
+
+
+def encoded_data(case_index: int) -> str:
+    """48 bytes from the middle of a case's ``patches`` as the array holds them, XORed for ``raw_copies``."""
+    data = np.load(io.BytesIO(attack_cases()[case_index].inputs["patches"]), allow_pickle=False).tobytes()
+    middle = len(data) // 2 // 8 * 8
+    return bytes(b ^ 0x55 for b in data[middle : middle + 48]).hex()
+
+
+def test_an_example_finds_no_byte_of_a_hidden_input_anywhere_in_its_process(sandbox):
+    # Not only the objects it can reach: the whole address space, raw, during the first example. The example's
+    # own input is there (so the search works); the hidden input's bytes must be nowhere, as an object or as
+    # memory a parent wrote before the fork.
+    body = (
+        f"raise ValueError('example %d hidden %d' % (raw_copies({encoded_data(0)!r}), raw_copies({encoded_data(1)!r})))"
+    )
+    report = run_attack(solution(body, header=SCAN), sandbox)
+    found = re.search(r"example (\d+) hidden (\d+)", report.tests[0].message)
+    assert found, report.tests[0].message
+    assert int(found[1]) >= 1 and int(found[2]) == 0, report.tests[0].message
+    assert_contained(report, sandbox)
+
+
 def test_a_module_that_looks_for_hidden_inputs_as_it_loads_finds_none(sandbox):
     # At load time the module looks for the hidden inputs, to fail with one in its message: the code loads once,
     # before the examples, and the hidden inputs reach its process only after every example's result.
