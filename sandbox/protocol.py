@@ -106,6 +106,15 @@ class Outcome:
     RECYCLE = (TIMEOUT, MEMORY, CRASHED, OUTPUT_LIMIT)
 
 
+class Pieces(tuple):  # type: ignore[type-arg]
+    """One attachment given as consecutive byte strings (a ``.npy``'s header and its array's memory), written one
+    after another: a megabyte's result then reaches the pipe without being joined into one string, twice."""
+
+    @property
+    def nbytes(self) -> int:
+        return sum(memoryview(piece).nbytes for piece in self)
+
+
 def encode_frame(message: dict[str, Any]) -> bytes:
     return b"".join(encode_parts(message))
 
@@ -127,6 +136,10 @@ def encode_parts(message: dict[str, Any]) -> list[bytes | bytearray | memoryview
             attachments.append(value)
             size += len(value)
             return {BYTES: [size - len(value), size]}
+        if isinstance(value, Pieces):
+            attachments.extend(value)
+            size += value.nbytes
+            return {BYTES: [size - value.nbytes, size]}
         if isinstance(value, dict):
             return {key: detach(item) for key, item in value.items()}
         if isinstance(value, list):
@@ -141,7 +154,9 @@ def encode_parts(message: dict[str, Any]) -> list[bytes | bytearray | memoryview
 
 
 def write_frame(stream: BinaryIO, message: dict[str, Any]) -> None:
-    stream.write(encode_frame(message))
+    """Write the frame piece by piece: a buffered stream gathers the small ones and passes a large one (an
+    attachment) straight on, so a result is not copied into a joined frame first."""
+    stream.writelines(encode_parts(message))
     stream.flush()
 
 
@@ -233,11 +248,12 @@ def read_exact(stream: BinaryIO, size: int) -> bytes:
     return b"".join(chunks)
 
 
-def read_frame(stream: BinaryIO, max_bytes: int = MAX_FRAME_BYTES) -> dict[str, Any]:
+def read_frame(stream: BinaryIO, max_bytes: int = MAX_FRAME_BYTES, copy: bool = True) -> dict[str, Any]:
+    """The next frame's message; without ``copy``, its attachments are read-only views of the frame (``decode_body``)."""
     (size,) = HEADER.unpack(read_exact(stream, HEADER.size))
     if size > max_bytes:
         raise ProtocolError(f"frame of {size} bytes exceeds the limit of {max_bytes}")
-    return decode_body(read_exact(stream, size))
+    return decode_body(read_exact(stream, size), copy)
 
 
 def b64(data: bytes) -> str:
@@ -255,13 +271,13 @@ _PLAIN_NPY_HEADER = re.compile(
 )
 
 
-def plain_npy_header(data: bytes) -> tuple[tuple[int, ...], bool, str, int] | None:
+def plain_npy_header(data: bytes | memoryview) -> tuple[tuple[int, ...], bool, str, int] | None:
     """(shape, Fortran order, dtype string, where the data starts) when ``data`` begins with such a header;
     None for any other, which numpy's own parser then reads."""
     if data[:8] != NPY_MAGIC_1_0 or len(data) < 10:
         return None
     end = 10 + int.from_bytes(data[8:10], "little")
-    match = _PLAIN_NPY_HEADER.fullmatch(data, 10, end)
+    match = _PLAIN_NPY_HEADER.fullmatch(bytes(data[10:end]))  # the header alone as bytes: ``data`` may be a view
     if match is None:
         return None
     return tuple(int(n) for n in match[3].split(b",") if n), match[2] == b"True", match[1].decode(), end

@@ -102,6 +102,20 @@ def test_student_code_sees_no_environment_secrets(process_sandbox):
     assert report.verdict == "accepted"
 
 
+def test_student_code_has_its_own_environment_and_no_way_to_gain_privileges(process_sandbox):
+    # The template clears its environment and sets no_new_privs once; each child inherits both and sets
+    # only its HOME and TMPDIR, to its own directory.
+    body = (
+        "import os\n"
+        "assert dict(os.environ) == {'PATH': '/usr/bin:/bin', 'HOME': os.getcwd(), 'TMPDIR': os.getcwd()}, 'env'\n"
+        "assert 'NoNewPrivs:\\t1' in open('/proc/self/status').read(), 'privs'\n"
+        "return x * 2"
+    )
+    for _ in range(2):  # a second child, forked from the same template, starts the same way
+        report = run(body, process_sandbox)
+        assert report.verdict == "accepted", report.tests[0].message
+
+
 def test_patching_numpy_does_not_leak_into_the_next_submission(process_sandbox):
     run("np.ndarray.__eq__ = lambda *a: True\nnp.allclose = lambda *a, **k: True\nreturn x", process_sandbox)
     report = run("return x * 2", process_sandbox)

@@ -20,8 +20,9 @@ from sandbox import protocol as P
 from sandbox.zygote.child import child_main, rehearse, warm_up
 from sandbox.zygote.hardening import (
     PR_SET_PDEATHSIG,
-    clean_environment,
     drop_privileges,
+    enter_environment,
+    forget_environment,
     isolate_child,
     limit_child,
     prctl,
@@ -64,11 +65,11 @@ def fork_spare(scratch: str, child_uid: int | None) -> Spare:
             os.close(job_write)
             os.close(report_read)
             isolate_child([job_read, report_write], workdir)
-            clean_environment(workdir)
+            enter_environment(workdir)  # the rest of its environment is the template's (forget_environment)
             rehearse(job_read)
             requests = os.fdopen(job_read, "rb")
             first = P.HEADER.unpack(P.read_exact(requests, P.HEADER.size))[0]
-            job = P.read_frame(requests)
+            job = P.read_frame(requests, copy=False)  # its arrays are read from the frame, not copied out first
             if not job.get("more_tests"):
                 requests.close()
             if child_uid is not None:
@@ -108,6 +109,7 @@ def template_main(control: socket.socket, scratch: str, child_uid: int | None) -
     os.set_blocking(wakeup_write, False)
     signal.set_wakeup_fd(wakeup_write)
     signal.signal(signal.SIGCHLD, lambda *_: None)
+    forget_environment()
     warm_up()
     gc.collect()  # the warm-up's garbage, once, before fork_spare freezes what is left
     while True:
