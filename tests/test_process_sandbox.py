@@ -116,6 +116,14 @@ def test_student_code_has_its_own_environment_and_no_way_to_gain_privileges(proc
         assert report.verdict == "accepted", report.tests[0].message
 
 
+def test_each_job_draws_other_random_numbers(process_sandbox):
+    # Every child is forked from the same template; it reseeds ``random`` as it starts (template.fork_alone).
+    drawn = {
+        run("import random\nprint(random.random())\nreturn x * 2", process_sandbox).tests[0].stdout for _ in range(3)
+    }
+    assert len(drawn) == 3 and all(drawn)
+
+
 def test_patching_numpy_does_not_leak_into_the_next_submission(process_sandbox):
     run("np.ndarray.__eq__ = lambda *a: True\nnp.allclose = lambda *a, **k: True\nreturn x", process_sandbox)
     report = run("return x * 2", process_sandbox)
