@@ -106,6 +106,17 @@ class Outcome:
     RECYCLE = (TIMEOUT, MEMORY, CRASHED, OUTPUT_LIMIT)
 
 
+class Pieces:
+    """One attachment given as consecutive byte strings (a ``.npy``'s header and its array's memory), written one
+    after another: a megabyte's result then reaches the pipe without being joined into one string, twice."""
+
+    __slots__ = ("nbytes", "pieces")
+
+    def __init__(self, *pieces: bytes | memoryview) -> None:
+        self.pieces = pieces
+        self.nbytes = sum(memoryview(piece).nbytes for piece in pieces)
+
+
 def encode_frame(message: dict[str, Any]) -> bytes:
     return b"".join(encode_parts(message))
 
@@ -122,18 +133,20 @@ def encode_parts(message: dict[str, Any]) -> list[bytes | bytearray | memoryview
     size = 0
 
     def detach(value: Any) -> Any:
+        """Called by the JSON encoder (in C) for what JSON has no type for: only bytes are given a place."""
         nonlocal size
         if isinstance(value, (bytes, bytearray, memoryview)):
             attachments.append(value)
-            size += len(value)
-            return {BYTES: [size - len(value), size]}
-        if isinstance(value, dict):
-            return {key: detach(item) for key, item in value.items()}
-        if isinstance(value, list):
-            return [detach(item) for item in value]
-        return value
+            length = memoryview(value).nbytes
+        elif isinstance(value, Pieces):
+            attachments.extend(value.pieces)
+            length = value.nbytes
+        else:
+            raise TypeError(f"{type(value).__name__} cannot be sent")
+        size += length
+        return {BYTES: [size - length, size]}
 
-    text = json.dumps(detach(message), separators=(",", ":")).encode("utf-8")
+    text = json.dumps(message, separators=(",", ":"), default=detach).encode("utf-8")
     body_size = HEADER.size + len(text) + size
     if body_size > MAX_FRAME_BYTES:
         raise ProtocolError(f"frame of {body_size} bytes exceeds {MAX_FRAME_BYTES}")
@@ -141,7 +154,9 @@ def encode_parts(message: dict[str, Any]) -> list[bytes | bytearray | memoryview
 
 
 def write_frame(stream: BinaryIO, message: dict[str, Any]) -> None:
-    stream.write(encode_frame(message))
+    """Write the frame piece by piece: a buffered stream gathers the small ones and passes a large one (an
+    attachment) straight on, so a result is not copied into a joined frame first."""
+    stream.writelines(encode_parts(message))
     stream.flush()
 
 
@@ -155,25 +170,22 @@ def decode_body(body: bytes, copy: bool = True) -> dict[str, Any]:
         raise ProtocolError("frame's JSON length exceeds the frame")
     attachments = memoryview(body).toreadonly()[HEADER.size + text_size :]
 
-    def attach(value: Any) -> Any:
-        if isinstance(value, dict):
-            if len(value) == 1 and BYTES in value:
-                span = value[BYTES]
-                if not (
-                    isinstance(span, list)
-                    and len(span) == 2
-                    and all(type(n) is int for n in span)
-                    and 0 <= span[0] <= span[1] <= len(attachments)
-                ):
-                    raise ProtocolError("frame refers to bytes it does not carry")
-                return bytes(attachments[span[0] : span[1]]) if copy else attachments[span[0] : span[1]]
-            return {key: attach(item) for key, item in value.items()}
-        if isinstance(value, list):
-            return [attach(item) for item in value]
+    def attach(value: dict[str, Any]) -> Any:
+        """Called by the JSON decoder (in C) for every object, innermost first: a ``$bytes`` one is its bytes."""
+        if len(value) == 1 and BYTES in value:
+            span = value[BYTES]
+            if not (
+                isinstance(span, list)
+                and len(span) == 2
+                and all(type(n) is int for n in span)
+                and 0 <= span[0] <= span[1] <= len(attachments)
+            ):
+                raise ProtocolError("frame refers to bytes it does not carry")
+            return bytes(attachments[span[0] : span[1]]) if copy else attachments[span[0] : span[1]]
         return value
 
     try:
-        message = attach(json.loads(bytes(body[HEADER.size : HEADER.size + text_size]).decode("utf-8")))
+        message = json.loads(bytes(body[HEADER.size : HEADER.size + text_size]).decode("utf-8"), object_hook=attach)
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:
         raise ProtocolError(f"frame is not UTF-8 JSON: {str(exc)[:200]}") from None
     if not isinstance(message, dict):
@@ -233,11 +245,12 @@ def read_exact(stream: BinaryIO, size: int) -> bytes:
     return b"".join(chunks)
 
 
-def read_frame(stream: BinaryIO, max_bytes: int = MAX_FRAME_BYTES) -> dict[str, Any]:
+def read_frame(stream: BinaryIO, max_bytes: int = MAX_FRAME_BYTES, copy: bool = True) -> dict[str, Any]:
+    """The next frame's message; without ``copy``, its attachments are read-only views of the frame (``decode_body``)."""
     (size,) = HEADER.unpack(read_exact(stream, HEADER.size))
     if size > max_bytes:
         raise ProtocolError(f"frame of {size} bytes exceeds the limit of {max_bytes}")
-    return decode_body(read_exact(stream, size))
+    return decode_body(read_exact(stream, size), copy)
 
 
 def b64(data: bytes) -> str:
@@ -255,13 +268,13 @@ _PLAIN_NPY_HEADER = re.compile(
 )
 
 
-def plain_npy_header(data: bytes) -> tuple[tuple[int, ...], bool, str, int] | None:
+def plain_npy_header(data: bytes | memoryview) -> tuple[tuple[int, ...], bool, str, int] | None:
     """(shape, Fortran order, dtype string, where the data starts) when ``data`` begins with such a header;
     None for any other, which numpy's own parser then reads."""
     if data[:8] != NPY_MAGIC_1_0 or len(data) < 10:
         return None
     end = 10 + int.from_bytes(data[8:10], "little")
-    match = _PLAIN_NPY_HEADER.fullmatch(data, 10, end)
+    match = _PLAIN_NPY_HEADER.fullmatch(bytes(data[10:end]))  # the header alone as bytes: ``data`` may be a view
     if match is None:
         return None
     return tuple(int(n) for n in match[3].split(b",") if n), match[2] == b"True", match[1].decode(), end

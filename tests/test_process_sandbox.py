@@ -102,6 +102,28 @@ def test_student_code_sees_no_environment_secrets(process_sandbox):
     assert report.verdict == "accepted"
 
 
+def test_student_code_has_its_own_environment_and_no_way_to_gain_privileges(process_sandbox):
+    # The template clears its environment and sets no_new_privs once; each child inherits both and sets
+    # only its HOME and TMPDIR, to its own directory.
+    body = (
+        "import os\n"
+        "assert dict(os.environ) == {'PATH': '/usr/bin:/bin', 'HOME': os.getcwd(), 'TMPDIR': os.getcwd()}, 'env'\n"
+        "assert 'NoNewPrivs:\\t1' in open('/proc/self/status').read(), 'privs'\n"
+        "return x * 2"
+    )
+    for _ in range(2):  # a second child, forked from the same template, starts the same way
+        report = run(body, process_sandbox)
+        assert report.verdict == "accepted", report.tests[0].message
+
+
+def test_each_job_draws_other_random_numbers(process_sandbox):
+    # Every child is forked from the same template; it reseeds ``random`` as it starts (template.fork_alone).
+    drawn = {
+        run("import random\nprint(random.random())\nreturn x * 2", process_sandbox).tests[0].stdout for _ in range(3)
+    }
+    assert len(drawn) == 3 and all(drawn)
+
+
 def test_patching_numpy_does_not_leak_into_the_next_submission(process_sandbox):
     run("np.ndarray.__eq__ = lambda *a: True\nnp.allclose = lambda *a, **k: True\nreturn x", process_sandbox)
     report = run("return x * 2", process_sandbox)

@@ -82,7 +82,7 @@ def child_main(job: dict[str, Any], first: int, report: BinaryIO, hidden: Binary
     for test in job["tests"][first:]:
         P.write_frame(report, run_test(function, job, test, lines))
     if hidden is not None:
-        later = P.read_frame(hidden)
+        later = P.read_frame(hidden, copy=False)
         hidden.close()
         for test in later["tests"]:
             P.write_frame(report, run_test(function, job, test, lines))
@@ -179,7 +179,7 @@ def _input_hash(array: NDArray[Any], sent: object) -> str:
     """The sha256 of the ``.npy`` np.save would write of ``array`` now.  While it still has the number type, shape
     and C order of the ``.npy`` it was read from (``sent``, written by np.save), that file's header is the one
     np.save would write, so the hash is that header's and then the array's memory: no copy of it is made."""
-    if isinstance(sent, bytes) and (plain := P.plain_npy_header(sent)) is not None:
+    if isinstance(sent, (bytes, memoryview)) and (plain := P.plain_npy_header(sent)) is not None:
         shape, fortran, dtype, start = plain
         if not fortran and array.flags.c_contiguous and array.dtype.str == dtype and array.shape == shape:
             digest = hashlib.sha256(sent[:start])
@@ -195,8 +195,13 @@ MAX_MEMBERS = 64
 def _output(array: NDArray[Any], digest: bool) -> dict[str, Any]:
     """The result's ``.npy``, or with ``digest`` (a timed job's, ``engine/speed.py``) only its sha256: the judge
     has checked this input's result before and compares the digest with that result's."""
-    data = _npy(array)
-    return {"output_sha256": hashlib.sha256(data).hexdigest()} if digest else {"output": data}
+    pieces = _npy_pieces(array)
+    if not digest:
+        return {"output": P.Pieces(*pieces)}
+    digest_of = hashlib.sha256()
+    for piece in pieces:
+        digest_of.update(piece)
+    return {"output_sha256": digest_of.hexdigest()}
 
 
 def _structured(result: tuple[Any, ...] | dict[str, Any], output_bytes: int, digest: bool = False) -> dict[str, Any]:
@@ -288,20 +293,26 @@ def describe(value: object) -> str:
 
 
 def _npy(array: NDArray[Any]) -> bytes:
-    if (plain := _plain_npy(array)) is not None:
-        return plain
+    return b"".join(_npy_pieces(array))
+
+
+def _npy_pieces(array: NDArray[Any]) -> tuple[bytes | memoryview, ...]:
+    """The ``.npy`` of ``array`` as the bytes np.save writes, in pieces: a plain array's header and then its own
+    memory (no copy of it is made), any other array's whole file."""
+    if (header := _plain_npy_header(array)) is not None:
+        return header, array.reshape(-1).view(np.uint8).data
     buffer = io.BytesIO()
     np.save(buffer, array, allow_pickle=False)
-    return buffer.getvalue()
+    return (buffer.getvalue(),)
 
 
 NPY_ALIGN, NPY_GROWTH_DIGITS = 64, 21  # numpy.lib.format's ARRAY_ALIGN and GROWTH_AXIS_MAX_DIGITS
 
 
-def _plain_npy(array: NDArray[Any]) -> bytes | None:
-    """The bytes np.save writes for a C-ordered array of a plain number type, made here in one copy of the array
-    (np.save copies it twice, through a dozen Python functions a fresh child has to write to); None for any
-    other array, which np.save writes."""
+def _plain_npy_header(array: NDArray[Any]) -> bytes | None:
+    """The header np.save writes for a C-ordered array of a plain number type, which np.save then follows with
+    the array's memory (np.save copies the array twice, through a dozen Python functions a fresh child has to
+    write to); None for any other array, which np.save writes."""
     dtype = array.dtype
     if dtype.kind not in "biufc" or dtype.fields is not None or dtype.subdtype is not None or dtype.metadata:
         return None
@@ -314,9 +325,7 @@ def _plain_npy(array: NDArray[Any]) -> bytes | None:
     size = len(text) + 1 + padding
     if size > 0xFFFF:
         return None
-    return b"".join(
-        (P.NPY_MAGIC_1_0, size.to_bytes(2, "little"), text.encode("latin1"), b" " * padding, b"\n", array.data)
-    )
+    return b"".join((P.NPY_MAGIC_1_0, size.to_bytes(2, "little"), text.encode("latin1"), b" " * padding, b"\n"))
 
 
 class MalformedArgument(Exception):
@@ -324,15 +333,16 @@ class MalformedArgument(Exception):
 
 
 SCALAR_TYPES = (int, float, bool)
+ARRAY_BYTES = (bytes, memoryview)  # a job's .npy: views of its frame, as the child reads it (``copy=False``)
 
 
 def _load_args(test: dict[str, Any]) -> dict[str, Any]:
     """Arrays from ``.npy`` bytes; scalars (JSON numbers and booleans) as the plain Python value."""
     args: dict[str, Any] = {}
     for name, value in test["args"].items():
-        if isinstance(value, bytes):
+        if isinstance(value, ARRAY_BYTES):
             args[name] = _load_npy(value)
-        elif type(value) is dict and all(type(k) is str and isinstance(v, bytes) for k, v in value.items()):
+        elif type(value) is dict and all(type(k) is str and isinstance(v, ARRAY_BYTES) for k, v in value.items()):
             args[name] = {key: _load_npy(data) for key, data in value.items()}  # a ``params`` argument
         elif type(value) in SCALAR_TYPES:
             args[name] = value
@@ -343,7 +353,7 @@ def _load_args(test: dict[str, Any]) -> dict[str, Any]:
     return args
 
 
-def _load_npy(data: bytes) -> NDArray[Any]:
+def _load_npy(data: bytes | memoryview) -> NDArray[Any]:
     """An input array, read without np.load's general header parser when np.save wrote it
     (``P.plain_npy_header``); the inputs come from the judge, and anything else goes to np.load."""
     if (plain := P.plain_npy_header(data)) is not None:
@@ -470,20 +480,11 @@ def rehearse(job_fd: int | None) -> None:
     """
     if job_fd is not None and select.select([job_fd], [], [], REHEARSAL_DELAY_S)[0]:
         return
-    x, y = _npy(np.zeros((2, 1, 3))), _npy(np.ones((2, 2, 3)))
-    frame = P.encode_frame(
-        {
-            "code": REHEARSAL_CODE,
-            "function": "rehearse",
-            "params": ["x", "y"],
-            "tests": [{"name": "rehearsal", "args": {"x": x, "y": y}}],
-            "limits": {"time_limit_s": 1.0, "memory_mb": 64, "output_bytes": 1 << 20},
-        }
-    )
+    frame = rehearsal_frame()
     job: dict[str, Any] = {}
     namespace: dict[str, Any] = {"__name__": "submission", "__builtins__": builtins}
     steps = (
-        lambda: job.update(P.read_frame(io.BufferedReader(io.BytesIO(frame)))),
+        lambda: job.update(P.read_frame(io.BufferedReader(io.BytesIO(frame)), copy=False)),
         lambda: [resource.setrlimit(name, resource.getrlimit(name)) for name in REHEARSED_LIMITS],  # type: ignore[func-returns-value]  # the list only makes the calls
         current_vm_bytes,
         lambda: namespace.update(code=compile(job["code"], P.STUDENT_FILENAME, "exec", dont_inherit=True)),
@@ -498,6 +499,21 @@ def rehearse(job_fd: int | None) -> None:
             step()
     finally:
         sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
+
+
+@functools.cache
+def rehearsal_frame() -> bytes:
+    """The rehearsal's job, made once in the template (``warm_up``): a spare decodes it, it need not encode it."""
+    x, y = _npy(np.zeros((2, 1, 3))), _npy(np.ones((2, 2, 3)))
+    return P.encode_frame(
+        {
+            "code": REHEARSAL_CODE,
+            "function": "rehearse",
+            "params": ["x", "y"],
+            "tests": [{"name": "rehearsal", "args": {"x": x, "y": y}}],
+            "limits": {"time_limit_s": 1.0, "memory_mb": 64, "output_bytes": 1 << 20},
+        }
+    )
 
 
 # CPython 3.11 rewrites a function's bytecode in place as it runs it (quickening after a few calls, then

@@ -34,7 +34,8 @@ RIGHT = "np.concatenate([np.broadcast_to(cls_token, (patches.shape[0], 1, patche
 CORRECT = f"return {RIGHT}"
 
 
-# Every 3-D .npy reachable from the interpreter's objects and the call stack, nested up to eight deep.
+# Every 3-D .npy reachable from the interpreter's objects and the call stack, nested up to eight deep, as bytes or
+# as a view of other bytes (the child reads a job's arrays from its frame); a piece of one (a header) is skipped.
 SEARCH = """
 def arrays_in_memory():
     import gc, io, sys
@@ -45,8 +46,11 @@ def arrays_in_memory():
     found, seen, todo = [], set(), [(root, 0) for root in roots]
     while todo:
         o, depth = todo.pop()
-        if isinstance(o, bytes) and o[:6] == b"\\x93NUMPY" and len(o) > 64:
-            a = np.load(io.BytesIO(o), allow_pickle=False)
+        if isinstance(o, bytes | memoryview) and bytes(o[:6]) == b"\\x93NUMPY" and len(o) > 64:
+            try:
+                a = np.load(io.BytesIO(bytes(o)), allow_pickle=False)
+            except ValueError:
+                continue
             if a.ndim == 3 and a.size:
                 found.append(a)
         elif depth < 8 and isinstance(o, dict | list | tuple) and id(o) not in seen:
