@@ -371,10 +371,11 @@ REQUEST_BODY_DEFAULT_LIMIT = 64 * KIB  # every other form: sign-in, settings, a 
 DATA_UPLOAD_MAX_MEMORY_SIZE = max(REQUEST_BODY_LIMITS.values())  # the limits above decide, per URL
 MAX_OUTPUT_BYTES = env_number("MAX_OUTPUT_BYTES", protocol.MAX_OUTPUT_BYTES)
 # How often a grading worker proves it is alive, and when silence means it died: with the
-# recovery sweep every RECOVERY_INTERVAL_S on its own queue, a dead worker's submission is
-# sent again within STALE_AFTER_S + RECOVERY_INTERVAL_S (11 s) of the fault.
+# recovery sweep every RECOVERY_INTERVAL_S (in the worker that runs the beat, judge/celery.py), a dead worker's
+# submission is sent again within STALE_AFTER_S + RECOVERY_INTERVAL_S (11 s) of the fault.
 HEARTBEAT_INTERVAL_S = env_number("HEARTBEAT_INTERVAL_S", 2.0, float)
 STALE_AFTER_S = env_number("STALE_AFTER_S", 8.0, float)
+RECOVERY_INTERVAL_S = env_number("RECOVERY_INTERVAL_S", 3.0, float)
 # Each Celery worker writes that it is alive this often; a grading worker silent for WORKER_SILENT_AFTER_S is taken
 # for gone: staff see a banner, a waiting student is told grading has stopped (judge/submissions/workers.py).
 WORKER_BEAT_S = env_number("WORKER_BEAT_S", 5.0, float)
@@ -535,11 +536,8 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Celery's Django fixup closes a worker process's database connection every this many tasks, not at every task:
 # the process keeps it as Django's CONN_MAX_AGE says (judge/celery.py, ``reuse_connections``).
 CELERY_DB_REUSE_MAX = 1000
+# The recovery sweep is not here: the worker that runs the beat runs it itself, every RECOVERY_INTERVAL_S.
 CELERY_BEAT_SCHEDULE = {
-    "recover-stalled-submissions": {
-        "task": "judge.submissions.tasks.recover_stalled_submissions",
-        "schedule": env_number("RECOVERY_INTERVAL_S", 3.0, float),
-    },
     "notify-moved-credit": {  # after a rejudge has finished, students whose released credit moved are told
         "task": "judge.courses.tasks.notify_moved_credit",
         "schedule": 60.0,

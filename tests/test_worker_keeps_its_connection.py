@@ -1,15 +1,18 @@
 """A worker process keeps its database connection from one task to the next (no new PostgreSQL connection per
 graded Submit), and a connection the server dropped meanwhile is replaced before the next task instead of
-failing it."""
+failing it.  So does a worker's heartbeat from one beat to the next, where no pool process could inherit it."""
 
 from __future__ import annotations
 
 from types import SimpleNamespace
 
 import pytest
+from celery.concurrency.prefork import TaskPool as PreforkPool
+from celery.concurrency.solo import TaskPool as SoloPool
 from django.db import connection, connections
 
-from judge.celery import app, close_obsolete_connections, reuse_connections
+from judge.celery import Heartbeat, app, close_obsolete_connections, reuse_connections
+from judge.submissions.models import WorkerHeartbeat
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
@@ -59,3 +62,46 @@ def test_a_task_run_eagerly_keeps_its_callers_connection(postgresql):
     first = backend_pid()
     reuse_connections(task=SimpleNamespace(request=SimpleNamespace(is_eager=True)))
     assert backend_pid() == first
+
+
+def consumer(pool: object) -> SimpleNamespace:
+    """What a worker's heartbeat reads of its Celery consumer: its name, its queues and its pool."""
+    return SimpleNamespace(
+        hostname="celery@grader-1",
+        app=SimpleNamespace(amqp=SimpleNamespace(queues=SimpleNamespace(consume_from={"run": 1, "submit": 2}))),
+        controller=SimpleNamespace(concurrency=1, pool=pool),
+    )
+
+
+def seen_at():
+    return WorkerHeartbeat.objects.get(hostname="celery@grader-1").seen_at
+
+
+def test_a_solo_workers_heartbeats_share_one_connection(postgresql):
+    heartbeat = Heartbeat(consumer(SoloPool.__new__(SoloPool)))
+    heartbeat.round()
+    first, written = backend_pid(), seen_at()
+    heartbeat.round()
+    assert backend_pid() == first and seen_at() > written
+
+
+def test_a_heartbeat_after_the_server_dropped_its_connection_is_written_on_a_new_one(postgresql, caplog):
+    heartbeat = Heartbeat(consumer(SoloPool.__new__(SoloPool)))
+    heartbeat.round()
+    first, written = backend_pid(), seen_at()
+    other = connections.create_connection("default")
+    try:
+        with other.cursor() as cursor:  # the database restarts between two beats
+            cursor.execute("SELECT pg_terminate_backend(%s)", [first])
+    finally:
+        other.close()
+    heartbeat.round()  # fails, and says so
+    assert "could not write this worker's heartbeat" in caplog.text
+    heartbeat.round()
+    assert seen_at() > written and backend_pid() != first
+
+
+def test_a_prefork_workers_heartbeat_leaves_no_connection_for_a_pool_process_to_inherit(postgresql):
+    heartbeat = Heartbeat(consumer(PreforkPool.__new__(PreforkPool)))
+    heartbeat.round()
+    assert connection.connection is None

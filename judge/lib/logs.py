@@ -74,9 +74,9 @@ class RequestIdFilter(logging.Filter):
 
 
 class RoutineTaskFilter(logging.Filter):
-    """Drops Celery's "received" and "succeeded" lines for the beat's periodic tasks (the recovery sweep runs
-    every 3 s: two lines each time would bury everything else).  Their warnings and failures still show, and
-    the tasks log what they did when they do something."""
+    """Drops Celery's "received" and "succeeded" lines for the beat's periodic tasks and the recovery sweep's
+    (two lines each time would bury everything else).  Their warnings and failures still show, and the tasks log
+    what they did when they do something."""
 
     LOGGERS = ("celery.app.trace", "celery.worker.strategy", "celery.beat")
 
@@ -89,7 +89,9 @@ class RoutineTaskFilter(logging.Filter):
             from django.conf import settings
 
             schedule = getattr(settings, "CELERY_BEAT_SCHEDULE", {})
-            self._names = tuple(schedule) + tuple(entry["task"] for entry in schedule.values())
+            # and the sweep's task, which a worker sends itself as it starts (judge/celery.py)
+            sweep = "judge.submissions.tasks.recover_stalled_submissions"
+            self._names = (*schedule, *(entry["task"] for entry in schedule.values()), sweep)
         return self._names
 
     def filter(self, record: logging.LogRecord) -> bool:
