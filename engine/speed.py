@@ -36,6 +36,7 @@ import ast
 import dataclasses
 import hashlib
 import math
+import secrets
 import statistics
 from dataclasses import dataclass
 from statistics import NormalDist
@@ -169,13 +170,18 @@ def time_calls(
     cases: list[Case],
     solved: dict[str, str] | None = None,
     digest: bool = False,
+    stage: str | None = None,
 ) -> Timed:
     """One call of ``code`` on each of ``cases``, all in one fresh child of ``sandbox``, with the CPU time
     the zygote read on the child's clock from before its first line of code ran to its last result (None
     when it could not).  Work done ahead (at import time, or on a later case's inputs) is inside that.
-    ``digest``: each result comes as the sha256 of its ``.npy`` (``output_sha256``), not the ``.npy``."""
+    ``digest``: each result comes as the sha256 of its ``.npy`` (``output_sha256``), not the ``.npy``.
+    ``stage``: a key of this measurement's (``measure_speed``): the sandbox keeps these inputs once sent and
+    later jobs with the same key send only the cases' names (``Job.stage``)."""
     job = job_of(code, dataclasses.replace(spec, budget_s=None), cases, solved)
-    job = dataclasses.replace(job, timed=True, digest=digest)
+    if stage is not None:
+        stage = f"{stage}:{hashlib.sha256(' '.join(sorted(c.name for c in cases)).encode()).hexdigest()[:16]}"
+    job = dataclasses.replace(job, timed=True, digest=digest, stage=stage)
     events = sandbox.run(job).events
     tests = [e for e in events if e.get("event") == "test"]
     cpus = [e.get("cpu_ms") for e in events if e.get("event") == "cpu"]
@@ -206,6 +212,7 @@ def measure_speed(
         return SpeedReport(None, message="this problem has no benchmark case")
     pairs: list[tuple[float, float]] = []  # (student, reference) CPU time per call, one pair per repeat
     passed: dict[str, dict[str, Any]] = {}  # draw name -> the student's first result on it that passed the checks
+    stage = secrets.token_hex(8)  # the sandbox keeps the draws sent once for this measurement's later children
     digests = True  # until a result differs from the one that passed on its draw: then whole results again
     while len(pairs) < repeats:
         repeat = len(pairs)
@@ -214,7 +221,9 @@ def measure_speed(
         # Results the checks have passed on every draw of this repeat come back as digests, for both children
         # alike (the harness's work counts in both figures): moving a result cost more than computing it.
         digest = digests and all(case.name in passed for case in cases)
-        timed = _time_pair(sandbox, (reference, reference_solved), (code, solved), spec, cases, digest, repeat, passed)
+        timed = _time_pair(
+            sandbox, (reference, reference_solved), (code, solved), spec, cases, digest, repeat, passed, stage
+        )
         if timed is None and digest:
             digests = False  # a result that differs in a bit is checked whole, and this repeat timed again
             continue
@@ -240,6 +249,7 @@ def _time_pair(
     digest: bool,
     repeat: int,
     passed: dict[str, dict[str, Any]],
+    stage: str | None = None,
 ) -> tuple[float, float] | str | None:
     """One repeat: the reference's child and the student's (in an order that alternates), each on ``cases``;
     their CPU times per call (student, reference), or None when a student's result was refused, or why the
@@ -247,7 +257,7 @@ def _time_pair(
     pair = {}
     runs = [("reference", *reference), ("student", *student)]
     for role, source, modules in runs if repeat % 2 == 0 else runs[::-1]:
-        timed = time_calls(sandbox, source, spec, cases, modules, digest)
+        timed = time_calls(sandbox, source, spec, cases, modules, digest, stage)
         if role == "student" and not (
             len(timed.events) == len(cases) and all(_correct(e, c, spec, passed) for e, c in zip(timed.events, cases))
         ):

@@ -39,9 +39,15 @@ STDOUT_CAPTURE_CHARS = 4000
 ERROR_MESSAGE_CHARS = 2000
 
 
-def child_main(job: dict[str, Any], first: int, report: BinaryIO, hidden: BinaryIO | None = None) -> None:
+def child_main(
+    job: dict[str, Any], first: int, report: BinaryIO, hidden: BinaryIO | None = None, staged: memoryview | None = None
+) -> None:
     """Run ``job``'s tests[first:]; then, with ``hidden`` (the job pipe of a job with ``more_tests``), the
-    hidden tests, which the zygote writes there only once it has read every result above."""
+    hidden tests, which the zygote writes there only once it has read every result above.  ``staged``: the
+    read-only mapping a ``"staged"`` timed job's arguments point into (``template.take_staged``)."""
+    if staged is not None:
+        for test in job["tests"]:
+            test["args"] = {name: _staged(value, staged) for name, value in test["args"].items()}
     code = job["code"]
     lines = code.splitlines()
     sys.stdout = sys.stderr = CappedText()
@@ -175,11 +181,27 @@ def run_test(
     return event
 
 
+STAGED = "$staged"
+
+
+def _staged(value: Any, staged: memoryview) -> Any:
+    """An argument the zygote placed in the staged mapping (``{"$staged": [start, end]}``, or a ``params`` dict of
+    them) as a view of its ``.npy`` bytes; anything else as it came (a bad place is then a malformed argument)."""
+    if type(value) is not dict:
+        return value
+    span = value.get(STAGED)
+    if len(value) == 1 and type(span) is list and len(span) == 2 and all(type(n) is int for n in span):
+        if 0 <= span[0] <= span[1] <= len(staged):
+            return staged[span[0] : span[1]]
+        return value
+    return {key: _staged(item, staged) for key, item in value.items()}
+
+
 def _input_hash(array: NDArray[Any], sent: object) -> str:
     """The sha256 of the ``.npy`` np.save would write of ``array`` now.  While it still has the number type, shape
     and C order of the ``.npy`` it was read from (``sent``, written by np.save), that file's header is the one
     np.save would write, so the hash is that header's and then the array's memory: no copy of it is made."""
-    if isinstance(sent, bytes) and (plain := P.plain_npy_header(sent)) is not None:
+    if isinstance(sent, (bytes, memoryview)) and (plain := P.plain_npy_header(sent)) is not None:
         shape, fortran, dtype, start = plain
         if not fortran and array.flags.c_contiguous and array.dtype.str == dtype and array.shape == shape:
             digest = hashlib.sha256(sent[:start])
@@ -330,9 +352,11 @@ def _load_args(test: dict[str, Any]) -> dict[str, Any]:
     """Arrays from ``.npy`` bytes; scalars (JSON numbers and booleans) as the plain Python value."""
     args: dict[str, Any] = {}
     for name, value in test["args"].items():
-        if isinstance(value, bytes):
+        if isinstance(value, (bytes, memoryview)):  # a view: of the staged inputs (``_staged``)
             args[name] = _load_npy(value)
-        elif type(value) is dict and all(type(k) is str and isinstance(v, bytes) for k, v in value.items()):
+        elif type(value) is dict and all(
+            type(k) is str and isinstance(v, (bytes, memoryview)) for k, v in value.items()
+        ):
             args[name] = {key: _load_npy(data) for key, data in value.items()}  # a ``params`` argument
         elif type(value) in SCALAR_TYPES:
             args[name] = value

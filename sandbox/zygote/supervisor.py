@@ -27,7 +27,7 @@ from sandbox import protocol as P
 from sandbox.zygote.child import generate_main
 from sandbox.zygote.cleanup import clean_up
 from sandbox.zygote.hardening import harden_child
-from sandbox.zygote.template import EXITED, FORK, PID_STATUS, SPARE, Spare, template_main
+from sandbox.zygote.template import EXITED, FORK, PID_STATUS, SPARE, STAGE, Spare, template_main
 
 
 class Budget:
@@ -120,6 +120,7 @@ class Zygote:
         self.reap_after_reply = False
         self.dying: list[int] = []  # killed children whose exit has not been waited for
         self.statuses: dict[int, int] = {}  # exit statuses the template reported
+        self.staged: dict[str, dict[str, Any]] = {}  # test name -> its arguments in the staged memfd (``stage``)
         self.template, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         gc.freeze()
         self.template_pid = os.fork()
@@ -250,6 +251,15 @@ class Zygote:
 
         It stops at the first test that ends in a timeout: no later test runs or is reported.
         """
+        if job.get("timed") and job.get("stage"):
+            self.stage(job)
+        elif job.get("timed") and job.get("staged"):
+            job = job | {
+                "tests": [
+                    {"name": t.get("name"), "args": self.staged.get(t.get("name"), UNSTAGED)} for t in job["tests"]
+                ]
+            }
+            raw = P.encode_body(job)
         anomalies: list[str] = []
         index, child = 0, None
         budget = Budget(job["limits"].get("budget_s"))
@@ -261,6 +271,32 @@ class Zygote:
                 budget.start_hidden()
             child, index = self.run_child(job, raw, index, anomalies, budget, hidden_from)
         self.finish(anomalies, child)
+
+    def stage(self, job: dict[str, Any]) -> None:
+        """Keep a timed job's inputs for the next jobs of its measurement (``"staged"``: names only): written once
+        into a memfd sealed against any change, which the template hands to every child it forks from now on
+        (``template.take_staged``: mapped read-only by a job that uses it, closed unread by any other).  This
+        job's own child was forked before and gets its inputs on its pipe, as every job does."""
+        fd = os.memfd_create("staged", os.MFD_ALLOW_SEALING | os.MFD_CLOEXEC)
+        try:
+            offset, staged = 0, {}
+            for test in job["tests"]:
+                args: dict[str, Any] = {}
+                for name, value in test["args"].items():
+                    if isinstance(value, dict):
+                        args[name] = {}
+                        for key, item in value.items():
+                            args[name][key], offset = write_staged(fd, item, offset)
+                    else:
+                        args[name], offset = write_staged(fd, value, offset)
+                staged[test["name"]] = args
+            fcntl.fcntl(
+                fd, fcntl.F_ADD_SEALS, fcntl.F_SEAL_WRITE | fcntl.F_SEAL_GROW | fcntl.F_SEAL_SHRINK | fcntl.F_SEAL_SEAL
+            )
+            socket.send_fds(self.template, [STAGE], [fd])
+        finally:
+            os.close(fd)
+        self.staged = staged
 
     def finish(self, anomalies: list[str], child: tuple[int, str] | None) -> None:
         """``done`` as soon as every result is out, then the cleanup and ``clean``.
@@ -544,6 +580,20 @@ def widen_pipes(child: Spare, job_bytes: int) -> None:
             fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, min(job_bytes, LARGEST_PIPE))
         except OSError:
             return
+
+
+STAGED = "$staged"  # an argument's place in the staged memfd, [start, end], as the zygote gives it to a child
+UNSTAGED = {"~": {STAGED: None}}  # a name the zygote holds no inputs for: the child reports a malformed job
+
+
+def write_staged(fd: int, value: Any, offset: int) -> tuple[Any, int]:
+    """``value`` (an argument: .npy bytes or a scalar) as the child is to find it, and where the next one starts."""
+    if not isinstance(value, (bytes, memoryview)):
+        return value, offset
+    view = memoryview(value)
+    while view:
+        view = view[os.write(fd, view) :]
+    return {STAGED: [offset, offset + len(value)]}, offset + len(value)
 
 
 def sealed_at(job: dict[str, Any]) -> int | None:
