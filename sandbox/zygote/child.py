@@ -43,8 +43,9 @@ def child_main(
     job: dict[str, Any], first: int, report: BinaryIO, hidden: BinaryIO | None = None, staged: memoryview | None = None
 ) -> None:
     """Run ``job``'s tests[first:]; then, with ``hidden`` (the job pipe of a job with ``more_tests``), the
-    hidden tests, which the zygote writes there only once it has read every result above.  ``staged``: the
-    read-only mapping a ``"staged"`` timed job's arguments point into (``template.take_staged``)."""
+    hidden tests, which the zygote writes there only once it has read every result above; in a timed job the
+    job pipe is where the zygote says it has read the CPU clock's start.  ``staged``: the read-only mapping a
+    ``"staged"`` timed job's arguments point into (``template.take_staged``)."""
     if staged is not None:
         for test in job["tests"]:
             test["args"] = {name: _staged(value, staged) for name, value in test["args"].items()}
@@ -55,6 +56,10 @@ def child_main(
         # Before any code of the student's runs (their solved modules included): the zygote starts this
         # child's CPU clock here, so decoding the job is not counted, and work done at import time is.
         P.write_frame(report, {"event": "timing"})
+        if hidden is not None:
+            hidden.read(1)  # until the zygote has read the clock: waiting, this process's clock stands still
+            hidden.close()
+            hidden = None
     failure = load_solved(job.get("modules") or {})
     if failure is not None:
         P.write_frame(report, {"event": "load_error", "error": failure})

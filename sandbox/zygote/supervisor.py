@@ -393,8 +393,9 @@ class Zygote:
         tests = job["tests"]
         oom_before = oom_kills()
         body, hidden = child_request(job, raw, first, hidden_from)
+        timed = bool(job.get("timed"))  # its job pipe stays open for the clock's start (``supervise``)
         child = self.start_child(
-            body, 0 if body is not raw else first, keep_open=hidden is not None, job_bytes=len(raw)
+            body, 0 if body is not raw else first, keep_open=hidden is not None or timed, job_bytes=len(raw)
         )
         pid, read_fd, workdir = child.pid, child.report_fd, child.workdir
         try:
@@ -405,6 +406,7 @@ class Zygote:
                 first,
                 budget,
                 (hidden_from, hidden, child) if hidden is not None and hidden_from is not None else None,
+                child if timed else None,
             )
         finally:
             if child.job_fd >= 0:
@@ -439,9 +441,14 @@ class Zygote:
         first: int,
         budget: Budget,
         sealed: tuple[int, bytes, Spare] | None = None,
+        timed: Spare | None = None,
     ) -> tuple[int | None, dict[str, Any] | None]:
         """Relay the child's frames; in a timed job, each test's is followed by a ``cpu`` event of the zygote's.
         ``sealed`` (index of the first hidden test, its frame, the child): handed over after the last example.
+        ``timed`` (the child of a timed job): it waits after its ``timing`` frame until the zygote has read its
+        clock and said so on its job pipe, so the start is read while it waits, however late the zygote reads
+        the frame (a zygote that read it after the child's last call had started its clock there: a figure
+        of nearly nothing, in 2 of 80 children on a loaded machine).
 
         Returns (the index of the test it did not finish, or None when nothing more is to
         be reported, and the outcome of that test when it was killed by us).
@@ -485,6 +492,13 @@ class Zygote:
             event = message.get("event")
             if event == "timing" and job.get("timed") and cpu_start_ns is None and current == first:
                 cpu_start_ns = cpu_clock_ns(pid)  # the child's first frame, before any student code ran
+                if timed is not None and timed.job_fd >= 0:
+                    try:
+                        os.write(timed.job_fd, b"\0")  # it may go on now
+                    except BrokenPipeError:
+                        pass  # it died: the end of its report pipe says so
+                    os.close(timed.job_fd)
+                    timed.job_fd = -1
             elif event == "ready":
                 budget.start()  # the first test starts now
                 reports.extend(time_limit_s)

@@ -73,7 +73,7 @@ def fork_spare(scratch: str, child_uid: int | None, staged_fd: int | None = None
             requests = os.fdopen(job_read, "rb")
             first = P.HEADER.unpack(P.read_exact(requests, P.HEADER.size))[0]
             job = P.read_frame(requests)
-            if not job.get("more_tests"):
+            if not job.get("more_tests") and not job.get("timed"):
                 requests.close()
             staged = take_staged(staged_fd, job)  # before the rlimits: its pages count in the address space
             if child_uid is not None:
@@ -81,7 +81,7 @@ def fork_spare(scratch: str, child_uid: int | None, staged_fd: int | None = None
             drop_privileges(child_uid)
             limit_child(job["limits"], run_cpu_s(job, first), processes=1 if job.get("timed") else 16)
             with os.fdopen(report_write, "wb") as report:
-                child_main(job, first, report, requests if job.get("more_tests") else None, staged)
+                child_main(job, first, report, requests if job.get("more_tests") or job.get("timed") else None, staged)
         except BaseException:
             status = 70
         finally:
