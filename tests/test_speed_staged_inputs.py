@@ -75,7 +75,9 @@ def test_a_child_cannot_change_the_inputs_the_next_child_of_its_measurement_read
     after = time_calls(process_sandbox, package.solution, spec, cases, stage="one")
     for event, case in zip(after.events, cases, strict=True):
         assert event["outcome"] == "returned"
-        assert event["input_hashes"] == {name: hashlib.sha256(npy).hexdigest() for name, npy in case.array_inputs().items()}
+        assert event["input_hashes"] == {
+            name: hashlib.sha256(npy).hexdigest() for name, npy in case.array_inputs().items()
+        }
 
 
 def test_a_child_of_any_other_job_never_holds_a_measurements_inputs(bench, process_sandbox):
