@@ -20,7 +20,7 @@ student's code runs (work done at import time counts) to the moment the last res
 child's figure is that CPU time per call.
 
 Each repeat runs the two children one right after the other in the same sandbox, so both sides are sampled
-over the same moments and load; the figure is the ratio of each side's lower quartile over the repeats
+over the same moments and load; the figure is the ratio of each side's lowest CPU time over the repeats
 (``figure``), which reads the children a burst of contention missed.
 Both figures include what the harness costs around a call (loading the inputs, hashing them, encoding the
 result), the same for both: on a problem whose work is little more than reading its inputs, the ratios sit
@@ -36,6 +36,7 @@ import ast
 import dataclasses
 import hashlib
 import math
+import secrets
 import statistics
 from dataclasses import dataclass
 from statistics import NormalDist
@@ -50,9 +51,13 @@ from engine.verdicts import TestStatus
 from sandbox.backends.base import Sandbox, SandboxError
 from sandbox.protocol import MAX_OUTPUT_BYTES, Outcome
 
-# The same code's percentile spread 23-31 points with 5, 4-13 with 9, 4-8 with 13 (bench/speed_stability.py,
-# the trimmed mean of paired ratios); each side's lower quartile is steadier under load (``figure``).
-REPEATS = 9
+# Each side's lowest CPU time over the repeats (``figure``): resampling 80 pairs of layer_norm's children in the
+# Docker sandbox (load 4.5), the same code's figure moved 0.024 (log sd) over 3 repeats, 0.018 over 4 and 0.014
+# over 9, once the clock's start no longer raced the child (``supervisor.supervise``); before, the lower
+# quartile moved 0.079 over 5 repeats and 0.060 over 9.  Measurements minutes apart differ more than pairs
+# taken together (the machine's load moves): through the worker, 4 repeats gave the same solution written 10
+# ways a spread of 10 and 18 percentile points where 9 repeats' lower quartile gave 11 and 12, so 6.
+REPEATS = 6
 TRIM_FROM = 5  # from this many repeats on, the highest and lowest ratios are left out
 BENCH_DRAWS = 10  # secret seeds of the benchmark case (fewer when the case is large: BENCH_MAX_BYTES)
 # Slow code gets fewer repeats: past this much of its CPU time (at least MIN_REPEATS), more would cost the
@@ -169,13 +174,18 @@ def time_calls(
     cases: list[Case],
     solved: dict[str, str] | None = None,
     digest: bool = False,
+    stage: str | None = None,
 ) -> Timed:
     """One call of ``code`` on each of ``cases``, all in one fresh child of ``sandbox``, with the CPU time
     the zygote read on the child's clock from before its first line of code ran to its last result (None
     when it could not).  Work done ahead (at import time, or on a later case's inputs) is inside that.
-    ``digest``: each result comes as the sha256 of its ``.npy`` (``output_sha256``), not the ``.npy``."""
+    ``digest``: each result comes as the sha256 of its ``.npy`` (``output_sha256``), not the ``.npy``.
+    ``stage``: a key of this measurement's (``measure_speed``): the sandbox keeps these inputs once sent and
+    later jobs with the same key send only the cases' names (``Job.stage``)."""
     job = job_of(code, dataclasses.replace(spec, budget_s=None), cases, solved)
-    job = dataclasses.replace(job, timed=True, digest=digest)
+    if stage is not None:
+        stage = f"{stage}:{hashlib.sha256(' '.join(sorted(c.name for c in cases)).encode()).hexdigest()[:16]}"
+    job = dataclasses.replace(job, timed=True, digest=digest, stage=stage)
     events = sandbox.run(job).events
     tests = [e for e in events if e.get("event") == "test"]
     cpus = [e.get("cpu_ms") for e in events if e.get("event") == "cpu"]
@@ -206,6 +216,7 @@ def measure_speed(
         return SpeedReport(None, message="this problem has no benchmark case")
     pairs: list[tuple[float, float]] = []  # (student, reference) CPU time per call, one pair per repeat
     passed: dict[str, dict[str, Any]] = {}  # draw name -> the student's first result on it that passed the checks
+    stage = secrets.token_hex(8)  # the sandbox keeps the draws sent once for this measurement's later children
     digests = True  # until a result differs from the one that passed on its draw: then whole results again
     while len(pairs) < repeats:
         repeat = len(pairs)
@@ -214,7 +225,9 @@ def measure_speed(
         # Results the checks have passed on every draw of this repeat come back as digests, for both children
         # alike (the harness's work counts in both figures): moving a result cost more than computing it.
         digest = digests and all(case.name in passed for case in cases)
-        timed = _time_pair(sandbox, (reference, reference_solved), (code, solved), spec, cases, digest, repeat, passed)
+        timed = _time_pair(
+            sandbox, (reference, reference_solved), (code, solved), spec, cases, digest, repeat, passed, stage
+        )
         if timed is None and digest:
             digests = False  # a result that differs in a bit is checked whole, and this repeat timed again
             continue
@@ -226,7 +239,7 @@ def measure_speed(
         pairs.append(timed)
         if repeat + 1 >= MIN_REPEATS and sum(s for s, _ in pairs) * len(cases) > STUDENT_CPU_BUDGET_MS:
             break
-        if settled(pairs) or standing_settled(pairs, others):
+        if standing_settled(pairs, others):
             break
     return figure(pairs)
 
@@ -240,6 +253,7 @@ def _time_pair(
     digest: bool,
     repeat: int,
     passed: dict[str, dict[str, Any]],
+    stage: str | None = None,
 ) -> tuple[float, float] | str | None:
     """One repeat: the reference's child and the student's (in an order that alternates), each on ``cases``;
     their CPU times per call (student, reference), or None when a student's result was refused, or why the
@@ -247,7 +261,10 @@ def _time_pair(
     pair = {}
     runs = [("reference", *reference), ("student", *student)]
     for role, source, modules in runs if repeat % 2 == 0 else runs[::-1]:
-        timed = time_calls(sandbox, source, spec, cases, modules, digest)
+        # The reference's results are never read: digests from its first child on, which spares moving 12 MB
+        # of them for layer_norm; whole results cost the child about what hashing them does (its timed CPU 33-36
+        # ms either way, docs/contributors/benchmarks.md), so the student's first, checked child stays comparable.
+        timed = time_calls(sandbox, source, spec, cases, modules, digest or role == "reference", stage)
         if role == "student" and not (
             len(timed.events) == len(cases) and all(_correct(e, c, spec, passed) for e, c in zip(timed.events, cases))
         ):
@@ -258,23 +275,7 @@ def _time_pair(
     return pair["student"], pair["reference"]
 
 
-# A figure is settled, and timing stops before ``REPEATS``, once ``SETTLED_AFTER`` repeats' ratios (the
-# extremes left out) agree within ``SETTLED_ERROR`` (the standard error of their mean, on a log scale): on a
-# quiet machine the same code's repeats differ by 1-3%, and six more repeats would move the figure by a
-# fraction of that, a tenth of the noise the percentile allows for (``SPREAD``).  Under load they differ
-# more, and all ``REPEATS`` are timed.
-SETTLED_AFTER = 7
-SETTLED_ERROR = 0.01
-
-
-def settled(pairs: list[tuple[float, float]]) -> bool:
-    if len(pairs) < SETTLED_AFTER:
-        return False
-    logs = sorted(math.log(max(s, FLOOR_MS) / max(r, FLOOR_MS)) for s, r in pairs)[1:-1]
-    return statistics.stdev(logs) / math.sqrt(len(logs)) <= SETTLED_ERROR
-
-
-# Timing also stops, from ``STANDING_FROM`` repeats on, once what a student is shown is settled: the figure's
+# Timing stops before ``REPEATS``, from ``STANDING_FROM`` repeats on, once what a student is shown is settled: the figure's
 # 95% interval is within ``SHOWN_ERROR`` either way (taken from the repeats' paired log ratios, trimmed, with
 # Student's t: wider than the quartile figure's own, so it errs on the side of timing more), lies on one
 # side of the vectorised mark, and puts the percentile among the other students' figures within
@@ -336,18 +337,19 @@ def _normalised(source: str) -> str:
 
 
 def figure(pairs: list[tuple[float, float]]) -> SpeedReport:
-    """The ratio of each side's lower quartile (``QUANTILE``) of its per-call CPU times over the repeats,
-    student / reference.
+    """The ratio of each side's lowest (``QUANTILE``) per-call CPU time over the repeats, student / reference.
 
     The reference's child and the student's alternate, one right after the other, so both sides are sampled
     over the same moments and the same load.  What another program does to a child's CPU time only adds to
     it: a burst of contention (caches and memory bandwidth taken, the child preempted mid-call) inflated a
     child's CPU time up to 3x on a shared two-core machine, in either side's child alone, in a third of the
-    repeats at a load of 5-10.  A low quantile of each side reads the children those bursts missed: resampling
-    one run's 30 pairs, 13 at a time, the same code's figure moved 0.046 (log sd) this way, 0.086 as the
-    trimmed mean of the paired ratios (the figure before), and 0.07 with seven repeats against 0.13.  Not the
-    minimum: on a quiet machine the spread between fresh processes is symmetric (8-30%), and a minimum would
-    be the extreme of that noise.  The per-call times shown to staff are those quartiles."""
+    repeats at a load of 5-10.  A low quantile of each side reads the children those bursts missed.  It was the
+    lower quartile while the zygote could read a child's clock's start late (``supervisor.supervise``), which
+    now and then timed a child at nearly nothing: a minimum would have been that child.  Since the start is read
+    while the child waits, nothing takes a child's CPU time below its work, and resampling 80 pairs of
+    layer_norm's children in the Docker sandbox (load 4.5), 4 repeats at a time, the same code's figure moved
+    0.018 (log sd) by the minimum against 0.027 by the lower quartile (3 repeats: 0.024, 0.046).  The per-call
+    times shown to staff are those minima."""
     student_ms = _quantile([s for s, _ in pairs], QUANTILE)
     reference_ms = _quantile([r for _, r in pairs], QUANTILE)
     ratio = max(student_ms, FLOOR_MS) / max(reference_ms, FLOOR_MS)
@@ -356,7 +358,7 @@ def figure(pairs: list[tuple[float, float]]) -> SpeedReport:
     )
 
 
-QUANTILE = 0.25
+QUANTILE = 0.0  # the minimum (``figure``)
 
 
 def _quantile(values: list[float], q: float) -> float:

@@ -206,7 +206,7 @@ def measure_submission_speed(submission_id: int) -> SpeedReport | None:
     """The speed task: time the Submit if it is still an accepted Submit without a figure (a rejudge may have
     refused it meanwhile, or a repeated message found it measured)."""
     submission = (
-        Submission.objects.select_related("problem", "user")
+        Submission.objects.select_related("problem", "user", "test_set")
         .filter(pk=submission_id, kind=Kind.SUBMIT, status=Status.DONE, verdict=Verdict.ACCEPTED, speed__isnull=True)
         .first()
     )
@@ -245,7 +245,7 @@ def record_speed(submission: Submission, solved: dict[str, str]) -> SpeedReport 
             speed=report.as_dict() | {"not_timed_after": lately.pk}
         )
         return report
-    draws = load_benchmark(submission.test_set_id)
+    draws = list(cached_benchmark(submission.test_set_id, submission.test_set.version))
     if not draws or not problem.solution_code.strip():
         report = SpeedReport(None, message="this problem has no benchmark to time it on")
         Submission.objects.filter(pk=submission.pk, speed__isnull=True).update(speed=report.as_dict())
@@ -321,6 +321,16 @@ def cached_cases(test_set_id: int, version: str, visible_only: bool) -> tuple[Ca
     hash) never changes, and reading 13 cases' arrays from the database cost a loaded worker 100-200 ms
     per submission."""
     return tuple(load_cases(TestSet.objects.get(pk=test_set_id), visible_only=visible_only))
+
+
+BENCHMARKS_KEPT = 4  # a problem's draws are up to 24 MB (``engine.speed.BENCH_MAX_BYTES``)
+
+
+@functools.lru_cache(maxsize=BENCHMARKS_KEPT)
+def cached_benchmark(test_set_id: int, version: str) -> tuple[Case, ...]:
+    """A test set's speed benchmark, kept by the speed worker's process as ``cached_cases`` keeps tests: reading
+    its 24 MB of draws from the database cost the worker 45-85 ms of CPU (and PostgreSQL as much) per measurement."""
+    return tuple(load_benchmark(test_set_id))
 
 
 def preload_test_sets() -> int:

@@ -89,6 +89,10 @@ class Job:
     # Where the hidden tests start among ``tests`` (None: all are of one kind): the child gets them only once
     # it has reported every example, and each part has its own ``budget_s``.
     hidden_from: int | None = None
+    # Timed jobs of one measurement that run on the same inputs say so with one key (``engine/speed.py``): the
+    # first sends them and the zygote keeps them ("stage"); the next ones on the same zygote send only the
+    # tests' names ("staged", ``FrameChannel.request_of``).  None: the inputs travel with the job.
+    stage: str | None = None
 
     def to_request(self) -> dict[str, Any]:
         return {
@@ -201,6 +205,7 @@ class FrameChannel(P.FrameReader):
         self.read_fd = read_fd
         self.write_fd = write_fd
         self.unsettled = False  # a job's ``done`` came, its ``clean`` not yet
+        self.staged: str | None = None  # the ``Job.stage`` whose inputs this zygote keeps
         # Called when the zygote says a test has run past half its limit (``slow``); the Docker pool lowers
         # that container's CPU weight.  The event is the zygote's own: a child cannot send it.
         self.on_slow: Callable[[], None] | None = None
@@ -245,7 +250,7 @@ class FrameChannel(P.FrameReader):
             raise SandboxError("the previous job was not settled")
         started = time.monotonic()
         deadline = started + job.deadline_s()
-        self.send(job.to_request())
+        self.send(self.request_of(job))
         events: list[dict[str, Any]] = []
         max_frame, slow = job.max_frame_bytes(), 0
         while True:
@@ -268,6 +273,17 @@ class FrameChannel(P.FrameReader):
             events.append(event)
             if len(events) > job.max_events():
                 raise SandboxError("sandbox sent more events than the job allows")
+
+    def request_of(self, job: Job | GenerateJob) -> dict[str, Any]:
+        """The job's request; a timed job of a measurement whose inputs this zygote keeps carries only the tests'
+        names, and the first of its measurement here asks the zygote to keep them (``Job.stage``)."""
+        request = job.to_request()
+        if not isinstance(job, Job) or job.stage is None or not job.timed:
+            return request
+        if self.staged == job.stage:
+            return request | {"staged": True, "tests": [{"name": t.name} for t in job.tests]}
+        self.staged = job.stage  # kept from this job on; a zygote that fails is replaced, and forgets it
+        return request | {"stage": True}
 
     def settle(self, timeout_s: float = SETTLE_TIMEOUT_S) -> str | None:
         """Wait for the last job's ``clean``: None, or why the zygote should be recycled.

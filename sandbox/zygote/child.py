@@ -39,9 +39,16 @@ STDOUT_CAPTURE_CHARS = 4000
 ERROR_MESSAGE_CHARS = 2000
 
 
-def child_main(job: dict[str, Any], first: int, report: BinaryIO, hidden: BinaryIO | None = None) -> None:
+def child_main(
+    job: dict[str, Any], first: int, report: BinaryIO, hidden: BinaryIO | None = None, staged: memoryview | None = None
+) -> None:
     """Run ``job``'s tests[first:]; then, with ``hidden`` (the job pipe of a job with ``more_tests``), the
-    hidden tests, which the zygote writes there only once it has read every result above."""
+    hidden tests, which the zygote writes there only once it has read every result above; in a timed job the
+    job pipe is where the zygote says it has read the CPU clock's start.  ``staged``: the read-only mapping a
+    ``"staged"`` timed job's arguments point into (``template.take_staged``)."""
+    if staged is not None:
+        for test in job["tests"]:
+            test["args"] = {name: _staged(value, staged) for name, value in test["args"].items()}
     code = job["code"]
     lines = code.splitlines()
     sys.stdout = sys.stderr = CappedText()
@@ -49,6 +56,10 @@ def child_main(job: dict[str, Any], first: int, report: BinaryIO, hidden: Binary
         # Before any code of the student's runs (their solved modules included): the zygote starts this
         # child's CPU clock here, so decoding the job is not counted, and work done at import time is.
         P.write_frame(report, {"event": "timing"})
+        if hidden is not None:
+            hidden.read(1)  # until the zygote has read the clock: waiting, this process's clock stands still
+            hidden.close()
+            hidden = None
     failure = load_solved(job.get("modules") or {})
     if failure is not None:
         P.write_frame(report, {"event": "load_error", "error": failure})
@@ -173,6 +184,22 @@ def run_test(
             event |= _output(result, job.get("digest") is True)
     event["input_hashes"] = {name: _input_hash(*pair) for name, pair in arrays.items()}
     return event
+
+
+STAGED = "$staged"
+
+
+def _staged(value: Any, staged: memoryview) -> Any:
+    """An argument the zygote placed in the staged mapping (``{"$staged": [start, end]}``, or a ``params`` dict of
+    them) as a view of its ``.npy`` bytes; anything else as it came (a bad place is then a malformed argument)."""
+    if type(value) is not dict:
+        return value
+    span = value.get(STAGED)
+    if len(value) == 1 and type(span) is list and len(span) == 2 and all(type(n) is int for n in span):
+        if 0 <= span[0] <= span[1] <= len(staged):
+            return staged[span[0] : span[1]]
+        return value
+    return {key: _staged(item, staged) for key, item in value.items()}
 
 
 def _input_hash(array: NDArray[Any], sent: object) -> str:

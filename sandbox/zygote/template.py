@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ctypes
 import gc
+import mmap
 import os
 import random
 import select
@@ -18,6 +19,7 @@ import socket
 import struct
 import tempfile
 import threading
+from typing import Any
 
 from sandbox import protocol as P
 from sandbox.zygote.child import child_main, rehearse, warm_up
@@ -40,8 +42,10 @@ class Spare:
         self.pid, self.job_fd, self.report_fd, self.workdir = pid, job_fd, report_fd, workdir
 
 
-def fork_spare(scratch: str, child_uid: int | None) -> Spare:
+def fork_spare(scratch: str, child_uid: int | None, staged_fd: int | None = None) -> Spare:
     """Fork, isolate and warm a child now; it reads ``first`` + the raw run request later.
+    ``staged_fd``: the sealed inputs of a timed measurement (``take_staged``), kept open only for a job that
+    uses them.
 
     Only trusted code runs in it until the job arrives, and it keeps the zygote's
     uid, and its directory stays root's, until then: it is forked while the previous
@@ -67,20 +71,21 @@ def fork_spare(scratch: str, child_uid: int | None) -> Spare:
         try:
             os.close(job_write)
             os.close(report_read)
-            isolate_child([job_read, report_write], workdir)
+            isolate_child([job_read, report_write, *([staged_fd] if staged_fd is not None else [])], workdir)
             enter_environment(workdir)  # the rest of its environment is the template's (forget_environment)
             rehearse(job_read)
             requests = os.fdopen(job_read, "rb")
             first = P.HEADER.unpack(P.read_exact(requests, P.HEADER.size))[0]
             job = P.read_frame(requests, copy=False)  # its arrays are read from the frame, not copied out first
-            if not job.get("more_tests"):
+            if not job.get("more_tests") and not job.get("timed"):
                 requests.close()
+            staged = take_staged(staged_fd, job)  # before the rlimits: its pages count in the address space
             if child_uid is not None:
                 os.chown(workdir, child_uid, child_uid)
             drop_privileges(child_uid)
             limit_child(job["limits"], run_cpu_s(job, first), processes=1 if job.get("timed") else 16)
             with os.fdopen(report_write, "wb") as report:
-                child_main(job, first, report, requests if job.get("more_tests") else None)
+                child_main(job, first, report, requests if job.get("more_tests") or job.get("timed") else None, staged)
         except BaseException:
             status = 70
         finally:
@@ -113,7 +118,21 @@ def fork_alone() -> int:
     return pid
 
 
-SPARE, EXITED, FAILED, FORK = b"S", b"X", b"F", b"f"
+def take_staged(staged_fd: int | None, job: dict[str, Any]) -> memoryview | None:
+    """The staged inputs mapped read-only for a timed job that uses them (``"staged"``), else closed unread: a
+    child of any other job never holds them.  The memfd is sealed against writes, so no child can change what
+    the next one reads; a private mapping of it is the child's own."""
+    if staged_fd is None:
+        return None
+    try:
+        if not (job.get("timed") and job.get("staged")) or os.fstat(staged_fd).st_size == 0:
+            return None
+        return memoryview(mmap.mmap(staged_fd, 0, mmap.MAP_SHARED | mmap.MAP_POPULATE, mmap.PROT_READ))
+    finally:
+        os.close(staged_fd)
+
+
+SPARE, EXITED, FAILED, FORK, STAGE = b"S", b"X", b"F", b"f", b"s"
 PID_STATUS = struct.Struct(">ii")
 
 
@@ -131,6 +150,7 @@ def template_main(control: socket.socket, scratch: str, child_uid: int | None) -
     keep = sorted({0, 1, 2, control.fileno()})
     for low, high in zip(keep, keep[1:] + [65536]):
         os.closerange(low + 1, high)
+    staged_fd: int | None = None  # a timed measurement's inputs (``Zygote.stage``), for the spares forked from now on
     wakeup_read, wakeup_write = os.pipe()
     os.set_blocking(wakeup_write, False)
     signal.set_wakeup_fd(wakeup_write)
@@ -144,10 +164,18 @@ def template_main(control: socket.socket, scratch: str, child_uid: int | None) -
             os.read(wakeup_read, 4096)
             report_exits(control)
         if control in ready:
-            if not control.recv(16):
+            message, fds, _, _ = socket.recv_fds(control, 16, 1)
+            if not message:
                 return  # the zygote is gone
+            if message[:1] == STAGE:
+                if staged_fd is not None:
+                    os.close(staged_fd)
+                staged_fd = fds[0] if fds else None
+                continue
+            for fd in fds:
+                os.close(fd)
             try:
-                spare = fork_spare(scratch, child_uid)
+                spare = fork_spare(scratch, child_uid, staged_fd)
             except OSError:
                 control.send(FAILED)
                 continue
