@@ -144,7 +144,9 @@ def side(name: str, tree: Path, image: str, env: dict, submits: int, timeout: fl
             send("same", same_user, SUBJECT)
             send("fresh", users.create_user(f"fresh{i:02d}", password="x" * 20), SUBJECT + f"\nVARIANT = {i}\n")
             send("polished", polisher, SUBJECT + f"\nPOLISHED = {i}\n")  # not any fresh student's code
-        cpu_s = tree_cpu_s(speed.pid) - cpu_before + containers.end()
+        worker_s = tree_cpu_s(speed.pid) - cpu_before
+        containers_s = containers.end()
+        cpu_s = worker_s + containers_s
     finally:
         for worker in (grading, speed):
             stop_worker(worker)
@@ -161,12 +163,22 @@ def side(name: str, tree: Path, image: str, env: dict, submits: int, timeout: fl
     result = {
         "amortised": cpu_s * 1000 / len(accepted),
         "per_timing": cpu_s * 1000 / max(sum(timed.values()), 1),
+        # Of it, the speed worker's process tree's and its containers' (per Submit timed, ms).
+        "worker_per_timing": worker_s * 1000 / max(sum(timed.values()), 1),
+        "containers_per_timing": containers_s * 1000 / max(sum(timed.values()), 1),
         "timed": timed,
         "accepted": len(accepted),
         **{
             step: spread(list(Submission.objects.filter(pk__in=steps[step]).order_by("pk")), population_figures)
             for step in ("same", "fresh", "polished")
         },
+        # Each fresh figure with what made it: (precise ratio, repeats, student ms, reference ms per call).
+        "fresh_figures": [
+            (s.get("ratio_precise"), s.get("repeats"), s.get("student_ms"), s.get("reference_ms"))
+            for s in Submission.objects.filter(pk__in=steps["fresh"]).order_by("pk").values_list("speed", flat=True)
+            if s
+        ],
+        "population_figures": sorted(population_figures),
         "repeats": sorted(
             (speed or {}).get("repeats", 0)
             for speed in Submission.objects.filter(pk__in=every, speed__has_key="code_key")
@@ -224,6 +236,8 @@ def main() -> None:
     for key, label in (
         ("amortised", "CPU per accepted Submit, ms (speed worker + its containers)"),
         ("per_timing", "CPU per Submit actually timed, ms"),
+        ("worker_per_timing", "of it, the speed worker's process tree, ms"),
+        ("containers_per_timing", "of it, its containers, ms"),
     ):
         print(f"| {label} | {before[key]:.0f} | {after[key]:.0f} | {after[key] / before[key]:.2f} |")
     for step in ("population", "same", "fresh", "polished"):

@@ -17,6 +17,7 @@ from engine.speed import (
     _correct,
     build_benchmark,
     code_key,
+    figure,
     measure_speed,
     standing_settled,
     time_calls,
@@ -251,6 +252,16 @@ def test_timing_stops_once_more_repeats_could_not_change_what_the_student_is_sho
     assert not standing_settled(close, [0.98, 1.0, 1.02, 1.05])
     near_the_mark = [(1.7, 1.0), (2.4, 1.0), (2.0, 1.0)]
     assert not standing_settled(near_the_mark, [20.0, 40.0])
+
+
+def test_the_first_repeat_which_checks_whole_results_does_not_make_the_figure():
+    """The student's first child returns its results whole (the later ones digests, which cost it more): as fast
+    as it looked, the same code as the reference's is still shown as the reference's figure, 1.0."""
+    pairs = [(3.6, 4.4), (4.5, 4.4), (4.6, 4.5), (4.4, 4.4), (4.6, 4.4)]
+    report = figure(pairs)
+    assert report.ratio == 1.0 and report.repeats == len(pairs) and report.student_ms == 4.4
+    slow_code_timed_once = [(50.0, 1.0)]
+    assert figure(slow_code_timed_once).ratio == 50.0
 
 
 def test_a_loop_among_vectorised_classmates_is_timed_fewer_times(bench, process_sandbox):
