@@ -14,6 +14,7 @@ estimators computed from the same repeats (the judge's ``engine.speed.figure``; 
 repeats after the first, over all of them, over the first 3 and 4; each side's lower quartile; the median and
 the trimmed mean of the paired ratios), beside the same estimator's spread when the repeats are resampled
 within each measurement (what the repeats alone explain), and each measurement's minima per side.
+Also the CPU per measurement: the containers' cgroups and this process (the judge's side).
 ``--save`` writes every measurement's pairs (student, reference ms per call) as JSON.
 
     .venv/bin/python bench/speed_noise.py [--measurements 12] [--repeats 6] [--conditions staged,unstaged,cpu0] [--save F]
@@ -34,6 +35,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.grading_cpu import CGROUP  # noqa: E402
 from bench.speed_stability import SUBJECT  # noqa: E402
 from engine import speed  # noqa: E402
 from engine.package import load_package  # noqa: E402
@@ -81,6 +83,17 @@ def pin(sandbox, containers, cpus: str) -> None:
             pass
 
 
+def container_cpu_ms(containers) -> float:
+    """The CPU the containers' cgroups have used (ms); each container once, a removed one not at all."""
+    total = 0
+    for container_id in {c.id for c in containers}:
+        try:
+            total += int((CGROUP / container_id / "cpuacct.usage").read_text())
+        except (OSError, ValueError):
+            continue
+    return total / 1e6
+
+
 def log_sd(values: list[float]) -> float:
     return statistics.stdev(math.log(v) for v in values)
 
@@ -111,6 +124,7 @@ def main() -> None:
 
     speed.time_calls = timing
     pairs: dict[str, list[list[tuple[float, float]]]] = {c: [] for c in conditions}
+    cpu: dict[str, list[tuple[float, float]]] = {c: [] for c in conditions}  # (containers, this process) ms
     loads = [os.getloadavg()[0]]
     sandbox = DockerSandbox(image=os.environ.get("SANDBOX_IMAGE", "judge-sandbox:latest"), pool_size=2)
     with sandbox:
@@ -120,12 +134,20 @@ def main() -> None:
         for _ in range(args.measurements):
             for condition in random.sample(conditions, len(conditions)):
                 unstaged = condition == "unstaged"
-                containers = sandbox.ready_containers() if condition == "cpu0" else []
+                ready = sandbox.ready_containers()  # settled: the last measurement's cleanup is counted there
+                containers = ready if condition == "cpu0" else []
                 pin(sandbox, containers, "0")
+                cgroups, judge = container_cpu_ms(ready), time.process_time()
                 try:
                     measure_speed(SUBJECT, package.solution, package.spec(), draws, sandbox, repeats=args.repeats)
                 finally:
                     pin(sandbox, containers, f"0-{os.cpu_count() - 1}")
+                cpu[condition].append(
+                    (
+                        container_cpu_ms([*ready, *sandbox.ready_containers()]) - cgroups,
+                        (time.process_time() - judge) * 1000,
+                    )
+                )
                 pairs[condition].append(seen[-1])
             loads.append(os.getloadavg()[0])
     print(
@@ -136,7 +158,11 @@ def main() -> None:
         Path(args.save).write_text(json.dumps(pairs))
     rng = random.Random(1)
     for condition, every in pairs.items():
-        print(f"\n{condition}:")
+        print(
+            f"\n{condition}: CPU per measurement, median: containers "
+            f"{statistics.median(c for c, _ in cpu[condition]):.0f} ms, the judge (this process) "
+            f"{statistics.median(j for _, j in cpu[condition]):.0f} ms"
+        )
         measured = [p for p in every if len(p) >= 2]
         for name, estimate in ESTIMATORS.items():
             figures = [estimate(p) for p in measured]

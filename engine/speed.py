@@ -54,11 +54,14 @@ from sandbox.protocol import MAX_OUTPUT_BYTES, Outcome
 
 # Repeats (pairs of children) per measurement, the first of them the check (``counted``): the figure is each
 # side's lowest CPU time over the others.  Measured in the Docker sandbox (``bench/speed_noise.py``, the subject
-# 24 times, 8 repeats each, load 0.9-1.7): the first repeat's student child returns whole results and both its
+# measured 16-24 times over, load 0.8-1.7): the first repeat's student child returns whole results and both its
 # children read their inputs from the job, where every later child reads them staged and returns digests, so
-# it ran 20-25% faster (3.6 against 4.5 ms a call) and each side's minimum over every repeat moved 0.063-0.071
+# it ran 20-25% faster (3.6 against 4.5 ms a call), and each side's minimum over every repeat moved 0.063-0.083
 # (log sd) between measurements: it was that child's figure when it was the student's lowest, not otherwise.
-# Without it, the minimum over the next 4 repeats moved 0.012-0.013, over 5 0.009-0.011.
+# Without it, the minimum over the next 4 repeats moved 0.012-0.013 in one run and 0.043-0.058 in three later
+# ones (the machine busier: every estimator moved more), each time the least or about the least of the estimators
+# tried (``figure``).  Through the worker (bench/speed_cost.py, seven runs) the same solution's figures moved
+# 0.017-0.055 (main, every repeat counted, at most 6: 0.048-0.092).
 REPEATS = 5
 TRIM_FROM = 5  # from this many repeats on, the highest and lowest ratios are left out
 BENCH_DRAWS = 10  # secret seeds of the benchmark case (fewer when the case is large: BENCH_MAX_BYTES)
@@ -360,10 +363,10 @@ def figure(pairs: list[tuple[float, float]]) -> SpeedReport:
     child's CPU time up to 3x on a shared two-core machine, in either side's child alone, in a third of the
     repeats at a load of 5-10.  A low quantile of each side reads the children those bursts missed.  Since the
     clock's start is read while the child waits (``supervisor.supervise``), nothing takes a child's CPU time
-    below its work.  Measured again and again in the Docker sandbox (``bench/speed_noise.py``, 24
-    measurements, load 0.9-1.7), the figure over the counted repeats moved 0.009-0.013 (log sd) between
-    measurements with 4 or 5 counted repeats (its figures 24 times over 8 repeats, twice: the containers free or
-    held to one CPU); each side's lower quartile 0.012-0.025, the median of the paired ratios 0.014-0.024.  The per-call times shown to staff are those minima."""
+    below its work.  Measured again and again in the Docker sandbox (``bench/speed_noise.py``, 16-24
+    measurements a run, load 0.8-1.7), the minimum over the counted repeats moved 0.009-0.013 (log sd) between
+    measurements in one run of 8 repeats and 0.043-0.058 in three of 5; in the same runs each side's lower quartile
+    0.012-0.025 and 0.045-0.062, the median of the paired ratios 0.014-0.024 and 0.054-0.074.  The per-call times shown to staff are those minima."""
     timed = counted(pairs)
     student_ms = _quantile([s for s, _ in timed], QUANTILE)
     reference_ms = _quantile([r for _, r in timed], QUANTILE)
@@ -387,8 +390,8 @@ def _quantile(values: list[float], q: float) -> float:
 
 # How far apart two figures of the same code land: about 5% either way on a loaded machine
 # (bench/speed_stability.py), so the difference of two figures has a spread of about this much (natural log).
-# Through the worker (bench/speed_cost.py, five runs, load 0.6-3.0), one solution's 10 fresh figures had a log sd
-# of 0.017-0.055 (median 0.031) once the check repeat was left out, so the difference of two figures about 0.044
+# Through the worker (bench/speed_cost.py, seven runs, load 0.6-3.0), one solution's 10 fresh figures had a log sd
+# of 0.017-0.055 (median 0.032) once the check repeat was left out, so the difference of two figures about 0.045
 # (0.024-0.078): this is at the top of that range.  The same runs' percentiles with 0.07 or 0.05 here spread
 # within a point of these (docs/contributors/benchmarks.md), so it is kept.
 SPREAD = 0.1
