@@ -21,8 +21,9 @@ here costs about a millisecond per round trip (bench/sandbox_latency.py).
 
 A pool keeps ``pool_size`` containers per worker process: one job at a time per
 container.  ``run`` returns at the job's ``done``; a background thread then waits
-for the zygote's ``clean`` (it has killed what the job left) before the container
-can take another job, so the cleanup is off the submission's clock.  A container
+for the zygote's ``clean`` (it has killed what the job left, and forked the next
+job's child) before the container can take another job, so the cleanup is off the
+submission's clock.  A container
 is retired after ``max_jobs`` jobs, or at once when the zygote reports an anomaly
 (a timeout or crash, a process that outlived the job, files left behind) or when
 it fails; a replacement starts in the background.
@@ -392,8 +393,9 @@ class DockerSandbox(Sandbox):
                 while self._ready:
                     # The most recently settled.  One job at a time with a few milliseconds
                     # between them (a worker's database work) always gets the same container;
-                    # back to back, a job takes another one while the last cleans up, so two
-                    # containers (two CPU quotas) overlap the cleanup with the next job.
+                    # back to back, a job takes another one while the last cleans up and forks
+                    # its next child (``clean`` comes after both), so the two containers take
+                    # turns and each job finds its child forked.
                     container = self._ready.pop()
                     if container.channel.idle_and_healthy():
                         self._busy += 1

@@ -17,8 +17,8 @@ import shutil
 import signal
 import socket
 import struct
-import tempfile
 import threading
+from itertools import count
 from typing import Any
 
 from sandbox import protocol as P
@@ -53,7 +53,7 @@ def fork_spare(scratch: str, child_uid: int | None, staged_fd: int | None = None
     of another uid, nor enter its directory, nor kill it when their uid's processes
     are killed.
     """
-    workdir = tempfile.mkdtemp(dir=scratch)  # 0700, root's until the job arrives
+    workdir = make_workdir(scratch)  # 0700, root's until the job arrives
     job_read, job_write = os.pipe()
     report_read, report_write = os.pipe()
     # Objects that exist now are never collected in the child: its collections then
@@ -93,6 +93,26 @@ def fork_spare(scratch: str, child_uid: int | None, staged_fd: int | None = None
     os.close(job_read)
     os.close(report_write)
     return Spare(pid, job_write, report_read, workdir)
+
+
+_workdirs = count()
+
+
+def make_workdir(scratch: str) -> str:
+    """A new directory (0700, root's) for the next child, under ``scratch`` (absolute).
+
+    Named by a counter, not by ``tempfile.mkdtemp``: the template writes to every page of its own that its Python
+    code touches, and each such page is shared with a live child, so copied (a page fault, about 2.5 us here);
+    ``mkdtemp``'s random names, checks and path handling took 56 of the template's ~160 copies per fork (0.1 ms).
+    An unpredictable name protects nothing here: the scratch directory is root's (0711), so a job's processes can
+    neither list it nor create anything in it, and this directory stays root's until its child's job arrives."""
+    while True:
+        workdir = f"{scratch}/{os.getpid()}-{next(_workdirs)}"
+        try:
+            os.mkdir(workdir, 0o700)
+        except FileExistsError:
+            continue  # left by an earlier template of this zygote's scratch: the next number
+        return workdir
 
 
 # The C library's fork, called with the GIL held (a PyDLL function does not release it).
@@ -147,6 +167,7 @@ def template_main(control: socket.socket, scratch: str, child_uid: int | None) -
     child, so the template reports each exit status to the zygote.
     """
     prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    scratch = os.path.abspath(scratch)
     keep = sorted({0, 1, 2, control.fileno()})
     for low, high in zip(keep, keep[1:] + [65536]):
         os.closerange(low + 1, high)
