@@ -183,7 +183,10 @@ def test_an_example_finds_no_byte_of_a_hidden_input_anywhere_in_its_process(sand
     body = (
         f"raise ValueError('example %d hidden %d' % (raw_copies({encoded_data(0)!r}), raw_copies({encoded_data(1)!r})))"
     )
-    report = run_attack(solution(body, header=SCAN), sandbox)
+    # Two scans of every readable mapping (the process backend's child maps the whole host interpreter) took over
+    # the attack's 1 s once in a loaded CI run: this test is about what is found, not how fast, so it has 10 s.
+    slow = dataclasses.replace(attack_spec(), time_limit_s=10.0)
+    report = grade(solution(body, header=SCAN), slow, attack_cases(), sandbox)
     found = re.search(r"example (\d+) hidden (\d+)", report.tests[0].message)
     assert found, report.tests[0].message
     assert int(found[1]) >= 1 and int(found[2]) == 0, report.tests[0].message
